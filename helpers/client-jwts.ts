@@ -1,0 +1,70 @@
+/**
+ * The two client JWTs of spec §5: the authentication JWT (token requests) and the SCA JWT (every
+ * request that submits a payment). Both start from every required claim and accept overrides so a
+ * negative test can change, remove (ABSENT) or mistype any header field or claim.
+ */
+import { randomUUID } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { applyOverride, signCompact, type Override, type Signer } from './jws';
+import { bodyHash } from './body-hash';
+
+export interface ClientIdentity {
+  /** A label for reports: "primary", "secondary"... */
+  role: string;
+  clientId: string;
+  clientSecret: string;
+  kid: string;
+  iss: string;
+  privateKey: KeyObject;
+  publicPem: string;
+  /** Sort code of the client's institution: payments to it are incoming payments for this client. */
+  memberId?: string;
+}
+
+export interface JwtOptions {
+  header?: Override;
+  claims?: Override;
+  /** Defaults to RS256 with the client's own private key. */
+  signer?: Signer;
+  /** Seconds since the epoch; defaults to now. */
+  now?: number;
+  lifetimeSeconds?: number;
+}
+
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+export function authenticationJwt(client: ClientIdentity, options: JwtOptions = {}): string {
+  const now = options.now ?? nowSeconds();
+  const header = applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
+  const claims = applyOverride(
+    {
+      sub: client.clientId,
+      iss: client.iss,
+      iat: now,
+      nbf: now,
+      exp: now + (options.lifetimeSeconds ?? 300),
+      jti: randomUUID(),
+    },
+    options.claims,
+  );
+  return signCompact(header, claims, options.signer ?? { kind: 'rs256', key: client.privateKey });
+}
+
+/** `body` must be the exact bytes that will be sent: hd is computed over them. */
+export function scaJwt(client: ClientIdentity, body: Uint8Array | string, options: JwtOptions = {}): string {
+  const now = options.now ?? nowSeconds();
+  const header = applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
+  const claims = applyOverride(
+    {
+      iss: client.iss,
+      iat: now,
+      exp: now + (options.lifetimeSeconds ?? 300),
+      jti: randomUUID(),
+      alg: 'SHA256',
+      hd: bodyHash(body),
+      nonce: randomUUID(),
+    },
+    options.claims,
+  );
+  return signCompact(header, claims, options.signer ?? { kind: 'rs256', key: client.privateKey });
+}

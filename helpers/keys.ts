@@ -1,0 +1,52 @@
+/**
+ * RSA key material for clients. Generation costs 100–300 ms, so callers create keys once per worker or
+ * per run, never per test.
+ */
+import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+
+export interface KeyPair {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** SPKI PEM of the public key, as registered with the service. */
+  publicPem: string;
+}
+
+export function generateRsaKeyPair(modulusLength = 2048): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength });
+  return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** A P-256 public key in PEM: a valid PEM that is not RSA (spec §5.4). */
+export function generateEcPublicPem(): string {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return publicKey.export({ type: 'spki', format: 'pem' }).toString();
+}
+
+/** The same RSA key pair's private half, password-encrypted PEM: spec §5.4 says such a key is rejected. */
+export function encryptedPem(pair: KeyPair, passphrase = 'not-a-secret-test-passphrase'): string {
+  return pair.privateKey
+    .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase })
+    .toString();
+}
+
+/** The public key as a JWK JSON text: RSA and at least 2048 bits, but not PEM (spec §5.4). */
+export function jwkText(pair: KeyPair): string {
+  return JSON.stringify(pair.publicKey.export({ format: 'jwk' }));
+}
+
+/** Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both). */
+export function loadPrivateKey(pemOrPath: string): KeyPair {
+  const text = pemOrPath.includes('-----BEGIN') ? pemOrPath : readPemFile(pemOrPath);
+  const privateKey = createPrivateKey(text);
+  if (privateKey.asymmetricKeyType !== 'rsa') {
+    throw new Error(`the private key is ${privateKey.asymmetricKeyType ?? 'unknown'}, but the API needs RSA (spec §5.4)`);
+  }
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+function readPemFile(file: string): string {
+  if (!existsSync(file)) throw new Error(`the private key is neither PEM text nor an existing file path`);
+  return readFileSync(file, 'utf8');
+}

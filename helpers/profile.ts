@@ -1,0 +1,173 @@
+/**
+ * Environment profiles: one JSON file per deployment under environments/. Loading validates the file
+ * against helpers/profile-schema.ts and turns the first problem into one sentence naming the field,
+ * because a wall of ajv output is not what a QA engineer should have to read.
+ */
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { profileSchema } from './profile-schema';
+
+export type OperationName =
+  | 'submitPayment'
+  | 'paymentStatus'
+  | 'incomingPayment'
+  | 'cancel'
+  | 'cancellationStatus'
+  | 'returnPayment'
+  | 'refund';
+
+export interface Operation {
+  path: string;
+  versions: string[];
+}
+
+export interface SecretRefs {
+  clientId: string;
+  clientSecret: string;
+  privateKey: string;
+  kid: string;
+  iss: string;
+  memberId?: string;
+}
+
+export type Target =
+  | { kind: 'reference'; dialect?: string; env?: Record<string, string> }
+  | {
+      kind: 'remote';
+      baseUrl: string;
+      authUrl: string;
+      clients: { primary: SecretRefs; secondary?: SecretRefs };
+      testJwts?: { assertion?: string; scaToken?: string };
+      incomingPaymentId?: string;
+    };
+
+export type RefusalClass =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'sca'
+  | 'notFound'
+  | 'business'
+  | 'mediaType'
+  | 'tooLarge'
+  | 'missingHeader';
+
+export type StatusClass = 'pending' | 'accepted' | 'rejected' | 'cancelled';
+
+export interface Expectations {
+  assumptions: 'enforce' | 'report';
+  refusalStatus: Record<RefusalClass, number[]>;
+  errorBody?: 'errors' | 'problem' | 'any';
+  tokenErrors?: 'rfc6749' | 'any';
+  statusCodes: Record<StatusClass, string[]>;
+  expiresIn?: 'number' | 'string' | 'either';
+  businessRejection?: 'http' | 'status' | 'either';
+  returnUnknownOriginal?: 'accept' | 'refuse' | 'either';
+  idempotencyConflict?: 'original' | 'reject' | 'either';
+  assertionReplay?: 'refuse' | 'allow' | 'either';
+  rejectTrigger?: { creditorAccount: string; reasonCode: string };
+}
+
+export interface Capabilities {
+  keyRegistration: boolean;
+  notifications: boolean;
+  rejectTrigger: boolean;
+  batchControl: boolean;
+  tokenLifetimeControl: boolean;
+}
+
+export interface Profile {
+  name: string;
+  description?: string;
+  live?: boolean;
+  target: Target;
+  tokenPath?: string;
+  pathPrefix: string;
+  operations: Partial<Record<OperationName, Operation>> & Record<'submitPayment' | 'paymentStatus', Operation>;
+  capabilities: Capabilities;
+  expectations: Expectations;
+  polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
+  concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
+  liveLimits?: { maxPayments: number; maxAmount: number };
+}
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+export const environmentsDir = path.resolve(__dirname, '..', 'environments');
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const ajv = new Ajv({ allErrors: false, strict: true });
+addFormats(ajv);
+const validateProfile = ajv.compile(profileSchema);
+
+/** One readable sentence for the first schema error, naming the field as a dotted path. */
+export function describeProfileError(file: string, error: ErrorObject): string {
+  const where = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top level)';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${file}: missing field "${where === '(top level)' ? '' : where + '.'}${String(params.missingProperty)}"`;
+    case 'additionalProperties':
+      return `${file}: unknown field "${where === '(top level)' ? '' : where + '.'}${String(params.additionalProperty)}" (see environments/README.md for the fields a profile may have)`;
+    case 'enum':
+      return `${file}: field "${where}" must be one of ${JSON.stringify(params.allowedValues)}`;
+    case 'oneOf':
+      return `${file}: field "${where}" must be {"kind":"reference"} or {"kind":"remote", "baseUrl", "authUrl", "clients"}`;
+    default:
+      return `${file}: field "${where}" ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function parseProfile(json: unknown, file: string): Profile {
+  if (!validateProfile(json)) {
+    const errors = validateProfile.errors ?? [];
+    // oneOf reports its branches first; the most specific error is the deepest one.
+    const deepest = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+    throw new ProfileError(deepest ? describeProfileError(file, deepest) : `${file}: invalid profile`);
+  }
+  const profile = json as unknown as Profile;
+  const expectedName = path.basename(file, '.json');
+  if (profile.name !== expectedName) {
+    throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
+  }
+  if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
+    throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
+  }
+  return profile;
+}
+
+export function loadProfile(name: string, dir = environmentsDir): Profile {
+  const file = path.join(dir, `${name}.json`);
+  if (!existsSync(file)) {
+    const known = listProfileNames(dir).join(', ');
+    throw new ProfileError(`no profile "${name}": expected ${path.relative(process.cwd(), file)} (profiles here: ${known})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ProfileError(`${path.relative(process.cwd(), file)} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseProfile(json, path.relative(process.cwd(), file) || file);
+}
+
+export function listProfileNames(dir = environmentsDir): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && f !== 'profile.schema.json')
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** The URL path of an operation for one version, e.g. /payments/pacs008/v10. */
+export function operationPath(profile: Profile, op: OperationName, version?: string, id?: string): string {
+  const operation = profile.operations[op];
+  if (!operation) throw new ProfileError(`profile ${profile.name} has no operations.${op}`);
+  const v = version ?? operation.versions[0]!;
+  let p = profile.pathPrefix + operation.path.replace('{version}', v);
+  if (id !== undefined) p = p.replace('{id}', encodeURIComponent(id));
+  return p;
+}

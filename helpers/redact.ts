@@ -1,0 +1,75 @@
+/**
+ * Redaction for everything that leaves a test: report attachments, transcripts, logs, curl lines.
+ * Three layers, because any one alone misses something: known secret values (registered as they
+ * appear), sensitive header and field names, and shapes (JWTs, PEM blocks, Basic credentials).
+ */
+import { createHash } from 'node:crypto';
+import { decodeCompact } from './jws';
+
+const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
+const SENSITIVE_FIELDS = ['assertion', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'private_key', 'privateKey'];
+const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g;
+const PEM_ESCAPED_SHAPE = /-----BEGIN [A-Z ]+-----(?:\\n|[A-Za-z0-9+/=\s])*?-----END [A-Z ]+-----/g;
+
+export const fingerprint = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
+
+export class Redactor {
+  /** Secrets replaced by value: those no shape rule catches (client secrets, opaque tokens). */
+  private readonly secrets = new Map<string, string>();
+  /** Every secret seen, for the post-run leak scan; JWTs and PEMs are caught by shape, so only listed here. */
+  private readonly seen = new Map<string, string>();
+
+  /** Registers a value that must never appear in clear (a client secret, an access token...). */
+  addSecret(value: string | undefined, label: string): void {
+    if (!value || value.length < 6) return;
+    this.seen.set(value, label);
+    const caughtByShape = value.includes('-----BEGIN') || new RegExp(`^${JWT_SHAPE.source}$`).test(value);
+    if (!caughtByShape) this.secrets.set(value, label);
+  }
+
+  /** Every secret registered so far, for the post-run leak scan. */
+  secretValues(): { label: string; value: string }[] {
+    return [...this.seen].map(([value, label]) => ({ label, value }));
+  }
+
+  text(input: string): string {
+    let out = input.replace(PEM_SHAPE, '[REDACTED PEM]').replace(PEM_ESCAPED_SHAPE, '[REDACTED PEM]');
+    // Longest first, so a secret containing another is replaced whole.
+    for (const [value, label] of [...this.secrets].sort((a, b) => b[0].length - a[0].length)) {
+      const encoded = encodeURIComponent(value);
+      out = out.split(value).join(`[REDACTED ${label}]`);
+      if (encoded !== value) out = out.split(encoded).join(`[REDACTED ${label}]`);
+    }
+    out = out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
+    for (const field of SENSITIVE_FIELDS) {
+      out = out
+        .replace(new RegExp(`("${field}"\\s*:\\s*)"[^"]*"`, 'g'), `$1"[REDACTED ${field}]"`)
+        .replace(new RegExp(`(^|[?&\\s])(${field}=)[^&\\s]*`, 'g'), `$1$2[REDACTED ${field}]`);
+    }
+    return out;
+  }
+
+  headers(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = SENSITIVE_HEADERS.has(name.toLowerCase()) ? redactHeaderValue(value) : this.text(value);
+    }
+    return out;
+  }
+}
+
+/** Keeps the scheme and what a reader needs to diagnose (JWT header and claim names), never the credential. */
+function redactHeaderValue(value: string): string {
+  const [scheme, ...rest] = value.split(' ');
+  const credential = rest.join(' ');
+  if (scheme && /^(basic|bearer)$/i.test(scheme)) return `${scheme} [REDACTED sha256:${fingerprint(credential)}]`;
+  return describeJwt(value);
+}
+
+function describeJwt(jwt: string): string {
+  const decoded = decodeCompact(jwt);
+  if (!decoded) return `[REDACTED token sha256:${fingerprint(jwt)}]`;
+  // Header and claims carry no secret and explain most failures (alg, kid, exp, hd); the signature is dropped.
+  return `[REDACTED JWT sha256:${fingerprint(jwt)} header=${JSON.stringify(decoded.header)} claims=${JSON.stringify(decoded.payload)}]`;
+}

@@ -1,0 +1,77 @@
+/** Human-readable and replayable renderings of an exchange, always redacted. */
+import type { Exchange } from './http';
+import type { Redactor } from './redact';
+
+const MAX_BODY_CHARS = 20_000;
+
+function bodyText(body: Uint8Array | string | undefined): string {
+  if (body === undefined) return '';
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}\n… (${text.length - MAX_BODY_CHARS} more characters)` : text;
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** The exchange as an HTTP/1.1-style text, request then response. */
+export function renderExchange(exchange: Exchange, redactor: Redactor): string {
+  const { request, response } = exchange;
+  const url = new URL(request.url);
+  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  for (const [k, v] of Object.entries(redactor.headers(request.headers))) lines.push(`${k}: ${v}`);
+  lines.push('', redactor.text(bodyText(request.body)), '', `── response ${response.status} in ${exchange.durationMs} ms ──`);
+  for (const r of exchange.retries) lines.push(`(retried after ${r.status}, waited ${r.waitedMs} ms)`);
+  for (const [k, v] of Object.entries(redactor.headers(response.headers))) lines.push(`${k}: ${v}`);
+  lines.push('', redactor.text(pretty(response.text)));
+  return lines.join('\n');
+}
+
+/** The exchange as a redacted, structured record for transcripts and evidence bundles. */
+export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<string, unknown> {
+  return {
+    label: exchange.label,
+    startedAt: exchange.startedAt,
+    durationMs: exchange.durationMs,
+    request: {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      headers: redactor.headers(exchange.request.headers),
+      body: redactor.text(bodyText(exchange.request.body)),
+    },
+    response: {
+      status: exchange.response.status,
+      headers: redactor.headers(exchange.response.headers),
+      body: redactor.text(exchange.response.text.slice(0, MAX_BODY_CHARS)),
+    },
+    retries: exchange.retries,
+  };
+}
+
+const SECRET_PLACEHOLDERS: Record<string, string> = {
+  authorization: '$AUTHORIZATION',
+  'sca-token': '$SCA_TOKEN',
+};
+
+/** A curl command equivalent to the request, with every secret as a shell variable placeholder. */
+export function curlCommand(exchange: Exchange, redactor: Redactor): string {
+  const { request } = exchange;
+  const parts = [`curl -i -X ${request.method} '${request.url}'`];
+  for (const [k, v] of Object.entries(request.headers)) {
+    const lower = k.toLowerCase();
+    const value = SECRET_PLACEHOLDERS[lower] ?? redactor.text(v);
+    parts.push(`-H '${k}: ${value}'`);
+  }
+  if (request.body !== undefined) {
+    const body = redactor
+      .text(bodyText(request.body))
+      .replace(/assertion=[^&]*/g, 'assertion=$ASSERTION')
+      .replace(/client_secret=[^&]*/g, 'client_secret=$CLIENT_SECRET');
+    parts.push(`--data-binary '${body.replace(/'/g, `'\\''`)}'`);
+  }
+  return parts.join(' \\\n  ');
+}

@@ -1,0 +1,119 @@
+/**
+ * One Playwright project per environment profile (environments/<name>.json). Only the projects named
+ * with --project are built (default: local), so a run against the embedded reference never needs the
+ * sandbox's secrets, and a profile error stops the run with one sentence.
+ */
+import { defineConfig, type PlaywrightTestConfig, type Project } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import { loadProfile, ProfileError, type Profile } from './helpers/profile';
+import { ensureRunContext, portVariable } from './fixtures/run-context';
+import packageJson from './package.json';
+
+const { seed, runId } = ensureRunContext();
+
+function selectedProfileNames(argv: string[]): string[] {
+  const names: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === '--project' && argv[i + 1]) names.push(argv[i + 1]!);
+    else if (arg.startsWith('--project=')) names.push(arg.slice('--project='.length));
+  });
+  const fromEnv = process.env.PAYMENTS_PROFILES?.split(',').filter(Boolean) ?? [];
+  return [...new Set(names.length ? names : fromEnv.length ? fromEnv : ['local'])];
+}
+
+function load(name: string): Profile {
+  try {
+    return loadProfile(name);
+  } catch (error) {
+    if (error instanceof ProfileError) {
+      // One clear line instead of a stack trace: this is a configuration mistake, not a suite bug.
+      console.error(`\n✖ ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+const profiles = selectedProfileNames(process.argv).map(load);
+
+for (const profile of profiles) {
+  if (profile.live && process.env.PAYMENTS_CONFIRM_LIVE !== profile.name) {
+    console.error(
+      `\n✖ profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; only tests tagged @live-safe will run.\n`,
+    );
+    process.exit(2);
+  }
+}
+
+const projects: Project[] = profiles.map((profile) => ({
+  name: profile.name,
+  testDir: './tests',
+  testIgnore: ['**/unit/**'],
+  // A live deployment only ever sees tests that are safe there: tokens, reads, bounded payments.
+  ...(profile.live ? { grep: /@live-safe/ } : {}),
+}));
+
+const webServers: NonNullable<PlaywrightTestConfig['webServer']> = profiles
+  .filter((p) => p.target.kind === 'reference' && !process.env.REF_URL)
+  .map((profile) => {
+    const target = profile.target as Extract<Profile['target'], { kind: 'reference' }>;
+    const variable = portVariable(profile.name);
+    return {
+      command: `node --import tsx ${path.join('reference', 'main.ts')}`,
+      env: {
+        REF_HOST: '127.0.0.1',
+        REF_PORT: '0',
+        REF_DIALECT: target.dialect ?? 'default',
+        ...(target.env ?? {}),
+      },
+      wait: { stdout: new RegExp(`reference listening on port (?<${variable}>\\d+)`) },
+      timeout: 30_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 2_000 },
+    };
+  });
+
+const workers = Number(process.env.PAYMENTS_WORKERS) || Math.min(...profiles.map((p) => p.concurrency?.workers ?? Math.max(2, os.cpus().length)));
+const allureOn = process.env.PAYMENTS_ALLURE !== '0';
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers,
+  retries: 0,
+  timeout: 60_000,
+  forbidOnly: Boolean(process.env.CI),
+  globalSetup: './fixtures/global-setup.ts',
+  outputDir: process.env.PAYMENTS_OUTPUT_DIR ?? 'test-results',
+  reporter: [
+    [process.env.CI ? 'dot' : 'list'],
+    ...(process.env.PAYMENTS_JSON_REPORT ? [['json', { outputFile: process.env.PAYMENTS_JSON_REPORT }] as ['json', { outputFile: string }]] : []),
+    ...(allureOn
+      ? [
+          [
+            'allure-playwright',
+            {
+              resultsDir: process.env.PAYMENTS_ALLURE_RESULTS ?? 'reports/allure-results',
+              detail: true,
+              suiteTitle: true,
+              environmentInfo: {
+                targets: profiles.map((p) => `${p.name} (${p.target.kind === 'remote' ? p.target.baseUrl : `reference, dialect ${p.target.dialect ?? 'default'}`})`).join('; '),
+                apiVersions: profiles
+                  .map((p) => `${p.name}: ${Object.entries(p.operations).map(([op, o]) => `${op} ${o.versions.join('/')}`).join(', ')}`)
+                  .join('; '),
+                suiteVersion: packageJson.version,
+                seed,
+                runId,
+                node: process.version,
+              },
+            },
+          ] as [string, unknown],
+        ]
+      : []),
+    ['./fixtures/reporters/summary.ts'],
+  ],
+  ...(webServers.length ? { webServer: webServers } : {}),
+  projects,
+});

@@ -35,19 +35,19 @@ export class Redactor {
 
   text(input: string): string {
     let out = input.replace(PEM_SHAPE, '[REDACTED PEM]').replace(PEM_ESCAPED_SHAPE, '[REDACTED PEM]');
+    // Named fields first, so a token inside a JSON string or a form value is replaced whole.
+    for (const field of SENSITIVE_FIELDS) {
+      out = out
+        .replace(new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g'), (_m, key: string, value: string) => `${key}${JSON.stringify(describeSecret(value, field))}`)
+        .replace(new RegExp(`(^|[?&\\s])(${field}=)([^&\\s]*)`, 'g'), (_m, lead: string, key: string, value: string) => `${lead}${key}${describeSecret(safeDecode(value), field)}`);
+    }
     // Longest first, so a secret containing another is replaced whole.
     for (const [value, label] of [...this.secrets].sort((a, b) => b[0].length - a[0].length)) {
       const encoded = encodeURIComponent(value);
       out = out.split(value).join(`[REDACTED ${label}]`);
       if (encoded !== value) out = out.split(encoded).join(`[REDACTED ${label}]`);
     }
-    out = out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
-    for (const field of SENSITIVE_FIELDS) {
-      out = out
-        .replace(new RegExp(`("${field}"\\s*:\\s*)"[^"]*"`, 'g'), `$1"[REDACTED ${field}]"`)
-        .replace(new RegExp(`(^|[?&\\s])(${field}=)[^&\\s]*`, 'g'), `$1$2[REDACTED ${field}]`);
-    }
-    return out;
+    return out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
@@ -65,6 +65,18 @@ function redactHeaderValue(value: string): string {
   const credential = rest.join(' ');
   if (scheme && /^(basic|bearer)$/i.test(scheme)) return `${scheme} [REDACTED sha256:${fingerprint(credential)}]`;
   return describeJwt(value);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+function describeSecret(value: string, field: string): string {
+  return decodeCompact(value) ? describeJwt(value) : `[REDACTED ${field} sha256:${fingerprint(value)}]`;
 }
 
 function describeJwt(jwt: string): string {

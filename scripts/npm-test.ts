@@ -1,0 +1,100 @@
+/**
+ * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
+ * of the harness, the ledger check, the conformance suite against the reference (report rendered,
+ * secret scan), the suite against every reference dialect, and the mutation kill matrix. Ends with
+ * the one closing line CI reads.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Reads passed/failed/skipped counts from the step's output, when it has them. */
+  counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
+}
+
+const node = process.execPath;
+const tsx = ['--import', 'tsx'];
+
+const playwrightCounts = (output: string) => {
+  const m = [...output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped$/gm)].at(-1);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) } : undefined;
+};
+const nodeTestCounts = (output: string) => {
+  const pass = /^# pass (\d+)$/m.exec(output);
+  const fail = /^# fail (\d+)$/m.exec(output);
+  const skip = /^# skipped (\d+)$/m.exec(output);
+  return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]), skipped: Number(skip?.[1] ?? 0) } : undefined;
+};
+
+const unitFiles = readdirSync('tests/unit')
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => path.join('tests/unit', f));
+
+const dialectProfiles = readdirSync('environments')
+  .filter((f) => /^local-.+\.json$/.test(f) && !f.includes('.deviations.'))
+  .map((f) => f.slice(0, -5));
+
+const steps: Step[] = [
+  { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'unit tests', command: [node, ...tsx, '--test', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
+  { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts'] },
+  { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
+  ...dialectProfiles.map(
+    (profile): Step => ({
+      name: `conformance (${profile})`,
+      command: [node, 'node_modules/@playwright/test/cli.js', 'test', `--project=${profile}`],
+      env: { PAYMENTS_ALLURE: '0' },
+      counts: playwrightCounts,
+    }),
+  ),
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
+];
+
+async function run(step: Step): Promise<{ code: number; output: string; ms: number }> {
+  const started = Date.now();
+  console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}`);
+  const child = spawn(step.command[0]!, step.command.slice(1), { env: { ...process.env, ...step.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+    process.stdout.write(d);
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+    process.stderr.write(d);
+  });
+  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  return { code, output, ms: Date.now() - started };
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  const table: string[] = [];
+  let ok = true;
+  for (const step of steps) {
+    if (only.length && !only.some((o) => step.name.includes(o))) continue;
+    const result = await run(step);
+    const counts = step.counts?.(result.output);
+    if (counts) {
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      total.skipped += counts.skipped;
+    }
+    const verdict = result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`;
+    table.push(`  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`);
+    if (result.code !== 0) {
+      ok = false;
+      if (counts === undefined || counts.failed === 0) total.failed += 1;
+    }
+  }
+  console.log(`\nnpm test summary:\n${table.join('\n')}`);
+  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  process.exit(ok ? 0 : 1);
+}
+
+void main();

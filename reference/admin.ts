@@ -1,0 +1,49 @@
+/**
+ * Local-only admin API (README): client registration, manual batch sending, fault catalogue, info.
+ * Requests from non-loopback peers get 404, as if the API did not exist.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from './context';
+import { faultCatalogue } from './faults';
+import { ApiError, errorsOf } from './errors';
+import { isLoopbackHost } from './config';
+
+function fromLoopback(req: FastifyRequest): boolean {
+  return isLoopbackHost(req.socket.remoteAddress ?? '');
+}
+
+function jsonBody(req: FastifyRequest): unknown {
+  const raw = req.body;
+  if (!Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    throw new ApiError(400, { code: 'malformed_body', message: 'the body is not valid JSON' });
+  }
+}
+
+export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith('/_admin') && !fromLoopback(req)) throw errorsOf.notFound();
+  });
+
+  app.post('/_admin/clients', async (req, reply) => {
+    const result = ctx.registry.register(jsonBody(req));
+    if (!result.ok || !result.client) {
+      throw new ApiError(400, result.problems.map((message) => ({ code: 'invalid_registration', message })));
+    }
+    return reply.code(201).send({ clientId: result.client.clientId });
+  });
+
+  app.post<{ Params: { clientId: string } }>('/_admin/clients/:clientId/send-batch', async (req, reply) => {
+    if (!ctx.registry.get(req.params.clientId)) throw errorsOf.notFound('unknown client');
+    return reply.code(200).send({ sent: ctx.lifecycle.sendBatch(req.params.clientId) });
+  });
+
+  app.get('/_admin/faults', async () => faultCatalogue);
+
+  app.get('/_admin/info', async () => {
+    const { dialect, faults, ...knobs } = ctx.config;
+    return { dialect, knobs, faults };
+  });
+}

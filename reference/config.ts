@@ -1,0 +1,70 @@
+/** Service configuration: the REF_* knobs of README.md, parsed once and checked. */
+import { type Dialect, resolveDialect } from './dialects';
+import { type FaultName, parseFaultList } from './faults';
+
+export interface Config {
+  host: string;
+  port: number;
+  admin: boolean;
+  batchIntervalMs: number;
+  settlementDelayMs: number;
+  latencyMs: number;
+  tokenTtlS: number;
+  clockSkewS: number;
+  rejectAccount: string;
+  maxBodyBytes: number;
+  faults: readonly FaultName[];
+  dialect: Dialect;
+}
+
+/** Options for startReference(): any knob, in config form rather than env form. */
+export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin'>> {
+  admin?: boolean;
+  dialect?: Dialect | string;
+  faults?: readonly string[];
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
+}
+
+function int(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min) throw new Error(`${name} must be at least ${min}`);
+  return value;
+}
+
+/** Builds the configuration; explicit options win over the environment. */
+export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const host = options.host ?? env['REF_HOST'] ?? '127.0.0.1';
+  const loopback = isLoopbackHost(host);
+  const adminRaw = env['REF_ADMIN'];
+  let admin: boolean;
+  if (options.admin !== undefined) admin = options.admin;
+  else if (adminRaw === undefined || adminRaw === '') admin = loopback;
+  else admin = adminRaw === '1' || adminRaw.toLowerCase() === 'true';
+  // The admin API registers keys and injects faults: it must never be reachable from outside.
+  if (admin && !loopback) throw new Error(`REF_ADMIN=1 is refused on the non-loopback host ${host}`);
+
+  const dialectOpt = options.dialect;
+  const dialect = typeof dialectOpt === 'object' ? dialectOpt : resolveDialect(dialectOpt ?? env['REF_DIALECT']);
+  const faults = parseFaultList(options.faults ?? (env['REF_FAULTS'] ?? '').split(','));
+
+  return {
+    host,
+    port: options.port ?? int('REF_PORT', env['REF_PORT'], 0, 0),
+    admin,
+    batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env['REF_BATCH_INTERVAL_MS'], 100, 1),
+    settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env['REF_SETTLEMENT_DELAY_MS'], 100, 0),
+    latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env['REF_LATENCY_MS'], 0, 0),
+    tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env['REF_TOKEN_TTL_S'], 300, 1),
+    clockSkewS: options.clockSkewS ?? int('REF_CLOCK_SKEW_S', env['REF_CLOCK_SKEW_S'], 30, 0),
+    rejectAccount: options.rejectAccount ?? env['REF_REJECT_ACCOUNT'] ?? '99999999',
+    maxBodyBytes: options.maxBodyBytes ?? int('REF_MAX_BODY_BYTES', env['REF_MAX_BODY_BYTES'], 1048576, 1),
+    faults,
+    dialect,
+  };
+}

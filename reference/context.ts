@@ -1,0 +1,28 @@
+/** Everything a request handler needs, built once per server. */
+import type { Config } from './config';
+import type { Dialect } from './dialects';
+import type { FaultName, FaultSet } from './faults';
+import type { Registry } from './registry';
+import type { AccessTokens } from './access-tokens';
+import type { ReplayGuard } from './jwt-verify';
+import type { Store } from './ledger-of-payments/store';
+import type { Lifecycle } from './lifecycle';
+
+export interface ServiceContext {
+  config: Config;
+  dialect: Dialect;
+  registry: Registry;
+  tokens: AccessTokens;
+  /** Used assertion jti values, keyed clientId + jti. */
+  assertionJtis: ReplayGuard;
+  /** Used SCA nonces, keyed clientId + nonce. */
+  scaNonces: ReplayGuard;
+  store: Store;
+  lifecycle: Lifecycle;
+  /** Faults that apply to requests not (yet) tied to a client. */
+  globalFaults: FaultSet;
+}
+
+export function hasFault(faults: FaultSet, name: FaultName): boolean {
+  return faults.has(name);
+}

@@ -1,0 +1,78 @@
+/** Error values and their rendering: API errors follow the dialect, token errors follow RFC 6749. */
+import type { FastifyReply } from 'fastify';
+import type { Dialect } from './dialects';
+
+export interface FieldError {
+  code: string;
+  message: string;
+  /** Dotted JSON path from the message root, e.g. fitoFICstmrCdtTrf.grpHdr.msgId. */
+  path?: string;
+}
+
+/** Thrown anywhere in a request; the global error handler renders it. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: readonly FieldError[];
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(status: number, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}) {
+    const list = Array.isArray(errors) ? (errors as readonly FieldError[]) : [errors as FieldError];
+    super(list[0]?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.errors = list;
+    this.headers = headers;
+  }
+}
+
+/** RFC 6749 §5.2 error of the token endpoint. */
+export class OAuthError extends Error {
+  readonly status: number;
+  readonly error: string;
+  constructor(status: number, error: string, description: string) {
+    super(description);
+    this.status = status;
+    this.error = error;
+  }
+}
+
+const titles: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+};
+
+export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  reply.code(error.status);
+  if (dialect.errorBody === 'problem') {
+    reply.type('application/problem+json');
+    return reply.send({
+      type: 'about:blank',
+      title: titles[error.status] ?? 'Error',
+      status: error.status,
+      detail: error.message,
+      errors: error.errors,
+    });
+  }
+  reply.type('application/json; charset=utf-8');
+  return reply.send({ errors: error.errors });
+}
+
+export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  if (error.error === 'invalid_client') reply.header('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
+  reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+  return reply.code(error.status).type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
+}
+
+export const errorsOf = {
+  unauthorized: (message: string): ApiError => new ApiError(401, { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),
+  missingHeader: (name: string): ApiError => new ApiError(400, { code: 'missing_header', message: `header ${name} is required`, path: `header:${name}` }),
+  notFound: (message = 'not found'): ApiError => new ApiError(404, { code: 'not_found', message }),
+};

@@ -1,0 +1,190 @@
+/**
+ * Fault catalogue: deliberate, named defects used to prove that the conformance suite catches each
+ * ledger rule. Every fault breaks exactly one rule; it is switched on globally (REF_FAULTS) or per
+ * client (registration `faults`) and is checked as a plain `if` at the one place the rule is enforced.
+ */
+export interface FaultInfo {
+  name: string;
+  rule: string;
+  description: string;
+}
+
+const f = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description }) as const;
+
+export const faultCatalogue = [
+  // Token endpoint
+  f('token-answers-201', 'TOK-01', 'A successful token request is answered 201 instead of 200.'),
+  f('token-access-token-not-string', 'TOK-02', 'access_token is a one-element array holding the token (string interpolation still yields the token).'),
+  f('token-type-mac', 'TOK-03', 'token_type is "mac" instead of bearer.'),
+  f('token-expires-in-fraction', 'TOK-04', 'expires_in is a non-integer number (TTL + 0.5).'),
+  f('token-scope-renamed', 'TOK-05', 'The token response scope is "payments" instead of makePayments.'),
+  f('token-accepts-missing-basic', 'TOK-06', 'Without a Basic header the client is taken from the assertion sub.'),
+  f('token-ignores-client-secret', 'TOK-07', 'The client secret in the Basic header is not checked.'),
+  f('token-accepts-any-grant-type', 'TOK-08', 'grant_type is not checked (missing or any value accepted).'),
+  f('token-scope-optional', 'TOK-09', 'A token request without scope is accepted.'),
+  f('token-accepts-json-body', 'TOK-10', 'A JSON body is parsed like a form body.'),
+  f('token-accepts-missing-assertion', 'TOK-11', 'A token request without assertion is accepted on the Basic credentials alone.'),
+  // Authentication JWT
+  f('token-accepts-alg-none', 'AJWT-01', 'An assertion with alg none (any spelling) is accepted without a signature check.'),
+  f('token-skips-signature', 'AJWT-02', 'The assertion signature is not verified (alg RS256 still required).'),
+  f('token-ignores-kid', 'AJWT-03', 'The assertion header kid is not checked.'),
+  f('token-ignores-typ', 'AJWT-04', 'The assertion header typ is not checked.'),
+  f('token-ignores-iss', 'AJWT-05', 'The assertion iss is not checked.'),
+  f('token-ignores-sub', 'AJWT-06', 'The assertion sub is not checked.'),
+  f('token-ignores-exp', 'AJWT-07', 'The assertion exp is neither required nor checked.'),
+  f('token-ignores-nbf', 'AJWT-08', 'The assertion nbf is neither required nor checked.'),
+  f('token-iat-optional', 'AJWT-09', 'The assertion iat is not required.'),
+  f('token-jti-optional', 'AJWT-10', 'The assertion jti is not required.'),
+  f('token-trusts-embedded-jwk', 'AJWT-11', 'An assertion carrying a jwk header is verified with that embedded key.'),
+  f('token-rejects-extra-claims', 'AJWT-12', 'An assertion with claims beyond the documented ones is refused.'),
+  // Key registration
+  f('key-accepts-non-rsa', 'KEY-01', 'A registered EC/Ed25519 key is used with its own algorithm (ES256/EdDSA).'),
+  f('token-accepts-rsa-1024', 'KEY-02', 'A registered RSA key under 2048 bits is used.'),
+  f('key-accepts-encrypted-pem', 'KEY-03', 'A registered password-encrypted PEM is accepted and the assertion signature is not checked for that client.'),
+  f('key-accepts-non-pem', 'KEY-04', 'A registered key in DER (base64) or JWK form is used.'),
+  // Access token use
+  f('bearer-optional', 'AT-01', 'A payments request without Authorization is served as the X-Client-Id client.'),
+  f('bearer-accepts-unknown', 'AT-02', 'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.'),
+  f('client-id-header-optional', 'AT-03', 'A missing X-Client-Id defaults to the token’s client.'),
+  f('client-id-mismatch-ignored', 'AT-04', 'X-Client-Id naming another client is not refused.'),
+  f('bearer-never-expires', 'AT-05', 'Access tokens are accepted after expiry.'),
+  // SCA JWT
+  f('sca-optional', 'SCA-01', 'A submission without sca-token is accepted without SCA.'),
+  f('sca-skips-signature', 'SCA-02', 'The SCA signature is not verified (alg RS256 still required).'),
+  f('sca-ignores-kid', 'SCA-03', 'The SCA header kid is not checked.'),
+  f('sca-ignores-iss', 'SCA-04', 'The SCA iss is not checked.'),
+  f('sca-ignores-exp', 'SCA-05', 'The SCA exp is neither required nor checked.'),
+  f('sca-iat-optional', 'SCA-06', 'The SCA iat is not required.'),
+  f('sca-jti-optional', 'SCA-07', 'The SCA jti is not required.'),
+  f('sca-ignores-alg-claim', 'SCA-08', 'The SCA payload claim alg is not checked.'),
+  f('sca-hd-over-reserialised-json', 'SCA-09', 'hd is compared with the hash of JSON.stringify(JSON.parse(body)), not the raw bytes.'),
+  f('sca-nonce-optional', 'SCA-10', 'The SCA nonce is not required.'),
+  f('sca-allows-nonce-reuse', 'SCA-11', 'A reused SCA nonce is accepted.'),
+  f('sca-ignores-nbf', 'SCA-12', 'The optional SCA nbf is not checked.'),
+  f('sca-rejects-payment-id', 'SCA-13', 'An SCA JWT carrying payment_id is refused.'),
+  f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
+  // pacs.008 submission
+  f('payment-answers-200', 'P8-01', 'A new payment is answered 200 instead of 201.'),
+  f('payment-psid-not-string', 'P8-02', 'data.paymentsServiceId is a number (the number also works as the id in later calls).'),
+  f('payment-id-not-echoed', 'P8-03', 'data.paymentId is the paymentsServiceId instead of grpHdr.msgId.'),
+  f('payment-status-received', 'P8-04', 'data.status is RECEIVED instead of PENDING.'),
+  f('payment-creation-time-zoned', 'P8-05', 'data.creationDateTime carries a zone (Z).'),
+  f('payment-accepts-any-root', 'P8-06', 'A body whose root element is not fitoFICstmrCdtTrf (or has extra roots) is accepted.'),
+  f('payment-msgid-optional', 'P8-10', 'grpHdr.msgId is not required (a missing one is generated).'),
+  f('payment-credttm-unchecked', 'P8-11', 'grpHdr.creDtTm is neither required nor checked.'),
+  f('payment-nboftxs-unchecked', 'P8-12', 'grpHdr.nbOfTxs is neither required nor checked.'),
+  f('payment-ttl-any-ccy', 'P8-13', 'grpHdr.ttlIntrBkSttlmAmt.ccy is not checked.'),
+  f('payment-ttl-non-positive', 'P8-14', 'grpHdr.ttlIntrBkSttlmAmt.value may be zero or negative.'),
+  f('payment-ttl-sum-unchecked', 'P8-15', 'grpHdr.ttlIntrBkSttlmAmt is not compared with the sum of the transactions.'),
+  f('payment-sttlmmtd-unchecked', 'P8-16', 'grpHdr.sttlmInf.sttlmMtd is neither required nor checked.'),
+  f('payment-accepts-several-transactions', 'P8-17', 'cdtTrfTxInf may hold several transactions (the first is used).'),
+  f('payment-e2e-optional', 'P8-18', 'pmtId.endToEndId is not required.'),
+  f('payment-txid-optional', 'P8-19', 'pmtId.txId is not required.'),
+  f('payment-uetr-unchecked', 'P8-20', 'pmtId.uetr is not checked for UUID format.'),
+  f('payment-svclvl-unchecked', 'P8-21', 'pmtTpInf.svcLvl[].prtry is not checked.'),
+  f('payment-amount-optional', 'P8-22', 'intrBkSttlmAmt is not required.'),
+  f('accepts-eur', 'P8-23', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  f('payment-accepts-zero-amount', 'P8-24', 'intrBkSttlmAmt.value may be zero or negative.'),
+  f('payment-chrgbr-unchecked', 'P8-25', 'chrgBr is neither required nor checked.'),
+  f('payment-debtor-parties-optional', 'P8-26', 'dbtr, dbtrAcct and dbtrAgt are not required.'),
+  f('payment-creditor-parties-optional', 'P8-27', 'cdtr, cdtrAcct and cdtrAgt are not required.'),
+  f('payment-party-shapes-unchecked', 'P8-28', 'Party structures are only checked to be objects; their fields are not checked.'),
+  f('payment-rejects-rmtinf', 'P8-29', 'A payment carrying rmtInf is refused.'),
+  f('payment-rmtinf-shape-unchecked', 'P8-31', 'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.'),
+  // Idempotency
+  f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
+  f('idempotency-creates-second-payment', 'IDEM-02', 'A repeat answers 200 with the original body but silently creates and settles a second payment.'),
+  f('idempotency-race', 'IDEM-03', 'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.'),
+  // Status
+  f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
+  f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
+  f('status-wrong-orgnl-msgid', 'STS-03', 'orgnlGrpInf.orgnlMsgId is not the submission msgId.'),
+  f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),
+  f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
+  f('status-no-orgnl-msgnmid', 'STS-06', 'orgnlGrpInf.orgnlMsgNmId is missing.'),
+  f('status-non-iso-interim', 'STS-07', 'The interim txSts is PENDING (not an ISO code); also visible under STS-14 (assumption).'),
+  f('status-accepted-as-acsp', 'STS-08', 'An accepted payment is reported as ACSP, never ACCC.'),
+  f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
+  f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
+  f('status-requires-sca', 'STS-11', 'The status query requires an sca-token header.'),
+  f('status-unknown-id-200', 'STS-12', 'An unknown id gets 200 with an invented status report.'),
+  f('status-cross-client-readable', 'STS-13', 'Any client can read any payment’s status.'),
+  // Versions
+  f('pacs008-v08-missing', 'VER-01', 'POST pacs008/v08 answers 404.'),
+  f('pacs002-v10-missing', 'VER-02', 'GET pacs002/v10 answers 404.'),
+  // Robustness
+  f('robustness-proto-500', 'ROB-01', 'A body with a __proto__ key crashes the handler (500).'),
+  // Incoming
+  f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
+  f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
+  // Cancellation
+  f('cancel-accepts-foreign-payment', 'CXL-01', 'A cancellation of another client’s or an unknown payment is accepted.'),
+  f('cancel-before-batch-still-settles', 'CXL-02', 'A cancellation before the batch is confirmed (CNCL) but the payment still settles.'),
+  f('cancel-after-batch-succeeds', 'CXL-03', 'A cancellation after the batch was sent is confirmed and the payment cancelled.'),
+  f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
+  // Return
+  f('return-answers-202', 'RTR-01', 'A valid return is answered 202 instead of 201.'),
+  f('return-accepts-non-eur', 'RTR-02', 'Return amounts are accepted in any currency.'),
+  f('return-accepts-non-positive', 'RTR-03', 'Return amounts may be zero or negative.'),
+  f('return-msgid-optional', 'RTR-04', 'pmtRtr.grpHdr.msgId is not required.'),
+  f('return-repeat-not-idempotent', 'RTR-05', 'A repeated return msgId is processed as a new return.'),
+  f('return-credttm-optional', 'RTR-06', 'pmtRtr.grpHdr.creDtTm is not required.'),
+  f('return-nboftxs-unchecked', 'RTR-07', 'pmtRtr.grpHdr.nbOfTxs is neither required nor checked.'),
+  f('return-sttlmdt-unchecked', 'RTR-08', 'pmtRtr.grpHdr.intrBkSttlmDt is neither required nor checked.'),
+  f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
+  f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
+  f('return-rtrid-optional', 'RTR-11', 'txInf.rtrId is not required.'),
+  f('return-orgnl-msgid-optional', 'RTR-12', 'txInf.orgnlGrpInf.orgnlMsgId is not required.'),
+  f('return-accepts-any-msgnmid', 'RTR-13', 'orgnlMsgNmId is neither required nor checked.'),
+  f('return-orgnl-e2e-optional', 'RTR-14', 'txInf.orgnlEndToEndId is not required.'),
+  f('return-orgnl-txid-optional', 'RTR-15', 'txInf.orgnlTxId is not required.'),
+  f('return-orgnl-amount-optional', 'RTR-16', 'txInf.orgnlIntrBkSttlmAmt is not required.'),
+  f('return-rtrd-amount-optional', 'RTR-17', 'txInf.rtrdIntrBkSttlmAmt is not required.'),
+  f('return-accepts-rtrdinstdamt-always', 'RTR-18', 'rtrdInstdAmt is accepted without a cancellation request.'),
+  f('return-accepts-shar', 'RTR-19', 'txInf.chrgBr is neither required nor checked (SHAR accepted).'),
+  f('return-orgtr-nm-optional', 'RTR-20', 'rtrRsnInf[].orgtr.nm is not required.'),
+  f('return-orgtr-bic-optional', 'RTR-21', 'rtrRsnInf[].orgtr.id.orgId.anyBIC is not required.'),
+  f('return-accepts-non-eba-code', 'RTR-22', 'rsn.cd is not checked against the EBA list (rsn still required).'),
+  f('return-addtlinf-unchecked', 'RTR-23', 'addtlInf is not checked against the reason.'),
+  f('return-dbtr-nm-optional', 'RTR-24', 'orgnlTxRef.dbtr.pty.nm is not required.'),
+  f('return-dbtr-iban-unchecked', 'RTR-25', 'orgnlTxRef.dbtrAcct.id.iban is neither required nor checked.'),
+  f('return-dbtragt-bic-optional', 'RTR-26', 'orgnlTxRef.dbtrAgt.finInstnId.bicfi is not required.'),
+  f('return-cdtragt-bic-optional', 'RTR-27', 'orgnlTxRef.cdtrAgt.finInstnId.bicfi is not required.'),
+  f('return-cdtr-nm-optional', 'RTR-28', 'The creditor name is not required.'),
+  f('return-cdtr-iban-unchecked', 'RTR-29', 'orgnlTxRef.cdtrAcct.id.iban is neither required nor checked.'),
+  f('return-requires-ttl-amount', 'RTR-30', 'The optional grpHdr.ttlRtrdIntrBkSttlmAmt is required.'),
+  f('return-orgnl-sttlm-unchecked', 'RTR-31', 'orgnlTxRef sttlmMtd and svcLvl.prtry are not checked.'),
+  f('return-ctry-unchecked', 'RTR-32', 'pstlAdr.ctry is not checked against ISO 3166.'),
+  f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
+  f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
+  f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
+  // Refund
+  f('refund-answers-202', 'RFD-01', 'A valid refund is answered 202 instead of 201.'),
+  f('refund-full-amount-accepted', 'RFD-02', 'A single refund of the full original amount is accepted.'),
+  f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
+  f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
+  f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
+] as const;
+
+export type FaultName = (typeof faultCatalogue)[number]['name'];
+export type FaultSet = ReadonlySet<FaultName>;
+
+const names: ReadonlySet<string> = new Set(faultCatalogue.map((x) => x.name));
+
+export function isFaultName(name: string): name is FaultName {
+  return names.has(name);
+}
+
+/** Parses a comma-separated list (REF_FAULTS); unknown names are an error, so a typo never runs silently. */
+export function parseFaultList(list: readonly string[]): FaultName[] {
+  const out: FaultName[] = [];
+  for (const raw of list) {
+    const name = raw.trim();
+    if (name === '') continue;
+    if (!isFaultName(name)) throw new Error(`unknown fault "${name}"`);
+    out.push(name);
+  }
+  return out;
+}
+
+export const noFaults: FaultSet = new Set<FaultName>();

@@ -1,0 +1,192 @@
+/**
+ * In-memory ledger of transfers (payments, returns, refunds) and cancellations, with the indexes the
+ * routes need: by id, by per-client idempotency key, and by original reference (msgId + txId).
+ */
+import { randomUUID } from 'node:crypto';
+
+export type TransferKind = 'payment' | 'return' | 'refund';
+/** submitted -> sent -> accepted | rejected; submitted -> cancelled. Never backwards. */
+export type Phase = 'submitted' | 'sent' | 'accepted' | 'rejected' | 'cancelled';
+
+export interface Transfer {
+  kind: TransferKind;
+  id: string;
+  /** Extra lookup key (only the payment-psid-not-string fault uses it). */
+  alias: string | null;
+  clientId: string;
+  msgId: string;
+  endToEndId: string;
+  txId: string;
+  /** ISO name of the submitted message, echoed in pacs.002 orgnlMsgNmId. */
+  messageName: string;
+  amountCents: number;
+  /** SHA-256 (base64) of the raw request body: tells a true repeat from an idempotency conflict. */
+  requestHash: string;
+  /** The root-element content as submitted (the incoming-payment read serves it). */
+  message: Record<string, unknown>;
+  /** The data object of the submission response, replayed verbatim on repeats. */
+  response: Record<string, unknown>;
+  createdAtMs: number;
+  phase: Phase;
+  /** Set at submission for a business rejection reported by status (dialect businessRejection=status). */
+  pendingRejection: string | null;
+  rejectReason: string | null;
+  acceptedAt: string | null;
+  /** The client whose memberId is the creditor agent (payments only). */
+  beneficiaryClientId: string | null;
+  creditorAccount: string;
+  cancellationRequested: boolean;
+  returned: boolean;
+  refundedCents: number;
+  /** For returns and refunds: the payment they refer to, when known. */
+  original: Transfer | null;
+  /** Reads of a final status so far (status-regresses fault). */
+  finalReads: number;
+}
+
+export interface Cancellation {
+  id: string;
+  assignmentId: string;
+  assignmentCreDtTm: string;
+  clientId: string;
+  cxlId: string | null;
+  target: Transfer | null;
+  orgnlMsgId: string;
+  orgnlMsgNmId: string;
+  orgnlEndToEndId: string;
+  orgnlTxId: string;
+  outcome: 'CNCL' | 'RJCR';
+  rejectReason: string | null;
+  requestHash: string;
+  response: Record<string, unknown>;
+  createdAtMs: number;
+}
+
+/** Date-time without zone (spec §2.3 creationDateTime). */
+export function localDateTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+export class Store {
+  private readonly transfers = new Map<string, Transfer>();
+  private readonly idempotency = new Map<string, Transfer>();
+  private readonly paymentsByRef = new Map<string, Transfer>();
+  private readonly cancellations = new Map<string, Cancellation>();
+  private readonly cancellationsByAssignment = new Map<string, Cancellation>();
+  private readonly cancellationByPayment = new Map<string, Cancellation>();
+  private sequence = 0;
+
+  constructor(private readonly idFormat: 'uuid' | 'prefixed') {}
+
+  newId(): string {
+    if (this.idFormat === 'uuid') return randomUUID();
+    // PSI + 20 digits: millisecond clock (13) + per-process counter (7) keeps them unique and sortable.
+    this.sequence = (this.sequence + 1) % 10_000_000;
+    return `PSI${String(Date.now()).padStart(13, '0')}${String(this.sequence).padStart(7, '0')}`;
+  }
+
+  nextSequence(): number {
+    return ++this.sequence;
+  }
+
+  static idemKey(kind: string, clientId: string, key: string): string {
+    return `${kind}\u0000${clientId}\u0000${key}`;
+  }
+
+  static refKey(msgId: string, txId: string): string {
+    return `${msgId}\u0000${txId}`;
+  }
+
+  findByIdempotency(kind: TransferKind, clientId: string, msgId: string): Transfer | undefined {
+    return this.idempotency.get(Store.idemKey(kind, clientId, msgId));
+  }
+
+  /** Adds a transfer; `indexIdempotency` false lets the idempotency fault create an unindexed twin. */
+  add(transfer: Transfer, indexIdempotency = true): void {
+    this.transfers.set(transfer.id, transfer);
+    if (transfer.alias) this.transfers.set(transfer.alias, transfer);
+    if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
+    if (transfer.kind === 'payment') this.paymentsByRef.set(Store.refKey(transfer.msgId, transfer.txId), transfer);
+  }
+
+  get(id: string): Transfer | undefined {
+    return this.transfers.get(id);
+  }
+
+  /** A payment by original reference, across all clients (returns and refunds use this). */
+  findPaymentByRef(msgId: string, txId: string): Transfer | undefined {
+    return this.paymentsByRef.get(Store.refKey(msgId, txId));
+  }
+
+  /** The caller's own payment by original reference. */
+  findOwnPayment(clientId: string, msgId: string, txId: string): Transfer | undefined {
+    const candidate = this.paymentsByRef.get(Store.refKey(msgId, txId));
+    if (candidate && candidate.clientId === clientId) return candidate;
+    const byIdem = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
+    return byIdem && byIdem.txId === txId ? byIdem : undefined;
+  }
+
+  findCancellation(clientId: string, assignmentId: string): Cancellation | undefined {
+    return this.cancellationsByAssignment.get(Store.idemKey('camt056', clientId, assignmentId));
+  }
+
+  addCancellation(cancellation: Cancellation): void {
+    this.cancellations.set(cancellation.id, cancellation);
+    this.cancellationsByAssignment.set(Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId), cancellation);
+    if (cancellation.target) this.cancellationByPayment.set(cancellation.target.id, cancellation);
+  }
+
+  /** camt.029 lookup: by the cancellation's own id or by the cancelled payment's id. */
+  getCancellation(id: string): Cancellation | undefined {
+    return this.cancellations.get(id) ?? this.cancellationByPayment.get(id);
+  }
+}
+
+export interface NewTransfer {
+  kind: TransferKind;
+  id: string;
+  clientId: string;
+  msgId: string;
+  endToEndId: string;
+  txId: string;
+  messageName: string;
+  amountCents: number;
+  requestHash: string;
+  message: Record<string, unknown>;
+  response: Record<string, unknown>;
+  createdAtMs: number;
+  beneficiaryClientId?: string | null;
+  creditorAccount?: string;
+  original?: Transfer | null;
+  pendingRejection?: string | null;
+  alias?: string | null;
+}
+
+export function createTransfer(input: NewTransfer): Transfer {
+  return {
+    kind: input.kind,
+    id: input.id,
+    alias: input.alias ?? null,
+    clientId: input.clientId,
+    msgId: input.msgId,
+    endToEndId: input.endToEndId,
+    txId: input.txId,
+    messageName: input.messageName,
+    amountCents: input.amountCents,
+    requestHash: input.requestHash,
+    message: input.message,
+    response: input.response,
+    createdAtMs: input.createdAtMs,
+    phase: 'submitted',
+    pendingRejection: input.pendingRejection ?? null,
+    rejectReason: null,
+    acceptedAt: null,
+    beneficiaryClientId: input.beneficiaryClientId ?? null,
+    creditorAccount: input.creditorAccount ?? '',
+    cancellationRequested: false,
+    returned: false,
+    refundedCents: 0,
+    original: input.original ?? null,
+    finalReads: 0,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * POST camt056/v08 and GET camt029/v09 (spec §1 cancellation rules 1-5, README shapes).
+ * Decided at request time: batch not yet sent -> the payment is cancelled (CANC) and camt.029 says
+ * CNCL; batch already sent -> camt.029 RJCR with reason BATCH_ALREADY_SENT.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
+import { authenticate, checkAccept } from '../headers';
+import { errorsOf } from '../errors';
+import { CAMT056_ROOT, validateCamt056 } from '../validate/camt056';
+import { peekString, prepareSubmission, validationError } from './submit';
+
+export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
+
+function decide(ctx: ServiceContext, target: Transfer, faultsHas: (name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds') => boolean): 'CNCL' | 'RJCR' {
+  target.cancellationRequested = true;
+  if (target.phase === 'cancelled') return 'CNCL';
+  if (target.phase === 'submitted') {
+    if (!faultsHas('cancel-before-batch-still-settles')) ctx.lifecycle.cancel(target);
+    return 'CNCL';
+  }
+  if (faultsHas('cancel-after-batch-succeeds')) {
+    if (target.phase === 'sent') target.phase = 'cancelled';
+    return 'CNCL';
+  }
+  return 'RJCR';
+}
+
+async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const sub = prepareSubmission(ctx, req);
+  const { client, faults } = sub.caller;
+  const assignmentId = peekString(sub.body, CAMT056_ROOT, 'assgnmt', 'id');
+  const existing = assignmentId ? ctx.store.findCancellation(client.clientId, assignmentId) : undefined;
+  if (existing) {
+    if (existing.requestHash !== sub.rawHash && ctx.dialect.idempotencyConflict === 'reject') {
+      throw validationError(ctx, { code: 'idempotency_conflict', message: 'assgnmt.id was already used for a different request', path: `${CAMT056_ROOT}.assgnmt.id` });
+    }
+    return reply.code(200).send({ data: existing.response });
+  }
+  const result = validateCamt056(sub.body);
+  if (!result.ok) throw validationError(ctx, result.errors);
+  const fields = result.fields;
+
+  // Spec §1 rule 1: only the caller's own earlier payment can be cancelled.
+  let target: Transfer | null = ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  if (!target && faults.has('cancel-accepts-foreign-payment')) target = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  if (!target && !faults.has('cancel-accepts-foreign-payment')) throw errorsOf.notFound('no payment of this client matches orgnlMsgId and orgnlTxId');
+
+  const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
+  const id = ctx.store.newId();
+  const cancellation: Cancellation = {
+    id,
+    assignmentId: fields.assignmentId,
+    assignmentCreDtTm: fields.assignmentCreDtTm,
+    clientId: client.clientId,
+    cxlId: fields.cxlId,
+    target,
+    orgnlMsgId: fields.orgnlMsgId,
+    orgnlMsgNmId: fields.orgnlMsgNmId ?? target?.messageName ?? 'pacs.008.001.08',
+    orgnlEndToEndId: fields.orgnlEndToEndId ?? target?.endToEndId ?? '',
+    orgnlTxId: fields.orgnlTxId,
+    outcome,
+    rejectReason: outcome === 'RJCR' ? BATCH_ALREADY_SENT : null,
+    requestHash: sub.rawHash,
+    response: { paymentsServiceId: id, cancellationId: fields.assignmentId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) },
+    createdAtMs: sub.nowMs,
+  };
+  ctx.store.addCancellation(cancellation);
+  return reply.code(201).send({ data: cancellation.response });
+}
+
+function resolution(cancellation: Cancellation): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    cxlStsId: cancellation.id,
+    orgnlGrpInf: { orgnlMsgId: cancellation.orgnlMsgId, orgnlMsgNmId: cancellation.orgnlMsgNmId },
+    orgnlEndToEndId: cancellation.orgnlEndToEndId,
+    orgnlTxId: cancellation.orgnlTxId,
+    txCxlSts: cancellation.outcome,
+  };
+  if (cancellation.outcome === 'RJCR' && cancellation.rejectReason) entry['cxlStsRsnInf'] = [{ rsn: { prtry: cancellation.rejectReason } }];
+  return {
+    rsltnOfInvstgtn: {
+      assgnmt: { id: cancellation.assignmentId, creDtTm: new Date(cancellation.createdAtMs).toISOString() },
+      sts: { conf: cancellation.outcome },
+      cxlDtls: [{ txInfAndSts: [entry] }],
+    },
+  };
+}
+
+async function readResolution(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const { client, faults } = authenticate(ctx, req);
+  checkAccept(req);
+  if (faults.has('camt029-not-served')) throw errorsOf.notFound('unknown cancellation');
+  const cancellation = ctx.store.getCancellation(req.params.id);
+  if (!cancellation || cancellation.clientId !== client.clientId) throw errorsOf.notFound('unknown cancellation');
+  return reply.code(200).send(resolution(cancellation));
+}
+
+export function registerCancellationRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/payments/camt056/v08', (req, reply) => requestCancellation(ctx, req, reply));
+  app.get<{ Params: { id: string } }>('/payments/camt029/v09/:id', (req, reply) => readResolution(ctx, req, reply));
+}

@@ -1,0 +1,27 @@
+/** GET pacs008/v08/{id} (spec §1 incoming flow, §4.4): the beneficiary reads an incoming payment. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import { authenticate, checkAccept } from '../headers';
+import { errorsOf } from '../errors';
+import { PACS008_ROOT } from '../validate/pacs008';
+import { isObject } from '../validate/check';
+
+function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
+  const txs = message['cdtTrfTxInf'];
+  if (!Array.isArray(txs)) return message;
+  return { ...message, cdtTrfTxInf: txs.map((tx: unknown) => (isObject(tx) ? Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')) : tx)) };
+}
+
+async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const { client, faults } = authenticate(ctx, req);
+  checkAccept(req);
+  const transfer = ctx.store.get(req.params.id);
+  // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
+  if (!transfer || transfer.kind !== 'payment' || transfer.beneficiaryClientId !== client.clientId) throw errorsOf.notFound('unknown incoming payment');
+  const message = faults.has('incoming-omits-debtor') ? withoutDebtor(transfer.message) : transfer.message;
+  return reply.code(200).send({ [PACS008_ROOT]: message });
+}
+
+export function registerIncomingRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get<{ Params: { id: string } }>('/payments/pacs008/v08/:id', (req, reply) => readIncoming(ctx, req, reply));
+}

@@ -1,0 +1,81 @@
+/** POST pacs008 v10 and v08 (spec §2.2, §2.3, §4.2): submit a payment, idempotent on grpHdr.msgId. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceContext } from '../context';
+import { createTransfer, localDateTime, type Transfer } from '../ledger-of-payments/store';
+import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
+import { namedFaults, peekString, prepareSubmission, routeGone, validationError, type Submission } from './submit';
+import type { Json } from '../validate/check';
+
+export const PACS008_NAME = 'pacs.008.001.08';
+/** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
+const RACE_WINDOW_MS = 50;
+
+function createPayment(ctx: ServiceContext, sub: Submission, root: Json, fields: Pacs008Fields, index: boolean): Transfer {
+  const { client, faults } = sub.caller;
+  const id = ctx.store.newId();
+  // payment-psid-not-string: the response carries a number, which also works as a lookup key.
+  const numericAlias = faults.has('payment-psid-not-string') ? ctx.store.nextSequence() : null;
+  const response: Record<string, unknown> = {
+    paymentsServiceId: numericAlias ?? id,
+    paymentId: faults.has('payment-id-not-echoed') ? id : fields.msgId,
+    status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
+    creationDateTime: faults.has('payment-creation-time-zoned') ? new Date(sub.nowMs).toISOString() : localDateTime(sub.nowMs),
+  };
+  const beneficiary = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
+  const transfer = createTransfer({
+    kind: 'payment',
+    id,
+    alias: numericAlias === null ? null : String(numericAlias),
+    clientId: client.clientId,
+    msgId: fields.msgId || `generated-${id}`,
+    endToEndId: fields.endToEndId,
+    txId: fields.txId,
+    messageName: PACS008_NAME,
+    amountCents: fields.amountCents,
+    requestHash: sub.rawHash,
+    message: root,
+    response,
+    createdAtMs: sub.nowMs,
+    beneficiaryClientId: beneficiary?.clientId ?? null,
+    creditorAccount: fields.creditorAccount,
+  });
+  ctx.store.add(transfer, index);
+  ctx.lifecycle.enqueue(transfer);
+  return transfer;
+}
+
+async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const sub = prepareSubmission(ctx, req);
+  const { client, faults } = sub.caller;
+  const { root, error } = pacs008Root(sub.body, faults);
+  const msgId = peekString(root, 'grpHdr', 'msgId');
+
+  // No await between this lookup and store.add below: concurrent duplicates cannot both miss it.
+  const existing = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
+  if (existing) {
+    if (existing.requestHash !== sub.rawHash && ctx.dialect.idempotencyConflict === 'reject') {
+      throw validationError(ctx, { code: 'idempotency_conflict', message: 'grpHdr.msgId was already used for a different request', path: `${PACS008_ROOT}.grpHdr.msgId` });
+    }
+    if (faults.has('idempotency-creates-second-payment') && root) {
+      const twin = validatePacs008(root, faults);
+      if (twin.ok) createPayment(ctx, sub, root, twin.fields, false);
+    }
+    return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send({ data: existing.response });
+  }
+  if (faults.has('idempotency-race')) await sleep(RACE_WINDOW_MS); // the defect: a window between check and insert
+
+  if (!root) throw validationError(ctx, error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT });
+  const result = validatePacs008(root, faults);
+  if (!result.ok) throw validationError(ctx, result.errors);
+  const payment = createPayment(ctx, sub, root, result.fields, true);
+  return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
+}
+
+export function registerPaymentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/payments/pacs008/v10', (req, reply) => submitPayment(ctx, req, reply));
+  app.post('/payments/pacs008/v08', (req, reply) => {
+    if (namedFaults(ctx, req).has('pacs008-v08-missing')) throw routeGone();
+    return submitPayment(ctx, req, reply);
+  });
+}

@@ -1,0 +1,70 @@
+/** POST pacs004/v08 (spec §2.5, §1): return the full amount of a settled payment, once. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import { createTransfer, localDateTime } from '../ledger-of-payments/store';
+import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
+import { peekString, prepareSubmission, validationError } from './submit';
+import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
+
+async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const sub = prepareSubmission(ctx, req, 'return-without-sca');
+  const { client, faults } = sub.caller;
+  const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');
+  const existing = msgId && !faults.has('return-repeat-not-idempotent') ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
+  if (existing) return reply.code(200).send(replayOrConflict(ctx, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
+
+  const result = validatePacs004(sub.body, faults);
+  if (!result.ok) throw validationError(ctx, result.errors);
+  const fields = result.fields;
+  const T = `${PACS004_ROOT}.txInf[0]`;
+  // Looked up across all clients: the returning institution is the beneficiary's, not the payer's.
+  const original = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+
+  // rtrdInstdAmt answers a cancellation request: allowed when one is on record for the original,
+  // or, for an original unknown here, when the reason says so (FOCR).
+  const answersCancellation = original ? original.cancellationRequested : fields.reasonCodes.includes('FOCR');
+  if (fields.hasRtrdInstdAmt && !answersCancellation && !faults.has('return-accepts-rtrdinstdamt-always')) {
+    throw validationError(ctx, { code: 'invalid_value', message: `${T}.rtrdInstdAmt is allowed only for a return answering a cancellation request`, path: `${T}.rtrdInstdAmt` });
+  }
+
+  let failure: BusinessFailure | null = null;
+  if (!original) {
+    if (ctx.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+  } else if (original.phase !== 'accepted') {
+    failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
+  } else if (original.returned) {
+    failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned', path: `${T}.orgnlTxId` };
+  } else if (fields.returnedCents !== original.amountCents && !faults.has('return-partial-amount-accepted')) {
+    // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so
+    // "the full original amount" can only mean the same value.
+    failure = { reason: businessReasons.wrongAmount, message: 'rtrdIntrBkSttlmAmt must equal the original amount', path: `${T}.rtrdIntrBkSttlmAmt.value` };
+  }
+  const pendingRejection = businessOutcome(ctx, failure);
+
+  const id = ctx.store.newId();
+  const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+  const transfer = createTransfer({
+    kind: 'return',
+    id,
+    clientId: client.clientId,
+    msgId: fields.msgId || `generated-${id}`,
+    endToEndId: fields.endToEndId,
+    txId: fields.rtrId,
+    messageName: PACS004_NAME,
+    amountCents: fields.returnedCents,
+    requestHash: sub.rawHash,
+    message: sub.body,
+    response,
+    createdAtMs: sub.nowMs,
+    original,
+    pendingRejection,
+  });
+  if (original && pendingRejection === null) original.returned = true;
+  ctx.store.add(transfer);
+  ctx.lifecycle.enqueue(transfer);
+  return reply.code(faults.has('return-answers-202') ? 202 : 201).send({ data: response });
+}
+
+export function registerReturnRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/payments/pacs004/v08', (req, reply) => submitReturn(ctx, req, reply));
+}

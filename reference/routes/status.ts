@@ -1,0 +1,38 @@
+/** GET pacs002 v12 and v10 (spec §2.4, §4.3): status of payments, returns and refunds. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import { authenticate, checkAccept, headerValue } from '../headers';
+import { errorsOf } from '../errors';
+import { createTransfer } from '../ledger-of-payments/store';
+import { statusReport } from '../status-report';
+import { namedFaults, routeGone } from './submit';
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { client, faults } = authenticate(ctx, req);
+  checkAccept(req);
+  if (faults.has('status-requires-sca') && !headerValue(req, 'sca-token')) throw errorsOf.missingHeader('sca-token');
+  const transfer = ctx.store.get(req.params.id);
+  const nowMs = Date.now();
+  if (!transfer) {
+    if (!faults.has('status-unknown-id-200')) throw errorsOf.notFound('unknown paymentsServiceId');
+    const invented = createTransfer({ kind: 'payment', id: req.params.id, clientId: client.clientId, msgId: req.params.id, endToEndId: req.params.id, txId: req.params.id, messageName: 'pacs.008.001.08', amountCents: 0, requestHash: '', message: {}, response: {}, createdAtMs: nowMs });
+    return reply.code(200).send(statusReport(invented, ctx.dialect, faults, nowMs));
+  }
+  // Only the submitting client reads a status (README: another client's resource is 404); the
+  // beneficiary reads an incoming payment with GET pacs008/v08 instead.
+  const mayRead = transfer.clientId === client.clientId || faults.has('status-cross-client-readable');
+  if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
+  if (transfer.kind === 'return' && faults.has('return-status-not-served')) throw errorsOf.notFound('unknown paymentsServiceId');
+  if (transfer.kind === 'refund' && faults.has('refund-status-not-served')) throw errorsOf.notFound('unknown paymentsServiceId');
+  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(statusReport(transfer, ctx.dialect, faults, nowMs));
+}
+
+export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get<{ Params: { id: string } }>('/payments/pacs002/v12/:id', (req, reply) => readStatus(ctx, req, reply));
+  app.get<{ Params: { id: string } }>('/payments/pacs002/v10/:id', (req, reply) => {
+    if (namedFaults(ctx, req).has('pacs002-v10-missing')) throw routeGone();
+    return readStatus(ctx, req, reply);
+  });
+}

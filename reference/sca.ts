@@ -1,0 +1,82 @@
+/**
+ * The SCA JWT of every submitting request (spec §5, sca-token header): signed RS256 with the
+ * client's registered key, kid/iss as registered, exp/iat/jti/alg/hd/nonce required, nbf optional.
+ * hd is compared with Base64 (standard, padded) SHA-256 of the raw body bytes exactly as received.
+ */
+import { createHash } from 'node:crypto';
+import type { ServiceContext } from './context';
+import type { Caller } from './headers';
+import { ApiError, errorsOf } from './errors';
+import { isNumericDate, parseCompactJws } from './jwt-verify';
+import { verifySignature } from './jwt-verify';
+import { usableKey } from './key-use';
+
+export function sha256Base64(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('base64');
+}
+
+export interface ScaInput {
+  token: string | undefined;
+  raw: Buffer;
+  /** Base64 SHA-256 of raw, computed once by the caller (also the idempotency fingerprint). */
+  rawHash: string;
+  json: unknown;
+}
+
+export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, nowMs: number): void {
+  const { client, faults } = caller;
+  if (!input.token) {
+    if (faults.has('sca-optional')) return;
+    throw errorsOf.missingHeader('sca-token');
+  }
+  const fail = (message: string): ApiError => new ApiError(ctx.dialect.scaFailureStatus, { code: 'invalid_sca_token', message, path: 'header:sca-token' });
+  const jws = parseCompactJws(input.token);
+  if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
+  const { header, payload } = jws;
+  const check = usableKey(client, faults);
+  if (check === null) throw fail('the public key registered for this client is unusable');
+  const expectedAlg = check === 'skip' ? 'RS256' : check.alg;
+  if (header['alg'] !== expectedAlg) throw fail(`sca-token alg must be ${expectedAlg}`);
+  if (!faults.has('sca-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw fail('sca-token typ must be JWT');
+  if (!faults.has('sca-ignores-kid') && header['kid'] !== client.kid) throw fail('sca-token kid does not match the registered kid');
+  if (header['crit'] !== undefined) throw fail('sca-token crit header is not supported');
+  if (check !== 'skip' && !faults.has('sca-skips-signature') && !verifySignature(jws, check.key, check.alg)) throw fail('sca-token signature is invalid');
+
+  const now = nowMs / 1000;
+  const skew = ctx.config.clockSkewS;
+  if (!faults.has('sca-ignores-iss') && payload['iss'] !== client.iss) throw fail('sca-token iss does not match the registered iss');
+  const exp = payload['exp'];
+  if (!faults.has('sca-ignores-exp')) {
+    if (!isNumericDate(exp)) throw fail('sca-token exp is required (NumericDate)');
+    if (now >= exp + skew) throw fail('sca-token has expired');
+  }
+  const iat = payload['iat'];
+  if (!faults.has('sca-iat-optional') || iat !== undefined) {
+    if (!isNumericDate(iat)) throw fail('sca-token iat is required (NumericDate)');
+    if (iat > now + skew) throw fail('sca-token iat is in the future');
+  }
+  const nbf = payload['nbf'];
+  if (nbf !== undefined && !faults.has('sca-ignores-nbf')) {
+    if (!isNumericDate(nbf)) throw fail('sca-token nbf must be a NumericDate');
+    if (nbf > now + skew) throw fail('sca-token is not valid yet (nbf)');
+  }
+  const jti = payload['jti'];
+  if (!faults.has('sca-jti-optional') && (typeof jti !== 'string' || jti === '')) throw fail('sca-token jti is required');
+  if (!faults.has('sca-ignores-alg-claim') && payload['alg'] !== 'SHA256') throw fail('sca-token claim alg must be SHA256');
+  if (payload['payment_id'] !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
+
+  const hd = payload['hd'];
+  const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
+  if (typeof hd !== 'string' || hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+
+  const nonce = payload['nonce'];
+  const hasNonce = typeof nonce === 'string' ? nonce !== '' : typeof nonce === 'number';
+  if (!hasNonce) {
+    if (faults.has('sca-nonce-optional')) return;
+    throw fail('sca-token nonce is required');
+  }
+  const key = `${client.clientId}\u0000${String(nonce)}`;
+  if (ctx.scaNonces.has(key) && !faults.has('sca-allows-nonce-reuse')) throw fail('sca-token nonce was already used');
+  // Remember the nonce as long as the token could still be accepted; without exp, for the process lifetime.
+  ctx.scaNonces.add(key, isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER);
+}

@@ -1,0 +1,111 @@
+/**
+ * Builds and starts the reference service. startReference() is also used in-process by scripts
+ * (bench, mutation runner), so it takes options and returns a close() handle.
+ */
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Config, type ConfigOptions, loadConfig } from './config';
+import type { ServiceContext } from './context';
+import { Registry } from './registry';
+import { AccessTokens } from './access-tokens';
+import { ReplayGuard } from './jwt-verify';
+import { Store } from './ledger-of-payments/store';
+import { Lifecycle } from './lifecycle';
+import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf } from './errors';
+import { registerAdminRoutes } from './admin';
+import { registerTokenRoute } from './routes/token';
+import { registerPaymentRoutes } from './routes/payments';
+import { registerStatusRoutes } from './routes/status';
+import { registerCancellationRoutes } from './routes/cancellation';
+import { registerReturnRoutes } from './routes/returns';
+import { registerRefundRoutes } from './routes/refunds';
+import { registerIncomingRoutes } from './routes/incoming';
+
+export interface ReferenceHandle {
+  url: string;
+  port: number;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export function createContext(config: Config): ServiceContext {
+  const registry = new Registry(config.faults);
+  const tokens = new AccessTokens();
+  const assertionJtis = new ReplayGuard();
+  const scaNonces = new ReplayGuard();
+  const lifecycle = new Lifecycle(config, registry, (nowMs) => {
+    tokens.prune(nowMs);
+    assertionJtis.prune(nowMs);
+    scaNonces.prune(nowMs);
+  });
+  return {
+    config,
+    dialect: config.dialect,
+    registry,
+    tokens,
+    assertionJtis,
+    scaNonces,
+    store: new Store(config.dialect.paymentsServiceIdFormat),
+    lifecycle,
+    globalFaults: new Set(config.faults),
+  };
+}
+
+export function buildApp(ctx: ServiceContext): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: ctx.config.maxBodyBytes, forceCloseConnections: true, return503OnClosing: true });
+
+  // Every body arrives as raw bytes: the SCA hd is a hash of the exact bytes, and each route decides
+  // itself (after authentication) whether the media type is acceptable.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((error: FastifyError | Error, _req, reply) => {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    if (error instanceof ApiError) return sendApiError(reply, ctx.dialect, error);
+    const status = (error as FastifyError).statusCode;
+    // Framework errors with a 4xx status (oversized body 413, broken framing 400...) stay 4xx.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendApiError(reply, ctx.dialect, new ApiError(status, { code: (error as FastifyError).code ?? 'bad_request', message: error.message }));
+    }
+    return sendApiError(reply, ctx.dialect, new ApiError(500, { code: 'internal_error', message: 'internal error' }));
+  });
+  app.setNotFoundHandler((_req, reply) => sendApiError(reply, ctx.dialect, errorsOf.notFound('no such resource')));
+
+  if (ctx.config.latencyMs > 0) {
+    const delay = ctx.config.latencyMs;
+    app.addHook('onSend', async (_req, _reply, payload) => {
+      await sleep(delay);
+      return payload;
+    });
+  }
+
+  if (ctx.config.admin) registerAdminRoutes(app, ctx);
+  registerTokenRoute(app, ctx);
+  registerPaymentRoutes(app, ctx);
+  registerStatusRoutes(app, ctx);
+  registerCancellationRoutes(app, ctx);
+  registerReturnRoutes(app, ctx);
+  registerRefundRoutes(app, ctx);
+  registerIncomingRoutes(app, ctx);
+  return app;
+}
+
+export async function startReference(options: ConfigOptions = {}): Promise<ReferenceHandle> {
+  const config = loadConfig(options);
+  const ctx = createContext(config);
+  const app = buildApp(ctx);
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  ctx.lifecycle.start();
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    config,
+    close: async () => {
+      ctx.lifecycle.stop();
+      await app.close();
+    },
+  };
+}

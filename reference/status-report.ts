@@ -1,0 +1,55 @@
+/** pacs.002 status report (spec §2.4) built from a transfer's lifecycle phase. */
+import { randomUUID } from 'node:crypto';
+import type { Dialect } from './dialects';
+import type { FaultSet } from './faults';
+import type { Transfer } from './ledger-of-payments/store';
+
+export const CANCELLED_STATUS = 'CANC';
+
+export function txStatus(transfer: Transfer, dialect: Dialect, faults: FaultSet): string {
+  const interim = faults.has('status-non-iso-interim') ? 'PENDING' : dialect.interimStatus;
+  const phase = transfer.phase;
+  const final = phase === 'accepted' || phase === 'rejected' || phase === 'cancelled';
+  if (final && faults.has('status-regresses') && ++transfer.finalReads > 1) return interim;
+  switch (phase) {
+    case 'submitted':
+    case 'sent':
+      return interim;
+    case 'accepted':
+      return faults.has('status-accepted-as-acsp') ? 'ACSP' : dialect.acceptedStatus;
+    case 'rejected':
+      return dialect.rejectStatus;
+    case 'cancelled':
+      return CANCELLED_STATUS;
+  }
+}
+
+export function statusReport(transfer: Transfer, dialect: Dialect, faults: FaultSet, nowMs: number): Record<string, unknown> {
+  const txSts = txStatus(transfer, dialect, faults);
+  const entry: Record<string, unknown> = {
+    orgnlGrpInf: {
+      orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,
+      ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: transfer.messageName }),
+    },
+    orgnlEndToEndId: faults.has('status-wrong-orgnl-e2e') ? `${transfer.endToEndId}-X` : transfer.endToEndId,
+    orgnlTxId: faults.has('status-wrong-orgnl-txid') ? `${transfer.txId}-X` : transfer.txId,
+    txSts,
+  };
+  if (txSts === dialect.rejectStatus && transfer.rejectReason && !faults.has('status-reject-without-reason')) {
+    entry['stsRsnInf'] = [{ rsn: { cd: transfer.rejectReason } }];
+  }
+  if (txSts === dialect.acceptedStatus && transfer.acceptedAt) entry['accptncDtTm'] = transfer.acceptedAt;
+  if (transfer.kind === 'payment') {
+    entry['orgnlTxRef'] = {
+      ...(transfer.acceptedAt ? { intrBkSttlmDt: transfer.acceptedAt.slice(0, 10) } : {}),
+      sttlmInf: { sttlmMtd: 'CLRG' },
+      pmtTpInf: { svcLvl: [{ prtry: 'FP' }] },
+    };
+  }
+  return {
+    fitoFIPmtStsRpt: {
+      grpHdr: { ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: randomUUID() }), creDtTm: new Date(nowMs).toISOString() },
+      txInfAndSts: [entry],
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * POST /oauth/token (spec §4.1, §5, §2.1): Basic client authentication, then the JWT-bearer grant
+ * (RFC 7523) with the authentication JWT checked claim by claim against the registration.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { ServiceContext } from './context';
+import type { FaultSet } from './faults';
+import type { Client } from './registry';
+import { OAuthError } from './errors';
+import { embeddedJwk, isAlgNone, isNumericDate, parseCompactJws, verifySignature, type ParsedJws } from './jwt-verify';
+import { usableKey } from './key-use';
+
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+export const SCOPE = 'makePayments';
+const DOCUMENTED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+export interface TokenRequest {
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: Buffer | undefined;
+}
+
+export interface TokenResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const invalidClient = (why: string): OAuthError => new OAuthError(401, 'invalid_client', why);
+const invalidRequest = (why: string): OAuthError => new OAuthError(400, 'invalid_request', why);
+const invalidGrant = (why: string): OAuthError => new OAuthError(400, 'invalid_grant', why);
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function decodeFormComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** RFC 6749 §2.3.1: client id and secret are form-encoded, joined by ':', then Base64. */
+function parseBasic(header: string | undefined): { id: string; secret: string } | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { id: decodeFormComponent(decoded.slice(0, colon)), secret: decodeFormComponent(decoded.slice(colon + 1)) };
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The form parameters; a parameter sent twice is invalid (RFC 6749 §3.2). */
+function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
+  const type = mediaType(req.contentType);
+  const text = req.body ? req.body.toString('utf8') : '';
+  const params = new Map<string, string>();
+  if (type === 'application/json' && faults.has('token-accepts-json-body')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'object' && value !== null)
+        for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (typeof v === 'string') params.set(k, v);
+    } catch {
+      throw invalidRequest('the body is not valid JSON');
+    }
+    return params;
+  }
+  if (type !== 'application/x-www-form-urlencoded') throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (params.has(k)) throw invalidRequest(`parameter ${k} is repeated`);
+    params.set(k, v);
+  }
+  return params;
+}
+
+function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number): void {
+  const { header, payload } = jws;
+  const check = usableKey(client, faults);
+  // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
+  if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${client.key.detail}`);
+  const expectedAlg = check === 'skip' ? 'RS256' : check.alg;
+  let skipSignature = check === 'skip';
+  if (header['alg'] !== expectedAlg) {
+    if (isAlgNone(header['alg']) && faults.has('token-accepts-alg-none')) skipSignature = true;
+    else throw invalidGrant(`assertion alg must be ${expectedAlg}`);
+  }
+  if (!faults.has('token-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
+  if (!faults.has('token-ignores-kid') && header['kid'] !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
+  if (header['crit'] !== undefined) throw invalidGrant('assertion crit header is not supported');
+  if (!skipSignature && !faults.has('token-skips-signature')) {
+    // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless the fault says otherwise).
+    const embedded = faults.has('token-trusts-embedded-jwk') ? embeddedJwk(header) : null;
+    const ok = embedded ? verifySignature(jws, embedded, 'RS256') : check !== 'skip' && verifySignature(jws, check.key, check.alg);
+    if (!ok) throw invalidGrant('assertion signature is invalid');
+  }
+  const now = nowMs / 1000;
+  const skew = ctx.config.clockSkewS;
+  if (!faults.has('token-ignores-iss') && payload['iss'] !== client.iss) throw invalidGrant('assertion iss does not match the registered iss');
+  if (!faults.has('token-ignores-sub') && payload['sub'] !== client.clientId) throw invalidGrant('assertion sub must be the client id');
+  const exp = payload['exp'];
+  if (!faults.has('token-ignores-exp')) {
+    if (!isNumericDate(exp)) throw invalidGrant('assertion exp is required (NumericDate)');
+    if (now >= exp + skew) throw invalidGrant('assertion has expired');
+  }
+  if (!faults.has('token-ignores-nbf')) {
+    const nbf = payload['nbf'];
+    if (!isNumericDate(nbf)) throw invalidGrant('assertion nbf is required (NumericDate)');
+    if (nbf > now + skew) throw invalidGrant('assertion is not valid yet (nbf)');
+  }
+  const iat = payload['iat'];
+  if (!faults.has('token-iat-optional') || iat !== undefined) {
+    if (!isNumericDate(iat)) throw invalidGrant('assertion iat is required (NumericDate)');
+    if (iat > now + skew) throw invalidGrant('assertion iat is in the future');
+  }
+  const jti = payload['jti'];
+  if (!faults.has('token-jti-optional') && (typeof jti !== 'string' || jti === '')) throw invalidGrant('assertion jti is required');
+  if (faults.has('token-rejects-extra-claims')) {
+    for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
+  }
+  if (typeof jti === 'string' && jti !== '' && ctx.dialect.assertionReplay === 'refuse') {
+    const key = `${client.clientId}\u0000${jti}`;
+    if (ctx.assertionJtis.has(key)) throw invalidGrant('assertion jti was already used');
+    const forgetAt = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;
+    ctx.assertionJtis.add(key, forgetAt);
+  }
+}
+
+export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): TokenResponse {
+  const nowMs = Date.now();
+  const basic = parseBasic(req.authorization);
+  let client: Client | undefined;
+  if (basic) {
+    client = ctx.registry.get(basic.id);
+    if (!client) throw invalidClient('unknown client');
+    if (!client.faults.has('token-ignores-client-secret') && !safeEqual(basic.secret, client.clientSecret)) throw invalidClient('wrong client credentials');
+  } else if (!ctx.globalFaults.has('token-accepts-missing-basic')) {
+    throw invalidClient(req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required');
+  }
+  let faults: FaultSet = client?.faults ?? ctx.globalFaults;
+
+  const params = readParams(req, faults);
+  const grantType = params.get('grant_type');
+  if (!faults.has('token-accepts-any-grant-type')) {
+    if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
+    if (grantType !== JWT_BEARER) throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be ${JWT_BEARER}`);
+  }
+  const scope = params.get('scope');
+  if (scope === undefined || scope === '') {
+    if (!faults.has('token-scope-optional')) throw invalidRequest('scope is required');
+  } else if (scope !== SCOPE) throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
+
+  const assertion = params.get('assertion');
+  if (assertion === undefined || assertion === '') {
+    if (!client || !faults.has('token-accepts-missing-assertion')) throw invalidRequest('assertion is required');
+  } else {
+    const jws = parseCompactJws(assertion);
+    if (!jws) throw invalidGrant('assertion is not a JWS of three Base64url parts');
+    if (!client) {
+      // Only reachable with token-accepts-missing-basic: the client is taken from the assertion.
+      const sub = jws.payload['sub'];
+      client = typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
+      if (!client) throw invalidClient('unknown client');
+      faults = client.faults;
+    }
+    verifyAssertion(ctx, client, jws, faults, nowMs);
+  }
+
+  const ttl = client.tokenTtlSeconds ?? ctx.config.tokenTtlS;
+  const accessToken = ctx.tokens.issue(client.clientId, ttl, ctx.dialect.accessTokenFormat, nowMs);
+  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : ctx.dialect.expiresInType === 'string' ? String(ttl) : ttl;
+  return {
+    status: faults.has('token-answers-201') ? 201 : 200,
+    body: {
+      access_token: faults.has('token-access-token-not-string') ? [accessToken] : accessToken,
+      token_type: faults.has('token-type-mac') ? 'mac' : 'bearer',
+      expires_in: expiresIn,
+      scope: faults.has('token-scope-renamed') ? 'payments' : SCOPE,
+    },
+  };
+}

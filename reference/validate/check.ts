@@ -1,0 +1,167 @@
+/**
+ * Small field checkers shared by the message validators. Each check records an error with the
+ * JSON path of the field and returns the narrowed value (or null), so validators read top-down
+ * like the spec's field tables and a fault can skip exactly one check.
+ */
+import { isValidBIC, isValidIBAN } from 'ibantools';
+import type { FieldError } from '../errors';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Integer cents, so amount sums and comparisons are exact. */
+export function toCents(value: number): number {
+  return Math.round(value * 100);
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function validDay(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days;
+}
+
+export function isDateTime(text: string): boolean {
+  const m = DATE_TIME.exec(text);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s, , zone] = m;
+  if (!validDay(Number(y), Number(mo), Number(d))) return false;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return false;
+  if (zone && zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return false;
+  return true;
+}
+
+export function isDate(text: string): boolean {
+  const m = DATE.exec(text);
+  return m !== null && validDay(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}
+
+export function isBic(text: string): boolean {
+  return isValidBIC(text);
+}
+
+export function isIban(text: string): boolean {
+  return isValidIBAN(text);
+}
+
+export interface AmountRule {
+  /** null: any currency (only when a fault switches the currency rule off). */
+  ccy: string | null;
+  positive: boolean;
+}
+
+export class Checker {
+  readonly errors: FieldError[] = [];
+
+  fail(path: string, code: string, message: string): null {
+    this.errors.push({ code, message, path });
+    return null;
+  }
+
+  get ok(): boolean {
+    return this.errors.length === 0;
+  }
+
+  /** Required (or optional) object member. */
+  object(parent: Json | null, key: string, path: string, required = true): Json | null {
+    if (!parent) return null;
+    const value = parent[key];
+    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (!isObject(value)) return this.fail(path, 'invalid_type', `${path} must be an object`);
+    return value;
+  }
+
+  string(parent: Json | null, key: string, path: string, required = true): string | null {
+    if (!parent) return null;
+    const value = parent[key];
+    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (typeof value !== 'string') return this.fail(path, 'invalid_type', `${path} must be a string`);
+    if (value.trim() === '') return this.fail(path, required ? 'required' : 'invalid_value', `${path} must not be empty`);
+    return value;
+  }
+
+  array(parent: Json | null, key: string, path: string, required = true): unknown[] | null {
+    if (!parent) return null;
+    const value = parent[key];
+    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (!Array.isArray(value)) return this.fail(path, 'invalid_type', `${path} must be an array`);
+    return value;
+  }
+
+  stringArray(parent: Json | null, key: string, path: string, required = false): string[] | null {
+    const list = this.array(parent, key, path, required);
+    if (!list) return null;
+    list.forEach((item, i) => {
+      if (typeof item !== 'string') this.fail(`${path}[${i}]`, 'invalid_type', `${path}[${i}] must be a string`);
+    });
+    return list as string[];
+  }
+
+  oneOf<T extends string>(parent: Json | null, key: string, path: string, allowed: readonly T[], required = true): T | null {
+    const value = this.string(parent, key, path, required);
+    if (value === null) return null;
+    if (!(allowed as readonly string[]).includes(value)) return this.fail(path, 'invalid_value', `${path} must be ${allowed.join(' or ')}`);
+    return value as T;
+  }
+
+  dateTime(parent: Json | null, key: string, path: string, required = true): string | null {
+    const value = this.string(parent, key, path, required);
+    if (value !== null && !isDateTime(value)) return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date-time`);
+    return value;
+  }
+
+  date(parent: Json | null, key: string, path: string, required = true): string | null {
+    const value = this.string(parent, key, path, required);
+    if (value !== null && !isDate(value)) return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date (YYYY-MM-DD)`);
+    return value;
+  }
+
+  bic(parent: Json | null, key: string, path: string, required: boolean, checkFormat = true): string | null {
+    const value = this.string(parent, key, path, required);
+    if (value !== null && checkFormat && !isBic(value)) return this.fail(path, 'invalid_format', `${path} must be a valid BIC`);
+    return value;
+  }
+
+  iban(parent: Json | null, key: string, path: string, required = true): string | null {
+    const value = this.string(parent, key, path, required);
+    if (value !== null && !isIban(value)) return this.fail(path, 'invalid_format', `${path} must be a valid IBAN`);
+    return value;
+  }
+
+  /** nbOfTxs: the digit string "1" (as documented) or the number 1 (accepted, README). */
+  one(parent: Json | null, key: string, path: string, required = true): boolean {
+    if (!parent) return false;
+    const value = parent[key];
+    if (value === undefined || value === null) return required ? (this.fail(path, 'required', `${path} is required`), false) : true;
+    if (value === '1' || value === 1) return true;
+    this.fail(path, 'invalid_value', `${path} must be 1`);
+    return false;
+  }
+
+  /** Amount object {value: number, ccy}; returns the value in cents. */
+  amount(parent: Json | null, key: string, path: string, rule: AmountRule, required = true): number | null {
+    const amount = this.object(parent, key, path, required);
+    if (!amount) return null;
+    const value = amount['value'];
+    let cents: number | null = null;
+    if (value === undefined || value === null) this.fail(`${path}.value`, 'required', `${path}.value is required`);
+    else if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path}.value`, 'invalid_type', `${path}.value must be a number`);
+    else if (rule.positive && value <= 0) this.fail(`${path}.value`, 'invalid_value', `${path}.value must be positive`);
+    else cents = toCents(value);
+    const ccy = amount['ccy'];
+    if (ccy === undefined || ccy === null) this.fail(`${path}.ccy`, 'required', `${path}.ccy is required`);
+    else if (typeof ccy !== 'string') this.fail(`${path}.ccy`, 'invalid_type', `${path}.ccy must be a string`);
+    else if (rule.ccy !== null && ccy !== rule.ccy) this.fail(`${path}.ccy`, 'invalid_value', `${path}.ccy must be ${rule.ccy}`);
+    return cents;
+  }
+}

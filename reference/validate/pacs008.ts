@@ -1,0 +1,171 @@
+/** pacs.008 submission (spec §2.2, §8): field rules of the table plus the party-structure shapes. */
+import type { FaultSet } from '../faults';
+import type { FieldError } from '../errors';
+import { Checker, isObject, isUuid, type Json } from './check';
+
+export const PACS008_ROOT = 'fitoFICstmrCdtTrf';
+
+export interface Pacs008Fields {
+  msgId: string;
+  endToEndId: string;
+  txId: string;
+  amountCents: number;
+  creditorAccount: string;
+  creditorMemberId: string;
+}
+
+export type Pacs008Result = { ok: true; fields: Pacs008Fields } | { ok: false; errors: FieldError[] };
+
+/** The root element's content; P8-06 wants exactly one root, named fitoFICstmrCdtTrf. */
+export function pacs008Root(body: Json, faults: FaultSet): { root: Json | null; error: FieldError | null } {
+  const keys = Object.keys(body);
+  const root = body[PACS008_ROOT];
+  if (isObject(root) && keys.length === 1) return { root, error: null };
+  if (faults.has('payment-accepts-any-root')) {
+    if (isObject(root)) return { root, error: null };
+    for (const key of keys) {
+      const candidate = body[key];
+      if (isObject(candidate)) return { root: candidate, error: null };
+    }
+  }
+  if (!isObject(root)) return { root: null, error: { code: 'required', message: `the body must have the root element ${PACS008_ROOT}`, path: PACS008_ROOT } };
+  return { root: null, error: { code: 'invalid_value', message: `the body must have the single root element ${PACS008_ROOT}`, path: keys.find((k) => k !== PACS008_ROOT) ?? '' } };
+}
+
+function party(c: Checker, value: Json | null, path: string): void {
+  if (!value) return;
+  c.string(value, 'nm', `${path}.nm`);
+  const adr = c.object(value, 'pstlAdr', `${path}.pstlAdr`, false);
+  c.stringArray(adr, 'adrLine', `${path}.pstlAdr.adrLine`, false);
+}
+
+function account(c: Checker, value: Json | null, path: string): string | null {
+  if (!value) return null;
+  const id = c.object(value, 'id', `${path}.id`);
+  const othr = c.object(id, 'othr', `${path}.id.othr`);
+  const accountId = c.string(othr, 'id', `${path}.id.othr.id`);
+  c.string(value, 'nm', `${path}.nm`, false);
+  return accountId;
+}
+
+function agent(c: Checker, value: Json | null, path: string): string | null {
+  if (!value) return null;
+  const fin = c.object(value, 'finInstnId', `${path}.finInstnId`);
+  const clr = c.object(fin, 'clrSysMmbId', `${path}.finInstnId.clrSysMmbId`);
+  return c.string(clr, 'mmbId', `${path}.finInstnId.clrSysMmbId.mmbId`);
+}
+
+/** Reads a nested string without recording errors (for fields whose checks a fault switched off). */
+function peek(value: unknown, ...keys: string[]): string {
+  let current: unknown = value;
+  for (const key of keys) current = isObject(current) ? current[key] : undefined;
+  return typeof current === 'string' ? current : '';
+}
+
+function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void {
+  if (tx['rmtInf'] === undefined) return;
+  if (faults.has('payment-rejects-rmtinf')) {
+    c.fail(path, 'invalid_value', `${path} is not accepted`);
+    return;
+  }
+  const rmt = c.object(tx, 'rmtInf', path, false);
+  if (!rmt || faults.has('payment-rmtinf-shape-unchecked')) return;
+  c.stringArray(rmt, 'ustrd', `${path}.ustrd`, false);
+  const strd = c.array(rmt, 'strd', `${path}.strd`, false);
+  strd?.forEach((item, i) => {
+    const p = `${path}.strd[${i}]`;
+    if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
+    const ref = c.object(item, 'cdtrRefInf', `${p}.cdtrRefInf`, false);
+    c.string(ref, 'ref', `${p}.cdtrRefInf.ref`, false);
+    c.stringArray(item, 'addtlRmtInf', `${p}.addtlRmtInf`, false);
+  });
+}
+
+export function validatePacs008(root: Json, faults: FaultSet): Pacs008Result {
+  const c = new Checker();
+  const R = PACS008_ROOT;
+  const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
+  const msgId = faults.has('payment-msgid-optional') ? peek(grpHdr, 'msgId') : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);
+  if (!faults.has('payment-credttm-unchecked')) c.dateTime(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
+  if (!faults.has('payment-nboftxs-unchecked')) c.one(grpHdr, 'nbOfTxs', `${R}.grpHdr.nbOfTxs`);
+  const total = c.amount(grpHdr, 'ttlIntrBkSttlmAmt', `${R}.grpHdr.ttlIntrBkSttlmAmt`, { ccy: faults.has('payment-ttl-any-ccy') ? null : 'GBP', positive: !faults.has('payment-ttl-non-positive') }, false);
+  if (!faults.has('payment-sttlmmtd-unchecked')) {
+    const sttlmInf = c.object(grpHdr, 'sttlmInf', `${R}.grpHdr.sttlmInf`);
+    c.oneOf(sttlmInf, 'sttlmMtd', `${R}.grpHdr.sttlmInf.sttlmMtd`, ['CLRG']);
+  }
+
+  const txs = c.array(root, 'cdtTrfTxInf', `${R}.cdtTrfTxInf`);
+  if (txs && (txs.length === 0 || (txs.length > 1 && !faults.has('payment-accepts-several-transactions')))) {
+    c.fail(`${R}.cdtTrfTxInf`, 'invalid_value', `${R}.cdtTrfTxInf must hold exactly one transaction (nbOfTxs is 1)`);
+  }
+  const first = txs?.[0];
+  let tx: Json | null = null;
+  if (txs && txs.length > 0) {
+    if (isObject(first)) tx = first;
+    else c.fail(`${R}.cdtTrfTxInf[0]`, 'invalid_type', `${R}.cdtTrfTxInf[0] must be an object`);
+  }
+  const T = `${R}.cdtTrfTxInf[0]`;
+  let endToEndId: string | null = null;
+  let txId: string | null = null;
+  let amountCents: number | null = null;
+  let creditorAccount = '';
+  let creditorMemberId = '';
+  if (tx) {
+    const pmtId = c.object(tx, 'pmtId', `${T}.pmtId`);
+    endToEndId = faults.has('payment-e2e-optional') ? peek(pmtId, 'endToEndId') : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
+    txId = faults.has('payment-txid-optional') ? peek(pmtId, 'txId') : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
+    const uetr = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
+    if (uetr !== null && !isUuid(uetr) && !faults.has('payment-uetr-unchecked')) c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
+
+    const pmtTpInf = c.object(tx, 'pmtTpInf', `${T}.pmtTpInf`, false);
+    const svcLvlRaw = pmtTpInf?.['svcLvl'];
+    const svcLvls: unknown[] = Array.isArray(svcLvlRaw) ? svcLvlRaw : svcLvlRaw === undefined || svcLvlRaw === null ? [] : [svcLvlRaw];
+    svcLvls.forEach((level, i) => {
+      const p = Array.isArray(svcLvlRaw) ? `${T}.pmtTpInf.svcLvl[${i}]` : `${T}.pmtTpInf.svcLvl`;
+      if (!isObject(level)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
+      if (faults.has('payment-svclvl-unchecked')) return;
+      c.oneOf(level, 'prtry', `${p}.prtry`, ['FP'], false);
+    });
+    c.string(c.object(pmtTpInf, 'lclInstrm', `${T}.pmtTpInf.lclInstrm`, false), 'prtry', `${T}.pmtTpInf.lclInstrm.prtry`, false);
+    c.string(c.object(pmtTpInf, 'ctgyPurp', `${T}.pmtTpInf.ctgyPurp`, false), 'prtry', `${T}.pmtTpInf.ctgyPurp.prtry`, false);
+
+    amountCents = c.amount(tx, 'intrBkSttlmAmt', `${T}.intrBkSttlmAmt`, { ccy: faults.has('accepts-eur') ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') }, !faults.has('payment-amount-optional'));
+    if (!faults.has('payment-chrgbr-unchecked')) c.oneOf(tx, 'chrgBr', `${T}.chrgBr`, ['SLEV', 'SHAR']);
+
+    const debtorRequired = !faults.has('payment-debtor-parties-optional');
+    const creditorRequired = !faults.has('payment-creditor-parties-optional');
+    const dbtr = c.object(tx, 'dbtr', `${T}.dbtr`, debtorRequired);
+    const dbtrAcct = c.object(tx, 'dbtrAcct', `${T}.dbtrAcct`, debtorRequired);
+    const dbtrAgt = c.object(tx, 'dbtrAgt', `${T}.dbtrAgt`, debtorRequired);
+    const cdtrAgt = c.object(tx, 'cdtrAgt', `${T}.cdtrAgt`, creditorRequired);
+    const cdtr = c.object(tx, 'cdtr', `${T}.cdtr`, creditorRequired);
+    const cdtrAcct = c.object(tx, 'cdtrAcct', `${T}.cdtrAcct`, creditorRequired);
+    if (!faults.has('payment-party-shapes-unchecked')) {
+      party(c, dbtr, `${T}.dbtr`);
+      account(c, dbtrAcct, `${T}.dbtrAcct`);
+      agent(c, dbtrAgt, `${T}.dbtrAgt`);
+      party(c, cdtr, `${T}.cdtr`);
+      account(c, cdtrAcct, `${T}.cdtrAcct`);
+      agent(c, cdtrAgt, `${T}.cdtrAgt`);
+    }
+    creditorAccount = peek(cdtrAcct, 'id', 'othr', 'id');
+    creditorMemberId = peek(cdtrAgt, 'finInstnId', 'clrSysMmbId', 'mmbId');
+    remittance(c, tx, `${T}.rmtInf`, faults);
+  }
+
+  // The group total must equal the sum of all transactions (one, or several under a fault).
+  if (total !== null && txs && !faults.has('payment-ttl-sum-unchecked')) {
+    let sum = 0;
+    for (const item of txs) {
+      const amt = isObject(item) && isObject(item['intrBkSttlmAmt']) ? item['intrBkSttlmAmt']['value'] : undefined;
+      if (typeof amt === 'number') sum += Math.round(amt * 100);
+    }
+    if (sum !== total) c.fail(`${R}.grpHdr.ttlIntrBkSttlmAmt.value`, 'invalid_value', `${R}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`);
+  }
+
+  if (!c.ok) return { ok: false, errors: c.errors };
+  return {
+    ok: true,
+    fields: { msgId: msgId ?? '', endToEndId: endToEndId ?? '', txId: txId ?? '', amountCents: amountCents ?? 0, creditorAccount, creditorMemberId },
+  };
+}

@@ -1,0 +1,321 @@
+/**
+ * `npm run certify -- --project <env> [--signing-key <pem path>] [--kid <id>]`
+ *
+ * Runs the full suite against one environment (known deviations are NOT applied: a certification
+ * states what the deployment does, not what we agreed to tolerate) and writes a signed evidence
+ * bundle to reports/certification/<UTC timestamp>/:
+ *
+ *   report.html        the single-file Allure report
+ *   summary.json       per ledger rule: passed / failed / skipped (with reasons) / not cited; every test
+ *   transcript.jsonl   every HTTP exchange, redacted
+ *   profile.json       the profile used (env var names only; anything secret-looking stripped)
+ *   suite.json         suite version, git commit + dirty flag, node, seed, run id, start/end
+ *   signing-key.pub.pem  the public half of the signing key
+ *   manifest.json      SHA-256 of every file above
+ *   manifest.jws       compact JWS (RS256) whose payload is manifest.json
+ *
+ * Verdict CERTIFIED only when every documented rule that applies to the environment passed. The
+ * bundle is then scanned for every secret the run used; one found fails the command.
+ * Check a bundle later with `npm run verify-evidence -- <dir> [--public-key <pem>]`.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
+import { rules } from '../fixtures/ledger/rules';
+import { ensureRunContext } from '../fixtures/run-context';
+import {
+  MANIFEST_FILE,
+  PUBLIC_KEY_FILE,
+  SIGNATURE_FILE,
+  buildManifest,
+  keyFingerprint,
+  loadPrivateKeyPem,
+  profileCapabilities,
+  publicPemOf,
+  readBundleFiles,
+  sanitiseProfile,
+  serialiseManifest,
+  signJws,
+  summariseRules,
+  testsFromReport,
+  verdictOf,
+  type PlaywrightJsonReport,
+  type RuleResult,
+  type TestRecord,
+  type Verdict,
+} from '../helpers/evidence';
+import { runPlaywright } from './run-playwright';
+import { renderReport } from './report';
+import { scanForSecrets } from './scan-secrets';
+import packageJson from '../package.json';
+
+export interface CertifyOptions {
+  project: string;
+  signingKey?: string;
+  kid?: string;
+  /** Parent of the timestamped bundle folder. */
+  outRoot?: string;
+}
+
+const USAGE = 'usage: npm run certify -- --project <env> [--signing-key <private key PEM path>] [--kid <key id>]';
+
+export function parseCertifyArgs(argv: string[]): CertifyOptions {
+  const opts: Partial<CertifyOptions> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (!v) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    if (flag === '--project') opts.project = value();
+    else if (flag === '--signing-key') opts.signingKey = value();
+    else if (flag === '--kid') opts.kid = value();
+    else if (flag === '--out') opts.outRoot = value();
+    else throw new Error(`unknown argument ${arg}: a certification always runs the full suite, unfiltered\n${USAGE}`);
+  }
+  if (!opts.project) throw new Error(`--project is required\n${USAGE}`);
+  return opts as CertifyOptions;
+}
+
+/** 2026-11-22T17-16-22Z: sortable, UTC, and valid in a file name on every OS. */
+export const bundleTimestamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+interface SigningKey {
+  privateKey: KeyObject;
+  kid: string;
+  source: 'provided' | 'generated';
+}
+
+function signingKey(opts: CertifyOptions): SigningKey {
+  if (opts.signingKey) {
+    let pem: string;
+    try {
+      pem = readFileSync(opts.signingKey, 'utf8');
+    } catch (error) {
+      throw new Error(`cannot read --signing-key ${opts.signingKey}: ${(error as Error).message}`);
+    }
+    const privateKey = loadPrivateKeyPem(pem, process.env.PAYMENTS_SIGNING_KEY_PASSPHRASE);
+    return { privateKey, kid: opts.kid ?? `sha256:${keyFingerprint(privateKey).slice(0, 16)}`, source: 'provided' };
+  }
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 3072 });
+  return { privateKey, kid: opts.kid ?? `ephemeral-${keyFingerprint(privateKey).slice(0, 16)}`, source: 'generated' };
+}
+
+/** All transcript files of the run as one JSONL, ordered by time so two runs read alike. */
+function mergeTranscripts(dir: string): string {
+  if (!existsSync(dir)) return '';
+  const lines: { at: string; test: string; line: string }[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const rec = JSON.parse(line) as { startedAt?: string; test?: string };
+      lines.push({ at: String(rec.startedAt ?? ''), test: String(rec.test ?? ''), line });
+    }
+  }
+  lines.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
+  return lines.map((l) => l.line + '\n').join('');
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+
+/** Why a rule counts (or not) towards the verdict, for the printed lists. */
+const weight = (r: RuleResult): string =>
+  r.level !== 'documented' ? 'assumption, not required' : r.applies ? 'documented, required' : `not required here: needs ${r.where.slice('capability:'.length)}`;
+
+function printVerdict(project: string, verdict: Verdict, results: RuleResult[]): void {
+  const failed = results.filter((r) => r.status === 'failed');
+  const skipped = results.filter((r) => r.status === 'skipped');
+  const line = '═'.repeat(72);
+  console.log(`\n${line}`);
+  console.log(`  ${verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${project} — ${verdict.passed} of ${verdict.required} applicable documented rules passed`);
+  console.log(line);
+  if (failed.length) {
+    console.log(`\nFailed rules (${failed.length}; ${verdict.failed.length} block certification):`);
+    for (const r of failed) {
+      console.log(`  ✖ ${r.id} [${weight(r)}] ${r.statement}`);
+      for (const f of r.failures ?? []) console.log(`      ${f.test}\n        ${f.error}`);
+    }
+  }
+  if (skipped.length) {
+    console.log(`\nSkipped rules (${skipped.length}; ${verdict.skipped.length} block certification):`);
+    for (const r of skipped) console.log(`  – ${r.id} [${weight(r)}] ${r.tests.skipped} skipped, ${r.tests.passed} passed: ${(r.skipReasons ?? []).join('; ')}`);
+  }
+  if (verdict.notCited.length) {
+    console.log(`\nApplicable documented rules no test cites (${verdict.notCited.length}, block certification): ${verdict.notCited.map((r) => r.id).join(' ')}`);
+  }
+}
+
+export interface CertifyResult {
+  ok: boolean;
+  dir?: string;
+  verdict?: Verdict;
+}
+
+export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
+  let profile: Profile;
+  try {
+    profile = loadProfile(opts.project);
+  } catch (error) {
+    if (error instanceof ProfileError) {
+      console.error(`✖ ${error.message}`);
+      return { ok: false };
+    }
+    throw error;
+  }
+  // Load (or make) the key before spending minutes on a run that could not be signed.
+  const key = signingKey(opts);
+  const { seed, runId } = ensureRunContext();
+
+  const work = mkdtempSync(path.join(os.tmpdir(), 'payments-certify-'));
+  const canary = path.join(work, 'secrets.jsonl');
+  const transcripts = path.join(work, 'transcripts');
+  const allureResults = path.join(work, 'allure-results');
+  const jsonReport = path.join(work, 'results.json');
+  try {
+    const startedAt = new Date();
+    console.log(`certify: running the full suite against ${profile.name} (seed ${seed}, run ${runId}); no deviations applied`);
+    const run = await runPlaywright([`--project=${profile.name}`], {
+      PAYMENTS_TRANSCRIPT_DIR: transcripts,
+      PAYMENTS_SECRET_CANARY: canary,
+      PAYMENTS_ALLURE_RESULTS: allureResults,
+      PAYMENTS_JSON_REPORT: jsonReport,
+      PAYMENTS_ALLURE: '1',
+      // Its own output folder: a run started meanwhile in this checkout cannot clear it under us.
+      PAYMENTS_OUTPUT_DIR: path.join(work, 'test-results'),
+    });
+    const endedAt = new Date();
+    if (!existsSync(jsonReport)) {
+      console.error(`✖ the suite did not produce a result (playwright exit ${run.exitCode}); no bundle written`);
+      return { ok: false };
+    }
+    const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as PlaywrightJsonReport;
+    const tests: TestRecord[] = testsFromReport(report);
+    if (!tests.length) {
+      console.error(`✖ the run executed no test (playwright exit ${run.exitCode}); no bundle written`);
+      return { ok: false };
+    }
+
+    const root = opts.outRoot ?? path.join('reports', 'certification');
+    let dir = path.join(root, bundleTimestamp(startedAt));
+    for (let n = 2; existsSync(dir); n++) dir = path.join(root, `${bundleTimestamp(startedAt)}-${n}`);
+    mkdirSync(dir, { recursive: true });
+
+    const html = renderReport(allureResults, path.join(work, 'allure-report'));
+    if (html) copyFileSync(html, path.join(dir, 'report.html'));
+    else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
+
+    writeFileSync(path.join(dir, 'transcript.jsonl'), mergeTranscripts(transcripts));
+    writeFileSync(path.join(dir, 'profile.json'), json(sanitiseProfile(profile)));
+
+    const granted = profileCapabilities(profile);
+    const results = summariseRules(rules, tests, granted);
+    const verdict = verdictOf(results);
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const t of tests) counts[t.outcome]++;
+    writeFileSync(
+      path.join(dir, 'summary.json'),
+      json({
+        project: profile.name,
+        verdict: verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED',
+        rule: 'CERTIFIED only when every documented rule that applies to the environment passed',
+        capabilities: [...granted].sort(),
+        documentedRules: { applicable: verdict.required, passed: verdict.passed, failed: verdict.failed.map((r) => r.id), skipped: verdict.skipped.map((r) => r.id), notCited: verdict.notCited.map((r) => r.id) },
+        notCited: results.filter((r) => r.status === 'not cited').map((r) => r.id),
+        counts,
+        rules: results,
+        tests,
+      }),
+    );
+
+    const commit = git(['rev-parse', 'HEAD']);
+    const status = git(['status', '--porcelain']);
+    writeFileSync(
+      path.join(dir, 'suite.json'),
+      json({
+        suite: { name: packageJson.name, version: packageJson.version },
+        git: { commit: commit ?? 'unknown', dirty: status === undefined ? 'unknown' : status.length > 0 },
+        node: process.version,
+        playwright: packageJson.dependencies['@playwright/test'],
+        project: profile.name,
+        seed,
+        runId,
+        startedAt: startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        playwrightExitCode: run.exitCode,
+        deviationsApplied: false,
+        signing: {
+          kid: key.kid,
+          keySource: key.source,
+          publicKeySha256: keyFingerprint(key.privateKey),
+          proves: key.source === 'provided' ? 'integrity and origin (holder of the signing key)' : 'integrity only: the key was generated for this run',
+        },
+      }),
+    );
+
+    writeFileSync(path.join(dir, PUBLIC_KEY_FILE), publicPemOf(key.privateKey));
+    const manifest = serialiseManifest(buildManifest(readBundleFiles(dir)));
+    writeFileSync(path.join(dir, MANIFEST_FILE), manifest);
+    writeFileSync(path.join(dir, SIGNATURE_FILE), signJws(manifest, key.privateKey, key.kid) + '\n');
+
+    printVerdict(profile.name, verdict, results);
+    console.log(`\nsuite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (seed ${seed})`);
+    console.log(`evidence bundle: ${path.resolve(dir)}`);
+    if (key.source === 'generated') {
+      console.log(
+        [
+          '',
+          '!!! ─────────────────────────────────────────────────────────────────────────────',
+          '!!!  NO SIGNING KEY GIVEN: the bundle was signed with a key generated for this run.',
+          '!!!  Its signature proves INTEGRITY ONLY (the files match the manifest), NOT ORIGIN:',
+          '!!!  anyone can re-sign an altered bundle with a new key. For evidence of origin, use',
+          '!!!  --signing-key <your private key PEM> and verify with --public-key <your public key>.',
+          '!!! ─────────────────────────────────────────────────────────────────────────────',
+        ].join('\n'),
+      );
+    } else {
+      console.log(`signed with ${opts.signingKey} (kid ${key.kid}); verify with: npm run verify-evidence -- ${dir} --public-key <public key PEM>`);
+    }
+
+    // The signing key is a secret too: look for it with the ones the workers used.
+    appendFileSync(canary, JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }) + '\n', { mode: 0o600 });
+    const scan = scanForSecrets(canary, [dir]);
+    for (const leak of scan.leaks) console.error(`✖ SECRET (${leak.label}) found in ${leak.file}: do not share this bundle; delete it`);
+    console.log(`secret scan of the bundle: ${scan.secrets} secrets, ${scan.files} files, ${scan.leaks.length} found`);
+
+    const ok = verdict.certified && scan.leaks.length === 0 && Boolean(html);
+    return { ok, dir, verdict };
+  } finally {
+    // The canary holds the run's real secrets: it never outlives the command.
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  let opts: CertifyOptions;
+  try {
+    opts = parseCertifyArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`✖ ${(error as Error).message}`);
+    process.exit(2);
+  }
+  certify(opts).then(
+    ({ ok }) => process.exit(ok ? 0 : 1),
+    (error: unknown) => {
+      console.error(`✖ ${(error as Error).message}`);
+      process.exit(2);
+    },
+  );
+}

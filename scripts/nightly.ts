@@ -1,0 +1,191 @@
+/**
+ * `npm run nightly -- --project <env> [playwright args]`
+ *   runs the suite against <env>, renders the report, scans it for secrets and applies the known
+ *   deviations of environments/<env>.deviations.json (see scripts/deviations.ts for the policy).
+ *
+ * `npm run nightly -- --project <env> --from-report <file or dir> [--from-report ...]`
+ *   applies the deviations to Playwright JSON reports that already exist: the merge step of a sharded
+ *   CI run, where each shard wrote its own report. A directory means every *.json in it.
+ *
+ * Exit 0 when every failure is a known, unexpired deviation and no entry is expired or stale.
+ */
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
+import { testsFromReport, type PlaywrightJsonReport, type TestRecord } from '../helpers/evidence';
+import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
+import { runPlaywright } from './run-playwright';
+import { renderReport } from './report';
+import { scanForSecrets } from './scan-secrets';
+
+export interface NightlyArgs {
+  project: string;
+  fromReports: string[];
+  deviationsFile?: string;
+  partial: boolean;
+  /** Everything else, passed to Playwright unchanged (--project included). */
+  playwrightArgs: string[];
+}
+
+/** Playwright arguments that run only part of the suite: a deviation matching no test then proves nothing. */
+const FILTERING = /^(--grep|-g|--grep-invert|--shard|--last-failed|--only-changed|--project-grep)(=|$)/;
+
+/** Playwright flags whose value is the next argument. */
+const VALUE_FLAGS = new Set(['--workers', '-j', '--reporter', '--timeout', '--retries', '--repeat-each', '--max-failures', '--output', '--config', '-c', '--trace', '--global-timeout', '--grep', '-g', '--grep-invert', '--shard', '--tsconfig']);
+
+export function parseNightlyArgs(argv: string[]): NightlyArgs {
+  const out: NightlyArgs = { project: '', fromReports: [], partial: false, playwrightArgs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const take = (flag: string): string | undefined => (a === flag ? argv[++i] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined);
+    let v: string | undefined;
+    if ((v = take('--from-report')) !== undefined) out.fromReports.push(v);
+    else if ((v = take('--deviations')) !== undefined) out.deviationsFile = v;
+    else if (a === '--partial') out.partial = true;
+    else if ((v = take('--project')) !== undefined) {
+      if (out.project && out.project !== v) throw new Error('nightly applies one environment\'s deviations: give exactly one --project');
+      out.project = v;
+      out.playwrightArgs.push(`--project=${v}`);
+    } else {
+      out.playwrightArgs.push(a);
+      const previous = argv[i - 1];
+      if (FILTERING.test(a)) out.partial = true;
+      // A positional argument is a file or line filter, unless it is the value of the flag before it.
+      else if (!a.startsWith('-') && !(previous && VALUE_FLAGS.has(previous))) out.partial = true;
+    }
+  }
+  if (!out.project) throw new Error('usage: npm run nightly -- --project <env> [playwright args | --from-report <json file or dir>...]');
+  return out;
+}
+
+export function loadDeviations(project: string, file = path.join(environmentsDir, `${project}.deviations.json`)): Deviation[] {
+  if (!existsSync(file)) return [];
+  let json: unknown;
+  const shown = path.relative(process.cwd(), file) || file;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new DeviationsError(`${shown} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseDeviations(json, shown);
+}
+
+function reportFiles(inputs: string[]): string[] {
+  return inputs.flatMap((input) => {
+    if (!existsSync(input)) throw new Error(`report ${input} not found (did a shard fail to upload its results?)`);
+    if (statSync(input).isDirectory()) {
+      const found = readdirSync(input).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(input, f));
+      if (!found.length) throw new Error(`no *.json report in ${input}`);
+      return found;
+    }
+    return [input];
+  });
+}
+
+/** Tests of one project from JSON reports; a report with errors outside tests means the run itself broke. */
+export function testsFromReports(files: string[], project: string): { tests: TestRecord[]; errors: string[] } {
+  const tests: TestRecord[] = [];
+  const errors: string[] = [];
+  for (const file of files) {
+    const report = JSON.parse(readFileSync(file, 'utf8')) as PlaywrightJsonReport;
+    for (const e of report.errors ?? []) errors.push(`${file}: ${(e.message ?? 'error').split('\n')[0]}`);
+    tests.push(...testsFromReport(report).filter((t) => t.project === project));
+  }
+  return { tests, errors };
+}
+
+export function renderOutcome(project: string, outcome: DeviationOutcome, counts: { passed: number; failed: number; skipped: number }): string[] {
+  const lines: string[] = [''];
+  for (const k of outcome.known) lines.push(`KNOWN DEVIATION  ${k.test}\n                 ${k.deviation.reason} — ${describeDeviation(k.deviation)}`);
+  for (const r of outcome.regressions) lines.push(`REGRESSION       ${r.test}`);
+  for (const d of outcome.expired) lines.push(`EXPIRED          deviation ${describeDeviation(d)}: renew it with a new date and a reason, or fix the failure`);
+  for (const s of outcome.stale) lines.push(`STALE            deviation ${describeDeviation(s.deviation)}: ${s.why}`);
+  for (const u of outcome.unchecked) lines.push(`not checked      deviation ${describeDeviation(u.deviation)}: ${u.why}`);
+  lines.push(
+    '',
+    `nightly ${project}: ${outcome.ok ? 'OK' : 'FAILED'} — ${counts.passed} passed, ${counts.failed} failed (${outcome.known.length} known deviations, ${outcome.regressions.length} regressions), ${counts.skipped} skipped; ${outcome.expired.length} expired and ${outcome.stale.length} stale deviation entries`,
+  );
+  return lines;
+}
+
+function markdown(project: string, outcome: DeviationOutcome): string {
+  const rows = [
+    ...outcome.regressions.map((r) => `| ❌ regression | ${r.test} | |`),
+    ...outcome.expired.map((d) => `| ⌛ expired deviation | ${describeDeviation(d)} | renew or fix |`),
+    ...outcome.stale.map((s) => `| 🧹 stale deviation | ${describeDeviation(s.deviation)} | ${s.why} |`),
+    ...outcome.known.map((k) => `| ⚠️ known deviation | ${k.test} | ${k.deviation.reason} (${k.deviation.ticket}) |`),
+  ];
+  return [`### Nightly ${project}: ${outcome.ok ? 'OK' : 'FAILED'}`, '', ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']), ''].join('\n');
+}
+
+export async function nightly(args: NightlyArgs): Promise<boolean> {
+  try {
+    loadProfile(args.project);
+  } catch (error) {
+    if (error instanceof ProfileError) {
+      console.error(`✖ ${error.message}`);
+      return false;
+    }
+    throw error;
+  }
+  const deviations = loadDeviations(args.project, args.deviationsFile);
+  let tests: TestRecord[];
+  let problems: string[] = [];
+  let complete = !args.partial;
+
+  if (args.fromReports.length) {
+    const read = testsFromReports(reportFiles(args.fromReports), args.project);
+    tests = read.tests;
+    problems = read.errors;
+  } else {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'payments-nightly-'));
+    const canary = path.join(work, 'secrets.jsonl');
+    const jsonReport = path.join(work, 'results.json');
+    try {
+      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_JSON_REPORT: jsonReport });
+      if (!existsSync(jsonReport)) problems.push(`the suite produced no report (playwright exit ${run.exitCode})`);
+      else {
+        const read = testsFromReports([jsonReport], args.project);
+        tests = read.tests;
+        problems.push(...read.errors);
+      }
+      if (existsSync('reports/allure-results')) renderReport();
+      const scan = scanForSecrets(canary, ['reports', 'test-results']);
+      for (const leak of scan.leaks) problems.push(`secret (${leak.label}) found in ${leak.file}`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    tests ??= [];
+  }
+  if (!tests.length) problems.push(`no test of project ${args.project} ran`);
+  if (args.playwrightArgs.some((a) => /^--shard/.test(a))) complete = false;
+
+  const outcome = applyDeviations(tests, deviations, todayUtc(), complete);
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const t of tests) counts[t.outcome]++;
+  console.log(renderOutcome(args.project, outcome, counts).join('\n'));
+  for (const p of problems) console.error(`✖ ${p}`);
+
+  mkdirSync(path.join('reports', 'nightly'), { recursive: true });
+  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, problems }, null, 2) + '\n');
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(args.project, outcome));
+  return outcome.ok && problems.length === 0;
+}
+
+if (require.main === module) {
+  let args: NightlyArgs;
+  try {
+    args = parseNightlyArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`✖ ${(error as Error).message}`);
+    process.exit(2);
+  }
+  nightly(args).then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (error: unknown) => {
+      console.error(`✖ ${(error as Error).message}`);
+      process.exit(error instanceof DeviationsError ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The nightly CI definitions (.github/workflows/nightly.yml, .gitlab-ci.yml) are code no local run
+ * executes, so they are checked here: they parse as YAML, every `npm run X` they call exists in
+ * package.json, every script file they name exists, the sandbox profile's secret variables are all
+ * mapped, and the sharding / merge / deviation steps are wired.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { loadProfile } from '../../helpers/profile';
+
+const root = path.resolve(__dirname, '..', '..');
+const WORKFLOWS = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
+
+function load(file: string): Record<string, any> {
+  const doc = parseDocument(readFileSync(path.join(root, file), 'utf8'), { uniqueKeys: true });
+  assert.deepEqual(doc.errors.map((e) => e.message), [], `${file} is not valid YAML`);
+  return doc.toJS() as Record<string, any>;
+}
+
+/** Every string anywhere in the parsed document: run steps, scripts, env values. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** The env var names a profile reads its secrets from. */
+function secretNames(profileName: string): string[] {
+  const profile = loadProfile(profileName);
+  if (profile.target.kind !== 'remote') return [];
+  const names = Object.values(profile.target.clients).flatMap((refs) => Object.values(refs ?? {}));
+  return [...names, ...Object.values(profile.target.testJwts ?? {})].sort();
+}
+
+for (const file of WORKFLOWS) {
+  test(`${file} parses, and every npm script and script file it calls exists`, () => {
+    const text = strings(load(file)).join('\n');
+    const called = [...new Set([...text.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!))].sort();
+    assert.ok(called.length > 0, `${file} calls no npm script`);
+    const missing = called.filter((name) => !(name in scripts));
+    assert.deepEqual(missing, [], `${file} calls npm scripts that package.json does not define: ${missing.join(', ')}`);
+    const files = [...new Set([...text.matchAll(/(scripts\/[\w./-]+\.ts)/g)].map((m) => m[1]!))];
+    for (const f of files) assert.ok(existsSync(path.join(root, f)), `${file} runs ${f}, which does not exist`);
+    assert.doesNotMatch(text, /playwright install/, 'API-only suite: never download browsers');
+  });
+}
+
+test('GitHub nightly: scheduled and manual, three shards, every sandbox secret mapped from the secret store', () => {
+  const wf = load('.github/workflows/nightly.yml');
+  assert.ok(wf.on?.schedule?.length, 'no schedule');
+  assert.ok('workflow_dispatch' in (wf.on ?? {}), 'no workflow_dispatch');
+  const shardJob = wf.jobs.test;
+  assert.deepEqual(shardJob.strategy.matrix.shard, [1, 2, 3]);
+  assert.equal(shardJob.strategy['fail-fast'], false);
+  const shardText = strings(shardJob.steps).join('\n');
+  assert.match(shardText, /--project=sandbox --shard=\$\{\{ matrix\.shard \}\}\/3/);
+  assert.match(shardText, /allure-results-\$\{\{ matrix\.shard \}\}/);
+  for (const name of secretNames('sandbox')) {
+    assert.equal(shardJob.env?.[name], `\${{ secrets.${name} }}`, `${name} (named in environments/sandbox.json) is not mapped from secrets`);
+  }
+});
+
+test('GitHub nightly: the merge job restores history, renders, saves history, uploads, then applies deviations', () => {
+  const wf = load('.github/workflows/nightly.yml');
+  const job = wf.jobs.report;
+  assert.equal(job.needs, 'test');
+  assert.equal(job.if, 'always()');
+  const steps = job.steps as { uses?: string; run?: string; with?: Record<string, unknown> }[];
+  const at = (pred: (s: (typeof steps)[number]) => boolean, what: string): number => {
+    const i = steps.findIndex(pred);
+    assert.ok(i >= 0, `merge job has no step that ${what}`);
+    return i;
+  };
+  const download = at((s) => Boolean(s.uses?.startsWith('actions/download-artifact') && s.with?.pattern === 'allure-results-*'), 'downloads the shards’ allure results');
+  const restore = at((s) => Boolean(s.uses?.startsWith('actions/cache/restore')), 'restores the Allure history');
+  const render = at((s) => s.run === 'npm run report', 'renders the report');
+  const save = at((s) => Boolean(s.uses?.startsWith('actions/cache/save')), 'saves the Allure history');
+  const upload = at((s) => Boolean(s.uses?.startsWith('actions/upload-artifact') && s.with?.path === 'reports/allure-report'), 'uploads the report');
+  const deviations = at((s) => Boolean(s.run?.startsWith('npm run nightly -- --project sandbox --from-report')), 'applies the deviations');
+  assert.ok(download < render && restore < render && render < save && render < upload && upload < deviations, 'steps are out of order');
+  for (const i of [restore, save]) assert.equal(steps[i]!.with?.path, 'reports/history', 'the cached folder must be allurerc historyPath’s folder');
+});
+
+test('GitLab nightly: three parallel shards, a report job that needs them and keeps the history', () => {
+  const ci = load('.gitlab-ci.yml');
+  const shards = ci['nightly:sandbox'];
+  assert.equal(shards.parallel, 3);
+  assert.match(strings(shards.script).join('\n'), /--project=sandbox --shard=\$\{CI_NODE_INDEX\}\/\$\{CI_NODE_TOTAL\}/);
+  const report = ci['nightly:report'];
+  assert.deepEqual(report.needs.map((n: { job: string }) => n.job), ['nightly:sandbox']);
+  assert.ok(!('when' in report && 'rules' in report), 'GitLab rejects job-level when together with rules');
+  assert.ok(report.cache.some((c: { paths: string[] }) => c.paths.includes('reports/history/')), 'the Allure history is not cached');
+  assert.deepEqual(report.script, ['npm run report', 'npm run nightly -- --project sandbox --from-report reports/json']);
+});

@@ -1,0 +1,281 @@
+/** Evidence bundles: manifest, JWS, tamper detection on disk, the profile sanitiser, per-rule summary and verdict. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, createPublicKey } from 'node:crypto';
+import { mkdtempSync, writeFileSync, rmSync, mkdirSync, appendFileSync, unlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  buildManifest,
+  diffManifest,
+  readBundleFiles,
+  sanitiseProfile,
+  serialiseManifest,
+  sha256,
+  signJws,
+  summariseRules,
+  testsFromReport,
+  verdictOf,
+  verifyJws,
+  MANIFEST_FILE,
+  PUBLIC_KEY_FILE,
+  SIGNATURE_FILE,
+  publicPemOf,
+  type TestRecord,
+} from '../../helpers/evidence';
+import type { Rule } from '../../fixtures/ledger/rules';
+import { verifyEvidence } from '../../scripts/verify-evidence';
+import { compareRuns, hasDifferences, normalisePath, normaliseTitle, renderText, type RunData } from '../../scripts/compare';
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const publicKey = createPublicKey(privateKey);
+const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+const files = (entries: Record<string, string>): Map<string, Uint8Array> => new Map(Object.entries(entries).map(([k, v]) => [k, Buffer.from(v)]));
+
+test('the manifest hashes every file but itself and its signature, sorted by path', () => {
+  const m = buildManifest(files({ 'b.txt': 'b', 'a.txt': 'a', [MANIFEST_FILE]: '{}', [SIGNATURE_FILE]: 'x' }));
+  assert.deepEqual(Object.keys(m.files), ['a.txt', 'b.txt']);
+  assert.equal(m.files['a.txt'], sha256('a'));
+  assert.equal(serialiseManifest(m), serialiseManifest(buildManifest(files({ 'a.txt': 'a', 'b.txt': 'b' }))));
+});
+
+test('diffManifest names altered, added and removed files', () => {
+  const signed = buildManifest(files({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' }));
+  const diff = diffManifest(signed, files({ 'a.txt': 'a', 'b.txt': 'B', 'd.txt': 'd', [MANIFEST_FILE]: '', [SIGNATURE_FILE]: '' }));
+  assert.deepEqual(diff, { altered: ['b.txt'], added: ['d.txt'], removed: ['c.txt'] });
+});
+
+test('a JWS signed with RS256 verifies and returns the payload', () => {
+  const jws = signJws('{"hello":1}', privateKey, 'k1');
+  const check = verifyJws(jws, publicKey);
+  assert.ok(check.ok);
+  assert.equal(check.payload.toString(), '{"hello":1}');
+  assert.equal(check.header.kid, 'k1');
+  assert.equal(check.header.alg, 'RS256');
+});
+
+test('a JWS fails with another key, an altered payload, a truncated form or alg none', () => {
+  const jws = signJws('{"hello":1}', privateKey, 'k1');
+  assert.equal(verifyJws(jws, other.publicKey).ok, false);
+  const [h, , s] = jws.split('.');
+  assert.equal(verifyJws(`${h}.${Buffer.from('{"hello":2}').toString('base64url')}.${s}`, publicKey).ok, false);
+  assert.equal(verifyJws(`${h}.x`, publicKey).ok, false);
+  const none = Buffer.from(JSON.stringify({ alg: 'none', kid: 'k1' })).toString('base64url');
+  const noneCheck = verifyJws(`${none}.${Buffer.from('{}').toString('base64url')}.`, publicKey);
+  assert.equal(noneCheck.ok, false);
+  assert.match((noneCheck as { problem: string }).problem, /only RS256/);
+});
+
+/** A bundle on disk signed like certify signs it. */
+function bundle(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'evidence-test-'));
+  writeFileSync(path.join(dir, 'summary.json'), '{"verdict":"CERTIFIED"}\n');
+  writeFileSync(path.join(dir, 'transcript.jsonl'), '{"a":1}\n');
+  mkdirSync(path.join(dir, 'sub'));
+  writeFileSync(path.join(dir, 'sub', 'x.txt'), 'x');
+  writeFileSync(path.join(dir, PUBLIC_KEY_FILE), publicPemOf(privateKey));
+  const manifest = serialiseManifest(buildManifest(readBundleFiles(dir)));
+  writeFileSync(path.join(dir, MANIFEST_FILE), manifest);
+  writeFileSync(path.join(dir, SIGNATURE_FILE), signJws(manifest, privateKey, 'test') + '\n');
+  return dir;
+}
+
+test('verify-evidence accepts an untouched bundle and names each altered, added or removed file', () => {
+  const dir = bundle();
+  try {
+    assert.deepEqual(verifyEvidence(dir).problems, []);
+    // Flip one byte of one file.
+    writeFileSync(path.join(dir, 'summary.json'), '{"verdict":"CERTIFIEE"}\n');
+    appendFileSync(path.join(dir, 'extra.txt'), 'new');
+    unlinkSync(path.join(dir, 'sub', 'x.txt'));
+    const result = verifyEvidence(dir);
+    assert.equal(result.ok, false);
+    assert.deepEqual(
+      result.problems.map((p) => p.split(':')[0]),
+      ['summary.json altered', 'extra.txt added', 'sub/x.txt removed'],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('verify-evidence catches an edited manifest and a signature checked with the wrong public key', () => {
+  const dir = bundle();
+  try {
+    const wrongKey = path.join(dir, '..', `wrong-${path.basename(dir)}.pem`);
+    writeFileSync(wrongKey, publicPemOf(other.privateKey));
+    const wrong = verifyEvidence(dir, wrongKey);
+    rmSync(wrongKey);
+    assert.equal(wrong.ok, false);
+    assert.match(wrong.problems[0]!, /does not verify/);
+
+    // Someone edits a file and "fixes" manifest.json to match: the signed copy still tells.
+    writeFileSync(path.join(dir, 'transcript.jsonl'), '{"a":2}\n');
+    writeFileSync(path.join(dir, MANIFEST_FILE), serialiseManifest(buildManifest(readBundleFiles(dir))));
+    const result = verifyEvidence(dir);
+    assert.deepEqual(
+      result.problems.map((p) => p.split(':')[0]),
+      ['manifest.json altered', 'transcript.jsonl altered'],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('sanitiseProfile keeps env var names and configuration, strips secret-looking values and URL credentials', () => {
+  const out = sanitiseProfile({
+    name: 'sandbox',
+    tokenPath: '/oauth/token',
+    expectations0: { tokenErrors: 'rfc6749' },
+    target: {
+      baseUrl: 'https://user:pw@sandbox.example/api',
+      clients: { primary: { clientId: 'PAYMENTS_SANDBOX_CLIENT_ID', clientSecret: 's3cr3t-value-xyz', privateKey: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----' } },
+      testJwts: { assertion: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2ln' },
+    },
+    expectations: { statusCodes: { pending: ['PEND'] }, rejectTrigger: { creditorAccount: '99999999', reasonCode: 'AC04' } },
+    env: { REF_TOKEN_TTL_S: '300', SOME: 'QWxhZGRpbjpvcGVuIHNlc2FtZTEyMzQ1Njc4OTAxMjM0NTY3' },
+  }) as Record<string, any>;
+  assert.equal(out.target.baseUrl, 'https://sandbox.example/api');
+  assert.equal(out.tokenPath, '/oauth/token', 'a path under a secret-sounding key is configuration');
+  assert.deepEqual(out.expectations0, { tokenErrors: 'rfc6749' });
+  assert.equal(out.target.clients.primary.clientId, 'PAYMENTS_SANDBOX_CLIENT_ID');
+  assert.equal(out.target.clients.primary.clientSecret, '[redacted]');
+  assert.equal(out.target.clients.primary.privateKey, '[redacted]');
+  assert.equal(out.target.testJwts.assertion, '[redacted]');
+  assert.deepEqual(out.expectations, { statusCodes: { pending: ['PEND'] }, rejectTrigger: { creditorAccount: '99999999', reasonCode: 'AC04' } });
+  assert.equal(out.env.REF_TOKEN_TTL_S, '300');
+  assert.equal(out.env.SOME, '[redacted]');
+});
+
+test('testsFromReport reads outcomes, tags, skip reasons and first error lines', () => {
+  const tests = testsFromReport({
+    suites: [
+      {
+        title: 'auth/token.spec.ts',
+        specs: [],
+        suites: [
+          {
+            title: 'token',
+            specs: [
+              { title: 'ok', tags: ['@TOK-01'], tests: [{ status: 'expected', projectName: 'local', results: [{ status: 'passed' }] }] },
+              { title: 'flaky', tags: ['@TOK-02'], tests: [{ status: 'flaky', projectName: 'local', results: [{ status: 'failed' }, { status: 'passed' }] }] },
+              {
+                title: 'bad',
+                tags: ['@TOK-03'],
+                tests: [{ status: 'unexpected', projectName: 'local', results: [{ status: 'failed', errors: [{ message: '\u001b[31mError: expected 200\u001b[39m\n  at x' }] }] }],
+              },
+              {
+                title: 'skip',
+                tags: ['@KEY-01'],
+                tests: [{ status: 'skipped', projectName: 'local', annotations: [{ type: 'skip', description: 'KEY-01 needs capability "keyRegistration", which profile s does not grant' }], results: [] }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  assert.deepEqual(
+    tests.map((t) => [t.title, t.outcome, t.tags.join(','), t.error ?? t.skipReason ?? '']),
+    [
+      ['local › auth/token.spec.ts › token › ok', 'passed', 'TOK-01', ''],
+      ['local › auth/token.spec.ts › token › flaky', 'passed', 'TOK-02', ''],
+      ['local › auth/token.spec.ts › token › bad', 'failed', 'TOK-03', 'Error: expected 200'],
+      ['local › auth/token.spec.ts › token › skip', 'skipped', 'KEY-01', 'KEY-01 needs capability "keyRegistration", which profile s does not grant'],
+    ],
+  );
+});
+
+const R = (id: string, level: Rule['level'] = 'documented', where: Rule['where'] = 'any'): Rule => ({ id, section: '§0', level, flow: 'auth', statement: id, where });
+const T = (tags: string[], outcome: TestRecord['outcome'], skipReason?: string): TestRecord => ({
+  title: `local › f › ${tags.join('+')} ${outcome}`,
+  project: 'local',
+  tags,
+  outcome,
+  ...(skipReason ? { skipReason } : {}),
+});
+
+test('a rule passes when every test citing it passed; capability skips of other rules do not count against it', () => {
+  const capSkip = 'K-1 needs capability "keyRegistration", which profile sandbox does not grant';
+  const results = summariseRules(
+    [R('A-1'), R('A-2'), R('A-3'), R('A-4'), R('K-1', 'documented', 'capability:keyRegistration'), R('S-1', 'assumption')],
+    [
+      T(['A-1'], 'passed'),
+      T(['A-1', 'K-1'], 'skipped', capSkip),
+      T(['A-2'], 'passed'),
+      T(['A-2'], 'failed'),
+      T(['A-3'], 'skipped', 'fixme: flaky upstream'),
+      T(['S-1'], 'failed'),
+    ],
+    new Set(),
+  );
+  const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+  assert.equal(byId['A-1']!.status, 'passed');
+  assert.equal(byId['A-2']!.status, 'failed');
+  assert.equal(byId['A-3']!.status, 'skipped');
+  assert.deepEqual(byId['A-3']!.skipReasons, ['fixme: flaky upstream']);
+  assert.equal(byId['A-4']!.status, 'not cited');
+  assert.equal(byId['K-1']!.status, 'skipped');
+  assert.equal(byId['K-1']!.applies, false);
+
+  const verdict = verdictOf(results);
+  assert.equal(verdict.certified, false);
+  assert.deepEqual(verdict.failed.map((r) => r.id), ['A-2']);
+  assert.deepEqual(verdict.skipped.map((r) => r.id), ['A-3']);
+  assert.deepEqual(verdict.notCited.map((r) => r.id), ['A-4']);
+  assert.equal(verdict.required, 4, 'K-1 does not apply and S-1 is an assumption');
+});
+
+test('CERTIFIED when every applicable documented rule passed, whatever assumptions and inapplicable rules did', () => {
+  const results = summariseRules(
+    [R('A-1'), R('K-1', 'documented', 'capability:keyRegistration'), R('S-1', 'assumption')],
+    [T(['A-1'], 'passed'), T(['K-1'], 'skipped', 'K-1 needs capability "keyRegistration", which profile x does not grant'), T(['S-1'], 'failed')],
+    new Set(),
+  );
+  assert.equal(verdictOf(results).certified, true);
+  const granted = summariseRules([R('A-1'), R('K-1', 'documented', 'capability:keyRegistration')], [T(['A-1'], 'passed')], new Set(['keyRegistration']));
+  assert.equal(verdictOf(granted).certified, false, 'a granted capability makes its rules required');
+});
+
+// ── run comparison (scripts/compare.ts): evidence of what changed between two runs ───────────────
+
+test('compare normalises versions, ids and the project name, and leaves plain words alone', () => {
+  assert.equal(normalisePath('http://127.0.0.1:1/payments/pacs002/v12/7f3e0c1a-0000-4000-8000-000000000000'), '/payments/pacs002/{version}/{id}');
+  assert.equal(normalisePath('https://x/payments/pacs008/v08'), '/payments/pacs008/{version}');
+  assert.equal(normalisePath('https://x/oauth/token'), '/oauth/token');
+  assert.equal(normaliseTitle('local › a.spec.ts › [local] local instrument', 'local'), 'a.spec.ts › [<project>] local instrument');
+  assert.equal(normaliseTitle('local-flow-versions › a.spec.ts › t', 'local-flow-versions'), 'a.spec.ts › t');
+});
+
+const run = (project: string, outcome: TestRecord['outcome'], body: unknown, status = 201, polls = 1): RunData => ({
+  source: project,
+  projects: [project],
+  tests: [{ title: `${project} › p.spec.ts › pays`, project, tags: [], outcome }],
+  transcript: [
+    { project, test: 'pays', label: 'submit', startedAt: '1', request: { method: 'POST', url: `http://h/payments/pacs008/${project === 'local' ? 'v10' : 'v08'}` }, response: { status, body: JSON.stringify(body) } },
+    ...Array.from({ length: polls }, (_, i) => ({ project, test: 'pays', label: 'poll', startedAt: `2${i}`, request: { method: 'GET', url: 'http://h/payments/pacs002/v12/abc' }, response: { status: 200, body: '{"s":"PEND"}' } })),
+  ],
+});
+
+test('compare: runs of two projects that behave alike have no differences, whatever the poll count', () => {
+  const c = compareRuns(run('local', 'passed', { data: { id: 'x' } }, 201, 2), run('local-flow-versions', 'passed', { data: { id: 'y' } }, 201, 5));
+  assert.equal(hasDifferences(c), false);
+  assert.match(renderText(c), /no differences$/);
+});
+
+test('compare: newly failing tests, status changes and schema drift are reported', () => {
+  const c = compareRuns(run('local', 'passed', { data: { id: 'x', n: 1 } }), run('local-flow-versions', 'failed', { data: { id: 1, extra: true } }, 200));
+  assert.deepEqual(c.newlyFailing.map((t) => t.test), ['p.spec.ts › pays']);
+  assert.deepEqual(c.statusChanges, [{ call: 'pays ⟶ submit', from: [201], to: [200] }]);
+  assert.deepEqual(c.operationsOnlyInA, ['POST /payments/pacs008/{version} → 201']);
+  const same = compareRuns(run('local', 'passed', { data: { id: 'x', n: 1 } }), run('local', 'passed', { data: { id: 1, extra: true } }));
+  assert.deepEqual(same.drift, [
+    {
+      operation: 'POST /payments/pacs008/{version} → 201',
+      added: [{ path: '$.data.extra', types: 'boolean' }],
+      removed: [{ path: '$.data.n', types: 'number' }],
+      retyped: [{ path: '$.data.id', from: 'string', to: 'number' }],
+    },
+  ]);
+});

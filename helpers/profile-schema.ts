@@ -37,6 +37,9 @@ export const profileSchema = {
     description: { type: 'string' },
     live: { type: 'boolean' },
     target: {
+      // The discriminator makes ajv report the errors of the branch that `kind` names, not those of the first branch.
+      type: 'object',
+      discriminator: { propertyName: 'kind' },
       oneOf: [
         {
           type: 'object',

@@ -100,7 +100,7 @@ export class ProfileError extends Error {
 export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-const ajv = new Ajv({ allErrors: false, strict: true });
+const ajv = new Ajv({ allErrors: false, strict: true, discriminator: true });
 addFormats(ajv);
 const validateProfile = ajv.compile(profileSchema);
 
@@ -116,6 +116,7 @@ export function describeProfileError(file: string, error: ErrorObject): string {
     case 'enum':
       return `${file}: field "${where}" must be one of ${JSON.stringify(params.allowedValues)}`;
     case 'oneOf':
+    case 'discriminator':
       return `${file}: field "${where}" must be {"kind":"reference"} or {"kind":"remote", "baseUrl", "authUrl", "clients"}`;
     default:
       return `${file}: field "${where}" ${error.message ?? 'is invalid'}`;

@@ -9,7 +9,10 @@ import { decodeCompact } from './jws';
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
 const SENSITIVE_FIELDS = ['assertion', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'private_key', 'privateKey'];
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
-const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g;
+// A PEM with no END line (a body cut at the attachment limit) is redacted to the end of the text.
+const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?(?:-----END [A-Z ]+-----|$)/g;
+/** `Basic <base64>` / `Bearer <token>` written into text (logs, error messages), outside a header map. */
+const CREDENTIAL_SHAPE = /\b(Basic|Bearer)(\s+)([A-Za-z0-9+/=._~-]{8,})/gi;
 const PEM_ESCAPED_SHAPE = /-----BEGIN [A-Z ]+-----(?:\\n|[A-Za-z0-9+/=\s])*?-----END [A-Z ]+-----/g;
 
 export const fingerprint = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
@@ -47,6 +50,7 @@ export class Redactor {
       out = out.split(value).join(`[REDACTED ${label}]`);
       if (encoded !== value) out = out.split(encoded).join(`[REDACTED ${label}]`);
     }
+    out = out.replace(CREDENTIAL_SHAPE, redactCredential);
     return out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
   }
 
@@ -65,6 +69,15 @@ function redactHeaderValue(value: string): string {
   const credential = rest.join(' ');
   if (scheme && /^(basic|bearer)$/i.test(scheme)) return `${scheme} [REDACTED sha256:${fingerprint(credential)}]`;
   return describeJwt(value);
+}
+
+/** Plain words after "Basic"/"Bearer" in prose are kept. */
+function redactCredential(match: string, scheme: string, space: string, credential: string): string {
+  // A JWT is described below; `realm=…`/`error=…` are WWW-Authenticate parameters, not credentials.
+  if ((credential.startsWith('eyJ') && decodeCompact(credential)) || /^[A-Za-z][\w-]*=[^=]/.test(credential)) return match;
+  const basicPair = /^basic$/i.test(scheme) && Buffer.from(credential, 'base64').toString('latin1').includes(':');
+  const tokenLike = /[0-9+/=._~-]/.test(credential);
+  return basicPair || tokenLike ? `${scheme}${space}[REDACTED sha256:${fingerprint(credential)}]` : match;
 }
 
 function safeDecode(value: string): string {

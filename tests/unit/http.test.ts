@@ -1,0 +1,168 @@
+/**
+ * HttpClient is the only way tests talk to a target: what it records is the evidence in the report,
+ * its 429 handling decides whether a rate limit shows up as a failure or a hidden wait, and its
+ * "unreachable" message is what a user sees when the profile URL is wrong. Checked against a tiny
+ * node:http server on a loopback port.
+ * Run: node --import tsx --test tests/unit/http.test.ts
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpClient, retryAfterMs, TargetUnreachableError, type Exchange } from '../../helpers/http';
+
+type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
+const routes = new Map<string, Handler>();
+const hits = new Map<string, number>();
+let server: Server;
+let base = '';
+
+before(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const key = new URL(req.url ?? '/', 'http://x').pathname;
+      hits.set(key, (hits.get(key) ?? 0) + 1);
+      const handler = routes.get(key);
+      if (handler) handler(req, Buffer.concat(chunks), res);
+      else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A fresh path per test, so hit counts never mix. */
+let n = 0;
+function route(handler: Handler): { url: string; hits: () => number } {
+  const p = `/r${++n}`;
+  routes.set(p, handler);
+  return { url: `${base}${p}?q=1`, hits: () => hits.get(p) ?? 0 };
+}
+
+test('records the request and the response whole, and parses JSON', async () => {
+  const seen: Exchange[] = [];
+  const r = route((req, body, res) => {
+    res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'x-echo-method': req.method ?? '', 'x-echo-h': String(req.headers['x-h']) });
+    res.end(JSON.stringify({ data: { got: body.toString('utf8') } }));
+  });
+  const client = new HttpClient({ onExchange: (e) => seen.push(e) });
+  const req = { method: 'POST' as const, url: r.url, headers: { 'content-type': 'application/json', 'x-h': 'v' }, body: '{"a":"é"}' };
+  const ex = await client.send('submit payment (twin)', req);
+  assert.equal(ex.label, 'submit payment (twin)');
+  assert.deepEqual(ex.request, req);
+  assert.equal(ex.response.status, 201);
+  assert.equal(ex.response.headers['x-echo-method'], 'POST');
+  assert.equal(ex.response.headers['x-echo-h'], 'v');
+  assert.match(ex.response.headers['content-type']!, /application\/json/);
+  assert.deepEqual(ex.response.json, { data: { got: '{"a":"é"}' } });
+  assert.equal(ex.response.text, JSON.stringify({ data: { got: '{"a":"é"}' } }));
+  assert.ok(!Number.isNaN(Date.parse(ex.startedAt)));
+  assert.ok(ex.durationMs >= 0);
+  assert.deepEqual(ex.retries, []);
+  assert.deepEqual(seen, [ex], 'onExchange sees every exchange once');
+});
+
+test('sends body bytes exactly, including bytes that are not UTF-8', async () => {
+  const r = route((_req, body, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(createHash('sha256').update(body).digest('hex')));
+  const bytes = Uint8Array.from([0x7b, 0xff, 0xfe, 0x00, 0xc3, 0x28, 0x7d]);
+  const ex = await new HttpClient().send('bytes', { method: 'POST', url: r.url, headers: { 'content-type': 'application/json' }, body: bytes });
+  assert.equal(ex.response.text, createHash('sha256').update(bytes).digest('hex'));
+  assert.equal(ex.response.json, undefined, 'text/plain is not parsed');
+});
+
+test('JSON is parsed only when it is JSON: bad JSON and empty bodies give undefined', async () => {
+  const bad = route((_req, _b, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors": ['));
+  const empty = route((_req, _b, res) => res.writeHead(204).end());
+  const problem = route((_req, _b, res) => res.writeHead(400, { 'content-type': 'application/problem+json' }).end('{"title":"x"}'));
+  const client = new HttpClient();
+  const b = await client.send('bad', { method: 'GET', url: bad.url, headers: {} });
+  assert.equal(b.response.status, 400);
+  assert.equal(b.response.json, undefined);
+  assert.equal(b.response.text, '{"errors": [');
+  const e = await client.send('empty', { method: 'GET', url: empty.url, headers: {} });
+  assert.equal(e.response.status, 204);
+  assert.equal(e.response.json, undefined);
+  const p = await client.send('problem', { method: 'GET', url: problem.url, headers: {} });
+  assert.deepEqual(p.response.json, { title: 'x' });
+});
+
+test('429 with Retry-After: 0 then 200: retried once, the retry is recorded', async () => {
+  let calls = 0;
+  const r = route((_req, _b, res) => {
+    if (++calls === 1) res.writeHead(429, { 'retry-after': '0' }).end();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  const seen: Exchange[] = [];
+  const ex = await new HttpClient({ onExchange: (e) => seen.push(e) }).send('status', { method: 'GET', url: r.url, headers: {} });
+  assert.equal(ex.response.status, 200);
+  assert.deepEqual(ex.response.json, { ok: true });
+  assert.deepEqual(ex.retries, [{ status: 429, waitedMs: 0 }]);
+  assert.equal(r.hits(), 2);
+  assert.equal(seen.length, 1, 'one exchange, with its retries inside');
+});
+
+test('429 whose Retry-After exceeds the budget is returned, not retried', async () => {
+  const r = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '60', 'content-type': 'application/json' }).end('{"errors":[]}'));
+  const started = Date.now();
+  const ex = await new HttpClient({ retry429: { maxRetries: 3, budgetMs: 1_000 } }).send('limited', { method: 'GET', url: r.url, headers: {} });
+  assert.equal(ex.response.status, 429);
+  assert.equal(ex.response.headers['retry-after'], '60');
+  assert.deepEqual(ex.retries, []);
+  assert.equal(r.hits(), 1);
+  assert.ok(Date.now() - started < 30_000, 'did not wait the 60 s');
+});
+
+test('429 retries stop at maxRetries; the budget is shared by all waits', async () => {
+  const always = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0' }).end());
+  const ex = await new HttpClient({ retry429: { maxRetries: 2, budgetMs: 10_000 } }).send('always', { method: 'GET', url: always.url, headers: {} });
+  assert.equal(ex.response.status, 429);
+  assert.equal(ex.retries.length, 2);
+  assert.equal(always.hits(), 3);
+
+  const slow = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0.06' }).end());
+  const ex2 = await new HttpClient({ retry429: { maxRetries: 10, budgetMs: 100 } }).send('budget', { method: 'GET', url: slow.url, headers: {} });
+  assert.equal(ex2.retries.length, 1, '60 ms fits the 100 ms budget once, not twice');
+  assert.ok(ex2.retries.every((x) => x.waitedMs === 60));
+});
+
+test('maxRetries 0 never retries', async () => {
+  const r = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0' }).end());
+  const ex = await new HttpClient({ retry429: { maxRetries: 0, budgetMs: 10_000 } }).send('none', { method: 'GET', url: r.url, headers: {} });
+  assert.equal(ex.response.status, 429);
+  assert.equal(r.hits(), 1);
+});
+
+test('connection refused → TargetUnreachableError naming the origin', async () => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  const url = `http://127.0.0.1:${port}/payments/pacs008/v10`;
+  await assert.rejects(new HttpClient().send('refused', { method: 'GET', url, headers: {} }), (error: unknown) => {
+    assert.ok(error instanceof TargetUnreachableError, `got ${String(error)}`);
+    assert.equal(error.name, 'TargetUnreachableError');
+    assert.match(error.message, new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`));
+    assert.match(error.message, /profile/);
+    return true;
+  });
+});
+
+test('retryAfterMs: seconds, HTTP date, absent, garbage', () => {
+  assert.equal(retryAfterMs('0'), 0);
+  assert.equal(retryAfterMs('2'), 2_000);
+  assert.equal(retryAfterMs('1.5'), 1_500);
+  assert.equal(retryAfterMs('-5'), 0);
+  assert.equal(retryAfterMs(undefined), 1_000);
+  assert.equal(retryAfterMs('soon'), 1_000);
+  assert.equal(retryAfterMs(new Date(Date.now() - 60_000).toUTCString()), 0);
+  const future = retryAfterMs(new Date(Date.now() + 30_000).toUTCString());
+  assert.ok(future > 28_000 && future <= 30_000, String(future));
+});

@@ -1,0 +1,74 @@
+/**
+ * §2.4 pacs.002 status report, root fitoFIPmtStsRpt. Date-times may carry a zone or not (the spec
+ * says "date-time" without a profile); addtlInf entries may be null (documented).
+ */
+const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})?$';
+const text = { type: 'string', minLength: 1 } as const;
+const dateTime = { type: 'string', pattern: DATE_TIME } as const;
+
+export const pacs002Schema = {
+  $id: 'pacs002-response',
+  type: 'object',
+  required: ['fitoFIPmtStsRpt'],
+  properties: {
+    fitoFIPmtStsRpt: {
+      type: 'object',
+      required: ['grpHdr', 'txInfAndSts'],
+      properties: {
+        grpHdr: { type: 'object', required: ['msgId', 'creDtTm'], properties: { msgId: text, creDtTm: dateTime } },
+        txInfAndSts: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'txSts'],
+            properties: {
+              orgnlGrpInf: {
+                type: 'object',
+                required: ['orgnlMsgId', 'orgnlMsgNmId'],
+                properties: { orgnlMsgId: text, orgnlMsgNmId: text },
+              },
+              orgnlEndToEndId: text,
+              orgnlTxId: text,
+              txSts: { type: 'string', pattern: '^[A-Z]{4}$' },
+              stsRsnInf: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    rsn: { type: 'object', required: ['cd'], properties: { cd: text } },
+                    addtlInf: { type: 'array', items: { type: ['string', 'null'] } },
+                  },
+                },
+              },
+              accptncDtTm: dateTime,
+              orgnlTxRef: {
+                type: 'object',
+                properties: {
+                  intrBkSttlmDt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+                  sttlmInf: {
+                    type: 'object',
+                    properties: {
+                      sttlmMtd: { type: 'string' },
+                      clrSys: { type: 'object', properties: { prtry: { type: 'string' } } },
+                    },
+                  },
+                  pmtTpInf: {
+                    type: 'object',
+                    properties: { svcLvl: { type: 'array', items: { type: 'object', properties: { prtry: { type: 'string' } } } } },
+                  },
+                  rmtInf: {
+                    type: 'object',
+                    properties: {
+                      strd: { type: 'array', items: { type: 'object', properties: { addtlRmtInf: { type: 'array', items: { type: 'string' } } } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;

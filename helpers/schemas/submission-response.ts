@@ -1,0 +1,24 @@
+/**
+ * §2.3 submission response. creationDateTime is "date-time without zone": a trailing Z or offset is
+ * a violation. status is a string here; PENDING on a first submission is asserted by the test, since
+ * the same shape answers repeats, whose status the spec does not show.
+ */
+export const LOCAL_DATE_TIME = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?$';
+
+export const submissionResponseSchema = {
+  $id: 'submission-response',
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['paymentsServiceId', 'paymentId', 'status', 'creationDateTime'],
+      properties: {
+        paymentsServiceId: { type: 'string', minLength: 1 },
+        paymentId: { type: 'string', minLength: 1 },
+        status: { type: 'string', minLength: 1 },
+        creationDateTime: { type: 'string', pattern: LOCAL_DATE_TIME },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,101 @@
+/**
+ * Payment submission, positive side (spec §2.2, §2.3, §4.2, §9): a valid pacs.008 is created on every
+ * path version the profile lists, the response has the documented shape, and each optional part of
+ * the message may be left out or used.
+ */
+import { test, expect } from '../../fixtures/test';
+import { expectSchema } from '../../fixtures/schema-check';
+import { dataOf, submitPayment } from '../../fixtures/flows';
+import { brief } from '../../fixtures/verdicts';
+import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
+import { submissionResponseSchema, LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
+import { RawBody, type Api } from '../../fixtures/api';
+import type { Verdicts } from '../../fixtures/verdicts';
+
+async function expectCreated(api: Api, verdicts: Verdicts, seed: string, version?: string): Promise<void> {
+  const message = buildPacs008({ seed });
+  const { exchange, paymentsServiceId } = await submitPayment(api, message, version ? { version } : {});
+  verdicts.expectStatus(exchange, [201], `submission on pacs008 ${version ?? '(default version)'}`);
+  expectSchema(submissionResponseSchema, exchange.response.json, 'submission response');
+  const data = dataOf(exchange)!;
+  expect(paymentsServiceId, 'data.paymentsServiceId is a non-empty string').toBeTruthy();
+  expect(data.paymentId, 'data.paymentId echoes grpHdr.msgId').toBe(paymentIds(message).msgId);
+  expect(data.status, 'data.status on submission').toBe('PENDING');
+  expect(String(data.creationDateTime), 'creationDateTime is a date-time without zone').toMatch(new RegExp(LOCAL_DATE_TIME));
+}
+
+test.describe('payment submission: valid message', () => {
+  test('a valid pacs.008 gets 201 and the §2.3 data object', { tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'] }, async ({ api, verdicts, seed }) => {
+    await expectCreated(api, verdicts, seed);
+  });
+
+  test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01'] }, async ({ api, verdicts, seed, profile }) => {
+    const versions = profile.operations.submitPayment.versions;
+    expect(versions.length, 'the profile lists at least one pacs008 version').toBeGreaterThan(0);
+    for (const version of versions) {
+      await test.step(`pacs008 ${version}`, () => expectCreated(api, verdicts, `${seed}-${version}`, version));
+    }
+  });
+});
+
+interface Variant {
+  name: string;
+  rules: string[];
+  options?: Partial<Pacs008Options>;
+  edit?: (m: Pacs008Message) => unknown;
+  /** Documented acceptance, or an assumption (P8-30). */
+  level: 'documented' | 'assumption';
+}
+
+const tx = (m: Pacs008Message) => m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
+
+/** Optional parts of §2.2: each may be used or left out. */
+const variants: Variant[] = [
+  { name: 'with remittance details (ustrd and strd)', rules: ['P8-29', 'P8-31'], level: 'documented' },
+  { name: 'without rmtInf', rules: ['P8-29'], level: 'documented', edit: (m) => void delete tx(m).rmtInf },
+  { name: 'with only unstructured remittance', rules: ['P8-29', 'P8-31'], level: 'documented', edit: (m) => void delete tx(m).rmtInf!.strd },
+  { name: 'without uetr', rules: ['P8-20'], level: 'documented', edit: (m) => void delete tx(m).pmtId.uetr },
+  { name: 'without pmtTpInf', rules: ['P8-21'], level: 'documented', edit: (m) => void delete tx(m).pmtTpInf },
+  {
+    name: 'with lclInstrm and ctgyPurp proprietary codes',
+    rules: ['P8-21'],
+    level: 'documented',
+    edit: (m) => void (tx(m).pmtTpInf = { svcLvl: [{ prtry: 'FP' }], lclInstrm: { prtry: 'SIP' }, ctgyPurp: { prtry: 'WEB' } }),
+  },
+  { name: 'without ttlIntrBkSttlmAmt', rules: ['P8-13'], level: 'documented' },
+  { name: 'with ttlIntrBkSttlmAmt equal to the sum', rules: ['P8-13', 'P8-14', 'P8-15'], level: 'documented', options: { withTotal: true } },
+  { name: 'with chrgBr SHAR', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SHAR') },
+  { name: 'with chrgBr SLEV', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SLEV') },
+  { name: 'without postal address and account names', rules: ['P8-28'], level: 'documented', edit: (m) => {
+      for (const p of [tx(m).dbtr, tx(m).cdtr]) delete (p as { pstlAdr?: unknown }).pstlAdr;
+      for (const a of [tx(m).dbtrAcct, tx(m).cdtrAcct]) delete (a as { nm?: unknown }).nm;
+    } },
+  { name: 'with a one-penny amount', rules: ['P8-24'], level: 'documented', options: { amount: 0.01, withTotal: true } },
+  { name: 'with a whole-pound amount', rules: ['P8-24'], level: 'documented', options: { amount: 25 } },
+  { name: 'with creDtTm carrying milliseconds and an offset', rules: ['P8-11'], level: 'documented', edit: (m) => void (m.fitoFICstmrCdtTrf.grpHdr.creDtTm = new Date().toISOString().replace('Z', '+00:00')) },
+  { name: 'with nbOfTxs as the number 1', rules: ['P8-30'], level: 'assumption', edit: (m) => void ((m.fitoFICstmrCdtTrf.grpHdr as unknown as { nbOfTxs: number }).nbOfTxs = 1) },
+];
+
+test.describe('payment submission: optional parts', () => {
+  for (const variant of variants) {
+    test(`accepted ${variant.name}`, { tag: variant.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
+      const message = clonePacs008(buildPacs008({ seed, ...variant.options }));
+      variant.edit?.(message);
+      const { exchange } = await submitPayment(api, message);
+      if (variant.level === 'documented') {
+        verdicts.expectStatus(exchange, [201], `submission ${variant.name}`);
+        expectSchema(submissionResponseSchema, exchange.response.json, 'submission response');
+      } else {
+        expect(exchange.response.status, `never a 5xx ${brief(exchange)}`).toBeLessThan(500);
+        verdicts.assume(exchange.response.status === 201, `${variant.name} is accepted (got ${exchange.response.status} ${brief(exchange)})`);
+      }
+    });
+  }
+
+  test('a body sent as exact bytes is accepted like the serialised message', { tag: ['@P8-01'] }, async ({ api, verdicts, seed }) => {
+    // Guards the RawBody path that the SCA and robustness catalogues rely on.
+    const bytes = JSON.stringify(buildPacs008({ seed }));
+    const { exchange } = await submitPayment(api, new RawBody(Buffer.from(bytes, 'utf8')));
+    verdicts.expectStatus(exchange, [201], 'submission as raw bytes');
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * camt.056.001.08 cancellation requests (root fitoFIPmtCxlReq), built from a seed and the pacs.008
+ * payment they cancel. ASSUMPTION: the spec does not show the camt.056 fields (§2 last line); the
+ * shape is the ISO 20022 one the reference documents (reference/README.md "Messages the spec does
+ * not show"), which is also the real deployment's root name (toolchain.md).
+ */
+import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { uniqueId } from './ids';
+import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
+
+/** ISO 20022 ExternalCancellationReason1Code values a payer's institution would send. */
+export const CANCELLATION_REASONS = ['DUPL', 'TECH', 'FRAD', 'CUST', 'AM09', 'AC03'] as const;
+
+export interface CancellationTransaction {
+  cxlId: string;
+  orgnlGrpInf: { orgnlMsgId: string; orgnlMsgNmId: string };
+  orgnlEndToEndId: string;
+  orgnlTxId: string;
+  orgnlIntrBkSttlmAmt: Amount;
+  cxlRsnInf: Array<{ rsn: { cd: string } }>;
+}
+
+export type Camt056Message = {
+  fitoFIPmtCxlReq: {
+    assgnmt: { id: string; creDtTm: string };
+    undrlyg: Array<{ txInf: CancellationTransaction[] }>;
+  };
+};
+
+export interface Camt056Ids {
+  /** assgnmt.id: the idempotency key of a cancellation (README; real deployment too). */
+  assignmentId: string;
+  cxlId: string;
+}
+
+export interface Camt056Options {
+  seed: string;
+  original: Pacs008Message;
+  reason?: string;
+  ids?: Camt056Ids;
+  now?: Date;
+}
+
+export function freshCancellationIds(): Camt056Ids {
+  return { assignmentId: uniqueId('CXLASG'), cxlId: uniqueId('CXL') };
+}
+
+const faker = new Faker({ locale: [en_GB, en, base] });
+
+export function buildCamt056Content(seed: string, original: Pacs008Message, ids: Camt056Ids, options: Omit<Camt056Options, 'seed' | 'original' | 'ids'> = {}): Camt056Message {
+  faker.seed(numericSeed(`camt056|${seed}`));
+  const seededReason = faker.helpers.arrayElement(CANCELLATION_REASONS);
+  const orgnl = paymentIds(original);
+  return {
+    fitoFIPmtCxlReq: {
+      assgnmt: { id: ids.assignmentId, creDtTm: isoDateTime(options.now ?? new Date()) },
+      undrlyg: [
+        {
+          txInf: [
+            {
+              cxlId: ids.cxlId,
+              orgnlGrpInf: { orgnlMsgId: orgnl.msgId, orgnlMsgNmId: 'pacs.008.001.08' },
+              orgnlEndToEndId: orgnl.endToEndId,
+              orgnlTxId: orgnl.txId,
+              orgnlIntrBkSttlmAmt: { ...paymentAmount(original) },
+              cxlRsnInf: [{ rsn: { cd: options.reason ?? seededReason } }],
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export function buildCamt056(options: Camt056Options): Camt056Message {
+  const { seed, original, ids, ...rest } = options;
+  return buildCamt056Content(seed, original, ids ?? freshCancellationIds(), rest);
+}

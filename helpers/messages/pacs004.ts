@@ -1,0 +1,307 @@
+/**
+ * pacs.004.001.09 payment returns (spec §2.5, root pmtRtr), built from a seed and the pacs.008
+ * payment they return. Every field of the §2.5 table is present in the full message, at the
+ * placements of the spec's request example where the example and the table differ: the debtor
+ * name at orgnlTxRef.dbtr.pty.nm, the debtor account with nm plus id.iban, the creditor name
+ * directly at orgnlTxRef.cdtr.nm (its optional address and BIC stay at cdtr.pty.*, as the table
+ * writes them).
+ *
+ * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
+ * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
+ */
+import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { uniqueId } from './ids';
+import { isoDateTime, numericSeed, paymentAmount, paymentIds, paymentTransaction, type Pacs008Message } from './pacs008';
+
+export interface EurAmount {
+  value: number;
+  ccy: string;
+}
+
+/** The 18 EBA return reason codes of §2.5: the only values allowed in rtrRsnInf[].rsn.cd. */
+export const EBA_RETURN_CODES = [
+  'AC01', 'AC04', 'AC06', 'AG01', 'AG02', 'AM05', 'BE04', 'CNOR', 'ERIN',
+  'FOCR', 'MD07', 'MS02', 'MS03', 'RC01', 'RR01', 'RR02', 'RR03', 'RR04',
+] as const;
+export type EbaReturnCode = (typeof EBA_RETURN_CODES)[number];
+
+/** §2.5 / §9: "must begin with pacs.008; only pacs.008.001.08 or pacs.008.001.02 is allowed". */
+export const ALLOWED_ORIGINAL_NAMES = ['pacs.008', 'pacs.008.001.08', 'pacs.008.001.02'] as const;
+
+export interface PostalAddress {
+  dept?: string;
+  subDept?: string;
+  strNme?: string;
+  bldgNm?: string;
+  bldgNb?: string;
+  Flr?: string;
+  pstBx?: string;
+  room?: string;
+  pstCd?: string;
+  twnNm?: string;
+  twnLctnNm?: string;
+  dstrctNm?: string;
+  ctrySubDvsn?: string;
+  ctry?: string;
+  adrLine?: string;
+}
+
+export interface OrgId {
+  orgId: { anyBIC: string };
+}
+
+export interface FinInstn {
+  finInstnId: { bicfi: string };
+}
+
+export type ReasonChoice = { cd: string } | { prtry: string };
+
+export interface ReturnReason {
+  orgtr: { nm: string; id: OrgId };
+  rsn: ReasonChoice;
+  /** §2.5: a string, only with FOCR (then mandatory, once). */
+  addtlInf?: string;
+}
+
+export interface OriginalTxRef {
+  intrBkSttlmDt?: string;
+  sttlmInf?: { sttlmMtd: string };
+  pmtTpInf?: { svcLvl?: { prtry: string }; lclInstrm?: ReasonChoice; ctgyPurp?: ReasonChoice };
+  rmtInf?: { ustrd?: string[]; strd?: Array<{ cdtrRefInf: { ref: string } }> };
+  ultmtDbtr?: { pty: { nm?: string; id?: OrgId } };
+  dbtr: { pty: { nm: string; pstlAdr?: PostalAddress; id?: OrgId } };
+  dbtrAcct: { nm?: string; id: { iban: string } };
+  dbtrAgt: FinInstn;
+  cdtrAgt: FinInstn;
+  /** Name as in the request example (cdtr.nm); optional address and BIC at cdtr.pty as in the table. */
+  cdtr: { nm: string; pty?: { pstlAdr?: PostalAddress; id?: OrgId } };
+  cdtrAcct: { id: { iban: string } };
+  ultmtCdtr?: { pty: { nm?: string; id?: OrgId } };
+  purp?: string;
+}
+
+export interface ReturnTransaction {
+  pmtId?: { endToEndId: string };
+  rtrId: string;
+  orgnlGrpInf: { orgnlMsgId: string; orgnlMsgNmId: string };
+  orgnlInstrId?: string;
+  orgnlEndToEndId: string;
+  orgnlTxId: string;
+  orgnlIntrBkSttlmAmt: EurAmount;
+  rtrdIntrBkSttlmAmt: EurAmount;
+  rtrdInstdAmt?: EurAmount;
+  intrBkSttlmDt?: string;
+  chrgBr: string;
+  chrgsInf?: { amt: EurAmount };
+  rtrRsnInf: ReturnReason[];
+  orgnlTxRef: OriginalTxRef;
+}
+
+export interface ReturnGroupHeader {
+  msgId: string;
+  creDtTm: string;
+  /** §2.5 types it "number" (unlike pacs.008's digit string). */
+  nbOfTxs: number;
+  ttlRtrdIntrBkSttlmAmt?: EurAmount;
+  intrBkSttlmDt: string;
+  sttlmInf: { sttlmMtd: string; clrSys?: { prtry: string } };
+  instgAgt?: FinInstn;
+  instdAgt?: FinInstn;
+}
+
+export type Pacs004Message = { pmtRtr: { grpHdr: ReturnGroupHeader; txInf: ReturnTransaction[] } };
+
+export interface Pacs004Ids {
+  msgId: string;
+  rtrId: string;
+}
+
+export interface Pacs004Options {
+  seed: string;
+  /** The payment being returned: every orgnl* field and the amounts come from it. */
+  original: Pacs008Message;
+  /** Defaults to a seeded EBA code other than FOCR (FOCR needs a cancellation and an addtlInf). */
+  reason?: ReasonChoice;
+  /** Defaults to a seeded reference when the reason is FOCR; never set otherwise unless given. */
+  addtlInf?: string;
+  /** Adds txInf.rtrdInstdAmt: only allowed when the return answers a cancellation request (§2.5). */
+  withInstructedAmount?: boolean;
+  /** orgnlGrpInf.orgnlMsgNmId; defaults to pacs.008.001.08. */
+  originalMessageName?: string;
+  /** Fixed identifiers (unit tests, replays); fresh unique ones otherwise. */
+  ids?: Pacs004Ids;
+  /** Creation time (grpHdr.creDtTm and the settlement dates); defaults to now. */
+  now?: Date;
+}
+
+export function freshReturnIds(): Pacs004Ids {
+  return { msgId: uniqueId('RTRMSG'), rtrId: uniqueId('RTR') };
+}
+
+// A private instance reseeded per message: the global faker's sequence depends on what ran before.
+const faker = new Faker({ locale: [en_GB, en, base] });
+
+const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
+/** GB IBANs from faker always pass ibantools (toolchain.md); BICs from faker are valid. */
+const iban = (): string => faker.finance.iban({ formatted: false, countryCode: 'GB' });
+const bic = (): string => faker.finance.bic();
+const orgId = (): OrgId => ({ orgId: { anyBIC: bic() } });
+const finInstn = (): FinInstn => ({ finInstnId: { bicfi: bic() } });
+
+function postalAddress(): PostalAddress {
+  return {
+    dept: faker.commerce.department(),
+    subDept: 'Payments',
+    strNme: faker.location.street(),
+    bldgNm: `${faker.person.lastName()} House`,
+    bldgNb: faker.location.buildingNumber(),
+    Flr: String(faker.number.int({ min: 1, max: 20 })),
+    pstBx: `PO Box ${faker.number.int({ min: 1, max: 9999 })}`,
+    room: String(faker.number.int({ min: 1, max: 400 })),
+    pstCd: faker.location.zipCode(),
+    twnNm: faker.location.city(),
+    twnLctnNm: faker.location.city(),
+    dstrctNm: faker.location.county(),
+    ctrySubDvsn: 'England',
+    ctry: 'GB',
+    adrLine: faker.location.secondaryAddress(),
+  };
+}
+
+const eur = (value: number): EurAmount => ({ value, ccy: 'EUR' });
+const cents = (value: number): number => Math.round(value * 100) / 100;
+
+/**
+ * The full message for a seed, an original payment and a set of ids: the same inputs give
+ * byte-identical JSON. The order of faker calls is part of that contract: append new draws only.
+ */
+export function buildPacs004Content(seed: string, original: Pacs008Message, ids: Pacs004Ids, options: Omit<Pacs004Options, 'seed' | 'original' | 'ids'> = {}): Pacs004Message {
+  faker.seed(numericSeed(`pacs004|${seed}`));
+  const now = options.now ?? new Date();
+  const tx = paymentTransaction(original);
+  const orgnl = paymentIds(original);
+  const value = cents(paymentAmount(original).value);
+  const originalDate = original.fitoFICstmrCdtTrf.grpHdr.creDtTm.slice(0, 10);
+
+  const seededCode = faker.helpers.arrayElement(EBA_RETURN_CODES.filter((c) => c !== 'FOCR'));
+  const reason: ReasonChoice = options.reason ?? { cd: seededCode };
+  const focrReference = `RCL-${faker.string.alphanumeric({ length: 12, casing: 'upper' })}`;
+  const addtlInf = options.addtlInf ?? ('cd' in reason && reason.cd === 'FOCR' ? focrReference : undefined);
+  const originatorName = faker.company.name();
+  const [instg, instd, originator, dbtrAgt, cdtrAgt] = [finInstn(), finInstn(), orgId(), finInstn(), finInstn()];
+  const [dbtrIban, cdtrIban] = [iban(), iban()];
+  const [ultmtDbtrId, dbtrId, cdtrId, ultmtCdtrId] = [orgId(), orgId(), orgId(), orgId()];
+  const dbtrAdr = postalAddress();
+  const cdtrAdr = postalAddress();
+  const ultmtDbtrName = faker.company.name();
+  const ultmtCdtrName = faker.company.name();
+  const clearing = faker.helpers.arrayElement(['STEP2', 'TARGET2', 'RT1']);
+  const charges = cents(faker.number.float({ min: 0.01, max: 5, fractionDigits: 2 }));
+  const purpose = faker.helpers.arrayElement(['GDDS', 'SUPP', 'SALA', 'OTHR']);
+
+  const reasonInfo: ReturnReason = {
+    orgtr: { nm: originatorName, id: originator },
+    rsn: reason,
+    ...(addtlInf !== undefined ? { addtlInf } : {}),
+  };
+  const returned: ReturnTransaction = {
+    pmtId: { endToEndId: orgnl.endToEndId },
+    rtrId: ids.rtrId,
+    orgnlGrpInf: { orgnlMsgId: orgnl.msgId, orgnlMsgNmId: options.originalMessageName ?? 'pacs.008.001.08' },
+    orgnlInstrId: orgnl.txId,
+    orgnlEndToEndId: orgnl.endToEndId,
+    orgnlTxId: orgnl.txId,
+    orgnlIntrBkSttlmAmt: eur(value),
+    rtrdIntrBkSttlmAmt: eur(value),
+    ...(options.withInstructedAmount ? { rtrdInstdAmt: eur(value) } : {}),
+    intrBkSttlmDt: isoDate(now),
+    chrgBr: 'SLEV',
+    chrgsInf: { amt: eur(charges) },
+    rtrRsnInf: [reasonInfo],
+    orgnlTxRef: {
+      intrBkSttlmDt: originalDate,
+      sttlmInf: { sttlmMtd: 'CLRG' },
+      pmtTpInf: { svcLvl: { prtry: 'SEPA' }, lclInstrm: { cd: 'INST' }, ctgyPurp: { cd: 'CASH' } },
+      rmtInf: { ustrd: tx.rmtInf?.ustrd ?? ['returned payment'] },
+      ultmtDbtr: { pty: { nm: ultmtDbtrName, id: ultmtDbtrId } },
+      dbtr: { pty: { nm: tx.dbtr.nm, pstlAdr: dbtrAdr, id: dbtrId } },
+      dbtrAcct: { nm: tx.dbtrAcct.nm, id: { iban: dbtrIban } },
+      dbtrAgt,
+      cdtrAgt,
+      cdtr: { nm: tx.cdtr.nm, pty: { pstlAdr: cdtrAdr, id: cdtrId } },
+      cdtrAcct: { id: { iban: cdtrIban } },
+      ultmtCdtr: { pty: { nm: ultmtCdtrName, id: ultmtCdtrId } },
+      purp: purpose,
+    },
+  };
+  return {
+    pmtRtr: {
+      grpHdr: {
+        msgId: ids.msgId,
+        creDtTm: isoDateTime(now),
+        nbOfTxs: 1,
+        ttlRtrdIntrBkSttlmAmt: eur(value),
+        intrBkSttlmDt: isoDate(now),
+        sttlmInf: { sttlmMtd: 'CLRG', clrSys: { prtry: clearing } },
+        instgAgt: instg,
+        instdAgt: instd,
+      },
+      txInf: [returned],
+    },
+  };
+}
+
+/** A valid full return of `original` with fresh identifiers (or the given ones). */
+export function buildPacs004(options: Pacs004Options): Pacs004Message {
+  const { seed, original, ids, ...rest } = options;
+  return buildPacs004Content(seed, original, ids ?? freshReturnIds(), rest);
+}
+
+/**
+ * Only what §2.5 requires ("required" in the table): every optional field left out, including
+ * grpHdr.ttlRtrdIntrBkSttlmAmt, the BICs of the group header and the whole optional part of
+ * orgnlTxRef. The two fields "shown in the request example" (pmtId.endToEndId, txInf.intrBkSttlmDt)
+ * are not marked required, so they go too.
+ */
+export function minimalPacs004(full: Pacs004Message): Pacs004Message {
+  const { grpHdr, txInf } = full.pmtRtr;
+  const tx = returnTransaction(full);
+  const ref = tx.orgnlTxRef;
+  const reason = tx.rtrRsnInf[0]!;
+  return {
+    pmtRtr: {
+      grpHdr: { msgId: grpHdr.msgId, creDtTm: grpHdr.creDtTm, nbOfTxs: grpHdr.nbOfTxs, intrBkSttlmDt: grpHdr.intrBkSttlmDt, sttlmInf: { sttlmMtd: grpHdr.sttlmInf.sttlmMtd } },
+      txInf: [
+        {
+          rtrId: tx.rtrId,
+          orgnlGrpInf: { ...tx.orgnlGrpInf },
+          orgnlEndToEndId: tx.orgnlEndToEndId,
+          orgnlTxId: tx.orgnlTxId,
+          orgnlIntrBkSttlmAmt: { ...tx.orgnlIntrBkSttlmAmt },
+          rtrdIntrBkSttlmAmt: { ...tx.rtrdIntrBkSttlmAmt },
+          chrgBr: tx.chrgBr,
+          rtrRsnInf: [{ orgtr: structuredClone(reason.orgtr), rsn: { ...reason.rsn }, ...(reason.addtlInf !== undefined ? { addtlInf: reason.addtlInf } : {}) }],
+          orgnlTxRef: {
+            dbtr: { pty: { nm: ref.dbtr.pty.nm } },
+            dbtrAcct: { id: { iban: ref.dbtrAcct.id.iban } },
+            dbtrAgt: structuredClone(ref.dbtrAgt),
+            cdtrAgt: structuredClone(ref.cdtrAgt),
+            cdtr: { nm: ref.cdtr.nm },
+            cdtrAcct: { id: { iban: ref.cdtrAcct.id.iban } },
+          },
+        },
+        ...txInf.slice(1),
+      ],
+    },
+  };
+}
+
+export function returnTransaction(m: Pacs004Message): ReturnTransaction {
+  const tx = m.pmtRtr.txInf[0];
+  if (!tx) throw new Error('pacs.004 message without a transaction');
+  return tx;
+}
+
+export function clonePacs004(m: Pacs004Message): Pacs004Message {
+  return structuredClone(m);
+}

@@ -1,0 +1,97 @@
+/**
+ * pacs.007.001.08 refunds (root fIToFIPmtRvsl), built from a seed and the pacs.008 payment they
+ * refund. ASSUMPTION: the spec does not show the pacs.007 fields (§2 last line, §4.4 only says
+ * "with the refund amount and the customer's account details"); the shape is the ISO 20022 one
+ * the reference documents (reference/README.md), root name as in the real deployment (toolchain.md).
+ * Amounts stay in GBP: a refund gives back part of a GBP payment.
+ */
+import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { uniqueId } from './ids';
+import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
+
+/** ISO 20022 reversal reasons a merchant-initiated refund would carry. */
+export const REFUND_REASONS = ['CUST', 'DUPL', 'AM05', 'MS02'] as const;
+
+export interface ReversalTransaction {
+  rvslId: string;
+  orgnlGrpInf: { orgnlMsgId: string; orgnlMsgNmId: string };
+  orgnlEndToEndId: string;
+  orgnlTxId: string;
+  orgnlIntrBkSttlmAmt: Amount;
+  rvsdIntrBkSttlmAmt: Amount;
+  rvslRsnInf: Array<{ rsn: { cd: string } }>;
+}
+
+export type Pacs007Message = {
+  fIToFIPmtRvsl: {
+    grpHdr: { msgId: string; creDtTm: string; nbOfTxs: string };
+    txInf: ReversalTransaction[];
+  };
+};
+
+export interface Pacs007Ids {
+  msgId: string;
+  rvslId: string;
+}
+
+export interface Pacs007Options {
+  seed: string;
+  original: Pacs008Message;
+  /** Pounds to refund; defaults to a seeded part of the original, always less than all of it. */
+  amount?: number;
+  reason?: string;
+  ids?: Pacs007Ids;
+  now?: Date;
+}
+
+export function freshRefundIds(): Pacs007Ids {
+  return { msgId: uniqueId('RFDMSG'), rvslId: uniqueId('RVSL') };
+}
+
+const faker = new Faker({ locale: [en_GB, en, base] });
+
+const toPence = (pounds: number): number => Math.round(pounds * 100);
+
+/** A seeded partial amount: between 1p and the original minus 1p (the original is at least 2p). */
+export function partialAmount(originalValue: number, fraction: number): number {
+  const total = toPence(originalValue);
+  if (total < 2) throw new Error(`a partial refund needs an original of at least 0.02 (got ${originalValue})`);
+  const part = Math.min(total - 1, Math.max(1, Math.round(total * fraction)));
+  return part / 100;
+}
+
+export function buildPacs007Content(seed: string, original: Pacs008Message, ids: Pacs007Ids, options: Omit<Pacs007Options, 'seed' | 'original' | 'ids'> = {}): Pacs007Message {
+  faker.seed(numericSeed(`pacs007|${seed}`));
+  const fraction = faker.number.float({ min: 0.1, max: 0.6, fractionDigits: 3 });
+  const seededReason = faker.helpers.arrayElement(REFUND_REASONS);
+  const orgnl = paymentIds(original);
+  const originalAmount = paymentAmount(original);
+  const value = options.amount !== undefined ? toPence(options.amount) / 100 : partialAmount(originalAmount.value, fraction);
+  return {
+    fIToFIPmtRvsl: {
+      grpHdr: { msgId: ids.msgId, creDtTm: isoDateTime(options.now ?? new Date()), nbOfTxs: '1' },
+      txInf: [
+        {
+          rvslId: ids.rvslId,
+          orgnlGrpInf: { orgnlMsgId: orgnl.msgId, orgnlMsgNmId: 'pacs.008.001.08' },
+          orgnlEndToEndId: orgnl.endToEndId,
+          orgnlTxId: orgnl.txId,
+          orgnlIntrBkSttlmAmt: { value: originalAmount.value, ccy: 'GBP' },
+          rvsdIntrBkSttlmAmt: { value, ccy: 'GBP' },
+          rvslRsnInf: [{ rsn: { cd: options.reason ?? seededReason } }],
+        },
+      ],
+    },
+  };
+}
+
+export function buildPacs007(options: Pacs007Options): Pacs007Message {
+  const { seed, original, ids, ...rest } = options;
+  return buildPacs007Content(seed, original, ids ?? freshRefundIds(), rest);
+}
+
+export function refundAmount(m: Pacs007Message): Amount {
+  const tx = m.fIToFIPmtRvsl.txInf[0];
+  if (!tx) throw new Error('pacs.007 message without a transaction');
+  return tx.rvsdIntrBkSttlmAmt;
+}

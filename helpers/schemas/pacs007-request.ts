@@ -1,0 +1,48 @@
+/**
+ * ASSUMPTION (RFD-07): pacs.007.001.08 refund request (root fIToFIPmtRvsl). The spec does not show
+ * its fields (§4.4 names only "the refund amount and the customer's account details"); this is the
+ * ISO 20022 shape of reference/README.md, amounts in GBP like the payment they refund.
+ */
+const text = { type: 'string', minLength: 1 } as const;
+const gbp = { type: 'object', required: ['value', 'ccy'], properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } } } as const;
+
+export const pacs007RequestSchema = {
+  $id: 'pacs007-request',
+  type: 'object',
+  required: ['fIToFIPmtRvsl'],
+  properties: {
+    fIToFIPmtRvsl: {
+      type: 'object',
+      required: ['grpHdr', 'txInf'],
+      properties: {
+        grpHdr: {
+          type: 'object',
+          required: ['msgId', 'creDtTm', 'nbOfTxs'],
+          properties: { msgId: text, creDtTm: { type: 'string', format: 'date-time' }, nbOfTxs: { enum: ['1', 1] } },
+        },
+        txInf: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 1,
+          items: {
+            type: 'object',
+            required: ['rvslId', 'orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'orgnlIntrBkSttlmAmt', 'rvsdIntrBkSttlmAmt', 'rvslRsnInf'],
+            properties: {
+              rvslId: text,
+              orgnlGrpInf: { type: 'object', required: ['orgnlMsgId', 'orgnlMsgNmId'], properties: { orgnlMsgId: text, orgnlMsgNmId: { type: 'string', pattern: '^pacs\\.008' } } },
+              orgnlEndToEndId: text,
+              orgnlTxId: text,
+              orgnlIntrBkSttlmAmt: gbp,
+              rvsdIntrBkSttlmAmt: gbp,
+              rvslRsnInf: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'object', required: ['rsn'], properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;

@@ -159,6 +159,12 @@ export const profileSchema = {
         timeoutMs: { type: 'integer', minimum: 100 },
       },
     },
+    prefetch: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['settledPayments'],
+      properties: { settledPayments: { type: 'integer', minimum: 1, maximum: 1000 } },
+    },
     concurrency: {
       type: 'object',
       additionalProperties: false,

@@ -89,6 +89,8 @@ export interface Profile {
   capabilities: Capabilities;
   expectations: Expectations;
   polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
+  /** How many settled payments the return/refund pool prepares per refill (default 12). */
+  prefetch?: { settledPayments: number };
   concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
   liveLimits?: { maxPayments: number; maxAmount: number };
 }

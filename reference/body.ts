@@ -27,7 +27,13 @@ function exceedsDepth(text: string, limit: number): boolean {
   return false;
 }
 
-export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet): Record<string, unknown> {
+export interface ParsedBody {
+  /** The decoded text, kept by the ledger in place of the parsed tree (see StoredMessage). */
+  text: string;
+  value: Record<string, unknown>;
+}
+
+export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet): ParsedBody {
   if (!raw || raw.length === 0) throw bad('the request body is empty');
   let text: string;
   try {
@@ -53,5 +59,5 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet): Record
     throw bad('the request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the request body must be a JSON object');
-  return value as Record<string, unknown>;
+  return { text, value: value as Record<string, unknown> };
 }

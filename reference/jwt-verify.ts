@@ -94,17 +94,39 @@ export function signHs256(payload: JsonObject, secret: Buffer, kid: string): str
 /**
  * Remembers used identifiers (assertion jti, SCA nonce) until they could no longer be accepted
  * anyway (their token has expired), so memory stays bounded under load.
+ *
+ * Keys are also filed by the second their memory ends, so a prune visits only the seconds that have
+ * begun to expire: under sustained load the guard holds every nonce of the last few minutes (about a
+ * million at 3,000/s), and walking all of them stalled the event loop on every prune.
  */
 export class ReplayGuard {
   private readonly seen = new Map<string, number>();
+  /** ceil(forgetAfterMs / 1000) -> keys added with a forget time in that second (may hold stale keys). */
+  private readonly expiring = new Map<number, string[]>();
   has(key: string): boolean {
     return this.seen.has(key);
   }
   add(key: string, forgetAfterMs: number): void {
     this.seen.set(key, forgetAfterMs);
+    const slot = Math.ceil(forgetAfterMs / 1000);
+    const keys = this.expiring.get(slot);
+    if (keys) keys.push(key);
+    else this.expiring.set(slot, [key]);
   }
+  /** Forgets exactly the keys whose forget time is before nowMs. */
   prune(nowMs: number): void {
-    for (const [key, until] of this.seen) if (until < nowMs) this.seen.delete(key);
+    for (const [slot, keys] of this.expiring) {
+      if ((slot - 1) * 1000 >= nowMs) continue; // every key filed here has until > (slot - 1) * 1000 >= nowMs
+      const kept: string[] = [];
+      for (const key of keys) {
+        const until = this.seen.get(key);
+        if (until === undefined) continue;
+        if (until < nowMs) this.seen.delete(key);
+        else if (Math.ceil(until / 1000) === slot) kept.push(key); // else re-added later: filed under its new second
+      }
+      if (kept.length > 0) this.expiring.set(slot, kept);
+      else this.expiring.delete(slot);
+    }
   }
   get size(): number {
     return this.seen.size;

@@ -11,6 +11,8 @@ import { localDateTime } from './ledger-of-payments/store';
 import { sendNotification } from './notifications';
 
 export const REJECT_REASON_CLOSED_ACCOUNT = 'AC04';
+/** Housekeeping (expired tokens, jti and nonce memory) runs this often: each run then has about a second's worth to forget. */
+const HOUSEKEEPING_MS = 1_000;
 
 interface InFlight {
   transfer: Transfer;
@@ -37,7 +39,7 @@ export class Lifecycle {
     const tickMs = Math.min(50, Math.max(5, Math.floor(base / 2)));
     const now = Date.now();
     this.nextCutAtMs = now + this.config.batchIntervalMs;
-    this.nextPruneAtMs = now + 10_000;
+    this.nextPruneAtMs = now + HOUSEKEEPING_MS;
     this.timer = setInterval(() => this.tick(Date.now()), tickMs);
     this.timer.unref();
   }
@@ -90,17 +92,19 @@ export class Lifecycle {
     }
     this.settleDue(nowMs);
     if (nowMs >= this.nextPruneAtMs) {
-      this.nextPruneAtMs = nowMs + 10_000;
+      this.nextPruneAtMs = nowMs + HOUSEKEEPING_MS;
       this.housekeeping(nowMs);
     }
   }
 
   private settleDue(nowMs: number): void {
+    // One acceptance time for everything settled in this pass (formatted once, not per transfer).
+    let acceptedAt: string | null = null;
     while (this.head < this.inFlight.length) {
       const next = this.inFlight[this.head]!;
       if (next.settleAtMs > nowMs) break;
       this.head++;
-      this.settle(next.transfer, nowMs);
+      this.settle(next.transfer, (acceptedAt ??= new Date(nowMs).toISOString()));
     }
     if (this.head > 1024 && this.head * 2 > this.inFlight.length) {
       this.inFlight = this.inFlight.slice(this.head);
@@ -108,7 +112,7 @@ export class Lifecycle {
     }
   }
 
-  private settle(transfer: Transfer, nowMs: number): void {
+  private settle(transfer: Transfer, acceptedAt: string): void {
     if (transfer.phase !== 'sent') return; // statuses never move backwards
     if (transfer.pendingRejection) {
       transfer.phase = 'rejected';
@@ -121,7 +125,7 @@ export class Lifecycle {
       return;
     }
     transfer.phase = 'accepted';
-    transfer.acceptedAt = new Date(nowMs).toISOString();
+    transfer.acceptedAt = acceptedAt;
     this.notifyBeneficiary(transfer);
   }
 

@@ -5,6 +5,7 @@ import { authenticate, checkAccept } from '../headers';
 import { errorsOf } from '../errors';
 import { PACS008_ROOT } from '../validate/pacs008';
 import { isObject } from '../validate/check';
+import { readMessage } from '../ledger-of-payments/store';
 
 function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
   const txs = message['cdtTrfTxInf'];
@@ -18,7 +19,8 @@ async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: {
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
   if (!transfer || transfer.kind !== 'payment' || transfer.beneficiaryClientId !== client.clientId) throw errorsOf.notFound('unknown incoming payment');
-  const message = faults.has('incoming-omits-debtor') ? withoutDebtor(transfer.message) : transfer.message;
+  const stored = readMessage(transfer.message);
+  const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
   return reply.code(200).send({ [PACS008_ROOT]: message });
 }
 

@@ -2,16 +2,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
-import { createTransfer, localDateTime, type Transfer } from '../ledger-of-payments/store';
+import { createTransfer, localDateTime, storedMessage, type Transfer } from '../ledger-of-payments/store';
 import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
 import { namedFaults, peekString, prepareSubmission, routeGone, validationError, type Submission } from './submit';
-import type { Json } from '../validate/check';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
 const RACE_WINDOW_MS = 50;
 
-function createPayment(ctx: ServiceContext, sub: Submission, root: Json, fields: Pacs008Fields, index: boolean): Transfer {
+function createPayment(ctx: ServiceContext, sub: Submission, rootKey: string, fields: Pacs008Fields, index: boolean): Transfer {
   const { client, faults } = sub.caller;
   const id = ctx.store.newId();
   // payment-psid-not-string: the response carries a number, which also works as a lookup key.
@@ -34,7 +33,7 @@ function createPayment(ctx: ServiceContext, sub: Submission, root: Json, fields:
     messageName: PACS008_NAME,
     amountCents: fields.amountCents,
     requestHash: sub.rawHash,
-    message: root,
+    message: storedMessage(sub.text, rootKey),
     response,
     createdAtMs: sub.nowMs,
     beneficiaryClientId: beneficiary?.clientId ?? null,
@@ -48,7 +47,7 @@ function createPayment(ctx: ServiceContext, sub: Submission, root: Json, fields:
 async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req);
   const { client, faults } = sub.caller;
-  const { root, error } = pacs008Root(sub.body, faults);
+  const { root, rootKey, error } = pacs008Root(sub.body, faults);
   const msgId = peekString(root, 'grpHdr', 'msgId');
 
   // No await between this lookup and store.add below: concurrent duplicates cannot both miss it.
@@ -59,7 +58,7 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     }
     if (faults.has('idempotency-creates-second-payment') && root) {
       const twin = validatePacs008(root, faults);
-      if (twin.ok) createPayment(ctx, sub, root, twin.fields, false);
+      if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }
     return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send({ data: existing.response });
   }
@@ -68,7 +67,7 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   if (!root) throw validationError(ctx, error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT });
   const result = validatePacs008(root, faults);
   if (!result.ok) throw validationError(ctx, result.errors);
-  const payment = createPayment(ctx, sub, root, result.fields, true);
+  const payment = createPayment(ctx, sub, rootKey, result.fields, true);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
 }
 

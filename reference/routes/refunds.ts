@@ -1,7 +1,7 @@
 /** POST pacs007/v08 (spec §1): partial refunds of a settled payment, together at most its amount. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
-import { createTransfer, localDateTime } from '../ledger-of-payments/store';
+import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS007_ROOT, validatePacs007 } from '../validate/pacs007';
 import { peekString, prepareSubmission, validationError } from './submit';
 import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
@@ -49,7 +49,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     messageName: PACS007_NAME,
     amountCents: fields.refundCents,
     requestHash: sub.rawHash,
-    message: sub.body,
+    message: storedMessage(sub.text, null),
     response,
     createdAtMs: sub.nowMs,
     original,

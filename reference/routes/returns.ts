@@ -1,7 +1,7 @@
 /** POST pacs004/v08 (spec §2.5, §1): return the full amount of a settled payment, once. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
-import { createTransfer, localDateTime } from '../ledger-of-payments/store';
+import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
 import { peekString, prepareSubmission, validationError } from './submit';
 import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
@@ -53,7 +53,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     messageName: PACS004_NAME,
     amountCents: fields.returnedCents,
     requestHash: sub.rawHash,
-    message: sub.body,
+    message: storedMessage(sub.text, null),
     response,
     createdAtMs: sub.nowMs,
     original,

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { authenticate, checkAccept, headerValue } from '../headers';
 import { errorsOf } from '../errors';
-import { createTransfer } from '../ledger-of-payments/store';
+import { createTransfer, storedMessage } from '../ledger-of-payments/store';
 import { statusReport } from '../status-report';
 import { namedFaults, routeGone } from './submit';
 
@@ -17,7 +17,7 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   const nowMs = Date.now();
   if (!transfer) {
     if (!faults.has('status-unknown-id-200')) throw errorsOf.notFound('unknown paymentsServiceId');
-    const invented = createTransfer({ kind: 'payment', id: req.params.id, clientId: client.clientId, msgId: req.params.id, endToEndId: req.params.id, txId: req.params.id, messageName: 'pacs.008.001.08', amountCents: 0, requestHash: '', message: {}, response: {}, createdAtMs: nowMs });
+    const invented = createTransfer({ kind: 'payment', id: req.params.id, clientId: client.clientId, msgId: req.params.id, endToEndId: req.params.id, txId: req.params.id, messageName: 'pacs.008.001.08', amountCents: 0, requestHash: '', message: storedMessage('{}', null), response: {}, createdAtMs: nowMs });
     return reply.code(200).send(statusReport(invented, ctx.dialect, faults, nowMs));
   }
   // Only the submitting client reads a status (README: another client's resource is 404); the

@@ -15,6 +15,8 @@ import { isObject, type Json } from '../validate/check';
 export interface Submission {
   caller: Caller;
   raw: Buffer;
+  /** raw decoded (what body was parsed from). */
+  text: string;
   rawHash: string;
   body: Json;
   nowMs: number;
@@ -26,11 +28,11 @@ export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaS
   checkAccept(req);
   requireJsonContentType(req);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  const body = parseJsonBody(raw, caller.faults);
+  const { text, value: body } = parseJsonBody(raw, caller.faults);
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
   if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body }, nowMs);
-  return { caller, raw, rawHash, body, nowMs };
+  return { caller, raw, text, rawHash, body, nowMs };
 }
 
 /** Faults of the client a request names, for checks made before authentication (route presence). */

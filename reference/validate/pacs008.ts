@@ -17,19 +17,19 @@ export interface Pacs008Fields {
 export type Pacs008Result = { ok: true; fields: Pacs008Fields } | { ok: false; errors: FieldError[] };
 
 /** The root element's content; P8-06 wants exactly one root, named fitoFICstmrCdtTrf. */
-export function pacs008Root(body: Json, faults: FaultSet): { root: Json | null; error: FieldError | null } {
+export function pacs008Root(body: Json, faults: FaultSet): { root: Json | null; rootKey: string; error: FieldError | null } {
   const keys = Object.keys(body);
   const root = body[PACS008_ROOT];
-  if (isObject(root) && keys.length === 1) return { root, error: null };
+  if (isObject(root) && keys.length === 1) return { root, rootKey: PACS008_ROOT, error: null };
   if (faults.has('payment-accepts-any-root')) {
-    if (isObject(root)) return { root, error: null };
+    if (isObject(root)) return { root, rootKey: PACS008_ROOT, error: null };
     for (const key of keys) {
       const candidate = body[key];
-      if (isObject(candidate)) return { root: candidate, error: null };
+      if (isObject(candidate)) return { root: candidate, rootKey: key, error: null };
     }
   }
-  if (!isObject(root)) return { root: null, error: { code: 'required', message: `the body must have the root element ${PACS008_ROOT}`, path: PACS008_ROOT } };
-  return { root: null, error: { code: 'invalid_value', message: `the body must have the single root element ${PACS008_ROOT}`, path: keys.find((k) => k !== PACS008_ROOT) ?? '' } };
+  if (!isObject(root)) return { root: null, rootKey: PACS008_ROOT, error: { code: 'required', message: `the body must have the root element ${PACS008_ROOT}`, path: PACS008_ROOT } };
+  return { root: null, rootKey: PACS008_ROOT, error: { code: 'invalid_value', message: `the body must have the single root element ${PACS008_ROOT}`, path: keys.find((k) => k !== PACS008_ROOT) ?? '' } };
 }
 
 function party(c: Checker, value: Json | null, path: string): void {

@@ -156,11 +156,13 @@ export const faultCatalogue = [
   f('return-orgnl-sttlm-unchecked', 'RTR-31', 'orgnlTxRef sttlmMtd and svcLvl.prtry are not checked.'),
   f('return-ctry-unchecked', 'RTR-32', 'pstlAdr.ctry is not checked against ISO 3166.'),
   f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
+  f('return-by-any-institution', 'RTR-39', 'Any institution, not only the beneficiary’s, may return a known payment.'),
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
   // Refund
   f('refund-answers-202', 'RFD-01', 'A valid refund is answered 202 instead of 201.'),
   f('refund-full-amount-accepted', 'RFD-02', 'A single refund of the full original amount is accepted.'),
+  f('refund-by-any-institution', 'RFD-08', 'Any institution, not only the beneficiary’s, may refund a known payment.'),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),

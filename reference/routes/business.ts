@@ -9,7 +9,7 @@ import { validationError } from './submit';
 
 export interface BusinessFailure {
   /** ISO reason code reported in pacs.002 when the dialect reports by status. */
-  reason: 'NOOR' | 'AG01' | 'AM09' | 'DUPL';
+  reason: 'NOOR' | 'AG01' | 'AG02' | 'AM09' | 'DUPL';
   message: string;
   path: string;
 }
@@ -19,6 +19,7 @@ export const businessReasons = {
   originalNotAccepted: 'AG01',
   wrongAmount: 'AM09',
   alreadyReturned: 'DUPL',
+  notTheBeneficiary: 'AG02',
 } as const;
 
 /** Throws for dialect http; for dialect status returns the reason to settle the transfer as rejected. */

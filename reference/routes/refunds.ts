@@ -25,6 +25,9 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   let failure: BusinessFailure | null = null;
   if (!original) {
     failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+  } else if (original.beneficiaryClientId !== client.clientId && !faults.has('refund-by-any-institution')) {
+    // §1: the merchant's (beneficiary's) institution refunds; nobody else holds the money to send back.
+    failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can refund it', path: `${T}.orgnlTxId` };
   } else if (original.phase !== 'accepted') {
     failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
   } else {

@@ -30,6 +30,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   let failure: BusinessFailure | null = null;
   if (!original) {
     if (ctx.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+  } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
+    // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
+    failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can return it', path: `${T}.orgnlTxId` };
   } else if (original.phase !== 'accepted') {
     failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
   } else if (original.returned) {

@@ -44,6 +44,16 @@ test.describe('refund (pacs.007): one refund', () => {
     expect(final.statusClass, `the refund settles as accepted (statuses ${final.history.join(' → ')})`).toBe('accepted');
   });
 
+  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'] }, async ({ api, verdicts, clients, seed }) => {
+    const refunder = beneficiaryOf(clients);
+    test.skip(refunder === clients.primary, 'needs a second client as the beneficiary');
+    const [twinOriginal, original] = await settledOriginals(api, { payer: clients.primary, beneficiary: refunder }, 2);
+    const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: the merchant’s institution refunds part');
+    expectAccepted(verdicts, twin.answer, 'the valid twin');
+    const { answer } = await refund(api, clients.primary, original!, seed, undefined, 'mutant: the payer’s institution tries to refund it');
+    await expectBusinessRefusal(api, verdicts, answer.exchange, { client: clients.primary });
+  });
+
   test('a single refund of the full amount is refused (the return flow is for that)', { tag: ['@RFD-02'] }, async ({ api, verdicts, clients, seed }) => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals(api, { payer: clients.primary, beneficiary: refunder }, 2);

@@ -54,6 +54,18 @@ test.describe('return (pacs.004): accepted returns', () => {
   });
 });
 
+test.describe('return (pacs.004): who may return', () => {
+  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'] }, async ({ api, verdicts, clients, seed }) => {
+    const beneficiary = beneficiaryOf(clients);
+    test.skip(beneficiary === clients.primary, 'needs a second client as the beneficiary');
+    const [twinOriginal, original] = await settledOriginals(api, { payer: clients.primary, beneficiary }, 2);
+    const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), { client: beneficiary, label: 'valid twin: the beneficiary returns its payment' });
+    verdicts.expectStatus(twin.exchange, [201], 'the valid twin');
+    const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: clients.primary, label: 'mutant: the payer’s institution tries to return it' });
+    await expectBusinessRefusal(api, verdicts, mutant.exchange, { client: clients.primary });
+  });
+});
+
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'] }, async ({ api, verdicts, clients, seed }) => {
     const returner = beneficiaryOf(clients);

@@ -25,6 +25,8 @@ export const b64url = (data: Uint8Array | string): string => Buffer.from(data).t
 export type Signer =
   | { kind: 'rs256'; key: KeyObject }
   | { kind: 'hs256'; secret: Uint8Array | string }
+  /** ECDSA P-256 (JWS uses the raw r||s signature, RFC 7518 §3.4). */
+  | { kind: 'es256'; key: KeyObject }
   | { kind: 'none' };
 
 export function signCompact(header: JsonObject, payload: JsonObject, signer: Signer): string {
@@ -34,6 +36,8 @@ export function signCompact(header: JsonObject, payload: JsonObject, signer: Sig
       return `${input}.${b64url(sign('sha256', Buffer.from(input), signer.key))}`;
     case 'hs256':
       return `${input}.${b64url(createHmac('sha256', signer.secret).update(input).digest())}`;
+    case 'es256':
+      return `${input}.${b64url(sign('sha256', Buffer.from(input), { key: signer.key, dsaEncoding: 'ieee-p1363' }))}`;
     case 'none':
       return `${input}.`;
   }

@@ -17,10 +17,10 @@ export function generateRsaKeyPair(modulusLength = 2048): KeyPair {
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
-/** A P-256 public key in PEM: a valid PEM that is not RSA (spec §5.4). */
-export function generateEcPublicPem(): string {
-  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return publicKey.export({ type: 'spki', format: 'pem' }).toString();
+/** A P-256 key pair: a valid PEM key that is not RSA (spec §5.4). */
+export function generateEcKeyPair(): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
 /** The same RSA key pair's private half, password-encrypted PEM: spec §5.4 says such a key is rejected. */

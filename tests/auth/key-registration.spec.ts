@@ -5,26 +5,38 @@
  */
 import { test, expect } from '../../fixtures/test';
 import { generatedClient, registerClient } from '../../fixtures/target';
-import { encryptedPem, generateEcPublicPem, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
+import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
+import type { Signer } from '../../helpers/jws';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { brief } from '../../fixtures/verdicts';
 
 interface KeyCase {
   name: string;
   rule: string;
-  /** The key that signs the assertion, and the text registered as the client's public key. */
-  key: () => { signer: KeyPair; registered: string };
+  /**
+   * The key registered as the client's public key, and the matching private key that signs the
+   * assertion: the signature is then valid for the registered key, so the key itself is the only
+   * reason left to refuse the token.
+   */
+  key: () => { pair: KeyPair; registered: string; signer: Signer };
 }
 
 let rsa1024: KeyPair | undefined;
 const cases: KeyCase[] = [
-  { name: 'an EC P-256 key', rule: 'KEY-01', key: () => ({ signer: generateRsaKeyPair(2048), registered: generateEcPublicPem() }) },
+  {
+    name: 'an EC P-256 key (assertion signed ES256 with it)',
+    rule: 'KEY-01',
+    key: () => {
+      const pair = generateEcKeyPair();
+      return { pair, registered: pair.publicPem, signer: { kind: 'es256', key: pair.privateKey } };
+    },
+  },
   {
     name: 'an RSA-1024 key',
     rule: 'KEY-02',
     key: () => {
       rsa1024 ??= generateRsaKeyPair(1024);
-      return { signer: rsa1024, registered: rsa1024.publicPem };
+      return { pair: rsa1024, registered: rsa1024.publicPem, signer: { kind: 'rs256', key: rsa1024.privateKey } };
     },
   },
   {
@@ -32,7 +44,7 @@ const cases: KeyCase[] = [
     rule: 'KEY-03',
     key: () => {
       const pair = generateRsaKeyPair(2048);
-      return { signer: pair, registered: encryptedPem(pair) };
+      return { pair, registered: encryptedPem(pair), signer: { kind: 'rs256', key: pair.privateKey } };
     },
   },
   {
@@ -40,7 +52,7 @@ const cases: KeyCase[] = [
     rule: 'KEY-04',
     key: () => {
       const pair = generateRsaKeyPair(2048);
-      return { signer: pair, registered: jwkText(pair) };
+      return { pair, registered: jwkText(pair), signer: { kind: 'rs256', key: pair.privateKey } };
     },
   },
 ];
@@ -53,10 +65,11 @@ test.describe('key registration: a key the spec forbids makes every token reques
       const twin = await api.requestToken({ client: good, label: 'valid twin: same client shape, conforming RSA-2048 PEM key' });
       verdicts.expectStatus(twin, [200], 'the valid twin must succeed');
 
-      const { signer, registered } = c.key();
-      const bad: ClientIdentity = { ...generatedClient('mutant', process.env.PAYMENTS_RUN_ID ?? 'run', testInfo.workerIndex), privateKey: signer.privateKey, publicPem: registered };
+      const { pair, registered, signer } = c.key();
+      const bad: ClientIdentity = { ...generatedClient('mutant', process.env.PAYMENTS_RUN_ID ?? 'run', testInfo.workerIndex), privateKey: pair.privateKey, publicPem: registered };
       await registerClient(http, target, bad, { publicKey: registered });
-      const mutant = await api.requestToken({ client: bad, label: `mutant: client registered with ${c.name}` });
+      const alg = signer.kind === 'es256' ? 'ES256' : 'RS256';
+      const mutant = await api.requestToken({ client: bad, assertion: { signer, header: { alg } }, label: `mutant: client registered with ${c.name}` });
       const status = mutant.response.status;
       expect(status >= 400 && status < 500, `a token must not be issued for ${c.name}: got ${status} ${brief(mutant)}`).toBe(true);
     });

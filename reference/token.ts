@@ -133,6 +133,21 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   }
 }
 
+/**
+ * The client an unauthenticated request claims to be (the assertion's sub). Never trusted: used only
+ * to find that client's per-client faults, so a fault on client authentication can be injected per
+ * client like every other fault.
+ */
+function claimedClient(ctx: ServiceContext, req: TokenRequest): Client | undefined {
+  try {
+    const assertion = readParams(req, ctx.globalFaults).get('assertion');
+    const sub = assertion ? parseCompactJws(assertion)?.payload['sub'] : undefined;
+    return typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): TokenResponse {
   const nowMs = Date.now();
   const basic = parseBasic(req.authorization);
@@ -141,7 +156,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
     client = ctx.registry.get(basic.id);
     if (!client) throw invalidClient('unknown client');
     if (!client.faults.has('token-ignores-client-secret') && !safeEqual(basic.secret, client.clientSecret)) throw invalidClient('wrong client credentials');
-  } else if (!ctx.globalFaults.has('token-accepts-missing-basic')) {
+  } else if (!(claimedClient(ctx, req)?.faults ?? ctx.globalFaults).has('token-accepts-missing-basic')) {
     throw invalidClient(req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required');
   }
   let faults: FaultSet = client?.faults ?? ctx.globalFaults;

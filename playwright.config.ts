@@ -5,6 +5,7 @@
  */
 import { defineConfig, type PlaywrightTestConfig, type Project } from '@playwright/test';
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile, ProfileError, type Profile } from './helpers/profile';
 import { ensureRunContext, portVariable } from './fixtures/run-context';
@@ -19,7 +20,10 @@ function selectedProfileNames(argv: string[]): string[] {
     else if (arg.startsWith('--project=')) names.push(arg.slice('--project='.length));
   });
   const fromEnv = process.env.PAYMENTS_PROFILES?.split(',').filter(Boolean) ?? [];
-  return [...new Set(names.length ? names : fromEnv.length ? fromEnv : ['local'])];
+  const selected = [...new Set(names.length ? names : fromEnv.length ? fromEnv : ['local'])];
+  // Workers load this config again without the --project arguments: hand them the selection.
+  process.env.PAYMENTS_PROFILES = selected.join(',');
+  return selected;
 }
 
 function load(name: string): Profile {
@@ -37,6 +41,31 @@ function load(name: string): Profile {
 
 const profiles = selectedProfileNames(process.argv).map(load);
 
+/**
+ * Fault-injection kill matrix (scripts/mutation.ts): PAYMENTS_MUTATION_FAULTS names a JSON file
+ * {scope, faults: [{name, rule}]} (or a plain list of fault names). Each fault becomes one project
+ * `<profile>~<fault>` against the same reference server, whose clients are registered with that one
+ * fault; with scope "cited" a fault project runs only the tests citing the fault's rule.
+ */
+function mutationProjects(profileName: string): Project[] {
+  const file = process.env.PAYMENTS_MUTATION_FAULTS;
+  if (!file) return [];
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const list = (Array.isArray(parsed) ? parsed : (parsed as { faults: unknown[] }).faults) as (string | { name: string; rule?: string })[];
+  const scope = Array.isArray(parsed) ? 'all' : ((parsed as { scope?: string }).scope ?? 'all');
+  return list.map((entry) => {
+    const fault = typeof entry === 'string' ? { name: entry } : entry;
+    return {
+      name: `${profileName}~${fault.name}`,
+      testDir: './tests',
+      testIgnore: ['**/unit/**'],
+      metadata: { profile: profileName, faults: [fault.name] },
+      // (?![0-9]) so that @P8-1 never selects @P8-12.
+      ...(scope === 'cited' && fault.rule ? { grep: new RegExp(`@${fault.rule}(?![0-9])`) } : {}),
+    };
+  });
+}
+
 for (const profile of profiles) {
   if (profile.live && process.env.PAYMENTS_CONFIRM_LIVE !== profile.name) {
     console.error(
@@ -46,13 +75,17 @@ for (const profile of profiles) {
   }
 }
 
-const projects: Project[] = profiles.map((profile) => ({
-  name: profile.name,
-  testDir: './tests',
-  testIgnore: ['**/unit/**'],
-  // A live deployment only ever sees tests that are safe there: tokens, reads, bounded payments.
-  ...(profile.live ? { grep: /@live-safe/ } : {}),
-}));
+const projects: Project[] = profiles.flatMap((profile) => [
+  {
+    name: profile.name,
+    testDir: './tests',
+    testIgnore: ['**/unit/**'],
+    metadata: { profile: profile.name, faults: [] },
+    // A live deployment only ever sees tests that are safe there: tokens, reads, bounded payments.
+    ...(profile.live ? { grep: /@live-safe/ } : {}),
+  },
+  ...(profile.target.kind === 'reference' ? mutationProjects(profile.name) : []),
+]);
 
 const webServers: NonNullable<PlaywrightTestConfig['webServer']> = profiles
   .filter((p) => p.target.kind === 'reference' && !process.env.REF_URL)

@@ -1,0 +1,79 @@
+/**
+ * Unit checks of the rule ledger and of its link to the reference's fault catalogue. Run with
+ * `node --import tsx --test tests/unit/ledger.test.ts` (Playwright ignores tests/unit).
+ *
+ * This file imports reference/faults.ts on purpose: it checks the mutation tooling (every fault must
+ * break a rule the ledger has), never the service's behaviour, so it is not a conformance test.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rules, ruleById } from '../../fixtures/ledger/rules';
+import { faultCatalogue } from '../../reference/faults';
+import { checkLedger } from '../../scripts/ledger-check';
+
+const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
+const FLOWS = new Set(['auth', 'payment', 'status', 'incoming', 'cancellation', 'return', 'refund', 'robustness']);
+
+test('ledger IDs are unique', () => {
+  const seen = new Map<string, number>();
+  for (const r of rules) seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
+  const duplicates = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  assert.deepEqual(duplicates, [], `duplicate rule IDs: ${duplicates.join(', ')}`);
+  assert.equal(ruleById.size, rules.length);
+});
+
+test('ledger IDs are well formed (PREFIX-NN) and match the tag pattern the fixtures read', () => {
+  const bad = rules.filter((r) => !ID.test(r.id) || !/^@[A-Z0-9]+-\d+$/.test(`@${r.id}`)).map((r) => r.id);
+  assert.deepEqual(bad, []);
+});
+
+test('every rule has a section, a level, a flow, a statement and a where', () => {
+  for (const r of rules) {
+    assert.match(r.section, /§\d/, `${r.id}: section must cite the spec (§n)`);
+    assert.ok(r.level === 'documented' || r.level === 'assumption', `${r.id}: level`);
+    assert.ok(FLOWS.has(r.flow), `${r.id}: flow ${r.flow}`);
+    assert.ok(r.statement.trim().length > 10, `${r.id}: statement`);
+    assert.match(r.statement, /[.)]$/, `${r.id}: statement is a sentence`);
+    assert.ok(r.where === 'any' || r.where.startsWith('capability:'), `${r.id}: where`);
+  }
+});
+
+test('IDs of one prefix are numbered in order (append only, never renumbered)', () => {
+  const last = new Map<string, number>();
+  for (const r of rules) {
+    const [prefix, n] = [r.id.replace(/-\d+$/, ''), Number(r.id.replace(/^.*-/, ''))];
+    const before = last.get(prefix) ?? 0;
+    assert.ok(n > before, `${r.id} comes after ${prefix}-${String(before).padStart(2, '0')}: new IDs are appended with the next number`);
+    last.set(prefix, n);
+  }
+});
+
+test('every fault of reference/faults.ts names an existing, live ledger rule', () => {
+  const missing = faultCatalogue.filter((f) => !ruleById.has(f.rule)).map((f) => `${f.name} → ${f.rule}`);
+  assert.deepEqual(missing, [], `faults naming rules the ledger does not have: ${missing.join(', ')}`);
+  const retired = faultCatalogue.filter((f) => ruleById.get(f.rule)?.retired).map((f) => `${f.name} → ${f.rule}`);
+  assert.deepEqual(retired, [], `faults naming retired rules: ${retired.join(', ')}`);
+});
+
+test('fault names are unique and each fault has a description', () => {
+  const names = faultCatalogue.map((f) => f.name);
+  assert.equal(new Set(names).size, names.length);
+  for (const f of faultCatalogue) assert.ok(f.description.trim().length > 0, `${f.name}: description`);
+});
+
+test('ledger check: an unknown cited ID fails, uncited documented rules are listed, --strict fails on them', () => {
+  const first = rules.find((r) => r.level === 'documented' && !r.retired)!;
+  const ok = checkLedger([{ title: 't1', ruleIds: [first.id] }]);
+  assert.equal(ok.ok, true);
+  assert.ok(!ok.uncitedDocumented.some((r) => r.id === first.id));
+  assert.ok(ok.uncitedDocumented.length > 0);
+  assert.equal(checkLedger([{ title: 't1', ruleIds: [first.id] }], { strict: true }).ok, false);
+
+  const bad = checkLedger([{ title: 't2', ruleIds: ['NOPE-99'] }]);
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.unknown, [{ id: 'NOPE-99', tests: ['t2'] }]);
+
+  const all = checkLedger(rules.map((r) => ({ title: r.id, ruleIds: [r.id] })), { strict: true });
+  assert.equal(all.ok, true);
+  assert.equal(all.uncitedDocumented.length, 0);
+});

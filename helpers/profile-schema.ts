@@ -115,9 +115,10 @@ export const profileSchema = {
         refusalStatus: {
           type: 'object',
           additionalProperties: false,
-          required: ['validation', 'unauthenticated', 'forbidden', 'sca', 'notFound', 'business', 'mediaType', 'tooLarge', 'missingHeader'],
+          required: ['validation', 'malformed', 'unauthenticated', 'forbidden', 'sca', 'notFound', 'business', 'mediaType', 'tooLarge', 'missingHeader'],
           properties: {
             validation: httpStatuses,
+            malformed: httpStatuses,
             unauthenticated: httpStatuses,
             forbidden: httpStatuses,
             sca: httpStatuses,

@@ -45,6 +45,8 @@ export type Target =
 
 export type RefusalClass =
   | 'validation'
+  /** A body that is not parseable JSON (or not UTF-8): many APIs answer 400 even where validation is 422. */
+  | 'malformed'
   | 'unauthenticated'
   | 'forbidden'
   | 'sca'

@@ -156,6 +156,7 @@ export const faultCatalogue = [
   f('return-orgnl-sttlm-unchecked', 'RTR-31', 'orgnlTxRef sttlmMtd and svcLvl.prtry are not checked.'),
   f('return-ctry-unchecked', 'RTR-32', 'pstlAdr.ctry is not checked against ISO 3166.'),
   f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
+  f('return-twice-accepted', 'RTR-38', 'A payment already returned can be returned again.'),
   f('return-by-any-institution', 'RTR-39', 'Any institution, not only the beneficiary’s, may return a known payment.'),
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),

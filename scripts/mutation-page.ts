@@ -21,7 +21,7 @@ ul.tests{margin:0;padding-left:1.1rem} ul.tests li{font-size:12px}
 details summary{cursor:pointer;color:#0969da}
 `;
 
-const cls = (v: FaultResult['verdict']): string => (v === 'not applicable' ? 'na' : v);
+const cls = (v: FaultResult['verdict']): string => (v === 'not applicable' || v === 'equivalent' ? 'na' : v);
 
 function testsCell(f: FaultResult): string {
   if (!f.failing.length) return `<span class="meta">${escape(f.reason)}</span>`;
@@ -66,6 +66,7 @@ ${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.proble
 <div class="card killed"><b>${m.summary.killed}</b>killed</div>
 <div class="card survived"><b>${m.summary.survived}</b>survived</div>
 <div class="card na"><b>${m.summary.notApplicable}</b>not applicable</div>
+<div class="card na"><b>${m.summary.equivalent}</b>equivalent (rule implied by others)</div>
 <div class="card ${cleanOk ? 'killed' : 'clean-bad'}"><b>${m.clean.failed}</b>clean-run failures (${m.clean.passed} passed, ${m.clean.skipped} skipped)</div>
 <div class="card"><b>${m.documentedRulesWithoutFault.length}</b>documented rules with no fault</div>
 </div>

@@ -23,7 +23,7 @@ import { loadProfile, type Profile } from '../helpers/profile';
 import { runPlaywright } from './run-playwright';
 import { renderMutationPage } from './mutation-page';
 
-export type Verdict = 'killed' | 'survived' | 'not applicable';
+export type Verdict = 'killed' | 'survived' | 'not applicable' | 'equivalent';
 
 export interface FaultResult {
   name: string;
@@ -53,7 +53,7 @@ export interface Matrix {
   complete: boolean;
   problems: string[];
   clean: { passed: number; failed: number; skipped: number; failures: string[] };
-  summary: { faults: number; killed: number; survived: number; notApplicable: number };
+  summary: { faults: number; killed: number; survived: number; notApplicable: number; equivalent: number };
   faults: FaultResult[];
   /** Documented rules that no fault breaks: the matrix says nothing about them. */
   documentedRulesWithoutFault: { id: string; section: string; statement: string }[];
@@ -213,6 +213,9 @@ export function buildMatrix(
     const needs = rule && rule.where !== 'any' ? (rule.where.slice('capability:'.length) as Capability) : undefined;
     if (needs && !grants.has(needs)) return { ...base, verdict: 'not applicable' as const, reason: `${fault.rule} needs capability ${needs}, which profile ${profile.name} does not grant` };
     if (!rule) return { ...base, verdict: 'survived' as const, reason: `rule ${fault.rule} is not in the ledger` };
+    if (rule.impliedBy?.length) {
+      return { ...base, verdict: 'equivalent' as const, reason: `${fault.rule} is implied by ${rule.impliedBy.join(' and ')}: a server breaking only ${fault.rule} answers like a conforming one (an equivalent mutant)` };
+    }
     const cited = citing(fault.rule);
     if (!cited.length) return { ...base, verdict: 'survived' as const, reason: `no test cites ${fault.rule}` };
     const ranCited = cited.filter((t) => t.outcome !== 'skipped').length;
@@ -228,7 +231,7 @@ export function buildMatrix(
     .filter((r) => r.level === 'documented' && !r.retired && !broken.has(r.id))
     .map((r) => ({ id: r.id, section: r.section, statement: r.statement }));
 
-  const order: Record<Verdict, number> = { survived: 0, 'not applicable': 1, killed: 2 };
+  const order: Record<Verdict, number> = { survived: 0, 'not applicable': 1, equivalent: 2, killed: 3 };
   results.sort((a, b) => order[a.verdict] - order[b.verdict]);
   return {
     generatedAt: new Date().toISOString(),
@@ -242,6 +245,7 @@ export function buildMatrix(
       killed: results.filter((r) => r.verdict === 'killed').length,
       survived: results.filter((r) => r.verdict === 'survived').length,
       notApplicable: results.filter((r) => r.verdict === 'not applicable').length,
+      equivalent: results.filter((r) => r.verdict === 'equivalent').length,
     },
     faults: results,
     documentedRulesWithoutFault,
@@ -284,7 +288,7 @@ export function formatMatrix(m: Matrix): string {
   for (const p of m.problems) lines.push(red(`✖ incomplete run: ${p}`));
   lines.push(`documented rules that no fault breaks: ${m.documentedRulesWithoutFault.length}`);
   lines.push(
-    `${m.summary.killed} killed, ${m.summary.survived} survived, ${m.summary.notApplicable} not applicable (of ${m.summary.faults}) — wall time ${(m.wallMs / 1000).toFixed(1)} s`,
+    `${m.summary.killed} killed, ${m.summary.survived} survived, ${m.summary.notApplicable} not applicable, ${m.summary.equivalent} equivalent (of ${m.summary.faults}) — wall time ${(m.wallMs / 1000).toFixed(1)} s`,
   );
   if (survivors.length) lines.push(dim(`replay one fault: PAYMENTS_CLIENT_FAULTS=<fault> npx playwright test --project=${m.profile} --grep @<RULE>`));
   return lines.join('\n');

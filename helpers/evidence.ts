@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Capability, Rule } from '../fixtures/ledger/rules';
 import type { Profile } from './profile';
+import { flattenReport, type PlaywrightJsonReport } from './playwright-report';
 
 // ── hashing and the manifest ─────────────────────────────────────────────────────────────────────
 
@@ -171,67 +172,27 @@ export interface TestRecord {
   error?: string;
 }
 
-interface JsonAnnotation {
-  type: string;
-  description?: string;
-}
-interface JsonResult {
-  status: string;
-  errors?: { message?: string }[];
-  error?: { message?: string };
-  annotations?: JsonAnnotation[];
-}
-interface JsonTest {
-  status: string;
-  projectName: string;
-  annotations?: JsonAnnotation[];
-  results?: JsonResult[];
-}
-interface JsonSpec {
-  title: string;
-  tags?: string[];
-  tests: JsonTest[];
-}
-interface JsonSuite {
-  title: string;
-  suites?: JsonSuite[];
-  specs?: JsonSpec[];
-}
-export interface PlaywrightJsonReport {
-  suites: JsonSuite[];
-  errors?: { message?: string }[];
-}
+export type { PlaywrightJsonReport };
 
 const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Flattens a Playwright JSON report into one record per (project, test), with skip reasons and errors. */
 export function testsFromReport(report: PlaywrightJsonReport): TestRecord[] {
-  const out: TestRecord[] = [];
-  const visit = (suite: JsonSuite, prefix: string[]): void => {
-    const here = suite.title ? [...prefix, suite.title] : prefix;
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) {
-        const outcome: Outcome = t.status === 'expected' || t.status === 'flaky' ? 'passed' : t.status === 'skipped' ? 'skipped' : 'failed';
-        const last = t.results?.at(-1);
-        const annotations = [...(t.annotations ?? []), ...(last?.annotations ?? [])];
-        const record: TestRecord = {
-          title: [t.projectName, ...here, spec.title].join(' › '),
-          project: t.projectName,
-          tags: (spec.tags ?? []).map((x) => x.replace(/^@/, '')),
-          outcome,
-        };
-        if (outcome === 'skipped') record.skipReason = annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'skipped (no reason given)';
-        if (outcome === 'failed') {
-          const message = last?.errors?.[0]?.message ?? last?.error?.message ?? `status ${t.status}`;
-          record.error = stripAnsi(message).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? `status ${t.status}`;
-        }
-        out.push(record);
-      }
+  return flattenReport(report).map((t) => {
+    const record: TestRecord = {
+      title: [t.project, ...t.titlePath].join(' › '),
+      project: t.project,
+      tags: t.tags.map((x) => x.replace(/^@/, '')),
+      outcome: t.outcome,
+    };
+    const annotations = [...t.annotations, ...t.resultAnnotations];
+    if (t.outcome === 'skipped') record.skipReason = annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'skipped (no reason given)';
+    if (t.outcome === 'failed') {
+      const message = t.errors[0] ?? `status ${t.status}`;
+      record.error = stripAnsi(message).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? `status ${t.status}`;
     }
-    for (const child of suite.suites ?? []) visit(child, here);
-  };
-  for (const s of report.suites) visit(s, []);
-  return out;
+    return record;
+  });
 }
 
 // ── per-rule summary and the verdict ─────────────────────────────────────────────────────────────

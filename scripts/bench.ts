@@ -20,6 +20,7 @@ import { createPrivateKey } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool, request } from 'undici';
 import { runPlaywright, type SuiteRun } from './run-playwright';
+import { flattenReport, readReportFile } from '../helpers/playwright-report';
 import { environmentsDir } from '../helpers/profile';
 import { buildPacs008 } from '../helpers/messages/pacs008';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../helpers/client-jwts';
@@ -133,24 +134,13 @@ interface Measured {
   atLeastDelay: number;
 }
 
-interface JsonReportSuite {
-  title: string;
-  suites?: JsonReportSuite[];
-  specs?: { title: string; tests: { results: { duration: number }[] }[] }[];
-}
-
+/** Per spec (every project and retry summed), keyed by "file › describe › title". */
 function slowestTests(jsonReport: string, n: number): { slowest: string[]; atLeastDelay: number } {
-  if (!existsSync(jsonReport)) return { slowest: [], atLeastDelay: 0 };
-  const found: { title: string; ms: number }[] = [];
-  const walk = (suite: JsonReportSuite, prefix: string[]): void => {
-    const here = suite.title ? [...prefix, suite.title] : prefix;
-    for (const spec of suite.specs ?? []) {
-      const ms = spec.tests.reduce((sum, t) => sum + t.results.reduce((a, r) => a + r.duration, 0), 0);
-      found.push({ title: [...here, spec.title].join(' › '), ms });
-    }
-    for (const child of suite.suites ?? []) walk(child, here);
-  };
-  for (const suite of (JSON.parse(readFileSync(jsonReport, 'utf8')) as { suites: JsonReportSuite[] }).suites) walk(suite, []);
+  const report = readReportFile(jsonReport);
+  if (!report) return { slowest: [], atLeastDelay: 0 };
+  const msBySpec = new Map<string, number>();
+  for (const t of flattenReport(report)) msBySpec.set(t.title, (msBySpec.get(t.title) ?? 0) + t.durationMs);
+  const found = [...msBySpec].map(([title, ms]) => ({ title, ms }));
   const slowest = found
     .sort((a, b) => b.ms - a.ms)
     .slice(0, n)

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
+import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
 
 const RULE_TAG = /^@[A-Z0-9]+-\d+$/;
 
@@ -38,27 +39,6 @@ export interface LedgerCheckResult {
   citations: Map<string, string[]>;
 }
 
-interface JsonSpec {
-  title: string;
-  file: string;
-  tags?: string[];
-}
-interface JsonSuite {
-  title: string;
-  suites?: JsonSuite[];
-  specs?: JsonSpec[];
-}
-
-function walk(suite: JsonSuite, prefix: string[], out: Map<string, ListedTest>): void {
-  const here = suite.title ? [...prefix, suite.title] : prefix;
-  for (const spec of suite.specs ?? []) {
-    const title = [...here, spec.title].join(' › ');
-    const ids = (spec.tags ?? []).map((t) => (t.startsWith('@') ? t : `@${t}`)).filter((t) => RULE_TAG.test(t)).map((t) => t.slice(1));
-    out.set(title, { title, ruleIds: [...new Set(ids)] });
-  }
-  for (const child of suite.suites ?? []) walk(child, here, out);
-}
-
 /** Lists the tests of the given profiles without running them (no webServer, no global setup). */
 export function listTests(profiles: string[]): ListedTest[] {
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
@@ -71,10 +51,14 @@ export function listTests(profiles: string[]): ListedTest[] {
   if (run.status !== 0 || start < 0) {
     throw new Error(`playwright --list failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-3000)}`);
   }
-  const report = JSON.parse(run.stdout.slice(start)) as { suites: JsonSuite[]; errors?: { message?: string }[] };
-  if (report.errors?.length) throw new Error(`playwright --list reported errors:\n${report.errors.map((e) => e.message ?? '').join('\n')}`);
+  const report = JSON.parse(run.stdout.slice(start)) as PlaywrightJsonReport;
+  if (report.errors?.length) throw new Error(`playwright --list reported errors:\n${reportErrors(report).join('\n')}`);
+  // Keyed by the title without the project: each project lists the same spec with the same tags.
   const tests = new Map<string, ListedTest>();
-  for (const suite of report.suites) walk(suite, [], tests);
+  for (const t of flattenReport(report)) {
+    const ids = t.tags.map((x) => (x.startsWith('@') ? x : `@${x}`)).filter((x) => RULE_TAG.test(x)).map((x) => x.slice(1));
+    tests.set(t.title, { title: t.title, ruleIds: [...new Set(ids)] });
+  }
   return [...tests.values()];
 }
 

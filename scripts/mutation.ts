@@ -14,13 +14,14 @@
  * not applicable (the rule needs a capability the profile does not grant). Exit 1 when a fault
  * survives, the clean project fails, or the run did not complete.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { rules, ruleById, type Capability, type Rule } from '../fixtures/ledger/rules';
 import { loadProfile, type Profile } from '../helpers/profile';
 import { runPlaywright } from './run-playwright';
+import { flattenReport, readReportFile, reportErrors } from '../helpers/playwright-report';
 import { renderMutationPage } from './mutation-page';
 
 export type Verdict = 'killed' | 'survived' | 'not applicable' | 'equivalent';
@@ -122,51 +123,22 @@ export interface TestOutcome {
   durationMs: number;
 }
 
-interface JsonResult {
-  status: string;
-  duration?: number;
-}
-interface JsonTest {
-  projectName: string;
-  annotations?: { type: string; description?: string }[];
-  results: JsonResult[];
-}
-interface JsonSpec {
-  title: string;
-  tags?: string[];
-  tests: JsonTest[];
-}
-interface JsonSuite {
-  title: string;
-  suites?: JsonSuite[];
-  specs?: JsonSpec[];
-}
-
 /**
  * Reads the outcomes from Playwright's JSON report. A fault project turns its failures into expected
  * failures (fixtures/test.ts mutationCap), so the outcome is the result's own status, not the test's
  * expected/unexpected verdict; a skip by the kill cap is told apart from a capability skip.
  */
 export function readOutcomes(file: string): { tests: TestOutcome[]; errors: string[] } {
-  if (!existsSync(file)) return { tests: [], errors: ['no JSON report was written'] };
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: JsonSuite[]; errors?: { message?: string }[] };
-  const tests: TestOutcome[] = [];
-  const walk = (suite: JsonSuite, prefix: string[]): void => {
-    const here = suite.title ? [...prefix, suite.title] : prefix;
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) {
-        const status = t.results.at(-1)?.status;
-        const capped = t.annotations?.some((a) => a.type === 'skip' && a.description?.startsWith('fault already killed'));
-        const outcome: Outcome =
-          status === 'failed' || status === 'timedOut' ? 'failed' : status === 'passed' ? 'passed' : status === 'skipped' ? (capped ? 'capped' : 'skipped') : 'interrupted';
-        const durationMs = t.results.reduce((sum, r) => sum + (r.duration ?? 0), 0);
-        tests.push({ project: t.projectName, title: [...here, spec.title].join(' › '), tags: (spec.tags ?? []).map((x) => x.replace(/^@/, '')), outcome, durationMs });
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child, here);
-  };
-  for (const suite of report.suites) walk(suite, []);
-  return { tests, errors: (report.errors ?? []).map((e) => `playwright error: ${(e.message ?? '').split('\n')[0]}`) };
+  const report = readReportFile(file);
+  if (!report) return { tests: [], errors: ['no JSON report was written'] };
+  const tests = flattenReport(report).map((t): TestOutcome => {
+    const status = t.resultStatus;
+    const capped = t.annotations.some((a) => a.type === 'skip' && a.description?.startsWith('fault already killed'));
+    const outcome: Outcome =
+      status === 'failed' || status === 'timedOut' ? 'failed' : status === 'passed' ? 'passed' : status === 'skipped' ? (capped ? 'capped' : 'skipped') : 'interrupted';
+    return { project: t.project, title: t.title, tags: t.tags.map((x) => x.replace(/^@/, '')), outcome, durationMs: t.durationMs };
+  });
+  return { tests, errors: reportErrors(report).map((message) => `playwright error: ${message.split('\n')[0]}`) };
 }
 
 export function buildMatrix(

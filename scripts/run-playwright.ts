@@ -1,8 +1,9 @@
 /** Runs Playwright as a child process and reads its JSON report: the one place scripts start a suite run. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { flattenReport, readReportFile } from '../helpers/playwright-report';
 
 export interface SuiteCounts {
   passed: number;
@@ -20,35 +21,15 @@ export interface SuiteRun {
   jsonReport: string;
 }
 
-interface JsonSpec {
-  title: string;
-  file: string;
-  tags: string[];
-  tests: { status: string; projectName: string }[];
-}
-interface JsonSuite {
-  title: string;
-  suites?: JsonSuite[];
-  specs?: JsonSpec[];
-}
-
-function collect(suite: JsonSuite, prefix: string[], out: SuiteRun['tests']): void {
-  const here = suite.title ? [...prefix, suite.title] : prefix;
-  for (const spec of suite.specs ?? []) {
-    for (const t of spec.tests) {
-      const outcome = t.status === 'expected' ? 'passed' : t.status === 'skipped' ? 'skipped' : t.status === 'flaky' ? 'passed' : 'failed';
-      out.push({ title: [t.projectName, ...here, spec.title].join(' › '), tags: spec.tags.map((x) => x.replace(/^@/, '')), outcome });
-    }
-  }
-  for (const child of suite.suites ?? []) collect(child, here, out);
-}
-
+/** One record per (project, test); the title leads with the project: "project › file › describe › title". */
 export function readJsonReport(file: string): SuiteRun['tests'] {
-  if (!existsSync(file)) return [];
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: JsonSuite[] };
-  const tests: SuiteRun['tests'] = [];
-  for (const s of report.suites) collect(s, [], tests);
-  return tests;
+  const report = readReportFile(file);
+  if (!report) return [];
+  return flattenReport(report).map((t) => ({
+    title: [t.project, ...t.titlePath].join(' › '),
+    tags: t.tags.map((x) => x.replace(/^@/, '')),
+    outcome: t.outcome,
+  }));
 }
 
 export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<SuiteRun> {

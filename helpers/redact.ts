@@ -15,6 +15,17 @@ const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?(?:-----END [A-Z ]+-----|$)/g;
 const CREDENTIAL_SHAPE = /\b(Basic|Bearer)(\s+)([A-Za-z0-9+/=._~-]{8,})/gi;
 const PEM_ESCAPED_SHAPE = /-----BEGIN [A-Z ]+-----(?:\\n|[A-Za-z0-9+/=\s])*?-----END [A-Z ]+-----/g;
 
+let processRedactor: Redactor | undefined;
+
+/**
+ * The redactor of this process (one Playwright worker): the fixtures register every secret with it,
+ * and every path that turns a response into text for a reader (report attachments, transcripts,
+ * assertion messages) goes through it.
+ */
+export function workerRedactor(): Redactor {
+  return (processRedactor ??= new Redactor());
+}
+
 export const fingerprint = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
 
 export class Redactor {

@@ -1,7 +1,8 @@
 /**
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
- * secret scan), the suite against every reference dialect, and the mutation kill matrix. Ends with
+ * secret scan), a secret scan of a run whose tests fail on purpose (failure messages and replay
+ * attachments), the suite against every reference dialect, and the mutation kill matrix. Ends with
  * the one closing line CI reads.
  */
 import { spawn } from 'node:child_process';
@@ -43,6 +44,7 @@ const steps: Step[] = [
   { name: 'unit tests', command: [node, ...tsx, '--test', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts'] },
   { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
+  { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
   ...dialectProfiles.map(
     (profile): Step => ({
       name: `conformance (${profile})`,

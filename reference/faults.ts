@@ -123,7 +123,8 @@ export const faultCatalogue = [
   f('cancel-after-batch-succeeds', 'CXL-03', 'A cancellation after the batch was sent is confirmed and the payment cancelled.'),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
   // Return
-  f('return-answers-202', 'RTR-01', 'A valid return is answered 202 instead of 201.'),
+  f('return-answers-500', 'RTR-01', 'A valid return is stored but answered 500: the client cannot tell it was accepted.'),
+  f('return-answers-202', 'RTR-37', 'A valid return is answered 202 instead of the assumed 201.'),
   f('return-accepts-non-eur', 'RTR-02', 'Return amounts are accepted in any currency.'),
   f('return-accepts-non-positive', 'RTR-03', 'Return amounts may be zero or negative.'),
   f('return-msgid-optional', 'RTR-04', 'pmtRtr.grpHdr.msgId is not required.'),
@@ -161,7 +162,8 @@ export const faultCatalogue = [
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
   // Refund
-  f('refund-answers-202', 'RFD-01', 'A valid refund is answered 202 instead of 201.'),
+  f('refund-answers-500', 'RFD-01', 'A valid refund is stored but answered 500: the client cannot tell it was accepted.'),
+  f('refund-answers-202', 'RFD-07', 'A valid refund is answered 202 instead of the assumed 201.'),
   f('refund-full-amount-accepted', 'RFD-02', 'A single refund of the full original amount is accepted.'),
   f('refund-by-any-institution', 'RFD-08', 'Any institution, not only the beneficiary’s, may refund a known payment.'),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),

@@ -62,7 +62,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   if (original && pendingRejection === null) original.refundedCents += fields.refundCents;
   ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
-  return reply.code(faults.has('refund-answers-202') ? 202 : 201).send({ data: response });
+  return reply.code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201).send({ data: response });
 }
 
 export function registerRefundRoutes(app: FastifyInstance, ctx: ServiceContext): void {

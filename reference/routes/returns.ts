@@ -65,7 +65,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   if (original && pendingRejection === null) original.returned = true;
   ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
-  return reply.code(faults.has('return-answers-202') ? 202 : 201).send({ data: response });
+  return reply.code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201).send({ data: response });
 }
 
 export function registerReturnRoutes(app: FastifyInstance, ctx: ServiceContext): void {

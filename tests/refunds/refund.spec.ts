@@ -22,7 +22,7 @@ async function refund(api: Api, refunder: ClientIdentity, original: SettledPayme
 }
 
 function expectAccepted(verdicts: Verdicts, answer: Submitted, what: string): string {
-  verdicts.expectStatus(answer.exchange, [201], what);
+  verdicts.expectAccepted(answer.exchange, what);
   expect(answer.paymentsServiceId, `${what}: data.paymentsServiceId ${brief(answer.exchange)}`).toBeTruthy();
   return answer.paymentsServiceId!;
 }

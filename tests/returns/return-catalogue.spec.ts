@@ -35,7 +35,7 @@ test.describe('return (pacs.004): one rule at a time', () => {
 
       const twin = buildPacs004({ seed, original: twinOriginal, ...(c.twin ?? {}) });
       const twinAnswer = await submitReturn(api, twin, { client: returner, label: 'valid twin: return the payment (pacs.004)' });
-      verdicts.expectStatus(twinAnswer.exchange, [201], 'the valid twin must be accepted, or the case proves nothing');
+      verdicts.expectAccepted(twinAnswer.exchange, 'the valid twin must be accepted, or the case proves nothing');
 
       const mutant: Pacs004Message = buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) });
       c.mutate?.(mutant);
@@ -43,7 +43,7 @@ test.describe('return (pacs.004): one rule at a time', () => {
 
       switch (c.outcome) {
         case 'accepted':
-          verdicts.expectStatus(answer.exchange, [201], `the allowed variant (${c.name})`);
+          verdicts.expectAccepted(answer.exchange, `the allowed variant (${c.name})`);
           expect(answer.paymentsServiceId, 'the accepted return has a paymentsServiceId').toBeTruthy();
           break;
         case 'refused':

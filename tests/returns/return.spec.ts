@@ -17,7 +17,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: returner }, 1);
     const message = buildPacs004({ seed, original: original!.message });
     const { exchange } = await submitReturn(api, message, { client: returner });
-    verdicts.expectStatus(exchange, [201], 'a valid return');
+    verdicts.expectAccepted(exchange, 'a valid return');
     const shape = validateAgainst(submissionResponseSchema, exchange.response.json);
     verdicts.assume(shape.errors.length === 0, `the pacs.004 response is a §2.3-like data object (${shape.errors.join('; ')}) ${brief(exchange)}`);
     verdicts.assume(dataOf(exchange)?.paymentId === message.pmtRtr.grpHdr.msgId, 'data.paymentId echoes the return msgId');
@@ -30,7 +30,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const minimal = minimalPacs004(buildPacs004({ seed, original: original!.message }));
     expect(minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt, 'the minimal message has no optional total').toBeUndefined();
     const { exchange } = await submitReturn(api, minimal, { client: returner, label: 'return with only the required fields (pacs.004)' });
-    verdicts.expectStatus(exchange, [201], 'a minimal return');
+    verdicts.expectAccepted(exchange, 'a minimal return');
   });
 
   test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'] }, async ({ api, verdicts, clients, seed }) => {
@@ -38,7 +38,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: returner }, 1);
     const message = buildPacs004({ seed, original: original!.message });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
-    verdicts.expectStatus(first.exchange, [201], 'first return');
+    verdicts.expectAccepted(first.exchange, 'first return');
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
     verdicts.expectStatus(repeat.exchange, [200], 'the repeated return');
     verdicts.assume(repeat.paymentsServiceId === first.paymentsServiceId, `the repeat answers the original return ${first.paymentsServiceId} (got ${repeat.paymentsServiceId})`);
@@ -48,7 +48,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: returner }, 1);
     const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the payment (pacs.004)' });
-    verdicts.expectStatus(first.exchange, [201], 'first return');
+    verdicts.expectAccepted(first.exchange, 'first return');
     const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the same payment again, new msgId' });
     await expectBusinessRefusal(api, verdicts, second.exchange, { client: returner });
   });
@@ -60,7 +60,7 @@ test.describe('return (pacs.004): who may return', () => {
     test.skip(beneficiary === clients.primary, 'needs a second client as the beneficiary');
     const [twinOriginal, original] = await settledOriginals(api, { payer: clients.primary, beneficiary }, 2);
     const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), { client: beneficiary, label: 'valid twin: the beneficiary returns its payment' });
-    verdicts.expectStatus(twin.exchange, [201], 'the valid twin');
+    verdicts.expectAccepted(twin.exchange, 'the valid twin');
     const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: clients.primary, label: 'mutant: the payer’s institution tries to return it' });
     await expectBusinessRefusal(api, verdicts, mutant.exchange, { client: clients.primary });
   });
@@ -72,7 +72,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: returner }, 1);
     const message = buildPacs004({ seed, original: original!.message });
     const { exchange, paymentsServiceId } = await submitReturn(api, message, { client: returner });
-    verdicts.expectStatus(exchange, [201], 'return');
+    verdicts.expectAccepted(exchange, 'return');
     const final = await awaitFinalStatus(api, paymentsServiceId!, { client: returner, label: 'query status of the return (pacs.002)' });
     expect(final.statusClass, `the return settles as accepted (statuses ${final.history.join(' → ')})`).toBe('accepted');
   });

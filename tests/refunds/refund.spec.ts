@@ -5,8 +5,8 @@
  * in the spec: the message shape is an assumption (RFD-07), the amount rules are documented.
  */
 import { test, expect } from '../../fixtures/test';
-import { awaitFinalStatus, expectBusinessRefusal, payAndSettle } from '../../fixtures/flows';
-import { beneficiaryOf, paymentTo, settledOriginals, submitRefund, type Submitted } from '../../fixtures/flows-beneficiary';
+import { awaitFinalStatus, expectBusinessRefusal } from '../../fixtures/flows';
+import { beneficiaryOf, settledOriginals, submitRefund, type Submitted } from '../../fixtures/flows-beneficiary';
 import { refundSplits, type RefundSplitCase } from '../../fixtures/catalogues/refund-cases';
 import { brief, type Verdicts } from '../../fixtures/verdicts';
 import type { Api } from '../../fixtures/api';
@@ -97,12 +97,12 @@ test.describe('refund (pacs.007): several refunds of one payment', () => {
 function runSplit(c: RefundSplitCase): void {
   test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`) }, async ({ api, verdicts, clients, seed }) => {
     const refunder = beneficiaryOf(clients);
-    // Its own payment rather than one from the pool: the report then shows the whole flow from "pay".
-    const original = await test.step('pay: the payer pays the merchant and the payment settles', () => payAndSettle(api, paymentTo(refunder, seed)));
-    const amounts = c.amounts(original.amount.value);
+    // From the pool: settled ahead of the test, and the pool attaches the "pay" exchanges to this test.
+    const [original] = await test.step('pay: the payer pays the merchant and the payment settles', () => settledOriginals(api, { payer: clients.primary, beneficiary: refunder }, 1));
+    const amounts = c.amounts(original!.amount.value);
     for (const [i, step] of amounts.entries()) {
-      await test.step(`refund ${i + 1}: ${step.value.toFixed(2)} of ${original.amount.value.toFixed(2)} (${step.expect})`, async () => {
-        const { answer } = await refund(api, refunder, original, `${seed}|${i}`, step.value, `refund ${i + 1} (pacs.007)`);
+      await test.step(`refund ${i + 1}: ${step.value.toFixed(2)} of ${original!.amount.value.toFixed(2)} (${step.expect})`, async () => {
+        const { answer } = await refund(api, refunder, original!, `${seed}|${i}`, step.value, `refund ${i + 1} (pacs.007)`);
         if (step.expect === 'accepted') expectAccepted(verdicts, answer, `refund ${i + 1} of ${step.value}`);
         else await expectBusinessRefusal(api, verdicts, answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder });
       });

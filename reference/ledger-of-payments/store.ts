@@ -174,25 +174,12 @@ export class Store {
   }
 }
 
-export interface NewTransfer {
-  kind: TransferKind;
-  id: string;
-  clientId: string;
-  msgId: string;
-  endToEndId: string;
-  txId: string;
-  messageName: string;
-  amountCents: number;
-  requestHash: string;
-  message: StoredMessage;
-  response: Record<string, unknown>;
-  createdAtMs: number;
-  beneficiaryClientId?: string | null;
-  creditorAccount?: string;
-  original?: Transfer | null;
-  pendingRejection?: string | null;
-  alias?: string | null;
-}
+/** What a route supplies; everything else of a Transfer starts at its initial value. */
+export type NewTransfer = Pick<
+  Transfer,
+  'kind' | 'id' | 'clientId' | 'msgId' | 'endToEndId' | 'txId' | 'messageName' | 'amountCents' | 'requestHash' | 'message' | 'response' | 'createdAtMs'
+> &
+  Partial<Pick<Transfer, 'beneficiaryClientId' | 'creditorAccount' | 'original' | 'pendingRejection' | 'alias'>>;
 
 export function createTransfer(input: NewTransfer): Transfer {
   return {

@@ -40,7 +40,7 @@ async function payAndAwaitNotification(api: Api, clients: Clients, notifications
 
 async function readIncoming(api: Api, verdicts: Verdicts, id: string, client: ClientIdentity): Promise<Pacs008Message> {
   const read = await api.read('incomingPayment', id, { client, label: 'read incoming: B reads the payment (GET pacs008)' });
-  verdicts.expectStatus(read, [200], 'the beneficiary reads its incoming payment');
+  verdicts.expectAccepted(read, 'the beneficiary reads its incoming payment', 200);
   return read.response.json as Pacs008Message;
 }
 

@@ -164,7 +164,7 @@ export const profileSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['settledPayments'],
-      properties: { settledPayments: { type: 'integer', minimum: 1, maximum: 1000 } },
+      properties: { settledPayments: { type: 'integer', minimum: 1, maximum: 1000 }, atWorkerStart: { type: 'boolean' } },
     },
     concurrency: {
       type: 'object',

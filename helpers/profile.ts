@@ -91,8 +91,11 @@ export interface Profile {
   capabilities: Capabilities;
   expectations: Expectations;
   polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
-  /** How many settled payments the return/refund pool prepares per refill (default 12). */
-  prefetch?: { settledPayments: number };
+  /**
+   * How many settled payments the return/refund pool prepares per refill (default 12), and whether a
+   * worker starts the observations and the first refill when it starts (default true; never on live).
+   */
+  prefetch?: { settledPayments: number; atWorkerStart?: boolean };
   concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
   liveLimits?: { maxPayments: number; maxAmount: number };
 }

@@ -5,37 +5,28 @@
  * notifications capability these tests are skipped through the ledger (INC-* where).
  */
 import { test, expect } from '../../fixtures/test';
-import { payAndSettle } from '../../fixtures/flows';
-import { paymentTo } from '../../fixtures/flows-beneficiary';
 import { brief, type Verdicts } from '../../fixtures/verdicts';
 import type { Api } from '../../fixtures/api';
+import type { Observation } from '../../fixtures/observations';
+import { incomingForForeignRead, incomingForNotification, incomingForPayloadShape, incomingForReading, type Incoming } from '../../fixtures/catalogues/observations';
+import type { Profile } from '../../helpers/profile';
 import type { ClientIdentity } from '../../helpers/client-jwts';
-import type { NotificationListener, ReceivedNotification } from '../../helpers/notification-listener';
+import type { ReceivedNotification } from '../../helpers/notification-listener';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
-import type { Clients } from '../../fixtures/target';
 
-interface IncomingSetup {
-  beneficiary: ClientIdentity;
-  payment: Pacs008Message;
-  paymentsServiceId: string;
-  notification: ReceivedNotification;
-}
+type Observe = <T>(observation: Observation<T>) => Promise<T>;
 
 const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
-/** A pays B and B's notification arrives: the start of every test here. */
-async function payAndAwaitNotification(api: Api, clients: Clients, notifications: NotificationListener | undefined, seed: string, timeoutMs: number): Promise<IncomingSetup> {
-  const beneficiary = clients.secondary;
-  if (!beneficiary || !notifications) throw new Error('incoming payments need a second client and the notification listener');
-  const payment = paymentTo(beneficiary, seed);
-  const settled = await test.step('pay: client A pays client B', () => payAndSettle(api, payment));
-  const notification = await test.step('notify: B’s institution receives the incoming-payment notification', async () => {
-    const hit = await notifications.waitFor((n) => n.path.includes(encodeURIComponent(beneficiary.clientId)) && idOf(n) === settled.paymentsServiceId, timeoutMs);
-    expect(hit, `no notification for payment ${settled.paymentsServiceId} reached B within ${timeoutMs} ms`).toBeDefined();
-    return hit!;
-  });
-  return { beneficiary, payment, paymentsServiceId: settled.paymentsServiceId, notification };
+/**
+ * A pays B and B's notification arrives: the start of every test here, observed in the background
+ * from the worker's start (fixtures/catalogues/observations.ts); each test has a payment of its own.
+ */
+async function notified(observe: Observe, observation: Observation<Incoming>, profile: Profile): Promise<Incoming & { notification: ReceivedNotification }> {
+  const seen = await observe(observation);
+  expect(seen.notification, `no notification for payment ${seen.settled.paymentsServiceId} reached B within ${profile.polling.timeoutMs} ms of its settlement`).toBeDefined();
+  return seen as Incoming & { notification: ReceivedNotification };
 }
 
 async function readIncoming(api: Api, verdicts: Verdicts, id: string, client: ClientIdentity): Promise<Pacs008Message> {
@@ -45,14 +36,15 @@ async function readIncoming(api: Api, verdicts: Verdicts, id: string, client: Cl
 }
 
 test.describe('incoming payment', () => {
-  test('the beneficiary is notified with the identifier of the incoming payment', { tag: ['@INC-01'] }, async ({ api, clients, notifications, seed, profile }) => {
-    const { notification, paymentsServiceId, beneficiary } = await payAndAwaitNotification(api, clients, notifications, seed, profile.polling.timeoutMs);
+  test('the beneficiary is notified with the identifier of the incoming payment', { tag: ['@INC-01'] }, async ({ notifications, profile, observe }) => {
+    const { notification, settled, beneficiary } = await notified(observe, incomingForNotification, profile);
+    const paymentsServiceId = settled.paymentsServiceId;
     expect(idOf(notification), 'the notification carries the identifier to query the payment').toBe(paymentsServiceId);
     expect(notifications!.matching((n) => idOf(n) === paymentsServiceId && !n.path.includes(encodeURIComponent(beneficiary.clientId))), 'only the beneficiary is notified').toEqual([]);
   });
 
-  test('the beneficiary reads the amount and the sender of the incoming payment', { tag: ['@INC-02'] }, async ({ api, verdicts, clients, notifications, seed, profile }) => {
-    const setup = await payAndAwaitNotification(api, clients, notifications, seed, profile.polling.timeoutMs);
+  test('the beneficiary reads the amount and the sender of the incoming payment', { tag: ['@INC-02'] }, async ({ api, verdicts, profile, observe }) => {
+    const setup = await notified(observe, incomingForReading, profile);
     const incoming = await readIncoming(api, verdicts, String(idOf(setup.notification)), setup.beneficiary);
     const sent = paymentTransaction(setup.payment);
     const seen = incoming?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
@@ -62,20 +54,22 @@ test.describe('incoming payment', () => {
     expect(seen!.dbtr, 'the whole debtor structure A sent').toEqual(sent.dbtr);
   });
 
-  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'] }, async ({ api, verdicts, clients, notifications, seed, profile }) => {
-    const setup = await payAndAwaitNotification(api, clients, notifications, seed, profile.polling.timeoutMs);
-    await readIncoming(api, verdicts, setup.paymentsServiceId, setup.beneficiary);
+  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'] }, async ({ api, verdicts, clients, profile, observe }) => {
+    const setup = await notified(observe, incomingForForeignRead, profile);
+    const paymentsServiceId = setup.settled.paymentsServiceId;
+    await readIncoming(api, verdicts, paymentsServiceId, setup.beneficiary);
     const notFound = profile.expectations.refusalStatus.notFound;
-    const byPayer = await api.read('incomingPayment', setup.paymentsServiceId, { client: clients.primary, label: 'the payer (not the beneficiary) tries to read it as incoming' });
+    const byPayer = await api.read('incomingPayment', paymentsServiceId, { client: clients.primary, label: 'the payer (not the beneficiary) tries to read it as incoming' });
     expect(byPayer.response.status, `never a 5xx ${brief(byPayer)}`).toBeLessThan(500);
     verdicts.assume(notFound.includes(byPayer.response.status), `a non-beneficiary gets ${notFound.join('/')} (got ${byPayer.response.status} ${brief(byPayer)})`);
-    const unrelated = await api.read('incomingPayment', `${setup.paymentsServiceId}-unknown`, { client: setup.beneficiary, label: 'B reads an id that names no payment' });
+    const unrelated = await api.read('incomingPayment', `${paymentsServiceId}-unknown`, { client: setup.beneficiary, label: 'B reads an id that names no payment' });
     expect(unrelated.response.status, `never a 5xx ${brief(unrelated)}`).toBeLessThan(500);
     verdicts.assume(notFound.includes(unrelated.response.status), `an unknown id gets ${notFound.join('/')} (got ${unrelated.response.status} ${brief(unrelated)})`);
   });
 
-  test('the notification payload has the assumed shape', { tag: ['@INC-04'] }, async ({ api, verdicts, clients, notifications, seed, profile }) => {
-    const { notification, paymentsServiceId } = await payAndAwaitNotification(api, clients, notifications, seed, profile.polling.timeoutMs);
+  test('the notification payload has the assumed shape', { tag: ['@INC-04'] }, async ({ verdicts, profile, observe }) => {
+    const { notification, settled } = await notified(observe, incomingForPayloadShape, profile);
+    const paymentsServiceId = settled.paymentsServiceId;
     const body = notification.body as Record<string, unknown> | undefined;
     await test.info().attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
     verdicts.assume(body?.event === 'payment.incoming', `event is payment.incoming (got ${String(body?.event)})`);

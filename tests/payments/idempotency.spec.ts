@@ -4,12 +4,10 @@
  * answered as the profile assumes.
  */
 import { test, expect } from '../../fixtures/test';
-import { dataOf, awaitFinalStatus, submitPayment } from '../../fixtures/flows';
-import { generatedClient, registerClient } from '../../fixtures/target';
-import { ensureRunContext } from '../../fixtures/run-context';
+import { dataOf, submitPayment } from '../../fixtures/flows';
+import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
 import { brief } from '../../fixtures/verdicts';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
-import type { ReceivedNotification } from '../../helpers/notification-listener';
 
 test.describe('payment idempotency', () => {
   test('a repeat of a used msgId gets 200 and names the same payment', { tag: ['@IDEM-01', '@IDEM-04'] }, async ({ api, verdicts, seed }) => {
@@ -33,35 +31,20 @@ test.describe('payment idempotency', () => {
     verdicts.assume(ids.size === 1, `all 20 answers name one payment (got ${[...ids].join(', ')})`);
   });
 
-  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'] }, async ({ api, verdicts, seed, notifications, http, target }, testInfo) => {
-    test.skip(!notifications || !target.adminUrl, 'needs the notification listener and a beneficiary the suite can register');
-    // A beneficiary of this test alone: every notification on its URL belongs to this test, so another
-    // test paying the shared secondary client can never be mistaken for a duplicate.
-    const beneficiary = generatedClient('beneficiary', ensureRunContext().runId, testInfo.workerIndex);
-    await registerClient(http, target, beneficiary, { notificationUrl: notifications!.urlFor(beneficiary.clientId) });
-    const mine = (n: ReceivedNotification): boolean => n.path === new URL(notifications!.urlFor(beneficiary.clientId)).pathname;
-    const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
-
-    const message = buildPacs008({ seed, creditorMemberId: beneficiary.memberId! });
-    const first = await submitPayment(api, message, { label: 'payment to the beneficiary' });
-    verdicts.expectStatus(first.exchange, [201], 'first submission');
-    const repeat = await submitPayment(api, message, { label: 'the same payment repeated' });
-    verdicts.expectStatus(repeat.exchange, [200], 'repeat');
-    // A sentinel submitted after the repeat: once its notification arrives, anything the repeat could
-    // have created (queued before it) has settled and been notified too.
-    const sentinel = await submitPayment(api, buildPacs008({ seed: `${seed}-sentinel`, creditorMemberId: beneficiary.memberId! }), { label: 'sentinel payment' });
-    verdicts.expectStatus(sentinel.exchange, [201], 'sentinel submission');
-
-    const final = await awaitFinalStatus(api, first.paymentsServiceId!);
-    expect(final.statusClass, 'the payment settles').toBe('accepted');
-    await awaitFinalStatus(api, sentinel.paymentsServiceId!);
-    const timeout = api.profile.polling.timeoutMs;
-    expect(await notifications!.waitFor((n) => mine(n) && idOf(n) === first.paymentsServiceId, timeout), 'notification of the payment').toBeTruthy();
-    expect(await notifications!.waitFor((n) => mine(n) && idOf(n) === sentinel.paymentsServiceId, timeout), 'notification of the sentinel').toBeTruthy();
-
-    const received = notifications!.matching(mine).map(idOf);
-    expect(received.filter((id) => id === first.paymentsServiceId).length, 'exactly one notification for the payment').toBe(1);
-    expect(received.filter((id) => id !== first.paymentsServiceId && id !== sentinel.paymentsServiceId), 'no notification of any other payment').toEqual([]);
+  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'] }, async ({ verdicts, observe }) => {
+    // Paid, repeated and followed to the notifications from the worker's start, in the background,
+    // to a beneficiary of this test alone (fixtures/catalogues/observations.ts).
+    const seen = await observe(repeatNotifiedOnce);
+    verdicts.expectStatus(seen.first.exchange, [201], 'first submission');
+    verdicts.expectStatus(seen.repeat.exchange, [200], 'repeat');
+    verdicts.expectStatus(seen.sentinel.exchange, [201], 'sentinel submission');
+    expect(seen.firstFinal?.statusClass, 'the payment settles').toBe('accepted');
+    expect(seen.sentinelFinal, 'the sentinel reaches a final status').toBeDefined();
+    expect(seen.firstNotified, 'notification of the payment').toBe(true);
+    expect(seen.sentinelNotified, 'notification of the sentinel').toBe(true);
+    const firstId = seen.first.paymentsServiceId;
+    expect(seen.received.filter((id) => id === firstId).length, 'exactly one notification for the payment').toBe(1);
+    expect(seen.received.filter((id) => id !== firstId && id !== seen.sentinel.paymentsServiceId), 'no notification of any other payment').toEqual([]);
   });
 
   test('a repeat of a used msgId with a different body is answered per the profile', { tag: ['@IDEM-05'] }, async ({ api, verdicts, seed }) => {

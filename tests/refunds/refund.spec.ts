@@ -5,7 +5,8 @@
  * in the spec: the message shape is an assumption (RFD-07), the amount rules are documented.
  */
 import { test, expect } from '../../fixtures/test';
-import { awaitFinalStatus, expectBusinessRefusal } from '../../fixtures/flows';
+import { expectBusinessRefusal } from '../../fixtures/flows';
+import { refundToFinal } from '../../fixtures/catalogues/observations';
 import { beneficiaryOf, settledOriginals, submitRefund, type Submitted } from '../../fixtures/flows-beneficiary';
 import { refundSplits, type RefundSplitCase } from '../../fixtures/catalogues/refund-cases';
 import { brief, type Verdicts } from '../../fixtures/verdicts';
@@ -35,13 +36,11 @@ test.describe('refund (pacs.007): one refund', () => {
     expectAccepted(verdicts, answer, 'a partial refund');
   });
 
-  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'] }, async ({ api, verdicts, clients, seed }) => {
-    const refunder = beneficiaryOf(clients);
-    const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: refunder }, 1);
-    const { answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
-    const id = expectAccepted(verdicts, answer, 'a partial refund');
-    const final = await awaitFinalStatus(api, id, { client: refunder, label: 'query status of the refund (pacs.002)' });
-    expect(final.statusClass, `the refund settles as accepted (statuses ${final.history.join(' → ')})`).toBe('accepted');
+  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'] }, async ({ verdicts, observe }) => {
+    // Paid, settled, refunded and followed from the worker's start, in the background.
+    const { answer, final } = await observe(refundToFinal);
+    expectAccepted(verdicts, answer, 'a partial refund');
+    expect(final!.statusClass, `the refund settles as accepted (statuses ${final!.history.join(' → ')})`).toBe('accepted');
   });
 
   test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'] }, async ({ api, verdicts, clients, seed }) => {

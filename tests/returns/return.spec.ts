@@ -4,7 +4,8 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, expect } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, expectBusinessRefusal } from '../../fixtures/flows';
+import { dataOf, expectBusinessRefusal } from '../../fixtures/flows';
+import { returnToFinal } from '../../fixtures/catalogues/observations';
 import { beneficiaryOf, paymentTo, settledOriginals, submitReturn } from '../../fixtures/flows-beneficiary';
 import { brief } from '../../fixtures/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
@@ -67,14 +68,12 @@ test.describe('return (pacs.004): who may return', () => {
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {
-  test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'] }, async ({ api, verdicts, clients, seed }) => {
-    const returner = beneficiaryOf(clients);
-    const [original] = await settledOriginals(api, { payer: clients.primary, beneficiary: returner }, 1);
-    const message = buildPacs004({ seed, original: original!.message });
-    const { exchange, paymentsServiceId } = await submitReturn(api, message, { client: returner });
-    verdicts.expectAccepted(exchange, 'return');
-    const final = await awaitFinalStatus(api, paymentsServiceId!, { client: returner, label: 'query status of the return (pacs.002)' });
-    expect(final.statusClass, `the return settles as accepted (statuses ${final.history.join(' → ')})`).toBe('accepted');
+  test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'] }, async ({ verdicts, observe }) => {
+    // Paid, settled, returned and followed from the worker's start, in the background.
+    const { answer, final } = await observe(returnToFinal);
+    verdicts.expectAccepted(answer.exchange, 'return');
+    expect(final, `the return names its paymentsServiceId ${brief(answer.exchange)}`).toBeDefined();
+    expect(final!.statusClass, `the return settles as accepted (statuses ${final!.history.join(' → ')})`).toBe('accepted');
   });
 
   test('a return of a payment the service does not know is answered as the profile says', { tag: ['@RTR-36'] }, async ({ api, verdicts, clients, seed, profile }) => {

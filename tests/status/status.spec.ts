@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect } from '../../fixtures/test';
 import { expectSchema } from '../../fixtures/schema-check';
-import { awaitFinalStatus, expectMonotonic, firstStatusEntry, readStatus, submitPayment } from '../../fixtures/flows';
+import { expectMonotonic, firstStatusEntry, readStatus, submitPayment } from '../../fixtures/flows';
+import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection } from '../../fixtures/catalogues/observations';
 import type { Api } from '../../fixtures/api';
 import type { Verdicts } from '../../fixtures/verdicts';
 import { brief } from '../../fixtures/verdicts';
@@ -58,40 +59,47 @@ test.describe('payment status report', () => {
 });
 
 test.describe('payment status lifecycle', () => {
-  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-14'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await submitted(api, verdicts, { seed });
-    const first = await readStatus(api, id, { label: 'status right after submission' });
-    const firstClass = classifyStatus(first.txSts, api.profile.expectations);
+  // The payment of each test here was submitted when the worker started and followed to its final
+  // status in the background (fixtures/catalogues/observations.ts): the settlement waits overlap.
+  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-14'] }, async ({ api, verdicts, observe }) => {
+    const { submission, firstRead, final } = await observe(paymentToAcceptance);
+    verdicts.expectStatus(submission.exchange, [201], 'payment submission');
+    expect(firstRead, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
+    verdicts.expectStatus(firstRead!.exchange, [200], 'status right after submission');
+    const firstClass = classifyStatus(firstRead!.txSts, api.profile.expectations);
     if (firstClass === 'pending') {
-      verdicts.assume(isProfileCode(first.txSts, 'pending', api.profile.expectations), `interim txSts ${first.txSts} is one of ${api.profile.expectations.statusCodes.pending.join(', ')}`);
+      verdicts.assume(isProfileCode(firstRead!.txSts, 'pending', api.profile.expectations), `interim txSts ${firstRead!.txSts} is one of ${api.profile.expectations.statusCodes.pending.join(', ')}`);
     } else {
-      test.info().annotations.push({ type: 'note', description: `the payment was already ${first.txSts} on the first read: the interim code was not observed` });
+      test.info().annotations.push({ type: 'note', description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed` });
     }
-    const final = await awaitFinalStatus(api, id);
-    expect(final.statusClass, `final status ${final.txSts}`).toBe('accepted');
-    expect(final.txSts, 'the spec names ACCC for accepted; the profile may list ACSC').toMatch(/^AC[CS]C$/);
-    verdicts.assume(isProfileCode(final.txSts, 'accepted', api.profile.expectations), `accepted code ${final.txSts} is one of ${api.profile.expectations.statusCodes.accepted.join(', ')}`);
+    expect(final!.statusClass, `final status ${final!.txSts}`).toBe('accepted');
+    expect(final!.txSts, 'the spec names ACCC for accepted; the profile may list ACSC').toMatch(/^AC[CS]C$/);
+    verdicts.assume(isProfileCode(final!.txSts, 'accepted', api.profile.expectations), `accepted code ${final!.txSts} is one of ${api.profile.expectations.statusCodes.accepted.join(', ')}`);
   });
 
-  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'] }, async ({ api, verdicts, seed, profile }) => {
+  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'] }, async ({ verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
     test.skip(!trigger, 'the profile names no reject trigger');
-    const { id } = await submitted(api, verdicts, { seed, creditorAccount: trigger!.creditorAccount });
-    const final = await awaitFinalStatus(api, id);
-    expect(final.statusClass, `final status ${final.txSts}`).toBe('rejected');
-    expect(final.reasonCodes.length, `stsRsnInf[].rsn.cd carries a reason ${brief(final.last)}`).toBeGreaterThan(0);
-    expect(final.txSts, 'a rejection is RJTC (spec) or RJCT (ISO)').toMatch(/^RJ(TC|CT)$/);
-    verdicts.assume(isProfileCode(final.txSts, 'rejected', profile.expectations), `rejection code ${final.txSts} is one of ${profile.expectations.statusCodes.rejected.join(', ')}`);
-    verdicts.assume(final.reasonCodes.includes(trigger!.reasonCode), `reason ${trigger!.reasonCode} expected, got ${final.reasonCodes.join(', ')}`);
+    const observed = await observe(paymentToRejection);
+    const { submission, final } = observed!;
+    verdicts.expectStatus(submission.exchange, [201], 'payment submission (a rejection is not an HTTP error)');
+    expect(final, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
+    expect(final!.statusClass, `final status ${final!.txSts}`).toBe('rejected');
+    expect(final!.reasonCodes.length, `stsRsnInf[].rsn.cd carries a reason ${brief(final!.last)}`).toBeGreaterThan(0);
+    expect(final!.txSts, 'a rejection is RJTC (spec) or RJCT (ISO)').toMatch(/^RJ(TC|CT)$/);
+    verdicts.assume(isProfileCode(final!.txSts, 'rejected', profile.expectations), `rejection code ${final!.txSts} is one of ${profile.expectations.statusCodes.rejected.join(', ')}`);
+    verdicts.assume(final!.reasonCodes.includes(trigger!.reasonCode), `reason ${trigger!.reasonCode} expected, got ${final!.reasonCodes.join(', ')}`);
   });
 
-  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await submitted(api, verdicts, { seed });
-    const final = await awaitFinalStatus(api, id);
+  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'] }, async ({ api, verdicts, observe }) => {
+    const { submission, final } = await observe(paymentToFinalForRereads);
+    verdicts.expectStatus(submission.exchange, [201], 'payment submission');
+    expect(final, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
+    const id = submission.paymentsServiceId!;
     const later: string[] = [];
     for (let i = 0; i < 5; i++) later.push((await readStatus(api, id, { label: `read ${i + 1} after the final status` })).txSts ?? '(none)');
-    expectMonotonic([...final.history, ...later], api);
-    expect(later, 'every later read repeats the final status').toEqual(later.map(() => final.txSts));
+    expectMonotonic([...final!.history, ...later], api);
+    expect(later, 'every later read repeats the final status').toEqual(later.map(() => final!.txSts));
   });
 });
 

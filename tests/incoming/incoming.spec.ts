@@ -7,15 +7,13 @@
 import { test, expect } from '../../fixtures/test';
 import { brief, type Verdicts } from '../../fixtures/verdicts';
 import type { Api } from '../../fixtures/api';
-import type { Observation } from '../../fixtures/observations';
+import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForForeignRead, incomingForNotification, incomingForPayloadShape, incomingForReading, type Incoming } from '../../fixtures/catalogues/observations';
 import type { Profile } from '../../helpers/profile';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import type { ReceivedNotification } from '../../helpers/notification-listener';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
-
-type Observe = <T>(observation: Observation<T>) => Promise<T>;
 
 const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 

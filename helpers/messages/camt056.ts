@@ -4,7 +4,7 @@
  * shape is the ISO 20022 one the reference documents (reference/README.md "Messages the spec does
  * not show"), which is also the real deployment's root name (toolchain.md).
  */
-import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
 
@@ -45,7 +45,7 @@ export function freshCancellationIds(): Camt056Ids {
   return { assignmentId: uniqueId('CXLASG'), cxlId: uniqueId('CXL') };
 }
 
-const faker = new Faker({ locale: [en_GB, en, base] });
+const faker = newSeededFaker();
 
 export function buildCamt056Content(seed: string, original: Pacs008Message, ids: Camt056Ids, options: Omit<Camt056Options, 'seed' | 'original' | 'ids'> = {}): Camt056Message {
   faker.seed(numericSeed(`camt056|${seed}`));

@@ -9,7 +9,7 @@
  * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
  * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
  */
-import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import { isoDateTime, numericSeed, paymentAmount, paymentIds, paymentTransaction, type Pacs008Message } from './pacs008';
 
@@ -139,7 +139,7 @@ export function freshReturnIds(): Pacs004Ids {
 }
 
 // A private instance reseeded per message: the global faker's sequence depends on what ran before.
-const faker = new Faker({ locale: [en_GB, en, base] });
+const faker = newSeededFaker();
 
 const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
 /** GB IBANs from faker always pass ibantools (toolchain.md); BICs from faker are valid. */

@@ -5,7 +5,7 @@
  * the reference documents (reference/README.md), root name as in the real deployment (toolchain.md).
  * Amounts stay in GBP: a refund gives back part of a GBP payment.
  */
-import { Faker, base, en, en_GB } from '@faker-js/faker';
+import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
 
@@ -48,7 +48,7 @@ export function freshRefundIds(): Pacs007Ids {
   return { msgId: uniqueId('RFDMSG'), rvslId: uniqueId('RVSL') };
 }
 
-const faker = new Faker({ locale: [en_GB, en, base] });
+const faker = newSeededFaker();
 
 const toPence = (pounds: number): number => Math.round(pounds * 100);
 

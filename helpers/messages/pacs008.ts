@@ -5,7 +5,7 @@
  * second run against a service that remembers every msgId, never turns into an idempotent repeat.
  */
 import { createHash } from 'node:crypto';
-import { Faker, en, en_GB } from '@faker-js/faker';
+import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 
 export interface Amount {
@@ -103,7 +103,7 @@ export function freshIds(): Pacs008Ids {
 
 // One private instance, reseeded per message: the global faker is shared with other modules and
 // its sequence would depend on what else ran first.
-const faker = new Faker({ locale: [en_GB, en] });
+const faker = newSeededFaker();
 
 /** Sort codes starting 0: the suite's generated clients use 100000-999999, so a random creditor
  *  agent never turns a payment into an incoming payment for some other test's client. */

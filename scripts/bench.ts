@@ -65,11 +65,21 @@ const LATENCY_WORKERS = 8;
 const TARGET_LATENCY_RATIO = 1.5;
 const SHARDS = 3;
 const CONNECTIONS = 50;
+/** Issue 7: peak memory of a 2-worker run, RSS summed over the process tree, in MB (10^6 bytes). */
+const TARGET_PEAK_MB = 600;
+const WINDOWS = 3;
+const TARGET_RATE = 1_500;
+const TARGET_P99_MS = 50;
 
 // ── peak RSS of a process tree, from /proc ─────────────────────────────────────────────────────
 const PAGE_BYTES = 4096;
 
-/** Sum of resident memory of every descendant of `root` (not root itself), in bytes. */
+/**
+ * Sum of resident memory of the suite run, in bytes: every process under `root`'s Playwright child
+ * (runner, workers, reference and its shell), not `root` nor its other children. tsx keeps an esbuild
+ * service process (about 12 MB) under the bench once it has compiled a changed file: the bench's, not
+ * the suite's.
+ */
 function treeRss(root: number): number {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
@@ -96,13 +106,22 @@ function treeRss(root: number): number {
     }
   }
   let total = 0;
-  const stack = [...(children.get(root) ?? [])];
+  const stack = (children.get(root) ?? []).filter(isPlaywrightCli);
   while (stack.length) {
     const pid = stack.pop()!;
     total += rss.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
+}
+
+/** The Playwright CLI that runPlaywright starts (`node node_modules/@playwright/test/cli.js test …`). */
+function isPlaywrightCli(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(path.join('@playwright', 'test', 'cli.js')));
+  } catch {
+    return false;
+  }
 }
 
 /** Samples the tree under this process every 200 ms until stopped; returns the peak. */
@@ -273,6 +292,12 @@ async function suitePart(options: Options): Promise<SuiteResults> {
   runs.push(latency);
 
   if (one) rows.push({ measure: 'speed-up, 2 workers vs 1', value: ratio(one.wallMs / two.wallMs), target: '—', ok: undefined });
+  rows.push({
+    measure: 'peak memory, 2 workers (RSS summed over the process tree)',
+    value: `${mb(two.peakRssBytes)} (${mib(two.peakRssBytes)})`,
+    target: `< ${TARGET_PEAK_MB} MB`,
+    ok: two.peakRssBytes < TARGET_PEAK_MB * 1e6,
+  });
   rows.push({ measure: 'exchanges per second (2 workers, wall time)', value: (two.exchanges / (two.wallMs / 1000)).toFixed(0), target: '—', ok: undefined });
 
   const added = (delayed.wallMs - two.wallMs) / 1000;
@@ -360,6 +385,25 @@ interface LoadResult {
   p99: number;
 }
 
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** One result over consecutive windows: counts add up, percentiles come from every latency. */
+function mergeWindows(windows: (LoadResult & { latencies: number[] })[]): LoadResult {
+  const latencies = windows.flatMap((w) => w.latencies).sort((a, b) => a - b);
+  const statuses = new Map<number, number>();
+  for (const w of windows) for (const [code, n] of w.statuses) statuses.set(code, (statuses.get(code) ?? 0) + n);
+  return {
+    completed: latencies.length,
+    ok: windows.reduce((n, w) => n + w.ok, 0),
+    statuses,
+    errors: windows.reduce((n, w) => n + w.errors, 0),
+    elapsedMs: windows.reduce((n, w) => n + w.elapsedMs, 0),
+    exhausted: windows.some((w) => w.exhausted),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
 const percentile = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
 /**
@@ -367,7 +411,7 @@ const percentile = (sorted: number[], p: number): number => (sorted.length ? sor
  * runs out. `cycle` reuses the pool (for an endpoint that ignores content; the reference needs a fresh
  * msgId and SCA JWT per submission).
  */
-async function fire(pool: Pool, urlPath: string, items: Submission[], from: number, durationMs: number, okStatus: number, cycle = false): Promise<LoadResult & { next: number }> {
+async function fire(pool: Pool, urlPath: string, items: Submission[], from: number, durationMs: number, okStatus: number, cycle = false): Promise<LoadResult & { next: number; latencies: number[] }> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let next = from;
@@ -406,6 +450,7 @@ async function fire(pool: Pool, urlPath: string, items: Submission[], from: numb
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     next: Math.min(next, items.length),
+    latencies,
   };
 }
 
@@ -538,10 +583,23 @@ async function throughputPart(options: Options): Promise<ThroughputResults> {
     const remaining = items.length - warm.next;
     if (needed > remaining) await build(needed - remaining);
     process.stdout.write(`bench: reference throughput, ${CONNECTIONS} connections, ${durationMs / 1000} s (${items.length - warm.next} submissions pre-built at ${buildMs.toFixed(2)} ms each) … `);
-    const ref = await fire(referencePool, submitPath, items, warm.next, durationMs, 201);
+    // The pool was just built (partly on worker threads): collect that garbage now, not in a window.
+    (globalThis as { gc?: () => void }).gc?.();
+    // Three consecutive windows: on a shared 2-core machine one burst of someone else's work can own a
+    // whole p99. The target is judged on the median window; the whole run is printed beside it.
+    const windows: Awaited<ReturnType<typeof fire>>[] = [];
+    let from = warm.next;
+    for (let w = 0; w < WINDOWS; w++) {
+      const window = await fire(referencePool, submitPath, items, from, durationMs / WINDOWS, 201);
+      windows.push(window);
+      from = window.next;
+    }
     await referencePool.close();
+    const ref = mergeWindows(windows);
     const refRate = ref.ok / (ref.elapsedMs / 1000);
-    console.log(`${refRate.toFixed(0)}/s, p50 ${ref.p50.toFixed(1)} ms, p99 ${ref.p99.toFixed(1)} ms`);
+    const medianWindow = [...windows].sort((a, b) => a.p99 - b.p99)[Math.floor(WINDOWS / 2)]!;
+    const medianRate = median(windows.map((w) => w.ok / (w.elapsedMs / 1000)));
+    console.log(`${refRate.toFixed(0)}/s, p50 ${ref.p50.toFixed(1)} ms, p99 ${ref.p99.toFixed(1)} ms (windows: ${windows.map((w) => `${(w.ok / (w.elapsedMs / 1000)).toFixed(0)}/s p99 ${w.p99.toFixed(1)} ms`).join('; ')})`);
     const otherStatuses = [...ref.statuses].filter(([s]) => s !== 201);
     if (otherStatuses.length || ref.errors) notes.push(`reference answered ${otherStatuses.map(([s, n]) => `${n} × ${s}`).join(', ') || 'no non-201'}${ref.errors ? `, ${ref.errors} transport errors` : ''}`);
     if (ref.exhausted) notes.push(`the pre-built pool ran out after ${seconds(ref.elapsedMs)} (rate over that time)`);
@@ -569,6 +627,13 @@ async function throughputPart(options: Options): Promise<ThroughputResults> {
     ];
     const rows: Row[] = [
       { measure: 'reference submissions/s ÷ bare fastify requests/s', value: `${ratio(refRate / bareRate)} (${((refRate / bareRate) * 100).toFixed(0)} %)`, target: '—', ok: undefined },
+      { measure: `reference verified pacs.008 per second (median of ${WINDOWS} windows; whole run ${refRate.toFixed(0)}/s)`, value: medianRate.toFixed(0), target: `≥ ${TARGET_RATE}`, ok: medianRate >= TARGET_RATE },
+      {
+        measure: `reference p99 at ${CONNECTIONS} connections (median of ${WINDOWS} windows: ${windows.map((w) => w.p99.toFixed(1)).join(' / ')} ms; whole run ${ref.p99.toFixed(1)} ms)`,
+        value: `${medianWindow.p99.toFixed(1)} ms`,
+        target: `< ${TARGET_P99_MS} ms`,
+        ok: medianWindow.p99 < TARGET_P99_MS,
+      },
       { measure: 'reference p99 ÷ bare fastify p99', value: ratio(ref.p99 / bare.p99), target: '—', ok: undefined },
       { measure: 'client cost to build + sign one submission (body + SCA RS256), not in the above', value: `${buildMs.toFixed(2)} ms (${(1000 / buildMs).toFixed(0)}/s on one core)`, target: '—', ok: undefined },
     ];
@@ -589,6 +654,7 @@ interface Row {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
 const ratio = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(2)}×` : 'n/a');
 const mark = (ok: boolean | undefined): string => (ok === undefined ? '' : ok ? '✓' : '✗');
 

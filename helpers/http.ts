@@ -3,7 +3,7 @@
  * the SCA hash covers the exact body bytes, negative cases send bytes that are not valid UTF-8, and the
  * concurrency tests need many requests in flight from one worker.
  */
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
@@ -41,7 +41,15 @@ export interface HttpClientOptions {
   onExchange?: (exchange: Exchange) => void;
 }
 
-const sharedAgent = new Agent({ connections: 64, pipelining: 1, keepAliveTimeout: 10_000 });
+/**
+ * undici is loaded on the first request, not when this module loads: the Playwright runner imports
+ * every spec (and so this module) only to list the tests, and undici compiles its WebAssembly HTTP
+ * parser on load (about 20 MB the runner would carry for nothing).
+ */
+let transport: Promise<{ request: typeof request; agent: Agent }> | undefined;
+function undici(): Promise<{ request: typeof request; agent: Agent }> {
+  return (transport ??= import('undici').then((m) => ({ request: m.request, agent: new m.Agent({ connections: 64, pipelining: 1, keepAliveTimeout: 10_000 }) })));
+}
 
 export class HttpClient {
   constructor(private readonly options: HttpClientOptions = {}) {}
@@ -76,13 +84,14 @@ export class HttpClient {
   }
 
   private async once(req: HttpRequest): Promise<HttpResponse> {
+    const { request, agent } = await undici();
     let res;
     try {
       res = await request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body === undefined ? undefined : Buffer.from(req.body),
-        dispatcher: sharedAgent,
+        dispatcher: agent,
         headersTimeout: this.options.timeoutMs ?? 30_000,
         bodyTimeout: this.options.timeoutMs ?? 30_000,
       });

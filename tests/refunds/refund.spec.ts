@@ -36,13 +36,6 @@ test.describe('refund (pacs.007): one refund', () => {
     expectAccepted(verdicts, answer, 'a partial refund');
   });
 
-  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'] }, async ({ verdicts, observe }) => {
-    // Paid, settled, refunded and followed from the worker's start, in the background.
-    const { answer, final } = await observe(refundToFinal);
-    expectAccepted(verdicts, answer, 'a partial refund');
-    expect(final!.statusClass, `the refund settles as accepted (statuses ${final!.history.join(' → ')})`).toBe('accepted');
-  });
-
   test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'] }, async ({ api, verdicts, clients, seed }) => {
     const refunder = beneficiaryOf(clients);
     test.skip(refunder === clients.primary, 'needs a second client as the beneficiary');
@@ -108,3 +101,14 @@ function runSplit(c: RefundSplitCase): void {
     }
   });
 }
+
+// Last in the file: its refund settles two settlement delays after the worker started (the payment,
+// then the refund), so the later it runs the less it waits.
+test.describe('refund (pacs.007): status', () => {
+  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'] }, async ({ verdicts, observe }) => {
+    // Paid, settled, refunded and followed from the worker's start, in the background.
+    const { answer, final } = await observe(refundToFinal);
+    expectAccepted(verdicts, answer, 'a partial refund');
+    expect(final!.statusClass, `the refund settles as accepted (statuses ${final!.history.join(' → ')})`).toBe('accepted');
+  });
+});

@@ -90,14 +90,14 @@ test.describe('cancellation: before and after the batch is sent', () => {
     verdicts.assume(resolution.conf === 'CNCL' && resolution.txCxlSts === 'CNCL', `camt.029 confirms with CNCL (got sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts})`);
 
     const afterCancel = seen.statusAfterCancel;
-    expect(afterCancel.exchange.response.status, brief(afterCancel.exchange)).toBe(200);
+    expect(afterCancel.exchange.response.status, `the status of the cancelled payment is served ${brief(afterCancel.exchange)}`).toBe(200);
     expect(classifyStatus(afterCancel.txSts, api.profile.expectations), `txSts of a payment cancelled before its batch (got ${afterCancel.txSts})`).toBe('cancelled');
     verdicts.assume(!seen.sent.includes(seen.paymentId), `the cancelled payment is not in the batch sent afterwards (sent ${seen.sent.join(', ') || 'nothing'})`);
 
     // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
     expect(seen.controlFinal.statusClass, `the control payment of the same batch settles (statuses ${seen.controlFinal.history.join(' → ')})`).toBe('accepted');
     const later = seen.statusAfterSettlement;
-    expect(later.exchange.response.status, brief(later.exchange)).toBe(200);
+    expect(later.exchange.response.status, `the status of the cancelled payment is served after its batch settled ${brief(later.exchange)}`).toBe(200);
     expect(classifyStatus(later.txSts, api.profile.expectations), `the cancelled payment must never settle (got ${later.txSts} once its batch had settled)`).toBe('cancelled');
   });
 

@@ -19,7 +19,9 @@ const { seed, runId } = ensureRunContext();
  * of RAM each process grows a 32 MB young generation and lets the old one grow 4× before collecting,
  * although a worker's live heap stays near 60 MB. Workers are forked with the runner's environment
  * as it is once this file has run, so NODE_OPTIONS and the malloc variables set here reach them, and
- * the reference. The runner itself is already running: its heap keeps V8's defaults.
+ * the reference. The runner itself is already running: scripts/run-playwright.ts starts it with 1 MB
+ * semi-spaces, a flag its workers inherit on their command line (which would win over NODE_OPTIONS,
+ * hence no heap cap there).
  *  - Workers: 1 MB semi-spaces and a 256 MB old generation, which V8 then grows by ~1.3× instead of
  *    4×: 4× a worker's live heap, which grows by ~15 KB a test (a worker serves one project only).
  *  - Reference: 1 MB semi-spaces and --optimize-for-size (command line: NODE_OPTIONS refuses it),

@@ -32,16 +32,19 @@ export function readJsonReport(file: string): SuiteRun['tests'] {
   }));
 }
 
-/** Small young generation, old generation capped well above the runner's live heap (issue 7 memory target). */
-const RUNNER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=512'];
+/**
+ * The runner's young generation (issue 7 memory target). Playwright forks its workers with the
+ * runner's command-line flags, which win over NODE_OPTIONS: a heap cap here would replace the
+ * workers' own (playwright.config.ts), so the runner gets none.
+ */
+const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
 
 export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean } = {}): Promise<SuiteRun> {
   const jsonReport = env.PAYMENTS_JSON_REPORT ?? path.join(os.tmpdir(), `payments-pw-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   rmSync(jsonReport, { force: true });
   const started = Date.now();
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
-  // The runner's own heap: playwright.config.ts sizes the workers and the reference, but the runner is
-  // already running when the config loads. It keeps every result until the reporters end, a few MB.
+  // The runner is already running when playwright.config.ts sizes the workers and the reference.
   const child = spawn(process.execPath, [...RUNNER_V8_FLAGS, cli, 'test', ...args], {
     env: { ...process.env, ...env, PAYMENTS_JSON_REPORT: jsonReport },
     stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',

@@ -109,6 +109,7 @@ test.describe('refund (pacs.007): status', () => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     expectAccepted(verdicts, answer, 'a partial refund');
+    expect(final, `the refund names its paymentsServiceId ${brief(answer.exchange)}`).toBeDefined();
     expect(final!.statusClass, `the refund settles as accepted (statuses ${final!.history.join(' → ')})`).toBe('accepted');
   });
 });

@@ -30,7 +30,12 @@ export type Signer =
   | { kind: 'none' };
 
 export function signCompact(header: JsonObject, payload: JsonObject, signer: Signer): string {
-  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
+  return signCompactBytes(header, JSON.stringify(payload), signer);
+}
+
+/** A compact JWS over payload bytes given as they are (an evidence manifest is signed byte for byte). */
+export function signCompactBytes(header: JsonObject, payload: Uint8Array | string, signer: Signer): string {
+  const input = `${b64url(JSON.stringify(header))}.${b64url(payload)}`;
   switch (signer.kind) {
     case 'rs256':
       return `${input}.${b64url(sign('sha256', Buffer.from(input), signer.key))}`;

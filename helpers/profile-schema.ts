@@ -23,6 +23,13 @@ const operation = {
   },
 } as const;
 
+const names = { type: 'object', additionalProperties: { type: 'string', minLength: 1 } } as const;
+const messageShape = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { root: { type: 'string', minLength: 1 }, rename: names },
+} as const;
+
 const statusList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Z]{4}$' } } as const;
 const httpStatuses = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 400, maximum: 499 } } as const;
 
@@ -35,6 +42,7 @@ export const profileSchema = {
     $schema: { type: 'string' },
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
     description: { type: 'string' },
+    specUrl: { type: 'string', format: 'uri' },
     live: { type: 'boolean' },
     target: {
       // The discriminator makes ajv report the errors of the branch that `kind` names, not those of the first branch.
@@ -63,7 +71,15 @@ export const profileSchema = {
               type: 'object',
               additionalProperties: false,
               required: ['primary'],
-              properties: { primary: secretRefs, secondary: secretRefs },
+              properties: {
+                primary: secretRefs,
+                secondary: secretRefs,
+                weakKeys: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: { ec: secretRefs, rsa1024: secretRefs, encrypted: secretRefs, notPem: secretRefs },
+                },
+              },
             },
             testJwts: {
               type: 'object',
@@ -129,7 +145,7 @@ export const profileSchema = {
             missingHeader: httpStatuses,
           },
         },
-        errorBody: { enum: ['errors', 'problem', 'any'] },
+        errorBody: { enum: ['errors', 'problem', 'message', 'any'] },
         tokenErrors: { enum: ['rfc6749', 'any'] },
         statusCodes: {
           type: 'object',
@@ -141,6 +157,8 @@ export const profileSchema = {
         businessRejection: { enum: ['http', 'status', 'either'] },
         returnUnknownOriginal: { enum: ['accept', 'refuse', 'either'] },
         idempotencyConflict: { enum: ['original', 'reject', 'either'] },
+        repeatBody: { enum: ['original', 'empty', 'id-only', 'any'] },
+        extraInput: { enum: ['refuse', 'accept', 'either'] },
         assertionReplay: { enum: ['refuse', 'allow', 'either'] },
         rejectTrigger: {
           type: 'object',
@@ -148,6 +166,19 @@ export const profileSchema = {
           required: ['creditorAccount', 'reasonCode'],
           properties: { creditorAccount: { type: 'string' }, reasonCode: { type: 'string' } },
         },
+      },
+    },
+    messages: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        cancellation: messageShape,
+        resolution: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...messageShape.properties, confirmed: statusList, rejected: statusList },
+        },
+        refund: messageShape,
       },
     },
     polling: {
@@ -176,6 +207,18 @@ export const profileSchema = {
           additionalProperties: false,
           required: ['maxRetries', 'budgetMs'],
           properties: { maxRetries: { type: 'integer', minimum: 0 }, budgetMs: { type: 'integer', minimum: 0 } },
+        },
+      },
+    },
+    slowLane: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        tokenExpiry: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxWaitSeconds'],
+          properties: { maxWaitSeconds: { type: 'integer', minimum: 1, maximum: 86400 } },
         },
       },
     },

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { profileSchema } from './profile-schema';
+import type { MessageShape } from './messages/shape';
 
 export type OperationName =
   | 'submitPayment'
@@ -32,13 +33,24 @@ export interface SecretRefs {
   memberId?: string;
 }
 
+/** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
+export type WeakKey = 'ec' | 'rsa1024' | 'encrypted' | 'notPem';
+
 export type Target =
   | { kind: 'reference'; dialect?: string; env?: Record<string, string> }
   | {
       kind: 'remote';
       baseUrl: string;
       authUrl: string;
-      clients: { primary: SecretRefs; secondary?: SecretRefs };
+      clients: {
+        primary: SecretRefs;
+        secondary?: SecretRefs;
+        /**
+         * Test clients the provider pre-registered with a key the spec forbids (§5.4), so the KEY rules
+         * run against a target where the suite cannot register keys itself.
+         */
+        weakKeys?: Partial<Record<WeakKey, SecretRefs>>;
+      };
       testJwts?: { assertion?: string; scaToken?: string };
       incomingPaymentId?: string;
     };
@@ -61,13 +73,17 @@ export type StatusClass = 'pending' | 'accepted' | 'rejected' | 'cancelled';
 export interface Expectations {
   assumptions: 'enforce' | 'report';
   refusalStatus: Record<RefusalClass, number[]>;
-  errorBody?: 'errors' | 'problem' | 'any';
+  errorBody?: 'errors' | 'problem' | 'message' | 'any';
   tokenErrors?: 'rfc6749' | 'any';
   statusCodes: Record<StatusClass, string[]>;
   expiresIn?: 'number' | 'string' | 'either';
   businessRejection?: 'http' | 'status' | 'either';
   returnUnknownOriginal?: 'accept' | 'refuse' | 'either';
   idempotencyConflict?: 'original' | 'reject' | 'either';
+  /** Input the spec has no rule about (unknown members, deep nesting, __proto__ keys, invalid UTF-8...): refused, accepted, or either. */
+  extraInput?: 'refuse' | 'accept' | 'either';
+  /** The body of an idempotent 200 repeat: the original data object, nothing, only the id, or any of these. */
+  repeatBody?: 'original' | 'empty' | 'id-only' | 'any';
   assertionReplay?: 'refuse' | 'allow' | 'either';
   rejectTrigger?: { creditorAccount: string; reasonCode: string };
 }
@@ -80,9 +96,27 @@ export interface Capabilities {
   tokenLifetimeControl: boolean;
 }
 
+/** The declared shapes of the messages the spec does not show (helpers/messages/shape.ts). */
+export interface MessageShapes {
+  /** camt.056 requests (POST camt056). */
+  cancellation: MessageShape;
+  /** camt.029 answers (GET camt029), with the codes that confirm or reject a cancellation. */
+  resolution: MessageShape & { confirmed: string[]; rejected: string[] };
+  /** pacs.007 requests (POST pacs007). */
+  refund: MessageShape;
+}
+
+export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
+  cancellation: { root: 'fitoFIPmtCxlReq' },
+  resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },
+  refund: { root: 'fIToFIPmtRvsl' },
+};
+
 export interface Profile {
   name: string;
   description?: string;
+  /** Where spec links in reports point (default: the spec shipped with the suite). */
+  specUrl?: string;
   live?: boolean;
   target: Target;
   tokenPath?: string;
@@ -90,6 +124,8 @@ export interface Profile {
   operations: Partial<Record<OperationName, Operation>> & Record<'submitPayment' | 'paymentStatus', Operation>;
   capabilities: Capabilities;
   expectations: Expectations;
+  /** Filled with DEFAULT_MESSAGE_SHAPES where the file says nothing. */
+  messages: MessageShapes;
   polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
   /**
    * How many settled payments the return/refund pool prepares per refill (default 12), and whether a
@@ -97,6 +133,11 @@ export interface Profile {
    */
   prefetch?: { settledPayments: number; atWorkerStart?: boolean };
   concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
+  /**
+   * The @slow lane (PAYMENTS_SLOW=1, the nightly template): tests that wait out real time, such as an
+   * access token's expires_in when it is at most `tokenExpiry.maxWaitSeconds`.
+   */
+  slowLane?: { tokenExpiry?: { maxWaitSeconds: number } };
   liveLimits?: { maxPayments: number; maxAmount: number };
 }
 
@@ -137,7 +178,15 @@ export function parseProfile(json: unknown, file: string): Profile {
     const deepest = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
     throw new ProfileError(deepest ? describeProfileError(file, deepest) : `${file}: invalid profile`);
   }
-  const profile = json as unknown as Profile;
+  const declared = json as unknown as Omit<Profile, 'messages'> & { messages?: Partial<MessageShapes> };
+  const profile: Profile = {
+    ...declared,
+    messages: {
+      cancellation: { ...DEFAULT_MESSAGE_SHAPES.cancellation, ...declared.messages?.cancellation },
+      resolution: { ...DEFAULT_MESSAGE_SHAPES.resolution, ...declared.messages?.resolution },
+      refund: { ...DEFAULT_MESSAGE_SHAPES.refund, ...declared.messages?.refund },
+    },
+  };
   const expectedName = path.basename(file, '.json');
   if (profile.name !== expectedName) {
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
@@ -178,4 +227,13 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
   let p = profile.pathPrefix + operation.path.replace('{version}', v);
   if (id !== undefined) p = p.replace('{id}', encodeURIComponent(id));
   return p;
+}
+
+/** The environment variables a remote profile names that are unset, in the profile's order. */
+export function missingSecrets(profile: Profile, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (profile.target.kind !== 'remote') return [];
+  const { clients, testJwts } = profile.target;
+  const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
+  const names = [...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})];
+  return [...new Set(names)].filter((name) => !env[name]);
 }

@@ -19,7 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { createPrivateKey } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool, request } from 'undici';
-import { runPlaywright, type SuiteRun } from './run-playwright';
+import { runPlaywright, type SuiteRun } from './lib/run-playwright';
+import { runFiles } from '../helpers/run-settings';
 import { flattenReport, readReportFile } from '../helpers/playwright-report';
 import { environmentsDir } from '../helpers/profile';
 import { buildPacs008 } from '../helpers/messages/pacs008';
@@ -180,7 +181,7 @@ function countLines(dir: string): number {
 
 async function measureSuite(label: string, project: string, workers: number, env: Record<string, string> = {}, extraArgs: string[] = []): Promise<Measured> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'payments-bench-'));
-  const transcripts = path.join(scratch, 'transcripts');
+  const transcripts = runFiles(scratch).transcripts;
   process.stdout.write(`bench: ${label} … `);
   const sampler = rssSampler();
   try {
@@ -189,16 +190,14 @@ async function measureSuite(label: string, project: string, workers: number, env
       {
         PAYMENTS_ALLURE: '0',
         PAYMENTS_WORKERS: String(workers),
-        PAYMENTS_TRANSCRIPT_DIR: transcripts,
-        // Keeps the bench from wiping test-results/ of a run someone else has going.
-        PAYMENTS_OUTPUT_DIR: path.join(scratch, 'test-results'),
+        // A run folder of its own, removed after: the bench keeps only its measures.
+        PAYMENTS_RUN_DIR: scratch,
         ...env,
       },
       { quiet: true },
     );
     const peakRssBytes = sampler.stop();
-    const measured = { label, run, wallMs: run.durationMs, exchanges: countLines(transcripts), peakRssBytes, ...slowestTests(run.jsonReport, 5) };
-    rmSync(run.jsonReport, { force: true });
+    const measured = { label, run, wallMs: run.durationMs, exchanges: countLines(transcripts), peakRssBytes, ...slowestTests(runFiles(scratch).jsonReport, 5) };
     const c = run.counts;
     console.log(`${seconds(measured.wallMs)}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${measured.exchanges} exchanges, peak RSS ${mib(peakRssBytes)}`);
     return measured;
@@ -321,7 +320,10 @@ async function suitePart(options: Options): Promise<SuiteResults> {
 
 const sameCounts = (a: Measured, b: Measured): boolean => a.run.counts.passed === b.run.counts.passed && a.run.counts.failed === b.run.counts.failed && a.run.counts.skipped === b.run.counts.skipped;
 const countsText = (m: Measured): string => `${m.run.counts.passed}/${m.run.counts.failed}/${m.run.counts.skipped}`;
-const failureList = (m: Measured): string => (m.run.failures.length ? `; failed: ${m.run.failures.slice(0, 8).map((f) => f.title).join('; ')}${m.run.failures.length > 8 ? '; …' : ''}` : '');
+const failureList = (m: Measured): string => {
+  const failed = m.run.tests.filter((t) => t.outcome === 'failed');
+  return failed.length ? `; failed: ${failed.slice(0, 8).map((f) => f.title).join('; ')}${failed.length > 8 ? '; …' : ''}` : '';
+};
 
 // ── throughput ─────────────────────────────────────────────────────────────────────────────────
 interface Server {

@@ -23,31 +23,15 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
 import { rules } from '../fixtures/ledger/rules';
-import { ensureRunContext } from '../fixtures/run-context';
-import {
-  MANIFEST_FILE,
-  PUBLIC_KEY_FILE,
-  SIGNATURE_FILE,
-  buildManifest,
-  keyFingerprint,
-  loadPrivateKeyPem,
-  profileCapabilities,
-  publicPemOf,
-  readBundleFiles,
-  sanitiseProfile,
-  serialiseManifest,
-  signJws,
-  summariseRules,
-  testsFromReport,
-  verdictOf,
-  type PlaywrightJsonReport,
-  type RuleResult,
-  type TestRecord,
-  type Verdict,
-} from '../helpers/evidence';
-import { runPlaywright } from './run-playwright';
+import { grantedCapabilities } from '../fixtures/ledger/capabilities';
+import { runFiles, runSettings } from '../helpers/run-settings';
+import { MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, buildManifest, keyFingerprint, loadPrivateKeyPem, publicPemOf, readBundleFiles, serialiseManifest, signJws } from './lib/signing';
+import { sanitiseProfile, summariseRules, verdictOf, type RuleResult, type Verdict } from './lib/certification';
+import { runPlaywright } from './lib/run-playwright';
+import { cliMain } from './lib/cli';
 import { renderReport } from './report';
 import { scanForSecrets } from './scan-secrets';
 import packageJson from '../package.json';
@@ -63,23 +47,15 @@ export interface CertifyOptions {
 const USAGE = 'usage: npm run certify -- --project <env> [--signing-key <private key PEM path>] [--kid <key id>]';
 
 export function parseCertifyArgs(argv: string[]): CertifyOptions {
-  const opts: Partial<CertifyOptions> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (!v) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    if (flag === '--project') opts.project = value();
-    else if (flag === '--signing-key') opts.signingKey = value();
-    else if (flag === '--kid') opts.kid = value();
-    else if (flag === '--out') opts.outRoot = value();
-    else throw new Error(`unknown argument ${arg}: a certification always runs the full suite, unfiltered\n${USAGE}`);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { project: { type: 'string' }, 'signing-key': { type: 'string' }, kid: { type: 'string' }, out: { type: 'string' } }, strict: true });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}: a certification always runs the full suite, unfiltered\n${USAGE}`);
   }
-  if (!opts.project) throw new Error(`--project is required\n${USAGE}`);
-  return opts as CertifyOptions;
+  const { values } = parsed;
+  if (!values.project) throw new Error(`--project is required\n${USAGE}`);
+  return { project: values.project, ...(values['signing-key'] ? { signingKey: values['signing-key'] } : {}), ...(values.kid ? { kid: values.kid } : {}), ...(values.out ? { outRoot: values.out } : {}) };
 }
 
 /** 2026-11-22T17-16-22Z: sortable, UTC, and valid in a file name on every OS. */
@@ -132,26 +108,29 @@ function mergeTranscripts(dir: string): string {
 const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
 
 /** Why a rule counts (or not) towards the verdict, for the printed lists. */
-const weight = (r: RuleResult): string =>
-  r.level !== 'documented' ? 'assumption, not required' : r.applies ? 'documented, required' : `not required here: needs ${r.where.slice('capability:'.length)}`;
+const weight = (r: RuleResult): string => (r.level !== 'documented' ? 'assumption, not required' : r.applies ? 'documented, required' : 'not required on this profile');
 
 function printVerdict(project: string, verdict: Verdict, results: RuleResult[]): void {
   const failed = results.filter((r) => r.status === 'failed');
-  const skipped = results.filter((r) => r.status === 'skipped');
   const line = '═'.repeat(72);
   console.log(`\n${line}`);
-  console.log(`  ${verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${project} — ${verdict.passed} of ${verdict.required} applicable documented rules passed`);
+  console.log(`  ${verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${project} — ${verdict.passed} of ${verdict.required} applicable documented rules assessed and passed`);
   console.log(line);
   if (failed.length) {
     console.log(`\nFailed rules (${failed.length}; ${verdict.failed.length} block certification):`);
     for (const r of failed) {
       console.log(`  ✖ ${r.id} [${weight(r)}] ${r.statement}`);
-      for (const f of r.failures ?? []) console.log(`      ${f.test}\n        ${f.error}`);
+      for (const f of (r.failures ?? []).slice(0, 3)) console.log(`      ${f.test}\n        ${f.error}`);
     }
   }
-  if (skipped.length) {
-    console.log(`\nSkipped rules (${skipped.length}; ${verdict.skipped.length} block certification):`);
-    for (const r of skipped) console.log(`  – ${r.id} [${weight(r)}] ${r.tests.skipped} skipped, ${r.tests.passed} passed: ${(r.skipReasons ?? []).join('; ')}`);
+  if (verdict.notAssessed.length) {
+    console.log(`\nNot assessed (${verdict.notAssessed.length}, block certification): set what each line names, or run npm run discover -- --project ${project}`);
+    for (const r of verdict.notAssessed) console.log(`  – ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
+  }
+  const notApplicable = results.filter((r) => r.level === 'documented' && r.status === 'not applicable');
+  if (notApplicable.length) {
+    console.log(`\nNot applicable on this profile (${notApplicable.length}, not required): what the provider would have to grant`);
+    for (const r of notApplicable) console.log(`  · ${r.id}: ${(r.blockedBy ?? ['the profile cannot assess it']).join('; ')}`);
   }
   if (verdict.notCited.length) {
     console.log(`\nApplicable documented rules no test cites (${verdict.notCited.length}, block certification): ${verdict.notCited.map((r) => r.id).join(' ')}`);
@@ -177,32 +156,18 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
   }
   // Load (or make) the key before spending minutes on a run that could not be signed.
   const key = signingKey(opts);
-  const { seed, runId } = ensureRunContext();
-
   const work = mkdtempSync(path.join(os.tmpdir(), 'payments-certify-'));
   const canary = path.join(work, 'secrets.jsonl');
-  const transcripts = path.join(work, 'transcripts');
-  const allureResults = path.join(work, 'allure-results');
-  const jsonReport = path.join(work, 'results.json');
+  // The run has a folder of its own under the temp folder: nothing another run does in this checkout touches it.
+  process.env.PAYMENTS_RUN_DIR = path.join(work, 'run');
+  const { seed, runId, runDir } = runSettings();
+  const files = runFiles(runDir);
   try {
     const startedAt = new Date();
     console.log(`certify: running the full suite against ${profile.name} (seed ${seed}, run ${runId}); no deviations applied`);
-    const run = await runPlaywright([`--project=${profile.name}`], {
-      PAYMENTS_TRANSCRIPT_DIR: transcripts,
-      PAYMENTS_SECRET_CANARY: canary,
-      PAYMENTS_ALLURE_RESULTS: allureResults,
-      PAYMENTS_JSON_REPORT: jsonReport,
-      PAYMENTS_ALLURE: '1',
-      // Its own output folder: a run started meanwhile in this checkout cannot clear it under us.
-      PAYMENTS_OUTPUT_DIR: path.join(work, 'test-results'),
-    });
+    const run = await runPlaywright([`--project=${profile.name}`], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_RUN_ID: runId, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_ALLURE: '1' });
     const endedAt = new Date();
-    if (!existsSync(jsonReport)) {
-      console.error(`✖ the suite did not produce a result (playwright exit ${run.exitCode}); no bundle written`);
-      return { ok: false };
-    }
-    const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as PlaywrightJsonReport;
-    const tests: TestRecord[] = testsFromReport(report);
+    const tests = run.tests;
     if (!tests.length) {
       console.error(`✖ the run executed no test (playwright exit ${run.exitCode}); no bundle written`);
       return { ok: false };
@@ -213,30 +178,34 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     for (let n = 2; existsSync(dir); n++) dir = path.join(root, `${bundleTimestamp(startedAt)}-${n}`);
     mkdirSync(dir, { recursive: true });
 
-    const html = renderReport(allureResults, path.join(work, 'allure-report'));
+    const html = renderReport(files.allureResults, path.join(work, 'allure-report'));
     if (html) copyFileSync(html, path.join(dir, 'report.html'));
     else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
 
-    writeFileSync(path.join(dir, 'transcript.jsonl'), mergeTranscripts(transcripts));
+    writeFileSync(path.join(dir, 'transcript.jsonl'), mergeTranscripts(files.transcripts));
     writeFileSync(path.join(dir, 'profile.json'), json(sanitiseProfile(profile)));
 
-    const granted = profileCapabilities(profile);
-    const results = summariseRules(rules, tests, granted);
+    const granted = grantedCapabilities(profile);
+    const results = summariseRules(rules, tests, profile);
     const verdict = verdictOf(results);
-    const counts = { passed: 0, failed: 0, skipped: 0 };
-    for (const t of tests) counts[t.outcome]++;
+    const counts = run.counts;
     writeFileSync(
       path.join(dir, 'summary.json'),
       json({
         project: profile.name,
         verdict: verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED',
-        rule: 'CERTIFIED only when every documented rule that applies to the environment passed',
+        rule: 'CERTIFIED only when every documented rule that applies to the environment was assessed and passed',
         capabilities: [...granted].sort(),
-        documentedRules: { applicable: verdict.required, passed: verdict.passed, failed: verdict.failed.map((r) => r.id), skipped: verdict.skipped.map((r) => r.id), notCited: verdict.notCited.map((r) => r.id) },
-        notCited: results.filter((r) => r.status === 'not cited').map((r) => r.id),
+        documentedRules: {
+          applicable: verdict.required,
+          passed: verdict.passed,
+          failed: verdict.failed.map((r) => r.id),
+          notAssessed: verdict.notAssessed.map((r) => ({ id: r.id, blockedBy: r.blockedBy })),
+          notCited: verdict.notCited.map((r) => r.id),
+        },
         counts,
         rules: results,
-        tests,
+        tests: tests.map((t) => ({ title: `${t.project} › ${t.title}`, tags: t.tags, outcome: t.outcome })),
       }),
     );
 
@@ -303,19 +272,4 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
   }
 }
 
-if (require.main === module) {
-  let opts: CertifyOptions;
-  try {
-    opts = parseCertifyArgs(process.argv.slice(2));
-  } catch (error) {
-    console.error(`✖ ${(error as Error).message}`);
-    process.exit(2);
-  }
-  certify(opts).then(
-    ({ ok }) => process.exit(ok ? 0 : 1),
-    (error: unknown) => {
-      console.error(`✖ ${(error as Error).message}`);
-      process.exit(2);
-    },
-  );
-}
+if (require.main === module) cliMain(USAGE, () => certify(parseCertifyArgs(process.argv.slice(2))).then(({ ok }) => ok));

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { testsFromReport, type Outcome, type PlaywrightJsonReport, type TestRecord } from '../helpers/evidence';
+import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
 
@@ -68,7 +68,7 @@ export function loadRun(input: string, transcriptOverride?: string): RunData {
       for (const f of readdirSync(input).filter((x) => x.endsWith('.json')).sort()) {
         const json = JSON.parse(readFileSync(path.join(input, f), 'utf8')) as unknown;
         if (isPlaywrightReport(json)) {
-          tests = testsFromReport(json);
+          tests = testRecords(json);
           break;
         }
       }
@@ -80,7 +80,7 @@ export function loadRun(input: string, transcriptOverride?: string): RunData {
     }
   } else {
     const json = JSON.parse(readFileSync(input, 'utf8')) as unknown;
-    if (isPlaywrightReport(json)) tests = testsFromReport(json);
+    if (isPlaywrightReport(json)) tests = testRecords(json);
     else if (json && typeof json === 'object' && Array.isArray((json as { tests?: unknown }).tests)) tests = (json as { tests: TestRecord[] }).tests;
     else throw new Error(`${input} is not a Playwright JSON report (no "suites") nor a bundle summary.json`);
   }

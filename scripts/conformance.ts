@@ -5,16 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runPlaywright } from './run-playwright';
+import { runPlaywright } from './lib/run-playwright';
+import { runFiles } from '../helpers/run-settings';
 import { renderReport } from './report';
 import { scanForSecrets } from './scan-secrets';
 
 export async function conformance(args: string[]): Promise<{ ok: boolean; counts: { passed: number; failed: number; skipped: number } }> {
   const canary = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-canary-')), 'secrets.jsonl');
-  rmSync('reports/transcripts', { recursive: true, force: true });
-  const run = await runPlaywright(args, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_TRANSCRIPT_DIR: 'reports/transcripts' });
-  const report = renderReport();
-  const scan = scanForSecrets(canary, ['reports', 'test-results']);
+  const run = await runPlaywright(args, { PAYMENTS_SECRET_CANARY: canary });
+  // A refused run (no test executed) renders nothing: a report of stale or empty results would lie.
+  const report = run.tests.length ? renderReport(runFiles(run.runDir).allureResults) : undefined;
+  const scan = scanForSecrets(canary, [run.runDir, 'reports/allure-report']);
   rmSync(path.dirname(canary), { recursive: true, force: true });
   for (const leak of scan.leaks) console.error(`✖ secret (${leak.label}) found in ${leak.file}`);
   console.log(`secret scan: ${scan.secrets} secrets used by the run, ${scan.files} report files scanned, ${scan.leaks.length} leaks`);

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runPlaywright } from './run-playwright';
+import { runPlaywright } from './lib/run-playwright';
+import { runFiles } from '../helpers/run-settings';
 import { renderReport } from './report';
 import { scanForSecrets } from './scan-secrets';
 
@@ -21,11 +22,9 @@ async function main(): Promise<void> {
   const run = await runPlaywright(['--project=local-strict-422', ...TESTS], {
     PAYMENTS_CLIENT_FAULTS: FAULTS.join(','),
     PAYMENTS_SECRET_CANARY: canary,
-    PAYMENTS_ALLURE_RESULTS: `${root}/allure-results`,
-    PAYMENTS_OUTPUT_DIR: `${root}/test-results`,
-    PAYMENTS_TRANSCRIPT_DIR: `${root}/transcripts`,
+    PAYMENTS_RUN_DIR: `${root}/run`,
   }, { quiet: true });
-  const report = renderReport(`${root}/allure-results`, `${root}/report`);
+  const report = renderReport(runFiles(run.runDir).allureResults, `${root}/report`);
   const scan = scanForSecrets(canary, [root]);
   rmSync(path.dirname(canary), { recursive: true, force: true });
   for (const leak of scan.leaks) console.error(`✖ secret (${leak.label}) found in ${leak.file}`);

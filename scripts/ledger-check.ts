@@ -1,21 +1,28 @@
 /**
- * `npm run ledger [-- --profile local,local-lenient] [-- --strict]`: proves that the tests and the rule
+ * `npm run ledger [-- --project local[,other]] [--strict]`: proves that the tests and the rule
  * ledger agree. It lists the tests (Playwright --list: no server is started, nothing is sent), then
  *   - fails when a test cites a rule ID the ledger does not have (a typo silently covers nothing);
- *   - prints every documented rule no test cites (the target is zero; --strict makes it a failure);
- *   - prints, per flow, how many rules are cited.
+ *   - lists every (rule, operation) pair no test covers (--strict makes them a failure: npm test);
+ *   - prints, per flow, how many rules are cited;
+ *   - with --project, what that profile can assess: the documented rules it cannot, and why.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
+import { CAPABILITY_WORDS, grantedCapabilities, ruleApplies } from '../fixtures/ledger/capabilities';
+import type { Operation } from '../fixtures/ledger/operations';
+import { operationsOf, ruleIdsOf } from '../fixtures/ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
-
-const RULE_TAG = /^@[A-Z0-9]+-\d+$/;
+import { loadProfile } from '../helpers/profile';
+import { cliMain } from './lib/cli';
 
 export interface ListedTest {
   /** "file › describe › title" (the same test listed by several projects appears once). */
   title: string;
   ruleIds: string[];
+  /** Operations the test says it exercises (@op:… tags). */
+  operations?: Operation[];
 }
 
 export interface FlowCoverage {
@@ -34,6 +41,10 @@ export interface LedgerCheckResult {
   retiredCited: { id: string; tests: string[] }[];
   uncitedDocumented: Rule[];
   uncitedAssumptions: Rule[];
+  /** (rule, operation) pairs of live rules that no test covers. */
+  uncoveredPairs: { rule: string; operation: Operation }[];
+  /** Tests citing a rule of several operations without saying which one they exercise. */
+  unplaced: { rule: string; test: string }[];
   coverage: FlowCoverage[];
   /** rule ID → titles of the tests citing it. */
   citations: Map<string, string[]>;
@@ -43,22 +54,17 @@ export interface LedgerCheckResult {
 export function listTests(profiles: string[]): ListedTest[] {
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const run = spawnSync(process.execPath, [cli, 'test', '--list', '--reporter=json'], {
-    env: { ...process.env, PAYMENTS_PROFILES: profiles.join(','), PAYMENTS_ALLURE: '0', PAYMENTS_MUTATION_FAULTS: '' },
+    env: { ...process.env, PAYMENTS_PROFILES: profiles.join(','), PAYMENTS_ALLURE: '0', PAYMENTS_SLOW: '1', PAYMENTS_CONFIRM_LIVE: profiles.join(',') },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   const start = run.stdout.indexOf('{');
-  if (run.status !== 0 || start < 0) {
-    throw new Error(`playwright --list failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-3000)}`);
-  }
+  if (run.status !== 0 || start < 0) throw new Error(`playwright --list failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-3000)}`);
   const report = JSON.parse(run.stdout.slice(start)) as PlaywrightJsonReport;
   if (report.errors?.length) throw new Error(`playwright --list reported errors:\n${reportErrors(report).join('\n')}`);
   // Keyed by the title without the project: each project lists the same spec with the same tags.
   const tests = new Map<string, ListedTest>();
-  for (const t of flattenReport(report)) {
-    const ids = t.tags.map((x) => (x.startsWith('@') ? x : `@${x}`)).filter((x) => RULE_TAG.test(x)).map((x) => x.slice(1));
-    tests.set(t.title, { title: t.title, ruleIds: [...new Set(ids)] });
-  }
+  for (const t of flattenReport(report)) tests.set(t.title, { title: t.title, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags) });
   return [...tests.values()];
 }
 
@@ -75,21 +81,29 @@ export function checkLedger(tests: ListedTest[], options: { strict?: boolean; le
   const uncitedDocumented = live.filter((r) => r.level === 'documented' && !citations.has(r.id));
   const uncitedAssumptions = live.filter((r) => r.level === 'assumption' && !citations.has(r.id));
 
+  const covered = new Set<string>();
+  const unplaced: LedgerCheckResult['unplaced'] = [];
+  for (const t of tests) {
+    for (const id of t.ruleIds) {
+      const rule = byId.get(id);
+      if (!rule) continue;
+      const ops = t.operations?.length ? t.operations.filter((op) => rule.operations.includes(op)) : rule.operations.length === 1 ? rule.operations : [];
+      if (!ops.length) unplaced.push({ rule: id, test: t.title });
+      for (const op of ops) covered.add(`${id}|${op}`);
+    }
+  }
+  const uncoveredPairs = live.flatMap((r) => r.operations.filter((op) => !covered.has(`${r.id}|${op}`)).map((operation) => ({ rule: r.id, operation })));
+
   const flows = [...new Set(live.map((r) => r.flow))];
   const coverage: FlowCoverage[] = flows.map((flow) => {
     const of = (level: Rule['level']) => live.filter((r) => r.flow === flow && r.level === level);
     const count = (list: Rule[]) => ({ total: list.length, cited: list.filter((r) => citations.has(r.id)).length });
     const flowIds = new Set(live.filter((r) => r.flow === flow).map((r) => r.id));
-    return {
-      flow,
-      documented: count(of('documented')),
-      assumption: count(of('assumption')),
-      tests: tests.filter((t) => t.ruleIds.some((id) => flowIds.has(id))).length,
-    };
+    return { flow, documented: count(of('documented')), assumption: count(of('assumption')), tests: tests.filter((t) => t.ruleIds.some((id) => flowIds.has(id))).length };
   });
 
-  const ok = unknown.length === 0 && !(options.strict && uncitedDocumented.length > 0);
-  return { ok, tests, unknown, retiredCited, uncitedDocumented, uncitedAssumptions, coverage, citations };
+  const ok = unknown.length === 0 && !(options.strict && (uncitedDocumented.length > 0 || uncoveredPairs.length > 0));
+  return { ok, tests, unknown, retiredCited, uncitedDocumented, uncitedAssumptions, uncoveredPairs, unplaced, coverage, citations };
 }
 
 export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?: boolean } = {}): string {
@@ -104,18 +118,23 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   if (untagged.length) {
     lines.push('', `! ${untagged.length} test(s) cite no rule:`);
     for (const t of untagged.slice(0, 20)) lines.push(`  ${t.title}`);
-    if (untagged.length > 20) lines.push(`  … and ${untagged.length - 20} more`);
+  }
+  if (result.unplaced.length) {
+    lines.push('', `! ${result.unplaced.length} citation(s) of a rule of several operations without an @op: tag saying which:`);
+    for (const u of result.unplaced.slice(0, 10)) lines.push(`  ${u.rule}  ${u.test}`);
   }
   lines.push('', 'coverage per flow (cited / total):');
   lines.push(`  ${'flow'.padEnd(13)} ${'documented'.padStart(10)} ${'assumption'.padStart(10)} ${'tests'.padStart(6)}`);
   for (const c of result.coverage) {
-    lines.push(
-      `  ${c.flow.padEnd(13)} ${`${c.documented.cited}/${c.documented.total}`.padStart(10)} ${`${c.assumption.cited}/${c.assumption.total}`.padStart(10)} ${String(c.tests).padStart(6)}`,
-    );
+    lines.push(`  ${c.flow.padEnd(13)} ${`${c.documented.cited}/${c.documented.total}`.padStart(10)} ${`${c.assumption.cited}/${c.assumption.total}`.padStart(10)} ${String(c.tests).padStart(6)}`);
   }
   const mark = options.strict ? '✖' : '!';
   lines.push('', `${result.uncitedDocumented.length ? mark : '✓'} documented rules no test cites: ${result.uncitedDocumented.length} (target 0)`);
   for (const r of result.uncitedDocumented) lines.push(`  ${r.id.padEnd(8)} ${r.section.padEnd(14)} ${r.statement}`);
+  lines.push(`${result.uncoveredPairs.length ? mark : '✓'} (rule, operation) pairs no test covers: ${result.uncoveredPairs.length} (target 0)`);
+  const byRule = new Map<string, Operation[]>();
+  for (const p of result.uncoveredPairs) byRule.set(p.rule, [...(byRule.get(p.rule) ?? []), p.operation]);
+  for (const [rule, ops] of byRule) lines.push(`  ${rule.padEnd(8)} ${ops.join(', ')}`);
   if (result.uncitedAssumptions.length) {
     lines.push('', `assumptions no test cites: ${result.uncitedAssumptions.length}`);
     for (const r of result.uncitedAssumptions) lines.push(`  ${r.id.padEnd(8)} ${r.section.padEnd(14)} ${r.statement}`);
@@ -124,38 +143,34 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   return lines.join('\n');
 }
 
-/** The whole check as npm-test calls it: list, compare, print; returns whether it passed. */
+/** What one profile can assess: every documented rule, assessable or not, and why not. */
+export function formatAssessable(profileName: string): string {
+  const profile = loadProfile(profileName);
+  const granted = grantedCapabilities(profile);
+  const documented = rules.filter((r) => r.level === 'documented' && !r.retired);
+  const cannot = documented.filter((r) => !ruleApplies(r, profile, granted));
+  const share = ((100 * (documented.length - cannot.length)) / documented.length).toFixed(1);
+  const lines = [``, `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`];
+  for (const r of cannot) lines.push(`  not assessable: ${r.id} ${r.statement}\n      needs ${CAPABILITY_WORDS[r.needs!]}`);
+  return lines.join('\n');
+}
+
 export function ledgerCheck(options: { profiles?: string[]; strict?: boolean; print?: boolean } = {}): LedgerCheckResult {
-  const result = checkLedger(listTests(options.profiles?.length ? options.profiles : ['local']), options);
-  if (options.print !== false) console.log(formatLedgerCheck(result, options));
+  const profiles = options.profiles?.length ? options.profiles : ['local'];
+  const result = checkLedger(listTests(profiles), options);
+  if (options.print !== false) {
+    console.log(formatLedgerCheck(result, options));
+    if (options.profiles?.length) for (const p of profiles) console.log(formatAssessable(p));
+  }
   return result;
 }
 
-function parseArgs(argv: string[]): { profiles: string[]; strict: boolean } {
-  const profiles: string[] = [];
-  let strict = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--strict') strict = true;
-    else if (arg === '--profile' || arg === '--project') profiles.push(...(argv[++i] ?? '').split(','));
-    else if (arg.startsWith('--profile=') || arg.startsWith('--project=')) profiles.push(...arg.slice(arg.indexOf('=') + 1).split(','));
-    else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run ledger [-- --profile local[,other]] [-- --strict]');
-      process.exit(0);
-    } else {
-      console.error(`unknown argument ${arg} (usage: npm run ledger [-- --profile local[,other]] [-- --strict])`);
-      process.exit(2);
-    }
-  }
-  return { profiles: profiles.filter(Boolean), strict };
-}
+const USAGE = 'usage: npm run ledger [-- --project local[,other]] [--strict]';
 
 if (require.main === module) {
-  try {
-    const result = ledgerCheck(parseArgs(process.argv.slice(2)));
-    process.exit(result.ok ? 0 : 1);
-  } catch (error) {
-    console.error(`✖ ${(error as Error).message}`);
-    process.exit(2);
-  }
+  cliMain(USAGE, async () => {
+    const { values } = parseArgs({ args: process.argv.slice(2), options: { project: { type: 'string', multiple: true }, profile: { type: 'string', multiple: true }, strict: { type: 'boolean' } }, strict: true });
+    const profiles = [...(values.project ?? []), ...(values.profile ?? [])].flatMap((p) => p.split(',')).filter(Boolean);
+    return ledgerCheck({ profiles, strict: Boolean(values.strict) }).ok;
+  });
 }

@@ -13,11 +13,12 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import os from 'node:os';
 import path from 'node:path';
 import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
-import { testsFromReport, type PlaywrightJsonReport, type TestRecord } from '../helpers/evidence';
+import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
-import { runPlaywright } from './run-playwright';
+import { runPlaywright } from './lib/run-playwright';
 import { renderReport } from './report';
 import { scanForSecrets } from './scan-secrets';
+import { runFiles } from '../helpers/run-settings';
 
 export interface NightlyArgs {
   project: string;
@@ -90,7 +91,7 @@ export function testsFromReports(files: string[], project: string): { tests: Tes
   for (const file of files) {
     const report = JSON.parse(readFileSync(file, 'utf8')) as PlaywrightJsonReport;
     for (const e of report.errors ?? []) errors.push(`${file}: ${(e.message ?? 'error').split('\n')[0]}`);
-    tests.push(...testsFromReport(report).filter((t) => t.project === project));
+    tests.push(...testRecords(report).filter((t) => t.project === project));
   }
   return { tests, errors };
 }
@@ -141,17 +142,17 @@ export async function nightly(args: NightlyArgs): Promise<boolean> {
   } else {
     const work = mkdtempSync(path.join(os.tmpdir(), 'payments-nightly-'));
     const canary = path.join(work, 'secrets.jsonl');
-    const jsonReport = path.join(work, 'results.json');
     try {
-      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_JSON_REPORT: jsonReport });
+      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary });
+      const jsonReport = runFiles(run.runDir).jsonReport;
       if (!existsSync(jsonReport)) problems.push(`the suite produced no report (playwright exit ${run.exitCode})`);
       else {
         const read = testsFromReports([jsonReport], args.project);
         tests = read.tests;
         problems.push(...read.errors);
+        if (tests.length) renderReport(runFiles(run.runDir).allureResults);
       }
-      if (existsSync('reports/allure-results')) renderReport();
-      const scan = scanForSecrets(canary, ['reports', 'test-results']);
+      const scan = scanForSecrets(canary, [run.runDir, 'reports/allure-report']);
       for (const leak of scan.leaks) problems.push(`secret (${leak.label}) found in ${leak.file}`);
     } finally {
       rmSync(work, { recursive: true, force: true });

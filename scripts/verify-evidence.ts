@@ -18,7 +18,7 @@ import {
   readBundleFiles,
   verifyJws,
   type Manifest,
-} from '../helpers/evidence';
+} from './lib/signing';
 
 export interface VerifyResult {
   ok: boolean;

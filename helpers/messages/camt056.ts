@@ -20,6 +20,9 @@ export interface CancellationTransaction {
   cxlRsnInf: Array<{ rsn: { cd: string } }>;
 }
 
+/** The canonical root; a profile may declare another (messages.cancellation, helpers/messages/shape.ts). */
+export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
+
 export type Camt056Message = {
   fitoFIPmtCxlReq: {
     assgnmt: { id: string; creDtTm: string };

@@ -1,10 +1,10 @@
 /**
  * pacs.004.001.09 payment returns (spec §2.5, root pmtRtr), built from a seed and the pacs.008
  * payment they return. Every field of the §2.5 table is present in the full message, at the
- * placements of the spec's request example where the example and the table differ: the debtor
- * name at orgnlTxRef.dbtr.pty.nm, the debtor account with nm plus id.iban, the creditor name
- * directly at orgnlTxRef.cdtr.nm (its optional address and BIC stay at cdtr.pty.*, as the table
- * writes them).
+ * placements of the spec's request example: the debtor name at orgnlTxRef.dbtr.pty.nm, the debtor
+ * account with nm plus id.iban. Where the example and the table disagree, the message satisfies both
+ * readings: the creditor name stands at orgnlTxRef.cdtr.nm (the example) and at cdtr.pty.nm (the
+ * table), with its optional address and BIC at cdtr.pty.*.
  *
  * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
  * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
@@ -73,8 +73,8 @@ export interface OriginalTxRef {
   dbtrAcct: { nm?: string; id: { iban: string } };
   dbtrAgt: FinInstn;
   cdtrAgt: FinInstn;
-  /** Name as in the request example (cdtr.nm); optional address and BIC at cdtr.pty as in the table. */
-  cdtr: { nm: string; pty?: { pstlAdr?: PostalAddress; id?: OrgId } };
+  /** The name at both places a reading of §2.5 looks for it: cdtr.nm (the example) and cdtr.pty.nm (the table). */
+  cdtr: { nm: string; pty: { nm: string; pstlAdr?: PostalAddress; id?: OrgId } };
   cdtrAcct: { id: { iban: string } };
   ultmtCdtr?: { pty: { nm?: string; id?: OrgId } };
   purp?: string;
@@ -228,7 +228,7 @@ export function buildPacs004Content(seed: string, original: Pacs008Message, ids:
       dbtrAcct: { nm: tx.dbtrAcct.nm, id: { iban: dbtrIban } },
       dbtrAgt,
       cdtrAgt,
-      cdtr: { nm: tx.cdtr.nm, pty: { pstlAdr: cdtrAdr, id: cdtrId } },
+      cdtr: { nm: tx.cdtr.nm, pty: { nm: tx.cdtr.nm, pstlAdr: cdtrAdr, id: cdtrId } },
       cdtrAcct: { id: { iban: cdtrIban } },
       ultmtCdtr: { pty: { nm: ultmtCdtrName, id: ultmtCdtrId } },
       purp: purpose,
@@ -286,7 +286,7 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
             dbtrAcct: { id: { iban: ref.dbtrAcct.id.iban } },
             dbtrAgt: structuredClone(ref.dbtrAgt),
             cdtrAgt: structuredClone(ref.cdtrAgt),
-            cdtr: { nm: ref.cdtr.nm },
+            cdtr: { nm: ref.cdtr.nm, pty: { nm: ref.cdtr.pty.nm } },
             cdtrAcct: { id: { iban: ref.cdtrAcct.id.iban } },
           },
         },

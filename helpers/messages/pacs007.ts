@@ -22,6 +22,9 @@ export interface ReversalTransaction {
   rvslRsnInf: Array<{ rsn: { cd: string } }>;
 }
 
+/** The canonical root; a profile may declare another (messages.refund, helpers/messages/shape.ts). */
+export const PACS007_ROOT = 'fIToFIPmtRvsl';
+
 export type Pacs007Message = {
   fIToFIPmtRvsl: {
     grpHdr: { msgId: string; creDtTm: string; nbOfTxs: string };

@@ -2,67 +2,75 @@
  * Token endpoint (spec §4.1, §2.1, §5): the valid JWT-bearer exchange and a negative catalogue in
  * which every case sends its valid twin first, then one mutation.
  */
-import { test, expect } from '../../fixtures/test';
+import { test } from '../../fixtures/test';
 import { tokenCases } from '../../fixtures/catalogues/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
-import { expectSchema } from '../../fixtures/schema-check';
-import { brief } from '../../fixtures/verdicts';
+import { checkSchema } from '../../fixtures/schema-check';
+import { answerOf } from '../../fixtures/verdicts';
+import { authenticationJwt } from '../../helpers/client-jwts';
 
 test.describe('token endpoint: valid exchange', () => {
-  test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@live-safe'] }, async ({ api, verdicts }) => {
+  test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'] }, async ({ api, verdicts }) => {
     const ex = await api.requestToken();
-    verdicts.expectStatus(ex, [200], 'token request');
+    verdicts.requireStatus('TOK-01', 'a valid token request gets 200', ex, [200]);
     const body = ex.response.json as Record<string, unknown>;
-    expectSchema(tokenResponseSchema, body, 'token response');
-    expect(String(body.token_type).toLowerCase(), 'token_type').toBe('bearer');
-    expect(body.scope, 'scope').toBe('makePayments');
-    const expected = api.profile.expectations.expiresIn ?? 'either';
-    if (expected !== 'either') verdicts.assume(typeof body.expires_in === expected, `expires_in is a ${expected} (got ${JSON.stringify(body.expires_in)})`);
+    checkSchema(verdicts, 'TOK-01', tokenResponseSchema, body, 'the token response has the fields of §2.1');
+    verdicts.check('TOK-02', 'access_token is a non-empty string', { ok: typeof body.access_token === 'string' && body.access_token !== '', expected: 'a non-empty string', received: typeof body.access_token });
+    verdicts.equal('TOK-03', 'token_type is bearer (case-insensitive)', String(body.token_type).toLowerCase(), 'bearer');
+    const expiresIn = body.expires_in;
+    verdicts.check('TOK-04', 'expires_in is a positive integer (a number or a string of digits)', {
+      ok: (typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0) || (typeof expiresIn === 'string' && /^[1-9]\d*$/.test(expiresIn)),
+      expected: 'a positive integer',
+      received: JSON.stringify(expiresIn),
+    });
+    verdicts.equal('TOK-05', 'scope is makePayments', body.scope, 'makePayments');
+    const type = api.profile.expectations.expiresIn ?? 'either';
+    if (type !== 'either') verdicts.assume('TOK-15', `expires_in is a JSON ${type}`, { ok: typeof expiresIn === type, expected: type, received: typeof expiresIn });
   });
 
   test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12'] }, async ({ api, verdicts }) => {
     const ex = await api.requestToken({ assertion: { claims: { aud: 'https://auth.example', purpose: 'conformance', amr: ['hwk'] } } });
-    verdicts.expectStatus(ex, [200], 'token request with extra claims');
+    verdicts.status('AJWT-12', 'a token request whose assertion carries extra claims gets 200', ex, [200]);
   });
 
-  test('a replayed authentication JWT is refused', { tag: ['@TOK-14'] }, async ({ api, verdicts, clients }) => {
-    const { authenticationJwt } = await import('../../helpers/client-jwts');
+  test('a replayed authentication JWT is answered as the profile says', { tag: ['@TOK-14'] }, async ({ api, verdicts, clients }) => {
     const assertion = authenticationJwt(clients.primary);
     const first = await api.requestToken({ form: { assertion }, label: 'request a token (first use of the assertion)' });
-    verdicts.expectStatus(first, [200], 'first use');
+    verdicts.requireStatus('TOK-01', 'the first use of the assertion gets 200', first, [200]);
     const replay = await api.requestToken({ form: { assertion }, label: 'replay the same assertion' });
+    const status = replay.response.status;
+    verdicts.check('TOK-01', 'a replayed assertion gets an answer, never a 5xx', { ok: status < 500, expected: '200 or a 4xx', received: answerOf(replay) });
     const mode = api.profile.expectations.assertionReplay ?? 'either';
-    if (mode === 'refuse') verdicts.assume(replay.response.status >= 400 && replay.response.status < 500, `a replayed assertion is refused (got ${replay.response.status})`);
-    if (mode === 'allow') verdicts.assume(replay.response.status === 200, `a replayed assertion is accepted (got ${replay.response.status})`);
-    expect(replay.response.status, 'never a 5xx').toBeLessThan(500);
+    if (mode === 'refuse') verdicts.assume('TOK-14', 'a replayed assertion is refused', { ok: status >= 400 && status < 500, expected: 'a 4xx', received: `HTTP ${status}` });
+    if (mode === 'allow') verdicts.assume('TOK-14', 'a replayed assertion is accepted', { ok: status === 200, expected: 'HTTP 200', received: `HTTP ${status}` });
   });
 
   test('a scope other than makePayments is not granted', { tag: ['@TOK-12'] }, async ({ api, verdicts }) => {
     const twin = await api.requestToken({ label: 'valid twin' });
-    verdicts.expectStatus(twin, [200], 'valid twin');
+    verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);
     const ex = await api.requestToken({ form: { scope: 'adminEverything' }, label: 'request scope adminEverything' });
-    expect(ex.response.status, 'never a 5xx').toBeLessThan(500);
     const granted = (ex.response.json as { scope?: string } | undefined)?.scope;
-    expect(ex.response.status === 200 ? granted : undefined, 'a token is never granted for a scope that was not registered').not.toBe('adminEverything');
-    verdicts.assume(ex.response.status === 400 && (ex.response.json as { error?: string })?.error === 'invalid_scope', `refused with 400 invalid_scope (got ${ex.response.status} ${brief(ex)})`);
+    verdicts.check('TOK-01', 'a request for another scope gets an answer, never a 5xx', { ok: ex.response.status < 500, expected: '200 or a 4xx', received: answerOf(ex) });
+    verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', { ok: !(ex.response.status === 200 && granted === 'adminEverything'), expected: 'a refusal, or a token for makePayments', received: answerOf(ex) });
+    const error = (ex.response.json as { error?: string } | undefined)?.error;
+    verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope', { ok: ex.response.status === 400 && error === 'invalid_scope', expected: '400 invalid_scope', received: answerOf(ex) });
   });
 });
 
 test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
     test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13'] }, async ({ api, verdicts, clients }) => {
-      test.skip(Boolean(c.needsOtherClient && !clients.secondary), 'needs a second client (profile clients.secondary)');
+      if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: api.profile.name });
       const twin = await api.requestToken({ label: 'valid twin' });
-      verdicts.expectStatus(twin, [200], 'the valid twin must succeed, or the case proves nothing');
+      verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
       const mutant = await api.requestToken({ ...c.mutate({ client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });
       const status = mutant.response.status;
-      expect(status >= 400 && status < 500, `expected a 4xx refusal, got ${status} ${brief(mutant)}`).toBe(true);
+      for (const rule of c.rules) verdicts.check(rule, `the token request is refused: ${c.name}`, { ok: status >= 400 && status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
       if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749') {
         const error = (mutant.response.json as { error?: unknown } | undefined)?.error;
-        verdicts.assume(status === c.rfc.status && error === c.rfc.error, `RFC 6749 §5.2 answer ${c.rfc.status} ${c.rfc.error} (got ${status} ${String(error)})`);
-        if (status === 401) verdicts.assume(Boolean(mutant.response.headers['www-authenticate']), '401 carries WWW-Authenticate (RFC 6749 §5.2)');
+        verdicts.assume('TOK-13', `the refusal is RFC 6749 §5.2 ${c.rfc.status} ${c.rfc.error}`, { ok: status === c.rfc.status && error === c.rfc.error, expected: `${c.rfc.status} ${c.rfc.error}`, received: `${status} ${String(error)}` });
+        if (status === 401) verdicts.assume('TOK-13', 'a 401 carries WWW-Authenticate (RFC 6749 §5.2)', { ok: Boolean(mutant.response.headers['www-authenticate']), expected: 'a WWW-Authenticate header', received: 'none' });
       }
     });
   }
-
 });

@@ -1,15 +1,18 @@
 /**
- * Payment cancellation (spec §1 cancellation rules 1-5, §3, §4.4). The outcome depends on whether
- * the batch holding the payment was sent, so the payer here is a fresh client with MANUAL batching
- * and the test sends the batch itself (reference admin API; capability batchControl, else the
- * ledger skips CXL-02/03/04). camt.056/camt.029 shapes and the CNCL/RJCR codes are assumptions
- * (the spec does not show them); what each outcome means for the payment is documented and strict.
+ * Payment cancellation (spec §1 cancellation rules 1-5, §3, §4.4). camt.056/camt.029 fields are not
+ * shown: they are exchanged in the shape the profile declares (CXL-06), and a target that refuses
+ * that shape blocks these tests instead of failing them. What each outcome means for the payment is
+ * documented and strict: a payment whose pacs.002 already reads settled was certainly in a sent
+ * batch, so its cancellation is rejected and it stays settled (CXL-03, no capability needed); with
+ * batchControl the suite also cancels before the batch is sent (CXL-02).
  */
-import { test, expect } from '../../fixtures/test';
-import { submitPayment } from '../../fixtures/flows';
-import { beneficiaryOf, expectCancellationAccepted, expectResolution, paymentTo, readCancellation, requestCancellation } from '../../fixtures/flows-beneficiary';
+import { test, takes } from '../../fixtures/test';
+import { readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
+import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
+import { readCancellation, requestCancellation, type Resolution } from '../../fixtures/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
-import { brief } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { checkSchema } from '../../fixtures/schema-check';
 import type { Api } from '../../fixtures/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { classifyStatus } from '../../helpers/status-vocabulary';
@@ -19,97 +22,140 @@ import { camt029Schema } from '../../helpers/schemas/camt029';
 import { cancellationResponseSchema } from '../../helpers/schemas/camt056-request';
 import { validateAgainst } from '../../helpers/schemas/validator';
 
-async function pay(api: Api, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
-  return test.step('pay: the payer’s bank submits the payment', async () => {
-    const { exchange, paymentsServiceId } = await submitPayment(api, payment, { client: payer });
-    expect(exchange.response.status, `payment ${brief(exchange)}`).toBe(201);
-    return paymentsServiceId!;
-  });
+async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
+  const { exchange } = await submitPayment(api, payment, { client: payer, label: 'pay: the payer’s bank submits the payment' });
+  verdicts.requireStatus('P8-01', 'the payment to cancel is created', exchange, [201]);
+  return requireId(api, verdicts, exchange);
 }
 
-test.describe('cancellation: whose payment, repeats and shapes', () => {
+/** A camt.056 of an own payment: accepted (2xx), or the declared shape is not the target's (blocked by CXL-06). */
+function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = 'the cancellation of an own payment is accepted'): string {
+  verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', what, answer.exchange);
+  verdicts.gate('CXL-06', 'the cancellation answer names the cancellation (data.paymentsServiceId)', answer.paymentsServiceId !== undefined, answerOf(answer.exchange));
+  return answer.paymentsServiceId!;
+}
+
+/** GET camt029 served (2xx, documented) with the declared root (CXL-06), else blocked. */
+function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined, rule = 'CXL-04'): Resolution {
+  verdicts.require(rule, 'the cancellation named an id to query', { ok: resolution !== undefined });
+  verdicts.acceptedOrBlocked(rule, 'CXL-06', 'GET camt029 serves the outcome of the cancellation', resolution!.exchange);
+  verdicts.gate('CXL-06', 'the camt.029 has the declared root', resolution!.body !== undefined, answerOf(resolution!.exchange));
+  return resolution!;
+}
+
+test.describe('cancellation: whose payment', () => {
   test('a cancellation of a payment that does not exist is refused', { tag: ['@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
-    await pay(api, clients.primary, own);
-    expectCancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
+    await pay(api, verdicts, clients.primary, own);
+    cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
     const neverPaid = paymentTo(beneficiaryOf(clients), seed);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), { label: 'cancel a payment that was never made' });
-    verdicts.expectRefused(answer.exchange, 'notFound');
+    verdicts.refused('CXL-01', answer.exchange, 'notFound', { what: 'the cancellation of a payment that was never made is refused' });
   });
 
   test('a cancellation of another client’s payment is refused', { tag: ['@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
-    test.skip(!clients.secondary, 'needs a second client (profile clients.secondary)');
-    const own = paymentTo(clients.secondary!, seed);
-    await pay(api, clients.primary, own);
-    expectCancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
+    const other = clients.secondary!;
+    const own = paymentTo(other, seed);
+    await pay(api, verdicts, clients.primary, own);
+    cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
     const theirs = paymentTo(clients.primary, seed);
-    await pay(api, clients.secondary!, theirs);
+    await pay(api, verdicts, other, theirs);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), { label: 'cancel a payment the other client made' });
-    verdicts.expectRefused(answer.exchange, 'notFound');
+    verdicts.refused('CXL-01', answer.exchange, 'notFound', { what: 'the cancellation of another client’s payment is refused' });
   });
 
-  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
-    await pay(api, clients.primary, own);
-    const message = buildCamt056({ seed, original: own });
-    const first = await requestCancellation(api, message, { label: 'request cancellation (camt.056)' });
-    expectCancellationAccepted(verdicts, first);
-    const repeat = await requestCancellation(api, message, { label: 'send the same cancellation again' });
-    expect(repeat.exchange.response.status, `never a 5xx ${brief(repeat.exchange)}`).toBeLessThan(500);
-    verdicts.assume(repeat.exchange.response.status === 200, `the repeat is answered 200 (got ${repeat.exchange.response.status})`);
-    verdicts.assume(repeat.paymentsServiceId === first.paymentsServiceId, `the repeat names the same cancellation ${first.paymentsServiceId} (got ${repeat.paymentsServiceId})`);
-  });
-
-  test('camt.056 answer and camt.029 follow the assumed ISO 20022 shapes', { tag: ['@CXL-06'] }, async ({ api, verdicts, clients, seed }) => {
-    const own = paymentTo(beneficiaryOf(clients), seed);
-    await pay(api, clients.primary, own);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
-    const id = expectCancellationAccepted(verdicts, answer);
-    const answerShape = validateAgainst(cancellationResponseSchema, answer.exchange.response.json);
-    verdicts.assume(answerShape.errors.length === 0, `camt.056 answer shape: ${answerShape.errors.join('; ')}`);
-    const resolution = await readCancellation(api, id);
-    expect(resolution.exchange.response.status, `never a 5xx ${brief(resolution.exchange)}`).toBeLessThan(500);
-    verdicts.assume(resolution.exchange.response.status === 200, `GET camt029 by the cancellation id answers 200 (got ${resolution.exchange.response.status})`);
-    const shape = validateAgainst(camt029Schema, resolution.exchange.response.json);
-    verdicts.assume(shape.errors.length === 0, `camt.029 shape (rsltnOfInvstgtn): ${shape.errors.join('; ')}`);
-    if (shape.unknownFields.length) test.info().annotations.push({ type: 'schema drift', description: `camt029-response: ${shape.unknownFields.join(', ')}` });
-    const entry = resolution.body?.rsltnOfInvstgtn?.cxlDtls?.[0]?.txInfAndSts?.[0];
-    verdicts.assume(entry?.orgnlGrpInf?.orgnlMsgId === own.fitoFICstmrCdtTrf.grpHdr.msgId, 'camt.029 names the original msgId');
-    verdicts.assume(entry?.orgnlTxId === own.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId, 'camt.029 names the original txId');
+    await pay(api, verdicts, clients.primary, own);
+    const id = cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));
+    const mine = await readCancellation(api, id);
+    resolutionServed(verdicts, mine);
+    const foreign = await readCancellation(api, id, { client: clients.secondary! });
+    verdicts.refused('CXL-07', foreign.exchange, 'notFound', { what: 'another client is refused the cancellation' });
   });
 });
 
-test.describe('cancellation: before and after the batch is sent', () => {
-  // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
-  // (fixtures/catalogues/observations.ts); the test checks what it saw.
-  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'] }, async ({ api, verdicts, observe }) => {
-    const seen = await observe(cancelBeforeBatch);
-    expectCancellationAccepted(verdicts, seen.cancellation);
-    const resolution = expectResolution(seen.resolution);
-    expect(resolution.conf, 'camt.029 does not report a rejection before the batch is sent').not.toBe('RJCR');
-    verdicts.assume(resolution.conf === 'CNCL' && resolution.txCxlSts === 'CNCL', `camt.029 confirms with CNCL (got sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts})`);
-
-    const afterCancel = seen.statusAfterCancel;
-    expect(afterCancel.exchange.response.status, `the status of the cancelled payment is served ${brief(afterCancel.exchange)}`).toBe(200);
-    expect(classifyStatus(afterCancel.txSts, api.profile.expectations), `txSts of a payment cancelled before its batch (got ${afterCancel.txSts})`).toBe('cancelled');
-    verdicts.assume(!seen.sent.includes(seen.paymentId), `the cancelled payment is not in the batch sent afterwards (sent ${seen.sent.join(', ') || 'nothing'})`);
-
-    // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
-    expect(seen.controlFinal.statusClass, `the control payment of the same batch settles (statuses ${seen.controlFinal.history.join(' → ')})`).toBe('accepted');
-    const later = seen.statusAfterSettlement;
-    expect(later.exchange.response.status, `the status of the cancelled payment is served after its batch settled ${brief(later.exchange)}`).toBe(200);
-    expect(classifyStatus(later.txSts, api.profile.expectations), `the cancelled payment must never settle (got ${later.txSts} once its batch had settled)`).toBe('cancelled');
+test.describe('cancellation: repeats and shapes', () => {
+  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05'] }, async ({ api, verdicts, clients, seed }) => {
+    const own = paymentTo(beneficiaryOf(clients), seed);
+    await pay(api, verdicts, clients.primary, own);
+    const message = buildCamt056({ seed, original: own });
+    const first = await requestCancellation(api, message, { label: 'request cancellation (camt.056)' });
+    const id = cancellationAccepted(verdicts, first);
+    const repeat = await requestCancellation(api, message, { label: 'send the same cancellation again' });
+    verdicts.check('CXL-01', 'a repeated cancellation gets an answer, never a 5xx', { ok: repeat.exchange.response.status < 500, expected: 'a 2xx or a 4xx', received: answerOf(repeat.exchange) });
+    verdicts.assume('CXL-05', 'the repeat is answered 200', { ok: repeat.exchange.response.status === 200, expected: 'HTTP 200', received: answerOf(repeat.exchange) });
+    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('CXL-05', 'the repeat names the same cancellation', { ok: repeat.paymentsServiceId === id, expected: id, received: answerOf(repeat.exchange) });
   });
 
-  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'] }, async ({ verdicts, observe }) => {
+  test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
+    const own = paymentTo(beneficiaryOf(clients), seed);
+    await pay(api, verdicts, clients.primary, own);
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
+    const status = answer.exchange.response.status;
+    verdicts.check('CXL-01', 'a cancellation of an own payment gets an answer, never a 5xx', { ok: status < 500, expected: 'a 2xx', received: answerOf(answer.exchange) });
+    verdicts.assume('CXL-06', 'the declared camt.056 shape is accepted (201)', { ok: status === 201, expected: 'HTTP 201', received: answerOf(answer.exchange) });
+    const shape = validateAgainst(cancellationResponseSchema, answer.exchange.response.json);
+    verdicts.assume('CXL-06', 'the camt.056 answer is a data object naming the cancellation', { ok: shape.errors.length === 0, expected: 'data.paymentsServiceId', received: shape.errors.join('; ') || answerOf(answer.exchange) });
+    if (!answer.paymentsServiceId) return;
+    const resolution = await readCancellation(api, answer.paymentsServiceId);
+    verdicts.check('CXL-04', 'GET camt029 gets an answer, never a 5xx', { ok: resolution.exchange.response.status < 500, expected: 'a 2xx', received: answerOf(resolution.exchange) });
+    verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', { ok: resolution.exchange.response.status === 200 && resolution.body !== undefined, expected: `HTTP 200 with ${api.profile.messages.resolution.root}`, received: answerOf(resolution.exchange) });
+    if (!resolution.body) return;
+    const schema = validateAgainst(camt029Schema, resolution.body);
+    verdicts.assume('CXL-06', 'the camt.029 content has the declared shape', { ok: schema.errors.length === 0, expected: 'assgnmt, sts.conf, cxlDtls[].txInfAndSts[]', received: schema.errors.join('; ') });
+    const entry = resolution.body.cxlDtls?.[0]?.txInfAndSts?.[0];
+    verdicts.assume('CXL-06', 'camt.029 names the original msgId and txId', { ok: entry?.orgnlGrpInf?.orgnlMsgId === own.fitoFICstmrCdtTrf.grpHdr.msgId && entry?.orgnlTxId === own.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId, expected: 'the original identifiers', received: JSON.stringify(entry ?? null) });
+    verdicts.assume('CXL-06', 'sts.conf is one of the declared codes', { ok: resolution.outcome !== 'other', expected: [...api.profile.messages.resolution.confirmed, ...api.profile.messages.resolution.rejected].join(' or '), received: String(resolution.conf) });
+  });
+});
+
+test.describe('cancellation: after the payment settled', () => {
+  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', { tag: ['@CXL-03', '@CXL-04'], annotation: takes({ pool: 'settled', count: 1 }) }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
+    // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
+    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), { label: 'cancel the settled payment (camt.056)' });
+    const status = answer.exchange.response.status;
+    verdicts.check('CXL-03', 'the cancellation of a settled payment gets an answer, never a 5xx', { ok: status < 500, expected: 'a refusal (4xx), or 2xx then a rejection in camt.029', received: answerOf(answer.exchange) });
+    if (status >= 200 && status < 300 && answer.paymentsServiceId) {
+      const resolution = await readCancellation(api, answer.paymentsServiceId);
+      if (resolution.body) {
+        verdicts.check('CXL-03', 'camt.029 does not confirm the cancellation of a settled payment', { ok: resolution.outcome !== 'confirmed', expected: `not ${api.profile.messages.resolution.confirmed.join('/')}`, received: String(resolution.conf) });
+        verdicts.assume('CXL-06', 'camt.029 reports the rejection with a declared code', { ok: resolution.outcome === 'rejected', expected: api.profile.messages.resolution.rejected.join(' or '), received: String(resolution.conf) });
+      }
+    }
+    const after = await readStatus(api, original!.paymentsServiceId, { label: 'read the payment after the cancellation request' });
+    verdicts.requireStatus('STS-01', 'the payment’s status is served', after.exchange, [200]);
+    verdicts.check('CXL-03', 'the payment stays settled (its final status never changes)', { ok: after.txSts === original!.final.txSts, expected: original!.final.txSts, received: String(after.txSts) });
+  });
+});
+
+test.describe('cancellation: before and after the batch is sent (batchControl)', () => {
+  // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
+  // (fixtures/catalogues/observations.ts); the test checks what it saw.
+  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], annotation: takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
+    const seen = await observe(cancelBeforeBatch);
+    cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');
+    const resolution = resolutionServed(verdicts, seen.resolution);
+    verdicts.check('CXL-02', 'camt.029 does not report a rejection before the batch is sent', { ok: resolution.outcome !== 'rejected', expected: 'not rejected', received: String(resolution.conf) });
+    verdicts.assume('CXL-06', 'camt.029 confirms with a declared code', { ok: resolution.outcome === 'confirmed', expected: api.profile.messages.resolution.confirmed.join(' or '), received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
+    const expectations = api.profile.expectations;
+    verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served', seen.statusAfterCancel.exchange, [200]);
+    verdicts.check('CXL-02', 'the payment cancelled before its batch reads cancelled', { ok: classifyStatus(seen.statusAfterCancel.txSts, expectations) === 'cancelled', expected: 'a cancelled txSts', received: String(seen.statusAfterCancel.txSts) });
+    verdicts.check('CXL-02', 'the cancelled payment is not in the batch sent afterwards', { ok: !seen.sent.includes(seen.paymentId), expected: `a batch without ${seen.paymentId}`, received: seen.sent.join(', ') || 'nothing' });
+    // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
+    verdicts.require('STS-08', 'the control payment of the same batch settles', { ok: seen.controlFinal.statusClass === 'accepted', received: seen.controlFinal.history.join(' → ') });
+    verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served after its batch settled', seen.statusAfterSettlement.exchange, [200]);
+    verdicts.check('CXL-02', 'the cancelled payment never settles', { ok: classifyStatus(seen.statusAfterSettlement.txSts, expectations) === 'cancelled', expected: 'still cancelled', received: String(seen.statusAfterSettlement.txSts) });
+  });
+
+  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], annotation: takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelAfterBatchSent);
-    expect(seen.sent, 'the batch holds the payment').toContain(seen.paymentId);
-    expectCancellationAccepted(verdicts, seen.cancellation);
-    const resolution = expectResolution(seen.resolution);
-    expect(resolution.conf, 'camt.029 must not confirm a cancellation after the batch was sent').not.toBe('CNCL');
-    expect(resolution.txCxlSts, 'the transaction’s cancellation status is not a confirmation').not.toBe('CNCL');
-    verdicts.assume(resolution.conf === 'RJCR' && resolution.txCxlSts === 'RJCR', `camt.029 rejects with RJCR (got sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts})`);
-    verdicts.assume(resolution.reasons.length > 0, 'the rejection carries a reason (cxlStsRsnInf)');
-    expect(seen.final.statusClass, `a payment whose cancellation was rejected settles (statuses ${seen.final.history.join(' → ')})`).toBe('accepted');
+    verdicts.require('CXL-03', 'the batch holds the payment', { ok: seen.sent.includes(seen.paymentId), expected: seen.paymentId, received: seen.sent.join(', ') });
+    cancellationAccepted(verdicts, seen.cancellation, 'the cancellation after the batch is answered');
+    const resolution = resolutionServed(verdicts, seen.resolution);
+    verdicts.check('CXL-03', 'camt.029 does not confirm a cancellation after the batch was sent', { ok: resolution.outcome !== 'confirmed' && !api.profile.messages.resolution.confirmed.includes(String(resolution.txCxlSts)), expected: 'not confirmed', received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
+    verdicts.assume('CXL-06', 'camt.029 rejects with a declared code and a reason', { ok: resolution.outcome === 'rejected' && resolution.reasons.length > 0, expected: `${api.profile.messages.resolution.rejected.join(' or ')} with cxlStsRsnInf`, received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}` });
+    verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', { ok: seen.final.statusClass === 'accepted', expected: 'accepted', received: seen.final.history.join(' → ') });
   });
 });

@@ -1,24 +1,24 @@
 /**
  * Headers and SCA of a payment submission (spec §4.2, §5, §7). Every case sends its valid twin first
  * (201), then one mutation with a fresh message, which must be refused with a 4xx; the refusal class
- * (sca, missingHeader, unauthenticated, forbidden) sets the status the profile assumes (SCA-15...).
+ * (sca, missingHeader, unauthenticated, forbidden) sets the status the profile assumes (SCA-15,
+ * ERR-01). tests/access/ runs the same rules on every other operation they govern.
  */
 import { randomUUID } from 'node:crypto';
-import { test, expect } from '../../fixtures/test';
+import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../fixtures/api';
-import { acceptedScaVariants, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
-import { submitPayment } from '../../fixtures/flows';
-import { generatedClient, registerClient } from '../../fixtures/target';
-import { ensureRunContext } from '../../fixtures/run-context';
+import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
+import { submitPayment } from '../../fixtures/flows/payment';
+import { tokenExpiry } from '../../fixtures/catalogues/observations';
 import { bodyHash } from '../../helpers/body-hash';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
-test.describe('payment headers and SCA: refusals', () => {
+test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of headerCases) {
-    test(`refuses: ${c.name}`, { tag: c.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed, clients }) => {
-      test.skip(Boolean(c.needsOtherClient && !clients.secondary), 'needs a second client (profile clients.secondary)');
+    test(`refuses: ${c.name}`, { tag: c.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed, clients, profile }) => {
+      if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
-      verdicts.expectStatus(twin.exchange, [201], 'the valid twin must be accepted, or the case proves nothing');
+      verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       const body = JSON.stringify(buildPacs008({ seed }));
       const options = c.mutate({
         client: clients.primary,
@@ -28,60 +28,50 @@ test.describe('payment headers and SCA: refusals', () => {
         body,
       });
       const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
-      verdicts.expectRefused(mutant.exchange, c.refusal);
+      for (const rule of documentedRules(c)) verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` });
     });
   }
 
   test('refuses: SCA nonce reused for a second payment', { tag: ['@SCA-11', '@SCA-15'] }, async ({ api, verdicts, seed }) => {
     const nonce = `nonce-${randomUUID()}`;
     const first = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, label: 'valid twin carrying the nonce' });
-    verdicts.expectStatus(first.exchange, [201], 'the first use of the nonce must be accepted');
+    verdicts.requireStatus('P8-01', 'the first use of the nonce is accepted', first.exchange, [201]);
     const second = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, label: 'another payment reusing the nonce' });
-    verdicts.expectRefused(second.exchange, 'sca');
+    verdicts.refused('SCA-11', second.exchange, 'sca', { what: 'a second payment reusing the nonce is refused' });
   });
 
-  test('refuses: an access token used after expires_in', { tag: ['@AT-05'] }, async ({ api, verdicts, seed, http, target }, testInfo) => {
-    // A client of its own whose tokens live one second, so the wait stays short.
-    const client = generatedClient('shortlived', ensureRunContext().runId, testInfo.workerIndex);
-    await registerClient(http, target, client, { tokenTtlSeconds: 1 });
-    const tokenExchange = await api.requestToken({ client, label: 'token for a client with a 1 s token lifetime' });
-    verdicts.expectStatus(tokenExchange, [200], 'token request');
-    const body = tokenExchange.response.json as { access_token: string; expires_in: number | string };
-    expect(Number(body.expires_in), 'expires_in of the short-lived client').toBeLessThanOrEqual(1);
-    const twin = await submitPayment(api, buildPacs008({ seed }), { client, accessToken: body.access_token, label: 'valid twin within the lifetime' });
-    verdicts.expectStatus(twin.exchange, [201], 'the token must work before it expires');
-    await new Promise((r) => setTimeout(r, 2100));
-    const late = await submitPayment(api, buildPacs008({ seed }), { client, accessToken: body.access_token, label: 'the same token after expires_in' });
-    verdicts.expectRefused(late.exchange, 'unauthenticated');
+  test('refuses: an access token used after expires_in', { tag: ['@AT-05'], annotation: takes({ observation: tokenExpiry.submitPayment }) }, async ({ api, verdicts, observe }) => {
+    const seen = await observe(tokenExpiry.submitPayment);
+    verdicts.requireStatus('P8-01', 'the token works before it expires', seen.before, [201]);
+    verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });
   });
 });
 
-test.describe('payment SCA: optional claims', () => {
+test.describe('payment SCA: optional claims', { tag: '@op:submitPayment' }, () => {
   for (const variant of acceptedScaVariants) {
     test(`accepted: SCA ${variant.name}`, { tag: variant.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
       const { exchange } = await submitPayment(api, buildPacs008({ seed }), variant.options());
-      verdicts.expectStatus(exchange, [201], `submission with SCA ${variant.name}`);
+      for (const rule of variant.rules) verdicts.status(rule, `a submission with SCA ${variant.name} is created`, exchange, [201]);
     });
   }
 });
 
-test.describe('payment SCA: hd is over the exact bytes', () => {
+test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayment' }, () => {
   for (const r of reserialisations) {
     test(`accepted: body ${r.name}, with the hd of those bytes`, { tag: ['@SCA-09'] }, async ({ api, verdicts, seed }) => {
       const compact = JSON.stringify(buildPacs008({ seed }));
       const bytes = r.apply(compact);
-      expect(bytes, 'the re-serialisation changes the bytes').not.toBe(compact);
+      verdicts.require('SCA-09', 'the re-serialisation changes the bytes', { ok: bytes !== compact });
       const { exchange } = await submitPayment(api, new RawBody(bytes));
-      verdicts.expectStatus(exchange, [201], `the same message ${r.name}, hashed as sent`);
+      verdicts.status('SCA-09', `the same message ${r.name}, hashed as sent, is created`, exchange, [201]);
     });
 
     test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({ api, verdicts, seed }) => {
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
-      verdicts.expectStatus(twin.exchange, [201], 'the valid twin must be accepted');
+      verdicts.requireStatus('P8-01', 'the valid twin is created', twin.exchange, [201]);
       const compact = JSON.stringify(buildPacs008({ seed }));
-      const bytes = r.apply(compact);
-      const { exchange } = await submitPayment(api, new RawBody(bytes), { sca: { claims: { hd: bodyHash(compact) } }, label: `mutant: ${r.name}, hd of the original bytes` });
-      verdicts.expectRefused(exchange, 'sca');
+      const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), { sca: { claims: { hd: bodyHash(compact) } }, label: `mutant: ${r.name}, hd of the original bytes` });
+      verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });
     });
   }
 });

@@ -1,68 +1,92 @@
 /**
  * Idempotency of the submission on grpHdr.msgId (spec §2.2, §4.2, §7): a repeat is 200, concurrent
  * duplicates create one payment, a repeat never pays twice, and a repeat with another body is
- * answered as the profile assumes.
+ * answered as the profile assumes. The body of a repeat is not shown (IDEM-04), but evidence beats
+ * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
-import { test, expect } from '../../fixtures/test';
-import { dataOf, submitPayment } from '../../fixtures/flows';
+import { test, takes } from '../../fixtures/test';
+import { dataOf, readStatus, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
-import { brief } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import type { Api } from '../../fixtures/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
 
+/** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
+async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly SubmitResult[]): Promise<void> {
+  const ids = [...new Set(answers.map((a) => a.paymentsServiceId).filter((id): id is string => id !== undefined))];
+  const served: string[] = [];
+  for (const id of ids.length > 1 ? ids : []) {
+    const read = await readStatus(api, id, { label: `read status of ${id}, named by an answer to the same msgId` });
+    if (read.exchange.response.status === 200) served.push(id);
+  }
+  verdicts.check('IDEM-02', 'the answers to one msgId name one payment (pacs.002 serves no second one)', { ok: served.length <= 1, expected: 'one payment', received: served.length > 1 ? `${served.length} payments served by pacs.002: ${served.join(', ')}` : `ids ${ids.join(', ')}` });
+}
+
 test.describe('payment idempotency', () => {
-  test('a repeat of a used msgId gets 200 and names the same payment', { tag: ['@IDEM-01', '@IDEM-04'] }, async ({ api, verdicts, seed }) => {
+  test('a repeat of a used msgId gets 200 and names the same payment', { tag: ['@IDEM-01', '@IDEM-02', '@IDEM-04'] }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed });
     const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.expectStatus(first.exchange, [201], 'first submission');
+    verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
     const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)' });
-    verdicts.expectStatus(repeat.exchange, [200], 'repeat with the same msgId');
-    verdicts.assume(repeat.paymentsServiceId === first.paymentsServiceId, `the repeat names the original payment ${first.paymentsServiceId} (got ${brief(repeat.exchange)})`);
-    verdicts.assume(dataOf(repeat.exchange)?.paymentId === paymentIds(message).msgId, 'the repeat echoes the msgId as paymentId');
+    verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
+    await checkOnePayment(api, verdicts, [first, repeat]);
+    const shape = api.profile.expectations.repeatBody ?? 'original';
+    if (shape === 'original') {
+      verdicts.assume('IDEM-04', 'the repeat names the original payment', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: first.paymentsServiceId, received: answerOf(repeat.exchange) });
+      verdicts.assume('IDEM-04', 'the repeat echoes the msgId as paymentId', { ok: dataOf(repeat.exchange)?.paymentId === paymentIds(message).msgId, expected: paymentIds(message).msgId, received: answerOf(repeat.exchange) });
+    } else if (shape === 'empty') {
+      verdicts.assume('IDEM-04', 'the repeat has an empty body', { ok: repeat.exchange.response.text.trim() === '', expected: 'no body', received: answerOf(repeat.exchange) });
+    } else if (shape === 'id-only') {
+      verdicts.assume('IDEM-04', 'the repeat names the original payment', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: first.paymentsServiceId, received: answerOf(repeat.exchange) });
+    }
   });
 
-  test('20 concurrent duplicates give exactly one 201 and nineteen 200', { tag: ['@IDEM-03', '@IDEM-04'] }, async ({ api, verdicts, seed }) => {
+  test('20 concurrent duplicates give exactly one 201 and nineteen 200', { tag: ['@IDEM-03', '@IDEM-02'] }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed });
     await api.accessToken(); // one token for all, so the race is on the submission only
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => submitPayment(api, message, { label: `duplicate ${i + 1} of 20` })));
     const statuses = results.map((r) => r.exchange.response.status);
-    expect(statuses.filter((s) => s === 201).length, `exactly one 201 among ${statuses.join(',')}`).toBe(1);
-    expect(statuses.filter((s) => s === 200).length, `the rest 200 among ${statuses.join(',')}`).toBe(19);
-    const ids = new Set(results.map((r) => r.paymentsServiceId));
-    verdicts.assume(ids.size === 1, `all 20 answers name one payment (got ${[...ids].join(', ')})`);
+    verdicts.check('IDEM-03', 'exactly one of 20 concurrent duplicates is created (201), the other 19 get 200', {
+      ok: statuses.filter((s) => s === 201).length === 1 && statuses.filter((s) => s === 200).length === 19,
+      expected: 'one 201 and nineteen 200',
+      received: statuses.join(', '),
+    });
+    await checkOnePayment(api, verdicts, results);
   });
 
-  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'] }, async ({ verdicts, observe }) => {
+  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], annotation: takes({ observation: repeatNotifiedOnce }) }, async ({ verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
     // to a beneficiary of this test alone (fixtures/catalogues/observations.ts).
     const seen = await observe(repeatNotifiedOnce);
-    verdicts.expectStatus(seen.first.exchange, [201], 'first submission');
-    verdicts.expectStatus(seen.repeat.exchange, [200], 'repeat');
-    verdicts.expectStatus(seen.sentinel.exchange, [201], 'sentinel submission');
-    expect(seen.firstFinal?.statusClass, 'the payment settles').toBe('accepted');
-    expect(seen.sentinelFinal, 'the sentinel reaches a final status').toBeDefined();
-    expect(seen.firstNotified, 'notification of the payment').toBe(true);
-    expect(seen.sentinelNotified, 'notification of the sentinel').toBe(true);
+    verdicts.requireStatus('P8-01', 'the first submission is created', seen.first.exchange, [201]);
+    verdicts.requireStatus('IDEM-01', 'the repeat gets 200', seen.repeat.exchange, [200]);
+    verdicts.requireStatus('P8-01', 'the sentinel submission is created', seen.sentinel.exchange, [201]);
+    verdicts.require('STS-08', 'the payment and the sentinel settle', { ok: seen.firstFinal?.statusClass === 'accepted' && seen.sentinelFinal !== undefined, expected: 'both final, the payment accepted', received: `${seen.firstFinal?.txSts ?? 'no final status'} / ${seen.sentinelFinal?.txSts ?? 'no final status'}` });
+    verdicts.require('INC-01', 'the beneficiary is notified of the payment and of the sentinel', { ok: seen.firstNotified && seen.sentinelNotified, expected: 'both notifications', received: `payment ${seen.firstNotified ? 'notified' : 'not notified'}, sentinel ${seen.sentinelNotified ? 'notified' : 'not notified'}` });
     const firstId = seen.first.paymentsServiceId;
-    expect(seen.received.filter((id) => id === firstId).length, 'exactly one notification for the payment').toBe(1);
-    expect(seen.received.filter((id) => id !== firstId && id !== seen.sentinel.paymentsServiceId), 'no notification of any other payment').toEqual([]);
+    const others = seen.received.filter((id) => id !== firstId && id !== seen.sentinel.paymentsServiceId);
+    verdicts.check('IDEM-02', 'the beneficiary is notified once for the payment and of no other payment', {
+      ok: seen.received.filter((id) => id === firstId).length === 1 && others.length === 0,
+      expected: `one notification for ${firstId} and one for the sentinel`,
+      received: `notifications for ${seen.received.map(String).join(', ')}`,
+    });
   });
 
-  test('a repeat of a used msgId with a different body is answered per the profile', { tag: ['@IDEM-05'] }, async ({ api, verdicts, seed }) => {
+  test('a repeat of a used msgId with a different body is answered per the profile', { tag: ['@IDEM-05', '@IDEM-02'] }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed, amount: 10 });
     const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.expectStatus(first.exchange, [201], 'first submission');
+    verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
     const changed = clonePacs008(message);
     changed.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value = 20;
     const repeat = await submitPayment(api, changed, { label: 'same msgId, amount 20 instead of 10' });
     const status = repeat.exchange.response.status;
-    // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a second payment.
-    expect(status, `a used msgId never creates a new payment ${brief(repeat.exchange)}`).not.toBe(201);
-    expect(status, 'never a 5xx').toBeLessThan(500);
+    // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a new payment.
+    verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', { ok: status !== 201 && status < 500, expected: '200 with the original, or a 4xx', received: answerOf(repeat.exchange) });
+    await checkOnePayment(api, verdicts, [first, repeat]);
     const mode = api.profile.expectations.idempotencyConflict ?? 'either';
-    const original = status === 200 && repeat.paymentsServiceId === first.paymentsServiceId;
+    const original = status === 200 && (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
     const refused = status >= 400 && status < 500;
-    if (mode === 'original') verdicts.assume(original, `200 with the original payment ${first.paymentsServiceId} (got ${status} ${brief(repeat.exchange)})`);
-    if (mode === 'reject') verdicts.assume(refused, `a 4xx conflict (got ${status})`);
-    if (mode === 'either') verdicts.assume(original || refused, `200 with the original payment or a 4xx (got ${status})`);
+    const expected = { original: '200 with the original payment', reject: 'a 4xx conflict', either: '200 with the original payment or a 4xx' }[mode];
+    verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, { ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused, expected, received: answerOf(repeat.exchange) });
   });
 });

@@ -3,37 +3,36 @@
  * path version the profile lists, the response has the documented shape, and each optional part of
  * the message may be left out or used.
  */
-import { test, expect } from '../../fixtures/test';
-import { expectSchema } from '../../fixtures/schema-check';
-import { dataOf, submitPayment } from '../../fixtures/flows';
-import { brief } from '../../fixtures/verdicts';
+import { test } from '../../fixtures/test';
+import { checkSchema } from '../../fixtures/schema-check';
+import { dataOf, submitPayment } from '../../fixtures/flows/payment';
+import { answerOf } from '../../fixtures/verdicts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
 import { submissionResponseSchema, LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { RawBody, type Api } from '../../fixtures/api';
 import type { Verdicts } from '../../fixtures/verdicts';
 
-async function expectCreated(api: Api, verdicts: Verdicts, seed: string, version?: string): Promise<void> {
+async function checkCreated(api: Api, verdicts: Verdicts, seed: string, rule: string, version?: string): Promise<void> {
   const message = buildPacs008({ seed });
-  const { exchange, paymentsServiceId } = await submitPayment(api, message, version ? { version } : {});
-  verdicts.expectStatus(exchange, [201], `submission on pacs008 ${version ?? '(default version)'}`);
-  expectSchema(submissionResponseSchema, exchange.response.json, 'submission response');
-  const data = dataOf(exchange)!;
-  expect(paymentsServiceId, 'data.paymentsServiceId is a non-empty string').toBeTruthy();
-  expect(data.paymentId, 'data.paymentId echoes grpHdr.msgId').toBe(paymentIds(message).msgId);
-  expect(data.status, 'data.status on submission').toBe('PENDING');
-  expect(String(data.creationDateTime), 'creationDateTime is a date-time without zone').toMatch(new RegExp(LOCAL_DATE_TIME));
+  const { exchange } = await submitPayment(api, message, version ? { version } : {});
+  verdicts.requireStatus(rule, `a valid submission on pacs008 ${version ?? '(default version)'} is created (201)`, exchange, [201]);
+  checkSchema(verdicts, 'P8-01', submissionResponseSchema, exchange.response.json, 'the answer is the data object of §2.3');
+  const data = dataOf(exchange);
+  const id = data?.paymentsServiceId;
+  verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', { ok: typeof id === 'string' && id !== '', expected: 'a non-empty string', received: JSON.stringify(data ?? null) });
+  verdicts.equal('P8-03', 'data.paymentId echoes grpHdr.msgId', data?.paymentId, paymentIds(message).msgId);
+  verdicts.equal('P8-04', 'data.status is PENDING on submission', data?.status, 'PENDING');
+  verdicts.check('P8-05', 'data.creationDateTime is a date-time without zone', { ok: new RegExp(LOCAL_DATE_TIME).test(String(data?.creationDateTime)), expected: 'YYYY-MM-DDThh:mm:ss[.fff] without a zone', received: String(data?.creationDateTime) });
 }
 
 test.describe('payment submission: valid message', () => {
   test('a valid pacs.008 gets 201 and the §2.3 data object', { tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'] }, async ({ api, verdicts, seed }) => {
-    await expectCreated(api, verdicts, seed);
+    await checkCreated(api, verdicts, seed, 'P8-01');
   });
 
   test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01'] }, async ({ api, verdicts, seed, profile }) => {
-    const versions = profile.operations.submitPayment.versions;
-    expect(versions.length, 'the profile lists at least one pacs008 version').toBeGreaterThan(0);
-    for (const version of versions) {
-      await test.step(`pacs008 ${version}`, () => expectCreated(api, verdicts, `${seed}-${version}`, version));
+    for (const version of profile.operations.submitPayment.versions) {
+      await test.step(`pacs008 ${version}`, () => checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version));
     }
   });
 });
@@ -83,11 +82,11 @@ test.describe('payment submission: optional parts', () => {
       variant.edit?.(message);
       const { exchange } = await submitPayment(api, message);
       if (variant.level === 'documented') {
-        verdicts.expectStatus(exchange, [201], `submission ${variant.name}`);
-        expectSchema(submissionResponseSchema, exchange.response.json, 'submission response');
+        for (const rule of variant.rules) verdicts.status(rule, `a submission ${variant.name} is created`, exchange, [201]);
+        checkSchema(verdicts, 'P8-01', submissionResponseSchema, exchange.response.json, 'the answer is the data object of §2.3');
       } else {
-        expect(exchange.response.status, `never a 5xx ${brief(exchange)}`).toBeLessThan(500);
-        verdicts.assume(exchange.response.status === 201, `${variant.name} is accepted (got ${exchange.response.status} ${brief(exchange)})`);
+        verdicts.check('ROB-03', `a submission ${variant.name} gets an answer, never a 5xx`, { ok: exchange.response.status < 500, expected: '201 or a 4xx', received: answerOf(exchange) });
+        for (const rule of variant.rules) verdicts.assume(rule, `a submission ${variant.name} is accepted`, { ok: exchange.response.status === 201, expected: 'HTTP 201', received: answerOf(exchange) });
       }
     });
   }
@@ -96,6 +95,6 @@ test.describe('payment submission: optional parts', () => {
     // Guards the RawBody path that the SCA and robustness catalogues rely on.
     const bytes = JSON.stringify(buildPacs008({ seed }));
     const { exchange } = await submitPayment(api, new RawBody(Buffer.from(bytes, 'utf8')));
-    verdicts.expectStatus(exchange, [201], 'submission as raw bytes');
+    verdicts.status('P8-01', 'the same message sent as raw bytes is created', exchange, [201]);
   });
 });

@@ -5,32 +5,32 @@
  * payment, then the return), so it runs from the worker's start in the background
  * (fixtures/catalogues/observations.ts) and the test checks what it saw.
  */
-import { test, expect } from '../../fixtures/test';
-import { expectCancellationAccepted, expectResolution } from '../../fixtures/flows-beneficiary';
+import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/catalogues/observations';
+import { answerOf } from '../../fixtures/verdicts';
 import { paymentAmount, type Pacs008Message } from '../../helpers/messages/pacs008';
 
-test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'] }, async ({ verdicts, clients, notifications, observe }) => {
+test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], annotation: takes({ observation: payNotifyReturn }) }, async ({ verdicts, clients, notifications, observe }) => {
   const seen = await observe(payNotifyReturn);
   if (notifications && clients.secondary) {
-    expect(seen.notification, 'a notification naming the payment reaches the beneficiary').toBeDefined();
+    verdicts.check('INC-01', 'a notification naming the payment reaches the beneficiary', { ok: seen.notification !== undefined, expected: 'a notification', received: 'none within the polling timeout' });
     const read = seen.incomingRead!;
-    verdicts.expectAccepted(read, 'incoming payment read', 200);
+    verdicts.accepted('INC-02', 'the beneficiary reads the incoming payment', read);
     const incoming = (read.response.json as Pacs008Message | undefined)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
-    expect(incoming?.intrBkSttlmAmt, 'amount seen by the beneficiary').toEqual(paymentAmount(seen.original.message));
+    verdicts.equal('INC-02', 'the beneficiary sees the amount sent', incoming?.intrBkSttlmAmt, paymentAmount(seen.original.message));
   }
-  verdicts.expectAccepted(seen.answer.exchange, 'the full return');
-  expect(seen.final, 'the return names its paymentsServiceId').toBeDefined();
-  expect(seen.final!.statusClass, `the return is accepted (statuses ${seen.final!.history.join(' → ')})`).toBe('accepted');
-  expect(seen.paymentFinalAfterReturn!.statusClass, 'the returned payment’s own status is final and unchanged').toBe('accepted');
+  verdicts.accepted('RTR-01', 'the full return is accepted', seen.answer.exchange);
+  verdicts.require('RTR-35', 'the return names its paymentsServiceId', { ok: seen.final !== undefined, received: answerOf(seen.answer.exchange) });
+  verdicts.check('RTR-35', 'the return is accepted', { ok: seen.final!.statusClass === 'accepted', expected: 'an accepted txSts', received: seen.final!.history.join(' → ') });
+  verdicts.check('STS-08', 'the returned payment’s own status is final and unchanged', { ok: seen.paymentFinalAfterReturn?.statusClass === 'accepted', expected: 'accepted', received: String(seen.paymentFinalAfterReturn?.txSts) });
 });
 
-test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', { tag: ['@CXL-03', '@RTR-18', '@RTR-23'] }, async ({ verdicts, observe }) => {
+test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', { tag: ['@CXL-03', '@RTR-18', '@RTR-23'], annotation: takes({ observation: returnAfterRejectedCancellation }) }, async ({ api, verdicts, observe }) => {
   const seen = await observe(returnAfterRejectedCancellation);
-  expectCancellationAccepted(verdicts, seen.cancellation);
-  expect(expectResolution(seen.resolution).conf, 'the cancellation is rejected after the batch').not.toBe('CNCL');
-  expect(seen.final.statusClass, `the payment settles (statuses ${seen.final.history.join(' → ')})`).toBe('accepted');
-  verdicts.expectAccepted(seen.returned.exchange, 'a return answering a cancellation request, with rtrdInstdAmt');
-  expect(seen.returnFinal, 'the return names its paymentsServiceId').toBeDefined();
-  expect(seen.returnFinal!.statusClass, `the return settles accepted (statuses ${seen.returnFinal!.history.join(' → ')})`).toBe('accepted');
+  verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation request is answered', seen.cancellation.exchange);
+  verdicts.check('CXL-03', 'the cancellation after the batch is not confirmed', { ok: seen.resolution?.outcome !== 'confirmed', expected: `not ${api.profile.messages.resolution.confirmed.join('/')}`, received: String(seen.resolution?.conf) });
+  verdicts.check('CXL-03', 'the payment settles', { ok: seen.final.statusClass === 'accepted', expected: 'accepted', received: seen.final.history.join(' → ') });
+  for (const rule of ['RTR-18', 'RTR-23']) verdicts.accepted(rule, 'a return answering a cancellation request (FOCR, addtlInf, rtrdInstdAmt) is accepted', seen.returned.exchange);
+  verdicts.require('RTR-35', 'the return names its paymentsServiceId', { ok: seen.returnFinal !== undefined, received: answerOf(seen.returned.exchange) });
+  verdicts.check('RTR-35', 'the return settles accepted', { ok: seen.returnFinal!.statusClass === 'accepted', expected: 'accepted', received: seen.returnFinal!.history.join(' → ') });
 });

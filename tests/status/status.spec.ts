@@ -4,121 +4,120 @@
  * read it, with no sca-token.
  */
 import { randomUUID } from 'node:crypto';
-import { test, expect } from '../../fixtures/test';
-import { expectSchema } from '../../fixtures/schema-check';
-import { expectMonotonic, firstStatusEntry, readStatus, submitPayment } from '../../fixtures/flows';
+import { test, takes } from '../../fixtures/test';
+import { checkSchema } from '../../fixtures/schema-check';
+import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
 import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection } from '../../fixtures/catalogues/observations';
 import type { Api } from '../../fixtures/api';
-import type { Verdicts } from '../../fixtures/verdicts';
-import { brief } from '../../fixtures/verdicts';
-import { buildPacs008, paymentIds, type Pacs008Options } from '../../helpers/messages/pacs008';
+import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, isProfileCode, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
 
-async function submitted(api: Api, verdicts: Verdicts, options: Pacs008Options) {
-  const message = buildPacs008(options);
-  const { exchange, paymentsServiceId } = await submitPayment(api, message);
-  verdicts.expectStatus(exchange, [201], 'payment submission');
-  expect(paymentsServiceId, 'data.paymentsServiceId').toBeTruthy();
-  return { message, id: paymentsServiceId! };
+/** A created payment the test can read: the valid submission is a precondition (P8-01, P8-02). */
+async function paid(api: Api, verdicts: Verdicts, seed: string): Promise<{ message: Pacs008Message; id: string }> {
+  const message = buildPacs008({ seed });
+  const { exchange } = await submitPayment(api, message);
+  verdicts.requireStatus('P8-01', 'the payment to read is created', exchange, [201]);
+  return { message, id: requireId(api, verdicts, exchange) };
 }
 
-async function expectReport(api: Api, verdicts: Verdicts, seed: string, version?: string): Promise<void> {
-  const { message, id } = await submitted(api, verdicts, { seed });
+/** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
+async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy: string, version?: string): Promise<void> {
+  const { message, id } = await paid(api, verdicts, seed);
   const read = await readStatus(api, id, version ? { version } : {});
-  verdicts.expectStatus(read.exchange, [200], `status on pacs002 ${version ?? '(default version)'}`);
-  expectSchema(pacs002Schema, read.exchange.response.json, 'pacs.002 status report');
-  const entry = firstStatusEntry(read.exchange.response.json)!;
+  verdicts.requireStatus(servedBy, `the status is served on pacs002 ${version ?? '(default version)'} (200)`, read.exchange, [200]);
+  const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
+  verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', { ok: typeof body?.fitoFIPmtStsRpt === 'object', expected: 'root fitoFIPmtStsRpt', received: answerOf(read.exchange) });
+  checkSchema(verdicts, 'STS-01', pacs002Schema, read.exchange.response.json, 'the report has the documented shape of §2.4');
+  const grpHdr = body?.fitoFIPmtStsRpt?.grpHdr;
+  verdicts.check('STS-02', 'grpHdr.msgId and grpHdr.creDtTm are present', { ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string', expected: 'both strings', received: JSON.stringify(grpHdr ?? null) });
+  const entry = firstStatusEntry(read.exchange.response.json);
+  const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
   const ids = paymentIds(message);
-  const orgnlGrpInf = entry.orgnlGrpInf as Record<string, unknown>;
-  expect(orgnlGrpInf.orgnlMsgId, 'orgnlMsgId echoes grpHdr.msgId').toBe(ids.msgId);
-  expect(entry.orgnlEndToEndId, 'orgnlEndToEndId echoes endToEndId').toBe(ids.endToEndId);
-  expect(entry.orgnlTxId, 'orgnlTxId echoes txId').toBe(ids.txId);
-  expect(String(orgnlGrpInf.orgnlMsgNmId), 'orgnlMsgNmId names a pacs.008 message').toMatch(/^pacs\.008(\.\d{3}\.\d{2})?$/);
-  expect(ISO_STATUS_CODES.has(String(entry.txSts)), `txSts ${String(entry.txSts)} is an ISO 20022 status code`).toBe(true);
+  verdicts.equal('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', orgnlGrpInf?.orgnlMsgId, ids.msgId);
+  verdicts.equal('STS-04', 'orgnlEndToEndId echoes endToEndId', entry?.orgnlEndToEndId, ids.endToEndId);
+  verdicts.equal('STS-05', 'orgnlTxId echoes txId', entry?.orgnlTxId, ids.txId);
+  verdicts.check('STS-06', 'orgnlGrpInf.orgnlMsgNmId names a pacs.008 message', { ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)), expected: 'pacs.008 or pacs.008.001.NN', received: String(orgnlGrpInf?.orgnlMsgNmId) });
+  verdicts.check('STS-07', 'txSts is an ISO 20022 status code', { ok: ISO_STATUS_CODES.has(String(entry?.txSts)), expected: 'an ISO 20022 ExternalPaymentTransactionStatus code', received: String(entry?.txSts) });
 }
 
 test.describe('payment status report', () => {
-  test('a status read gets 200 and a pacs.002 that echoes the payment', { tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@STS-11'] }, async ({ api, verdicts, seed }) => {
-    // api.read never sends an sca-token: a 200 here is also STS-11.
-    await expectReport(api, verdicts, seed);
+  test('a status read gets 200 and a pacs.002 that echoes the payment', { tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07'] }, async ({ api, verdicts, seed }) => {
+    await checkReport(api, verdicts, seed, 'STS-01');
   });
 
   test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02'] }, async ({ api, verdicts, seed, profile }) => {
-    const versions = profile.operations.paymentStatus.versions;
-    expect(versions.length).toBeGreaterThan(0);
-    for (const version of versions) await test.step(`pacs002 ${version}`, () => expectReport(api, verdicts, `${seed}-${version}`, version));
+    for (const version of profile.operations.paymentStatus.versions) await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
   });
 
   test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await submitted(api, verdicts, { seed });
+    const { id } = await paid(api, verdicts, seed);
     const read = await readStatus(api, id, { label: 'read status with Authorization and X-Client-Id only' });
-    expect(Object.keys(read.exchange.request.headers).map((h) => h.toLowerCase())).not.toContain('sca-token');
-    verdicts.expectStatus(read.exchange, [200], 'status without sca-token');
+    verdicts.require('STS-11', 'the read carries no sca-token', { ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token') });
+    verdicts.status('STS-11', 'a status read without sca-token gets 200', read.exchange, [200]);
   });
 });
 
 test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
   // status in the background (fixtures/catalogues/observations.ts): the settlement waits overlap.
-  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-14'] }, async ({ api, verdicts, observe }) => {
+  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], annotation: takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
-    verdicts.expectStatus(submission.exchange, [201], 'payment submission');
-    expect(firstRead, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
-    verdicts.expectStatus(firstRead!.exchange, [200], 'status right after submission');
-    const firstClass = classifyStatus(firstRead!.txSts, api.profile.expectations);
-    if (firstClass === 'pending') {
-      verdicts.assume(isProfileCode(firstRead!.txSts, 'pending', api.profile.expectations), `interim txSts ${firstRead!.txSts} is one of ${api.profile.expectations.statusCodes.pending.join(', ')}`);
+    verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
+    verdicts.require('P8-02', 'the answer names the payment', { ok: firstRead !== undefined, received: answerOf(submission.exchange) });
+    verdicts.requireStatus('STS-01', 'the status right after submission is served', firstRead!.exchange, [200]);
+    const expectations = api.profile.expectations;
+    if (classifyStatus(firstRead!.txSts, expectations) === 'pending') {
+      verdicts.assume('STS-14', 'the interim txSts is one of the profile’s pending codes', { ok: isProfileCode(firstRead!.txSts, 'pending', expectations), expected: expectations.statusCodes.pending.join(' or '), received: String(firstRead!.txSts) });
     } else {
       test.info().annotations.push({ type: 'note', description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed` });
     }
-    expect(final!.statusClass, `final status ${final!.txSts}`).toBe('accepted');
-    expect(final!.txSts, 'the spec names ACCC for accepted; the profile may list ACSC').toMatch(/^AC[CS]C$/);
-    verdicts.assume(isProfileCode(final!.txSts, 'accepted', api.profile.expectations), `accepted code ${final!.txSts} is one of ${api.profile.expectations.statusCodes.accepted.join(', ')}`);
+    verdicts.require('STS-08', 'the payment reaches a final status', { ok: final !== undefined });
+    checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
+    verdicts.check('STS-08', 'a valid payment ends accepted', { ok: final!.statusClass === 'accepted', expected: 'an accepted txSts (ACCC)', received: final!.history.join(' → ') });
+    verdicts.assume('STS-16', 'the accepted code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'accepted', expectations), expected: expectations.statusCodes.accepted.join(' or '), received: final!.txSts });
   });
 
-  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'] }, async ({ verdicts, profile, observe }) => {
+  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], annotation: takes({ observation: paymentToRejection }) }, async ({ verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
-    test.skip(!trigger, 'the profile names no reject trigger');
-    const observed = await observe(paymentToRejection);
-    const { submission, final } = observed!;
-    verdicts.expectStatus(submission.exchange, [201], 'payment submission (a rejection is not an HTTP error)');
-    expect(final, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
-    expect(final!.statusClass, `final status ${final!.txSts}`).toBe('rejected');
-    expect(final!.reasonCodes.length, `stsRsnInf[].rsn.cd carries a reason ${brief(final!.last)}`).toBeGreaterThan(0);
-    expect(final!.txSts, 'a rejection is RJTC (spec) or RJCT (ISO)').toMatch(/^RJ(TC|CT)$/);
-    verdicts.assume(isProfileCode(final!.txSts, 'rejected', profile.expectations), `rejection code ${final!.txSts} is one of ${profile.expectations.statusCodes.rejected.join(', ')}`);
-    verdicts.assume(final!.reasonCodes.includes(trigger!.reasonCode), `reason ${trigger!.reasonCode} expected, got ${final!.reasonCodes.join(', ')}`);
+    if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
+    const { submission, final } = (await observe(paymentToRejection))!;
+    verdicts.status('STS-09', 'a payment that will be rejected is still created (201): a rejection is not an HTTP error', submission.exchange, [201]);
+    verdicts.require('STS-09', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
+    verdicts.check('STS-09', 'the payment ends rejected', { ok: final!.statusClass === 'rejected', expected: 'a rejected txSts', received: final!.history.join(' → ') });
+    verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', { ok: final!.reasonCodes.length > 0, expected: 'at least one reason code', received: answerOf(final!.last) });
+    verdicts.assume('STS-15', 'the rejection code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'rejected', profile.expectations), expected: profile.expectations.statusCodes.rejected.join(' or '), received: final!.txSts });
+    verdicts.assume('STS-15', `the reason is the trigger’s ${trigger!.reasonCode}`, { ok: final!.reasonCodes.includes(trigger!.reasonCode), expected: trigger!.reasonCode, received: final!.reasonCodes.join(', ') || 'none' });
   });
 
-  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'] }, async ({ api, verdicts, observe }) => {
+  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'], annotation: takes({ observation: paymentToFinalForRereads }) }, async ({ api, verdicts, observe }) => {
     const { submission, final } = await observe(paymentToFinalForRereads);
-    verdicts.expectStatus(submission.exchange, [201], 'payment submission');
-    expect(final, `data.paymentsServiceId ${brief(submission.exchange)}`).toBeDefined();
-    const id = submission.paymentsServiceId!;
+    verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
+    verdicts.require('STS-08', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
     const later: string[] = [];
-    for (let i = 0; i < 5; i++) later.push((await readStatus(api, id, { label: `read ${i + 1} after the final status` })).txSts ?? '(none)');
-    expectMonotonic([...final!.history, ...later], api);
-    expect(later, 'every later read repeats the final status').toEqual(later.map(() => final!.txSts));
+    for (let i = 0; i < 5; i++) later.push((await readStatus(api, submission.paymentsServiceId!, { label: `read ${i + 1} after the final status` })).txSts ?? '(none)');
+    checkMonotonic(verdicts, api, [...final!.history, ...later]);
+    verdicts.check('STS-10', 'every later read repeats the final status', { ok: later.every((s) => s === final!.txSts), expected: later.map(() => final!.txSts).join(', '), received: later.join(', ') });
   });
 });
 
 test.describe('payment status: refusals', () => {
   test('an unknown paymentsServiceId is not served', { tag: ['@STS-12'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await submitted(api, verdicts, { seed });
+    const { id } = await paid(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });
-    verdicts.expectStatus(twin.exchange, [200], 'valid twin');
+    verdicts.requireStatus('STS-01', 'the valid twin (a known id) is served', twin.exchange, [200]);
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
-      verdicts.expectRefused(read.exchange, 'notFound');
+      verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` });
     }
   });
 
   test("a client cannot read another client's payment status", { tag: ['@STS-13'] }, async ({ api, verdicts, seed, clients }) => {
-    const { id } = await submitted(api, verdicts, { seed });
+    const { id } = await paid(api, verdicts, seed);
     const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it' });
-    verdicts.expectStatus(own.exchange, [200], 'valid twin');
+    verdicts.requireStatus('STS-01', 'the submitting client reads its payment', own.exchange, [200]);
     const foreign = await readStatus(api, id, { client: clients.secondary!, label: 'the secondary client reads it' });
-    verdicts.expectRefused(foreign.exchange, 'notFound');
+    verdicts.refused('STS-13', foreign.exchange, 'notFound', { what: 'another client is refused the status' });
   });
 });

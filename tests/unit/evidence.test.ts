@@ -5,25 +5,13 @@ import { generateKeyPairSync, createPublicKey } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync, appendFileSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  buildManifest,
-  diffManifest,
-  readBundleFiles,
-  sanitiseProfile,
-  serialiseManifest,
-  sha256,
-  signJws,
-  summariseRules,
-  testsFromReport,
-  verdictOf,
-  verifyJws,
-  MANIFEST_FILE,
-  PUBLIC_KEY_FILE,
-  SIGNATURE_FILE,
-  publicPemOf,
-  type TestRecord,
-} from '../../helpers/evidence';
+import { buildManifest, diffManifest, readBundleFiles, serialiseManifest, sha256, signJws, verifyJws, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, publicPemOf } from '../../scripts/lib/signing';
+import { sanitiseProfile, summariseRules, verdictOf } from '../../scripts/lib/certification';
+import { testRecords, type TestRecord } from '../../scripts/lib/run-records';
 import type { Rule } from '../../fixtures/ledger/rules';
+import type { ReportTest } from '../../helpers/playwright-report';
+import { checkAnnotation, skipAnnotation } from '../../fixtures/ledger/outcomes';
+import { loadProfile } from '../../helpers/profile';
 import { verifyEvidence } from '../../scripts/verify-evidence';
 import { compareRuns, hasDifferences, normalisePath, normaliseTitle, renderText, type RunData } from '../../scripts/compare';
 
@@ -151,8 +139,8 @@ test('sanitiseProfile keeps env var names and configuration, strips secret-looki
   assert.equal(out.env.SOME, '[redacted]');
 });
 
-test('testsFromReport reads outcomes, tags, skip reasons and first error lines', () => {
-  const tests = testsFromReport({
+test('testRecords reads outcomes, tags, skip reasons and first error lines', () => {
+  const tests = testRecords({
     suites: [
       {
         title: 'auth/token.spec.ts',
@@ -190,55 +178,56 @@ test('testsFromReport reads outcomes, tags, skip reasons and first error lines',
   );
 });
 
-const R = (id: string, level: Rule['level'] = 'documented', where: Rule['where'] = 'any'): Rule => ({ id, section: '§0', level, flow: 'auth', statement: id, where });
-const T = (tags: string[], outcome: TestRecord['outcome'], skipReason?: string): TestRecord => ({
-  title: `local › f › ${tags.join('+')} ${outcome}`,
+const R = (id: string, level: Rule['level'] = 'documented', needs?: Rule['needs']): Rule => ({ id, section: '§0', level, flow: 'auth', statement: id, operations: ['token'], ...(needs ? { needs } : {}) });
+const T = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annotations: ReportTest['annotations'] = [], error?: string): ReportTest => ({
   project: 'local',
+  titlePath: ['f', `${tags.join('+')} ${resultStatus}`],
+  title: `f › ${tags.join('+')} ${resultStatus}`,
   tags,
-  outcome,
-  ...(skipReason ? { skipReason } : {}),
+  status: resultStatus === 'failed' ? 'unexpected' : resultStatus === 'skipped' ? 'skipped' : 'expected',
+  outcome: resultStatus,
+  annotations,
+  resultAnnotations: [],
+  resultStatus,
+  durationMs: 1,
+  errors: error ? [error] : [],
+});
+const check = (rule: string, ok: boolean) => checkAnnotation({ rule, ok, what: `${rule} holds`, ...(ok ? {} : { detail: 'expected x; received y' }) });
+const local = loadProfile('local');
+const sandbox = loadProfile('sandbox');
+
+test('a failing check fails only its own rule; the other rules the test checked pass', () => {
+  const results = summariseRules([R('S-01'), R('S-02'), R('S-03')], [T(['S-01', 'S-02', 'S-03'], 'failed', [check('S-01', true), check('S-02', false), check('S-03', true)])], local);
+  const byId = Object.fromEntries(results.map((r) => [r.id, r.status]));
+  assert.deepEqual(byId, { 'S-01': 'passed', 'S-02': 'failed', 'S-03': 'passed' });
 });
 
-test('a rule passes when every test citing it passed; capability skips of other rules do not count against it', () => {
-  const capSkip = 'K-1 needs capability "keyRegistration", which profile sandbox does not grant';
-  const results = summariseRules(
-    [R('A-1'), R('A-2'), R('A-3'), R('A-4'), R('K-1', 'documented', 'capability:keyRegistration'), R('S-1', 'assumption')],
-    [
-      T(['A-1'], 'passed'),
-      T(['A-1', 'K-1'], 'skipped', capSkip),
-      T(['A-2'], 'passed'),
-      T(['A-2'], 'failed'),
-      T(['A-3'], 'skipped', 'fixme: flaky upstream'),
-      T(['S-1'], 'failed'),
-    ],
-    new Set(),
-  );
-  const byId = Object.fromEntries(results.map((r) => [r.id, r]));
-  assert.equal(byId['A-1']!.status, 'passed');
-  assert.equal(byId['A-2']!.status, 'failed');
-  assert.equal(byId['A-3']!.status, 'skipped');
-  assert.deepEqual(byId['A-3']!.skipReasons, ['fixme: flaky upstream']);
-  assert.equal(byId['A-4']!.status, 'not cited');
-  assert.equal(byId['K-1']!.status, 'skipped');
-  assert.equal(byId['K-1']!.applies, false);
+test('a failure no check claims fails every rule the test cites; a failed precondition leaves them not assessed', () => {
+  const thrown = summariseRules([R('A-01'), R('A-02')], [T(['A-01', 'A-02'], 'failed', [], 'Error: boom')], local);
+  assert.deepEqual(thrown.map((r) => r.status), ['failed', 'failed']);
+  const twin = summariseRules([R('A-01'), R('P-01')], [T(['A-01'], 'failed', [check('P-01', false)])], local);
+  assert.deepEqual(Object.fromEntries(twin.map((r) => [r.id, r.status])), { 'A-01': 'not assessed', 'P-01': 'failed' });
+});
 
+test('a rule blocked by an assumption is not assessed, names the assumption, and blocks CERTIFIED', () => {
+  const blocked = skipAnnotation({ kind: 'blocked', by: 'assumption RFD-07', answer: 'the target refused it: HTTP 400', remedy: 'set messages.refund in the profile' });
+  const results = summariseRules([R('A-01'), R('B-01')], [T(['A-01'], 'passed'), T(['B-01'], 'skipped', [blocked])], local);
+  const b = results.find((r) => r.id === 'B-01')!;
+  assert.equal(b.status, 'not assessed');
+  assert.match(b.blockedBy!.join(), /blocked by assumption RFD-07: .*set messages.refund/);
   const verdict = verdictOf(results);
   assert.equal(verdict.certified, false);
-  assert.deepEqual(verdict.failed.map((r) => r.id), ['A-2']);
-  assert.deepEqual(verdict.skipped.map((r) => r.id), ['A-3']);
-  assert.deepEqual(verdict.notCited.map((r) => r.id), ['A-4']);
-  assert.equal(verdict.required, 4, 'K-1 does not apply and S-1 is an assumption');
+  assert.deepEqual(verdict.notAssessed.map((r) => r.id), ['B-01']);
 });
 
-test('CERTIFIED when every applicable documented rule passed, whatever assumptions and inapplicable rules did', () => {
-  const results = summariseRules(
-    [R('A-1'), R('K-1', 'documented', 'capability:keyRegistration'), R('S-1', 'assumption')],
-    [T(['A-1'], 'passed'), T(['K-1'], 'skipped', 'K-1 needs capability "keyRegistration", which profile x does not grant'), T(['S-1'], 'failed')],
-    new Set(),
-  );
+test('CERTIFIED when every applicable documented rule passed; capability rules the profile cannot assess are not required', () => {
+  const capSkip = skipAnnotation({ kind: 'capability', capability: 'keyRegistration', profile: 'sandbox' });
+  const results = summariseRules([R('A-01'), R('K-01', 'documented', 'keyRegistration'), R('S-01', 'assumption')], [T(['A-01'], 'passed'), T(['K-01'], 'skipped', [capSkip]), T(['S-01'], 'failed')], sandbox);
+  assert.equal(results.find((r) => r.id === 'K-01')!.status, 'not applicable');
   assert.equal(verdictOf(results).certified, true);
-  const granted = summariseRules([R('A-1'), R('K-1', 'documented', 'capability:keyRegistration')], [T(['A-1'], 'passed')], new Set(['keyRegistration']));
-  assert.equal(verdictOf(granted).certified, false, 'a granted capability makes its rules required');
+  const onLocal = summariseRules([R('A-01'), R('K-01', 'documented', 'keyRegistration')], [T(['A-01'], 'passed')], local);
+  assert.equal(verdictOf(onLocal).certified, false, 'a granted capability makes its rules required');
+  assert.deepEqual(verdictOf(onLocal).notCited.map((r) => r.id), ['K-01']);
 });
 
 // ── run comparison (scripts/compare.ts): evidence of what changed between two runs ───────────────

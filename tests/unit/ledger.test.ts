@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { rules, ruleById } from '../../fixtures/ledger/rules';
 import { faultCatalogue } from '../../reference/faults';
 import { checkLedger } from '../../scripts/ledger-check';
+import { isOperation } from '../../fixtures/ledger/operations';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
-const FLOWS = new Set(['auth', 'payment', 'status', 'incoming', 'cancellation', 'return', 'refund', 'robustness']);
+const FLOWS = new Set(['auth', 'access', 'payment', 'status', 'incoming', 'cancellation', 'return', 'refund', 'money', 'robustness']);
 
 test('ledger IDs are unique', () => {
   const seen = new Map<string, number>();
@@ -27,14 +28,15 @@ test('ledger IDs are well formed (PREFIX-NN) and match the tag pattern the fixtu
   assert.deepEqual(bad, []);
 });
 
-test('every rule has a section, a level, a flow, a statement and a where', () => {
+test('every rule has a section, a level, a flow, a statement and the operations it governs', () => {
   for (const r of rules) {
     assert.match(r.section, /§\d/, `${r.id}: section must cite the spec (§n)`);
     assert.ok(r.level === 'documented' || r.level === 'assumption', `${r.id}: level`);
     assert.ok(FLOWS.has(r.flow), `${r.id}: flow ${r.flow}`);
     assert.ok(r.statement.trim().length > 10, `${r.id}: statement`);
     assert.match(r.statement, /[.)]$/, `${r.id}: statement is a sentence`);
-    assert.ok(r.where === 'any' || r.where.startsWith('capability:'), `${r.id}: where`);
+    assert.ok(r.operations.length > 0 && r.operations.every((op) => isOperation(op)), `${r.id}: operations`);
+    if (r.level === 'assumption' && !r.retired) assert.ok(r.profileField, `${r.id}: an assumption names the profile field that states it`);
   }
 });
 
@@ -73,7 +75,16 @@ test('ledger check: an unknown cited ID fails, uncited documented rules are list
   assert.equal(bad.ok, false);
   assert.deepEqual(bad.unknown, [{ id: 'NOPE-99', tests: ['t2'] }]);
 
-  const all = checkLedger(rules.map((r) => ({ title: r.id, ruleIds: [r.id] })), { strict: true });
+  const all = checkLedger(rules.map((r) => ({ title: r.id, ruleIds: [r.id], operations: [...r.operations] })), { strict: true });
   assert.equal(all.ok, true);
   assert.equal(all.uncitedDocumented.length, 0);
+  assert.equal(all.uncoveredPairs.length, 0);
+});
+
+test('ledger check: a rule of several operations is covered only on the operations its tests name', () => {
+  const multi = rules.find((r) => r.operations.length > 1 && !r.retired)!;
+  const one = checkLedger([{ title: 't', ruleIds: [multi.id], operations: [multi.operations[0]!] }]);
+  assert.deepEqual(one.uncoveredPairs.filter((p) => p.rule === multi.id).map((p) => p.operation), multi.operations.slice(1));
+  const unplaced = checkLedger([{ title: 't', ruleIds: [multi.id] }]);
+  assert.deepEqual(unplaced.unplaced, [{ rule: multi.id, test: 't' }]);
 });

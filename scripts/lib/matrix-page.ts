@@ -1,5 +1,6 @@
 /** Renders the kill matrix (scripts/mutation.ts) as one standalone HTML page: no scripts, no external assets. */
-import type { Matrix, FaultResult } from './mutation';
+import type { Matrix, FaultResult, Verdict } from './matrix';
+import { OPERATIONS, OPERATION_LABELS } from '../../fixtures/ledger/operations';
 
 const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -81,6 +82,9 @@ ${
     ? `<table><thead><tr><th>fault</th><th>rule</th><th>rule statement</th><th>verdict</th><th>why</th></tr></thead><tbody>${survivors.map(row).join('\n')}</tbody></table>`
     : '<p>None.</p>'
 }
+<h2>Rule × operation</h2>
+<p class="meta">Each documented rule on each operation it governs: <b>✓</b> a fault there was killed, <b>✖</b> one survived, <b>–</b> not applicable on this profile, <b>·</b> no fault breaks the rule on that operation (a fault that breaks it everywhere counts on the operations whose tests killed it).</p>
+${gridTable(m)}
 <h2>All faults</h2>
 <table><thead><tr><th>fault</th><th>rule</th><th>rule statement</th><th>verdict</th><th>failing tests</th></tr></thead>
 <tbody>
@@ -97,4 +101,18 @@ ${
 }
 </body></html>
 `;
+}
+
+function cell(verdicts: readonly Verdict[] | undefined): string {
+  if (verdicts === undefined) return '<td></td>';
+  if (!verdicts.length) return '<td class="meta">·</td>';
+  if (verdicts.includes('survived')) return '<td class="verdict survived">✖</td>';
+  if (verdicts.includes('killed')) return '<td class="verdict killed">✓</td>';
+  return '<td class="verdict na">–</td>';
+}
+
+function gridTable(m: Matrix): string {
+  const head = OPERATIONS.map((op) => `<th title="${escape(OPERATION_LABELS[op])}">${escape(op)}</th>`).join('');
+  const rows = m.grid.map((g) => `<tr><td><code>${escape(g.rule)}</code></td>${OPERATIONS.map((op) => cell(g.operations[op])).join('')}</tr>`);
+  return `<table><thead><tr><th>rule</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }

@@ -1,0 +1,51 @@
+/**
+ * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
+ * one reference server, the clean project, and one project per fault whose clients the reference
+ * registers with that fault alone. A fault project runs the tests citing the fault's rule (on its
+ * operation, for a fault that breaks one operation) and stops once it is killed.
+ */
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Project } from '@playwright/test';
+import { runFiles, runSettings } from './helpers/run-settings';
+import { loadProfile } from './helpers/profile';
+import { projectsFor, referenceServers } from './fixtures/projects';
+import { grepFor } from './fixtures/ledger/tags';
+import { isOperation } from './fixtures/ledger/operations';
+import type { RunOptions } from './fixtures/options';
+
+export interface MutationPlan {
+  profile: string;
+  /** cited: a fault project runs the tests citing its rule; all: every test. */
+  scope: 'cited' | 'all';
+  killCap: number;
+  workers: number;
+  faults: { name: string; rule: string }[];
+}
+
+const settings = runSettings();
+const plan = JSON.parse(readFileSync(process.env.PAYMENTS_MUTATION_PLAN ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
+const profile = loadProfile(plan.profile);
+
+const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
+  const op = fault.name.split('@')[1];
+  return {
+    name: `${profile.name}~${fault.name}`,
+    testDir: './tests',
+    testIgnore: ['**/unit/**'],
+    grepInvert: /@slow/,
+    use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule },
+    ...(plan.scope === 'cited' ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) } : {}),
+  };
+});
+
+export default defineConfig<RunOptions>({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: plan.workers,
+  retries: 0,
+  timeout: 60_000,
+  outputDir: runFiles(settings.runDir).outputDir,
+  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runFiles(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  webServer: referenceServers([profile], settings),
+  projects: [...projectsFor([profile], settings), ...faultProjects],
+});

@@ -1,0 +1,120 @@
+/**
+ * What a run says about each rule of the ledger, and the certification verdict. Per-rule outcomes
+ * come from the tests' rule checks (fixtures/ledger/outcomes.ts): a failing check fails its own rule
+ * only, a test blocked by an assumption leaves its rule "not assessed" with that assumption, and a
+ * rule the profile cannot assess (a capability it does not grant) is not required.
+ */
+import { ruleApplies, grantedCapabilities } from '../../fixtures/ledger/capabilities';
+import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../fixtures/ledger/outcomes';
+import type { Rule } from '../../fixtures/ledger/rules';
+import type { Profile } from '../../helpers/profile';
+import type { ReportTest } from '../../helpers/playwright-report';
+
+export type RuleStatus = 'passed' | 'failed' | 'not assessed' | 'not applicable' | 'not cited';
+
+export interface RuleResult {
+  id: string;
+  level: Rule['level'];
+  statement: string;
+  /** The profile can assess it (it needs nothing, or the profile grants what it needs). */
+  applies: boolean;
+  status: RuleStatus;
+  tests: { passed: number; failed: number; skipped: number };
+  failures?: { test: string; error: string }[];
+  /** Why it was not assessed: the assumptions or capabilities that blocked it, and what to set. */
+  blockedBy?: string[];
+}
+
+const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+const firstLine = (s: string): string => stripAnsi(s).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? s;
+
+/**
+ * A rule passed when a test assessed it and none failed it; failed when any test failed it; not
+ * assessed when every test touching it was blocked or skipped (with why); not applicable when the
+ * profile cannot assess it; not cited when no test touches it.
+ */
+export function summariseRules(rules: readonly Rule[], tests: readonly ReportTest[], profile: Profile): RuleResult[] {
+  const granted = grantedCapabilities(profile);
+  const byRule = new Map<string, { passed: number; failed: number; skipped: number; failures: { test: string; error: string }[]; reasons: (SkipReason | undefined)[] }>();
+  for (const t of tests) {
+    for (const outcome of outcomesOfReportTest(t)) {
+      const entry = byRule.get(outcome.rule) ?? { passed: 0, failed: 0, skipped: 0, failures: [], reasons: [] };
+      byRule.set(outcome.rule, entry);
+      if (outcome.status === 'passed') entry.passed++;
+      else if (outcome.status === 'failed') {
+        entry.failed++;
+        entry.failures.push({ test: `${t.project} › ${t.title}`, error: firstLine(outcome.why) });
+      } else {
+        entry.skipped++;
+        entry.reasons.push(outcome.reason);
+      }
+    }
+  }
+  return rules
+    .filter((r) => !r.retired)
+    .map((rule): RuleResult => {
+      const entry = byRule.get(rule.id);
+      const applies = ruleApplies(rule, profile, granted);
+      const base = { id: rule.id, level: rule.level, statement: rule.statement, applies, tests: { passed: entry?.passed ?? 0, failed: entry?.failed ?? 0, skipped: entry?.skipped ?? 0 } };
+      if (!entry) return { ...base, status: applies ? 'not cited' : 'not applicable' };
+      if (entry.failed) return { ...base, status: 'failed', failures: entry.failures };
+      if (entry.passed) return { ...base, status: 'passed' };
+      const blockedBy = [...new Set(entry.reasons.map((r) => (r ? describeSkip(r) : 'skipped')))];
+      if (!applies || entry.reasons.every((r) => r?.kind === 'capability')) return { ...base, status: 'not applicable', blockedBy };
+      return { ...base, status: 'not assessed', blockedBy };
+    });
+}
+
+export interface Verdict {
+  certified: boolean;
+  /** Documented, applicable rules by status: what stands between this run and CERTIFIED. */
+  failed: RuleResult[];
+  notAssessed: RuleResult[];
+  notCited: RuleResult[];
+  passed: number;
+  required: number;
+}
+
+/** CERTIFIED only when every documented rule that applies to the environment was assessed and passed. */
+export function verdictOf(results: readonly RuleResult[]): Verdict {
+  const required = results.filter((r) => r.level === 'documented' && r.applies);
+  const failed = required.filter((r) => r.status === 'failed');
+  const notAssessed = required.filter((r) => r.status === 'not assessed');
+  const notCited = required.filter((r) => r.status === 'not cited');
+  const passed = required.filter((r) => r.status === 'passed').length;
+  return { certified: required.length > 0 && passed === required.length, failed, notAssessed, notCited, passed, required: required.length };
+}
+
+// ── the profile as evidence ──────────────────────────────────────────────────────────────────────
+
+/** An environment variable name, as profiles hold them: kept, it is what a reader needs to reproduce the run. */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const JWT_LIKE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
+const SECRET_KEY_NAME = /secret|password|passwd|passphrase|token|private|credential|apikey|api_key/i;
+
+/** Does a string value look like a secret rather than configuration? */
+export function looksSecret(value: string, key = ''): boolean {
+  if (ENV_NAME.test(value)) return false;
+  if (value.includes('-----BEGIN') || JWT_LIKE.test(value)) return true;
+  // Long unbroken base64/hex runs are keys or tokens; URLs, paths, sentences and codes are not.
+  if (/^[A-Za-z0-9+/=_-]{32,}$/.test(value) && /[0-9]/.test(value) && /[a-zA-Z]/.test(value)) return true;
+  // A secret-named field holding something that is not a path, a URL, a sentence or a plain word.
+  return SECRET_KEY_NAME.test(key) && value.length >= 8 && !/[\s/]/.test(value) && !/^[a-z-]+$/.test(value);
+}
+
+/**
+ * The profile for the bundle: profiles hold env var NAMES only, but a hand-edited profile may still
+ * carry a value; anything secret-looking becomes "[redacted]" and URL credentials are dropped.
+ */
+export function sanitiseProfile(profile: unknown): unknown {
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') {
+      if (looksSecret(value, key)) return '[redacted]';
+      return value.replace(/^(https?:\/\/)[^/@\s]+@/i, '$1');
+    }
+    if (Array.isArray(value)) return value.map((v) => walk(v, key));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    return value;
+  };
+  return walk(profile, '');
+}

@@ -1,0 +1,76 @@
+/**
+ * Runs Playwright as a child process in a run folder of its own and reads its JSON report: the one
+ * place scripts start a suite run. Memory tuning of the processes a run starts lives here too.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
+import { folderStamp, runFiles } from '../../helpers/run-settings';
+import { randomBytes } from 'node:crypto';
+
+export interface SuiteCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface SuiteRun {
+  exitCode: number;
+  counts: SuiteCounts;
+  /** Every (project, test) record of the JSON report. */
+  tests: ReportTest[];
+  durationMs: number;
+  /** The run's own folder (results.json, allure-results, transcripts). */
+  runDir: string;
+}
+
+/**
+ * Memory of the processes a run starts (a 2-worker run under 600 MB of RSS summed over the tree).
+ * V8 sizes its heap for the machine: with a lot of RAM each process grows a 32 MB young generation
+ * and lets the old one grow 4× before collecting, although a worker's live heap stays near 60 MB.
+ *  - Workers (through NODE_OPTIONS, which the runner hands them): 1 MB semi-spaces, a 256 MB old
+ *    generation, which V8 then grows by ~1.3× instead of 4×.
+ *  - The runner: 1 MB semi-spaces on its command line; no heap cap there, because Playwright forks
+ *    workers with the runner's command-line flags, which would replace theirs.
+ *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
+ *    the system when freed: about 20 MB less per worker, no slower (other C libraries ignore them).
+ * The reference sets its own flags on its command line (fixtures/projects.ts).
+ */
+const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
+const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
+
+/** `options` plus each flag it does not set yet: a flag the user set wins. */
+function withFlags(options: string, flags: readonly string[]): string {
+  const missing = flags.filter((flag) => !options.includes(flag.split('=')[0]!));
+  return [options, ...missing].filter(Boolean).join(' ');
+}
+
+export function memoryEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return { NODE_OPTIONS: withFlags(env.NODE_OPTIONS ?? '', WORKER_V8_FLAGS), MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
+}
+
+/** A fresh run folder under reports/runs (helpers/run-settings.ts names its files). */
+export function newRunDir(): { runDir: string; runId: string } {
+  const runId = randomBytes(4).toString('hex');
+  return { runId, runDir: path.join('reports', 'runs', `${folderStamp(new Date())}-${runId}`) };
+}
+
+export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string } = {}): Promise<SuiteRun> {
+  const { runId, runDir } = env.PAYMENTS_RUN_DIR ? { runId: env.PAYMENTS_RUN_ID ?? '', runDir: env.PAYMENTS_RUN_DIR } : newRunDir();
+  const started = Date.now();
+  const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
+  const child = spawn(process.execPath, [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args], {
+    env: { ...process.env, ...memoryEnvironment(), ...env, PAYMENTS_RUN_DIR: runDir, ...(runId ? { PAYMENTS_RUN_ID: runId } : {}) },
+    stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exitCode: number = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  const report = readReportFile(runFiles(runDir).jsonReport);
+  const tests = report ? flattenReport(report) : [];
+  if (!tests.length && exitCode !== 0 && options.quiet) process.stderr.write(output.slice(-4000));
+  const counts: SuiteCounts = { passed: 0, failed: 0, skipped: 0 };
+  for (const t of tests) counts[t.outcome]++;
+  return { exitCode, counts, tests, durationMs: Date.now() - started, runDir };
+}

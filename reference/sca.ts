@@ -29,7 +29,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (faults.has('sca-optional')) return;
     throw errorsOf.missingHeader('sca-token');
   }
-  const fail = (message: string): ApiError => new ApiError(ctx.dialect.scaFailureStatus, { code: 'invalid_sca_token', message, path: 'header:sca-token' });
+  const fail = (message: string): ApiError => new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' });
   const jws = parseCompactJws(input.token);
   if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
   const { header, payload } = jws;
@@ -66,8 +66,11 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (payload['payment_id'] !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
 
   const hd = payload['hd'];
-  const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
-  if (typeof hd !== 'string' || hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+  if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
+  if (!faults.has('sca-hd-unchecked')) {
+    const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
+    if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+  }
 
   const nonce = payload['nonce'];
   const hasNonce = typeof nonce === 'string' ? nonce !== '' : typeof nonce === 'number';

@@ -23,6 +23,9 @@ export interface TokenRequest {
 export interface TokenResponse {
   status: number;
   body: Record<string, unknown>;
+  /** The client the token was issued to, and the faults that applied. */
+  client: Client;
+  faults: FaultSet;
 }
 
 const invalidClient = (why: string): OAuthError => new OAuthError(401, 'invalid_client', why);
@@ -125,7 +128,7 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   if (faults.has('token-rejects-extra-claims')) {
     for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
   }
-  if (typeof jti === 'string' && jti !== '' && ctx.dialect.assertionReplay === 'refuse') {
+  if (typeof jti === 'string' && jti !== '' && client.dialect.assertionReplay === 'refuse') {
     const key = `${client.clientId}\u0000${jti}`;
     if (ctx.assertionJtis.has(key)) throw invalidGrant('assertion jti was already used');
     const forgetAt = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;
@@ -189,9 +192,13 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   }
 
   const ttl = client.tokenTtlSeconds ?? ctx.config.tokenTtlS;
-  const accessToken = ctx.tokens.issue(client.clientId, ttl, ctx.dialect.accessTokenFormat, nowMs);
-  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : ctx.dialect.expiresInType === 'string' ? String(ttl) : ttl;
+  // The client's dialect shapes the answer (the client authenticated by Basic, else the assertion's sub).
+  const dialect = client.dialect;
+  const accessToken = ctx.tokens.issue(client.clientId, ttl, dialect.accessTokenFormat, nowMs);
+  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : dialect.expiresInType === 'string' ? String(ttl) : ttl;
   return {
+    client,
+    faults,
     status: faults.has('token-answers-201') ? 201 : 200,
     body: {
       access_token: faults.has('token-access-token-not-string') ? [accessToken] : accessToken,

@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
 import { handleTokenRequest } from '../token';
+import { faultsFor } from '../faults';
+import { setRequestScope } from '../request-scope';
 
 export function registerTokenRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/oauth/token', async (req, reply) => {
@@ -10,6 +12,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: ServiceContext): v
       contentType: req.headers['content-type'],
       body: Buffer.isBuffer(req.body) ? req.body : undefined,
     });
+    setRequestScope(req, { dialect: result.client.dialect, faults: faultsFor(result.faults, 'token'), op: 'token' });
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
     return reply.code(result.status).send(result.body);
   });

@@ -44,6 +44,15 @@ const globalFaultCatalogue = [
   f('token-jti-optional', 'AJWT-10', 'The assertion jti is not required.'),
   f('token-trusts-embedded-jwk', 'AJWT-11', 'An assertion carrying a jwk header is verified with that embedded key.'),
   f('token-rejects-extra-claims', 'AJWT-12', 'An assertion with claims beyond the documented ones is refused.'),
+  // Authentication JWT: RFC 8725 attacks (README "JWT attack faults" says how a client builds each token)
+  f('token-trusts-x5c', 'AJWT-11', 'An assertion carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
+  f('token-trusts-x5u', 'AJWT-11', 'An assertion carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
+  f('token-trusts-jku', 'AJWT-11', 'An assertion carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
+  f('token-ignores-crit', 'AJWT-13', 'An assertion whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
+  f('token-honours-b64-false', 'AJWT-13', 'An assertion with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
+  f('token-alg-first-member', 'AJWT-01', 'The alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
+  f('token-accepts-rsa-family-alg', 'AJWT-01', 'An assertion is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
+  f('token-accepts-psychic-signature', 'AJWT-01', 'An ES256 assertion with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
   // Key registration
   f('key-accepts-non-rsa', 'KEY-01', 'A registered EC/Ed25519 key is used with its own algorithm (ES256/EdDSA).'),
   f('token-accepts-rsa-1024', 'KEY-02', 'A registered RSA key under 2048 bits is used.'),
@@ -73,6 +82,16 @@ const globalFaultCatalogue = [
   f('sca-rejects-payment-id', 'SCA-13', 'An SCA JWT carrying payment_id is refused.'),
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
+  // SCA JWT: RFC 8725 attacks (README "JWT attack faults")
+  f('sca-trusts-x5c', 'SCA-16', 'An SCA JWT carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
+  f('sca-trusts-x5u', 'SCA-16', 'An SCA JWT carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
+  f('sca-trusts-embedded-jwk', 'SCA-16', 'An SCA JWT carrying a jwk header is verified with that embedded key.'),
+  f('sca-trusts-jku', 'SCA-16', 'An SCA JWT carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
+  f('sca-ignores-crit', 'SCA-17', 'An SCA JWT whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
+  f('sca-honours-b64-false', 'SCA-17', 'An SCA JWT with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
+  f('sca-alg-first-member', 'SCA-02', 'The SCA alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
+  f('sca-accepts-rsa-family-alg', 'SCA-02', 'An SCA JWT is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
+  f('sca-accepts-psychic-signature', 'SCA-02', 'An ES256 SCA JWT with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
   // pacs.008 submission
   f('payment-answers-200', 'P8-01', 'A new payment is answered 200 instead of 201.'),
   f('payment-psid-not-string', 'P8-02', 'data.paymentsServiceId is a number (the number also works as the id in later calls).'),

@@ -21,7 +21,7 @@ import { registerReturnRoutes } from './routes/returns';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerIncomingRoutes } from './routes/incoming';
 import { requestDialect } from './request-scope';
-import { registerResponseHooks } from './response-hooks';
+import { registerRequestHooks } from './request-hooks';
 
 export interface ReferenceHandle {
   url: string;
@@ -73,7 +73,7 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
     return sendApiError(reply, requestDialect(ctx, req), new ApiError(500, { code: 'internal_error', message: 'internal error' }));
   });
   app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound('no such resource')));
-  registerResponseHooks(app, ctx);
+  registerRequestHooks(app, ctx);
 
   if (ctx.config.latencyMs > 0) {
     const delay = ctx.config.latencyMs;

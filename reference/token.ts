@@ -7,7 +7,7 @@ import type { ServiceContext } from './context';
 import type { FaultSet } from './faults';
 import type { Client } from './registry';
 import { OAuthError } from './errors';
-import { embeddedJwk, isAlgNone, isNumericDate, parseCompactJws, verifySignature, type ParsedJws } from './jwt-verify';
+import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type ParsedJws, type RemoteKeys } from './jwt-verify';
 import { usableKey } from './key-use';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -18,6 +18,24 @@ export interface TokenRequest {
   authorization: string | undefined;
   contentType: string | undefined;
   body: Buffer | undefined;
+  /** Keys fetched from x5u/jku URLs before the request (only under the trust faults). */
+  remoteKeys?: RemoteKeys;
+}
+
+/** The assertion's RFC 8725 attack faults (README "JWT attack faults"). */
+function assertionAttackFaults(faults: FaultSet): JwtAttackFaults {
+  return {
+    acceptNone: faults.has('token-accepts-alg-none'),
+    firstAlgMember: faults.has('token-alg-first-member'),
+    rsaFamily: faults.has('token-accepts-rsa-family-alg'),
+    psychic: faults.has('token-accepts-psychic-signature'),
+    ignoreCrit: faults.has('token-ignores-crit'),
+    b64: faults.has('token-honours-b64-false'),
+    trustJwk: faults.has('token-trusts-embedded-jwk'),
+    trustJku: faults.has('token-trusts-jku'),
+    trustX5c: faults.has('token-trusts-x5c'),
+    trustX5u: faults.has('token-trusts-x5u'),
+  };
 }
 
 export interface TokenResponse {
@@ -84,25 +102,21 @@ function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
   return params;
 }
 
-function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number): void {
+function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number, remoteKeys: RemoteKeys): void {
   const { header, payload } = jws;
   const check = usableKey(client, faults);
   // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
   if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${client.key.detail}`);
-  const expectedAlg = check === 'skip' ? 'RS256' : check.alg;
-  let skipSignature = check === 'skip';
-  if (header['alg'] !== expectedAlg) {
-    if (isAlgNone(header['alg']) && faults.has('token-accepts-alg-none')) skipSignature = true;
-    else throw invalidGrant(`assertion alg must be ${expectedAlg}`);
-  }
+  const attacks = assertionAttackFaults(faults);
+  const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
+  if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
   if (!faults.has('token-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
   if (!faults.has('token-ignores-kid') && header['kid'] !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
-  if (header['crit'] !== undefined) throw invalidGrant('assertion crit header is not supported');
-  if (!skipSignature && !faults.has('token-skips-signature')) {
-    // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless the fault says otherwise).
-    const embedded = faults.has('token-trusts-embedded-jwk') ? embeddedJwk(header) : null;
-    const ok = embedded ? verifySignature(jws, embedded, 'RS256') : check !== 'skip' && verifySignature(jws, check.key, check.alg);
-    if (!ok) throw invalidGrant('assertion signature is invalid');
+  const crit = critProblem(header, attacks);
+  if (crit) throw invalidGrant(`assertion ${crit}`);
+  if (check !== 'skip' && !faults.has('token-skips-signature')) {
+    // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
+    if (!verifyJws(jws, decision, check.key, attacks, remoteKeys)) throw invalidGrant('assertion signature is invalid');
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
@@ -179,7 +193,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   if (assertion === undefined || assertion === '') {
     if (!client || !faults.has('token-accepts-missing-assertion')) throw invalidRequest('assertion is required');
   } else {
-    const jws = parseCompactJws(assertion);
+    const jws = parseCompactJws(assertion, { unencodedPayload: faults.has('token-honours-b64-false') });
     if (!jws) throw invalidGrant('assertion is not a JWS of three Base64url parts');
     if (!client) {
       // Only reachable with token-accepts-missing-basic: the client is taken from the assertion.
@@ -188,7 +202,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
       if (!client) throw invalidClient('unknown client');
       faults = client.faults;
     }
-    verifyAssertion(ctx, client, jws, faults, nowMs);
+    verifyAssertion(ctx, client, jws, faults, nowMs, req.remoteKeys ?? noRemoteKeys);
   }
 
   const ttl = client.tokenTtlSeconds ?? ctx.config.tokenTtlS;

@@ -12,6 +12,7 @@ import { sha256Base64, verifySca } from '../sca';
 import { ApiError, errorsOf, type FieldError } from '../errors';
 import { isObject, type Json } from '../validate/check';
 import { namedClient, operationOf } from '../request-scope';
+import { remoteKeysOf } from '../remote-keys';
 import type { Dialect } from '../dialects';
 
 export interface Submission {
@@ -36,7 +37,7 @@ export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaS
   const { text, value: body } = parseJsonBody(raw, caller.faults, caller.dialect);
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
-  if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body }, nowMs);
+  if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) }, nowMs);
   return { caller, raw, text, rawHash, body, nowMs };
 }
 

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context';
 import { handleTokenRequest } from '../token';
 import { faultsFor } from '../faults';
 import { setRequestScope } from '../request-scope';
+import { remoteKeysOf } from '../remote-keys';
 
 export function registerTokenRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/oauth/token', async (req, reply) => {
@@ -11,6 +12,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: ServiceContext): v
       authorization: req.headers.authorization,
       contentType: req.headers['content-type'],
       body: Buffer.isBuffer(req.body) ? req.body : undefined,
+      remoteKeys: remoteKeysOf(req),
     });
     setRequestScope(req, { dialect: result.client.dialect, faults: faultsFor(result.faults, 'token'), op: 'token' });
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');

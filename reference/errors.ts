@@ -64,6 +64,8 @@ const titles: Readonly<Record<number, string>> = {
 export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   const status = error.statusIn(dialect);
+  // RFC 9110 §15.5.2: every 401 names a challenge, also when a dialect maps another class to 401.
+  if (status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="payments"');
   reply.code(status);
   if (dialect.errorBody === 'problem') {
     reply.type('application/problem+json');

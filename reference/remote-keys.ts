@@ -92,10 +92,10 @@ function clientJwts(req: FastifyRequest): string[] {
   return out;
 }
 
-/** Faults of whoever the request claims to be (X-Client-Id, Basic client, assertion sub), else the global set. */
-function claimedFaults(ctx: ServiceContext, req: FastifyRequest, jwts: string[]): FaultSet {
-  const named = namedClient(ctx, req);
-  if (named) return named.faults;
+const hasRemoteFault = (faults: FaultSet): boolean => REMOTE_FAULTS.some((name) => faults.has(name));
+
+/** The assertion's sub when the request names no client otherwise (only under token-accepts-missing-basic). */
+function subClientFaults(ctx: ServiceContext, jwts: string[]): FaultSet {
   for (const token of jwts) {
     const sub = parseCompactJws(token, { unencodedPayload: true })?.payload['sub'];
     const client = typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
@@ -107,10 +107,12 @@ function claimedFaults(ctx: ServiceContext, req: FastifyRequest, jwts: string[])
 export function registerRemoteKeyPrefetch(app: FastifyInstance, ctx: ServiceContext): void {
   app.addHook('preHandler', async (req) => {
     if (req.method !== 'POST') return;
+    // Whose faults: the client the request names (X-Client-Id, Basic), else the assertion's sub, else the
+    // global set. Decided before reading any token, so a request without such a fault costs one lookup.
+    const named = namedClient(ctx, req);
+    if (named && !hasRemoteFault(named.faults)) return;
     const jwts = clientJwts(req);
-    if (jwts.length === 0) return;
-    const faults = claimedFaults(ctx, req, jwts);
-    if (!REMOTE_FAULTS.some((name) => faults.has(name))) return;
+    if (jwts.length === 0 || !hasRemoteFault(named?.faults ?? subClientFaults(ctx, jwts))) return;
     const map = new Map<string, KeyObject | null>();
     for (const token of jwts) {
       const jws = parseCompactJws(token, { unencodedPayload: true });

@@ -289,3 +289,15 @@ test('utf8: strict refuses invalid UTF-8 as malformed; lenient decodes it with U
   const tl = await h.token(lenient);
   assert.equal((await h.post('pacs008/v10', lenient, tl, bytes)).status, 201);
 });
+
+test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or missingHeader to 401', async () => {
+  const c = await h.client({ dialect: { refusalStatus: { forbidden: 401, missingHeader: 401 } } });
+  const other = await h.client();
+  const t = await h.token(c);
+  const variants: Array<Record<string, string | null>> = [{ 'x-client-id': other.clientId }, { 'x-client-id': null }, { authorization: null }];
+  for (const headers of variants) {
+    const res = await h.post('pacs008/v10', c, t, JSON.stringify(pacs008()), headers);
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
+  }
+});

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context';
 import { faultCatalogue } from './faults';
+import { dialectChoices, dialects } from './dialects';
 import { ApiError, errorsOf } from './errors';
 import { isLoopbackHost } from './config';
 
@@ -44,6 +45,6 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): 
 
   app.get('/_admin/info', async () => {
     const { dialect, faults, ...knobs } = ctx.config;
-    return { dialect, knobs, faults };
+    return { dialect, knobs, faults, dialectChoices, dialectPresets: dialects };
   });
 }

@@ -1,14 +1,22 @@
 /**
  * Safe JSON body parsing from the raw bytes. The raw buffer is kept because the SCA hd claim is a
- * hash of the exact bytes (spec §5); anything malformed is a 400, never a 5xx (ledger ROB-01).
+ * hash of the exact bytes (spec §5); anything malformed is a 400 (refusalStatus.malformed), never a
+ * 5xx (ledger ROB-01).
+ *
+ * Dialect extraInput decides what happens with input the spec has no rule about: `refuse` (nesting
+ * deeper than 64, any __proto__ key -> malformed) or `accept` (parsed at any depth, members nested
+ * deeper than 64 dropped, __proto__ and constructor keys dropped). Dialect utf8 decides whether
+ * invalid UTF-8 is malformed (`strict`) or decoded with U+FFFD (`lenient`).
  */
+import type { Dialect } from './dialects';
 import type { FaultSet } from './faults';
 import { ApiError } from './errors';
 
 export const MAX_DEPTH = 64;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 
-const bad = (message: string): ApiError => new ApiError(400, { code: 'malformed_body', message });
+const bad = (message: string): ApiError => new ApiError('malformed', { code: 'malformed_body', message });
 
 /** Depth of [ and { nesting outside strings; stops early so a hostile body costs little. */
 function exceedsDepth(text: string, limit: number): boolean {
@@ -27,25 +35,74 @@ function exceedsDepth(text: string, limit: number): boolean {
   return false;
 }
 
+const DROPPED_KEYS = ['__proto__', 'constructor'] as const;
+
+/**
+ * extraInput accept: removes __proto__ and constructor members (own properties: JSON.parse never
+ * touches a prototype, and deleting an own property does not either) and every container nested
+ * deeper than MAX_DEPTH, walking with an explicit stack (a recursive walk, a reviver or
+ * JSON.stringify would overflow the call stack on a 10,000-deep body). No documented field is
+ * deeper than 64, so what is dropped is input the spec does not define. True when anything changed.
+ */
+function dropExtraInput(root: unknown, faults: FaultSet): boolean {
+  let changed = false;
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item !== 'object' || item === null) continue;
+        if (depth >= MAX_DEPTH) {
+          value[i] = null;
+          changed = true;
+        } else stack.push({ value: item, depth: depth + 1 });
+      }
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of DROPPED_KEYS) {
+      if (!Object.hasOwn(record, key)) continue;
+      if (key === '__proto__' && faults.has('robustness-proto-500')) throw new TypeError('prototype key reached the handler');
+      Reflect.deleteProperty(record, key);
+      changed = true;
+    }
+    for (const key of Object.keys(record)) {
+      const member = record[key];
+      if (typeof member !== 'object' || member === null) continue;
+      if (depth >= MAX_DEPTH) {
+        Reflect.deleteProperty(record, key);
+        changed = true;
+      } else stack.push({ value: member, depth: depth + 1 });
+    }
+  }
+  return changed;
+}
+
 export interface ParsedBody {
-  /** The decoded text, kept by the ledger in place of the parsed tree (see StoredMessage). */
+  /** The decoded text (re-serialised when extraInput accept dropped members), kept by the ledger in place of the parsed tree (see StoredMessage). */
   text: string;
   value: Record<string, unknown>;
 }
 
-export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet): ParsedBody {
+export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect: Dialect): ParsedBody {
   if (!raw || raw.length === 0) throw bad('the request body is empty');
   let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw bad('the request body is not valid UTF-8');
-  }
-  if (exceedsDepth(text, MAX_DEPTH)) throw bad(`the JSON nesting is deeper than ${MAX_DEPTH}`);
+  if (dialect.utf8 === 'lenient') text = lenientUtf8.decode(raw);
+  else
+    try {
+      text = strictUtf8.decode(raw);
+    } catch {
+      throw bad('the request body is not valid UTF-8');
+    }
+  const accept = dialect.extraInput === 'accept';
+  if (!accept && exceedsDepth(text, MAX_DEPTH)) throw bad(`the JSON nesting is deeper than ${MAX_DEPTH}`);
   let value: unknown;
   try {
     // The reviver only runs when a prototype key could be present (also \u-escaped): the fast path stays JSON.parse.
-    if (text.includes('__proto__') || text.includes('\\u')) {
+    // JSON.parse itself is iterative (any depth); the reviver is recursive, so extraInput accept never uses it.
+    if (!accept && (text.includes('__proto__') || text.includes('\\u'))) {
       value = JSON.parse(text, function (this: unknown, key: string, v: unknown) {
         if (key === '__proto__') {
           if (faults.has('robustness-proto-500')) throw new TypeError('prototype key reached the handler');
@@ -59,5 +116,6 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet): Parsed
     throw bad('the request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the request body must be a JSON object');
+  if (accept && dropExtraInput(value, faults)) text = JSON.stringify(value);
   return { text, value: value as Record<string, unknown> };
 }

@@ -10,7 +10,11 @@ import type { Lifecycle } from './lifecycle';
 
 export interface ServiceContext {
   config: Config;
-  dialect: Dialect;
+  /**
+   * The process dialect (REF_DIALECT). A request is answered in its client's dialect (Caller.dialect,
+   * requestDialect()); this one applies only where no client is known.
+   */
+  processDialect: Dialect;
   registry: Registry;
   tokens: AccessTokens;
   /** Used assertion jti values, keyed clientId + jti. */

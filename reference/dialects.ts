@@ -1,14 +1,47 @@
 /**
  * Dialects: the service's choices where the spec says "not shown". Each field is one choice; the
  * suite's environment profiles describe the same choices for remote targets.
+ *
+ * The process has one dialect (REF_DIALECT); a client registered with its own `dialect` is answered
+ * in that one instead (README "Dialects").
  */
+
+/** HTTP status per refusal class of the payments API (the token endpoint answers per RFC 6749 in every dialect). */
+export interface RefusalStatus {
+  /** Schema validation of a parsed message (required field, type, value, format). */
+  validation: 400 | 422;
+  /** A body that is not a parseable JSON object (empty, bad UTF-8, bad JSON, ...). */
+  malformed: 400 | 422;
+  /** Missing, malformed, unknown or expired bearer token. */
+  unauthenticated: 401;
+  /** X-Client-Id does not name the client the access token was issued to. */
+  forbidden: 403 | 401 | 404;
+  /** An sca-token that is present but fails a check (a missing one is missingHeader). */
+  sca: 401 | 403 | 400;
+  /** Unknown id, another client's resource, unknown path. */
+  notFound: 404;
+  /** Business rules of returns and refunds, when businessRejection is http. */
+  business: 400 | 409 | 422;
+  /** A payments POST whose Content-Type is not application/json. */
+  mediaType: 415 | 400;
+  /** A body over REF_MAX_BODY_BYTES. */
+  tooLarge: 413 | 400;
+  /** A required header is missing (X-Client-Id, sca-token). */
+  missingHeader: 400 | 401;
+  /** An Accept header that does not allow application/json. */
+  notAcceptable: 406 | 400;
+  /** An idempotency key reused for a different body, when idempotencyConflict is reject. */
+  conflict: 400 | 409 | 422;
+}
+
+export type RefusalClass = keyof RefusalStatus;
+
 export interface Dialect {
   name: string;
-  /** HTTP status for schema/business validation failures. */
-  validationStatus: 400 | 422;
-  /** errors: {"errors":[{code,message,path}]}; problem: RFC 9457 application/problem+json. */
-  errorBody: 'errors' | 'problem';
-  interimStatus: 'PEND' | 'PDNG' | 'ACSP';
+  refusalStatus: RefusalStatus;
+  /** errors: {"errors":[{code,message,path}]}; problem: RFC 9457 application/problem+json; message: one {"code","message"}. */
+  errorBody: 'errors' | 'problem' | 'message';
+  interimStatus: 'PEND' | 'PDNG' | 'ACSP' | 'ACTC';
   acceptedStatus: 'ACCC' | 'ACSC';
   rejectStatus: 'RJCT' | 'RJTC';
   expiresInType: 'number' | 'string';
@@ -16,18 +49,44 @@ export interface Dialect {
   paymentsServiceIdFormat: 'uuid' | 'prefixed';
   /** A return whose original payment the service does not know. */
   returnUnknownOriginal: 'accept' | 'refuse';
-  scaFailureStatus: 401 | 403;
-  /** http: refused at submission with validationStatus; status: 201, then rejected in pacs.002. */
+  /** http: refused at submission with refusalStatus.business; status: 201, then rejected in pacs.002. */
   businessRejection: 'http' | 'status';
-  /** Same msgId, different body. original: 200 with the original; reject: validationStatus. */
+  /** Same idempotency key, different body. original: 200 with the original; reject: refusalStatus.conflict. */
   idempotencyConflict: 'original' | 'reject';
   /** A reused jti of an authentication JWT. */
   assertionReplay: 'refuse' | 'allow';
+  /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
+  cancellationRequestRoot: 'fitoFIPmtCxlReq' | 'FIToFIPmtCxlReq';
+  /** Root element of the camt.029 served. */
+  resolutionRoot: 'rsltnOfInvstgtn' | 'RsltnOfInvstgtn';
+  /** Root element of the pacs.007 requests accepted. */
+  refundRoot: 'fIToFIPmtRvsl' | 'fitoFIPmtRvsl';
+  /** Body of an idempotent 200 repeat: the original data object, nothing, or {"data":{"paymentsServiceId"}}. */
+  repeatBody: 'original' | 'empty' | 'id-only';
+  /** Input the spec has no rule about (nesting over 64, __proto__ keys): refused as malformed, or accepted and ignored. */
+  extraInput: 'refuse' | 'accept';
+  /** Invalid UTF-8 in a body: malformed, or decoded with U+FFFD replacement. */
+  utf8: 'strict' | 'lenient';
 }
+
+export const defaultRefusalStatus: RefusalStatus = {
+  validation: 400,
+  malformed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  sca: 401,
+  notFound: 404,
+  business: 400,
+  mediaType: 415,
+  tooLarge: 413,
+  missingHeader: 400,
+  notAcceptable: 406,
+  conflict: 400,
+};
 
 export const defaultDialect: Dialect = {
   name: 'default',
-  validationStatus: 400,
+  refusalStatus: defaultRefusalStatus,
   errorBody: 'errors',
   interimStatus: 'PEND',
   acceptedStatus: 'ACCC',
@@ -36,10 +95,15 @@ export const defaultDialect: Dialect = {
   accessTokenFormat: 'jwt',
   paymentsServiceIdFormat: 'uuid',
   returnUnknownOriginal: 'accept',
-  scaFailureStatus: 401,
   businessRejection: 'http',
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
+  cancellationRequestRoot: 'fitoFIPmtCxlReq',
+  resolutionRoot: 'rsltnOfInvstgtn',
+  refundRoot: 'fIToFIPmtRvsl',
+  repeatBody: 'original',
+  extraInput: 'refuse',
+  utf8: 'strict',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -47,14 +111,13 @@ export const dialects: Readonly<Record<string, Dialect>> = {
   'strict-422': {
     ...defaultDialect,
     name: 'strict-422',
-    validationStatus: 422,
+    refusalStatus: { ...defaultRefusalStatus, validation: 422, business: 422, conflict: 422, sca: 403 },
     errorBody: 'problem',
     interimStatus: 'PDNG',
     rejectStatus: 'RJTC',
     expiresInType: 'string',
     accessTokenFormat: 'opaque',
     paymentsServiceIdFormat: 'prefixed',
-    scaFailureStatus: 403,
   },
   lenient: {
     ...defaultDialect,
@@ -67,45 +130,119 @@ export const dialects: Readonly<Record<string, Dialect>> = {
   },
 };
 
-/** Allowed values per field, so a JSON dialect from the environment is checked, not trusted. */
-const allowed: { [K in Exclude<keyof Dialect, 'name'>]: readonly Dialect[K][] } = {
-  validationStatus: [400, 422],
-  errorBody: ['errors', 'problem'],
-  interimStatus: ['PEND', 'PDNG', 'ACSP'],
+type Choice = string | number;
+type TopField = Exclude<keyof Dialect, 'name' | 'refusalStatus'>;
+
+const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
+  errorBody: ['errors', 'problem', 'message'],
+  interimStatus: ['PEND', 'PDNG', 'ACSP', 'ACTC'],
   acceptedStatus: ['ACCC', 'ACSC'],
   rejectStatus: ['RJCT', 'RJTC'],
   expiresInType: ['number', 'string'],
   accessTokenFormat: ['jwt', 'opaque'],
   paymentsServiceIdFormat: ['uuid', 'prefixed'],
   returnUnknownOriginal: ['accept', 'refuse'],
-  scaFailureStatus: [401, 403],
   businessRejection: ['http', 'status'],
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],
+  cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
+  resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
+  refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],
+  repeatBody: ['original', 'empty', 'id-only'],
+  extraInput: ['refuse', 'accept'],
+  utf8: ['strict', 'lenient'],
 };
 
-/** REF_DIALECT: a preset name, or a JSON object of fields merged over `default` (or over `base` if named). */
-export function resolveDialect(spec: string | undefined): Dialect {
-  const text = (spec ?? '').trim();
-  if (text === '') return defaultDialect;
-  if (!text.startsWith('{')) {
-    const preset = dialects[text];
-    if (!preset) throw new Error(`unknown dialect "${text}" (known: ${Object.keys(dialects).join(', ')})`);
-    return preset;
+const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {
+  validation: [400, 422],
+  malformed: [400, 422],
+  unauthenticated: [401],
+  forbidden: [403, 401, 404],
+  sca: [401, 403, 400],
+  notFound: [404],
+  business: [400, 409, 422],
+  mediaType: [415, 400],
+  tooLarge: [413, 400],
+  missingHeader: [400, 401],
+  notAcceptable: [406, 400],
+  conflict: [400, 409, 422],
+};
+
+export interface DialectChoice {
+  /** Field name; a refusal class is `refusalStatus.<class>` (accepted in that dotted form too). */
+  field: string;
+  /** Allowed values, the default first. */
+  values: readonly Choice[];
+  default: Choice;
+}
+
+/**
+ * Every dialect field with its allowed values (default first), machine-readable: the suite builds
+ * covering sets of dialects from it (also served as `dialectChoices` by GET /_admin/info).
+ */
+export const dialectChoices: readonly DialectChoice[] = [
+  ...(Object.keys(refusalChoices) as RefusalClass[]).map((k) => ({ field: `refusalStatus.${k}`, values: refusalChoices[k], default: defaultRefusalStatus[k] })),
+  ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
+];
+
+const choiceByField = new Map(dialectChoices.map((c) => [c.field, c]));
+
+/**
+ * Pre-refusalStatus field names, still accepted in a JSON dialect: validationStatus set the status of
+ * validation, business and idempotency-conflict refusals alike; scaFailureStatus that of SCA failures.
+ */
+const legacyFields: Readonly<Record<string, readonly RefusalClass[]>> = {
+  validationStatus: ['validation', 'business', 'conflict'],
+  scaFailureStatus: ['sca'],
+};
+
+function checked(field: string, value: unknown): Choice {
+  const choice = choiceByField.get(field);
+  if (!choice) throw new Error(`unknown dialect field "${field}"`);
+  if (!choice.values.includes(value as Choice)) throw new Error(`dialect field ${field} must be one of ${choice.values.map((v) => JSON.stringify(v)).join(', ')}`);
+  return value as Choice;
+}
+
+/**
+ * A dialect from a preset name, a JSON text of an object, or the object itself (REF_DIALECT and the
+ * registration field `dialect` share this grammar): fields are merged over `default`, or over the
+ * preset named in an optional `base`; `name` is optional. Refusal statuses are given as a partial
+ * object `refusalStatus: {sca: 403}` or as dotted fields `"refusalStatus.sca": 403`. Unknown fields or
+ * values throw.
+ */
+export function resolveDialect(spec: string | Record<string, unknown> | undefined): Dialect {
+  let fields: Record<string, unknown>;
+  if (typeof spec === 'object' && spec !== null) fields = spec;
+  else {
+    const text = (spec ?? '').trim();
+    if (text === '') return defaultDialect;
+    if (!text.startsWith('{')) {
+      const preset = Object.hasOwn(dialects, text) ? dialects[text] : undefined;
+      if (!preset) throw new Error(`unknown dialect "${text}" (known: ${Object.keys(dialects).join(', ')})`);
+      return preset;
+    }
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('a JSON dialect must be an object');
+    fields = parsed as Record<string, unknown>;
   }
-  const parsed: unknown = JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('REF_DIALECT JSON must be an object');
-  const fields = parsed as Record<string, unknown>;
-  const baseName = typeof fields['base'] === 'string' ? fields['base'] : 'default';
-  const base = dialects[baseName];
-  if (!base) throw new Error(`unknown base dialect "${baseName}"`);
-  const out: Record<string, unknown> = { ...base, name: typeof fields['name'] === 'string' ? fields['name'] : 'custom' };
+  if (Array.isArray(fields)) throw new Error('a dialect must be a preset name or an object');
+  const baseName = fields['base'] ?? 'default';
+  if (typeof baseName !== 'string' || !Object.hasOwn(dialects, baseName)) throw new Error(`unknown base dialect ${JSON.stringify(baseName)}`);
+  const base = dialects[baseName]!;
+  const nameField = fields['name'];
+  if (nameField !== undefined && typeof nameField !== 'string') throw new Error('dialect name must be a string');
+  const out: Record<string, unknown> = { ...base, name: nameField ?? 'custom' };
+  const refusal: Record<string, unknown> = { ...base.refusalStatus };
   for (const [key, value] of Object.entries(fields)) {
     if (key === 'name' || key === 'base') continue;
-    const values = (allowed as Record<string, readonly unknown[]>)[key];
-    if (!values) throw new Error(`unknown dialect field "${key}"`);
-    if (!values.includes(value)) throw new Error(`dialect field ${key} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
-    out[key] = value;
+    if (key === 'refusalStatus') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('dialect field refusalStatus must be an object');
+      for (const [cls, status] of Object.entries(value as Record<string, unknown>)) refusal[cls] = checked(`refusalStatus.${cls}`, status);
+    } else if (key.startsWith('refusalStatus.')) refusal[key.slice('refusalStatus.'.length)] = checked(key, value);
+    else if (Object.hasOwn(legacyFields, key)) {
+      for (const cls of legacyFields[key]!) refusal[cls] = checked(`refusalStatus.${cls}`, value);
+    } else out[key] = checked(key, value);
   }
+  out['refusalStatus'] = refusal;
   return out as unknown as Dialect;
 }

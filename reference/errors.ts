@@ -1,6 +1,6 @@
 /** Error values and their rendering: API errors follow the dialect, token errors follow RFC 6749. */
 import type { FastifyReply } from 'fastify';
-import type { Dialect } from './dialects';
+import { type Dialect, type RefusalClass, defaultRefusalStatus } from './dialects';
 
 export interface FieldError {
   code: string;
@@ -9,17 +9,30 @@ export interface FieldError {
   path?: string;
 }
 
-/** Thrown anywhere in a request; the global error handler renders it. */
+/**
+ * Thrown anywhere in a request; the global error handler renders it. A refusal of the payments API
+ * names its class (README "Refusal statuses"): the status comes from the dialect of the request when
+ * it is rendered, so a check never needs to know whose dialect applies. Other errors (admin API,
+ * framework) carry a fixed status.
+ */
 export class ApiError extends Error {
+  readonly refusal: RefusalClass | null;
+  /** The fixed status, or the class's status in the default dialect. */
   readonly status: number;
   readonly errors: readonly FieldError[];
   readonly headers: Readonly<Record<string, string>>;
-  constructor(status: number, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}) {
+  constructor(status: number | RefusalClass, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}) {
     const list = Array.isArray(errors) ? (errors as readonly FieldError[]) : [errors as FieldError];
-    super(list[0]?.message ?? `HTTP ${status}`);
-    this.status = status;
+    const fixed = typeof status === 'number' ? status : defaultRefusalStatus[status];
+    super(list[0]?.message ?? `HTTP ${fixed}`);
+    this.refusal = typeof status === 'number' ? null : status;
+    this.status = fixed;
     this.errors = list;
     this.headers = headers;
+  }
+
+  statusIn(dialect: Dialect): number {
+    return this.refusal ? dialect.refusalStatus[this.refusal] : this.status;
   }
 }
 
@@ -50,16 +63,24 @@ const titles: Readonly<Record<number, string>> = {
 
 export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  reply.code(error.status);
+  const status = error.statusIn(dialect);
+  // RFC 9110 §15.5.2: every 401 names a challenge, also when a dialect maps another class to 401.
+  if (status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="payments"');
+  reply.code(status);
   if (dialect.errorBody === 'problem') {
     reply.type('application/problem+json');
     return reply.send({
       type: 'about:blank',
-      title: titles[error.status] ?? 'Error',
-      status: error.status,
+      title: titles[status] ?? 'Error',
+      status,
       detail: error.message,
       errors: error.errors,
     });
+  }
+  if (dialect.errorBody === 'message') {
+    reply.type('application/json; charset=utf-8');
+    const first = error.errors[0];
+    return reply.send({ code: first?.code ?? 'error', message: first?.message ?? error.message });
   }
   reply.type('application/json; charset=utf-8');
   return reply.send({ errors: error.errors });
@@ -72,7 +93,7 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
 }
 
 export const errorsOf = {
-  unauthorized: (message: string): ApiError => new ApiError(401, { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),
-  missingHeader: (name: string): ApiError => new ApiError(400, { code: 'missing_header', message: `header ${name} is required`, path: `header:${name}` }),
-  notFound: (message = 'not found'): ApiError => new ApiError(404, { code: 'not_found', message }),
+  unauthorized: (message: string): ApiError => new ApiError('unauthenticated', { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),
+  missingHeader: (name: string): ApiError => new ApiError('missingHeader', { code: 'missing_header', message: `header ${name} is required`, path: `header:${name}` }),
+  notFound: (message = 'not found'): ApiError => new ApiError('notFound', { code: 'not_found', message }),
 };

@@ -2,6 +2,12 @@
  * Fault catalogue: deliberate, named defects used to prove that the conformance suite catches each
  * ledger rule. Every fault breaks exactly one rule; it is switched on globally (REF_FAULTS) or per
  * client (registration `faults`) and is checked as a plain `if` at the one place the rule is enforced.
+ *
+ * Per-operation faults: a rule that governs several operations (bearer token, X-Client-Id, Accept,
+ * Content-Type, SCA) also has one fault per operation, named `<base>@<operation>` and generated from
+ * the table `perOperation` below. A route declares its operation; `faultsFor(set, op)` gives the set
+ * that route checks, in which `base` is on when `base` or `base@op` is in the caller's set. The checks
+ * themselves stay `faults.has(base)`.
  */
 export interface FaultInfo {
   name: string;
@@ -11,7 +17,8 @@ export interface FaultInfo {
 
 const f = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description }) as const;
 
-export const faultCatalogue = [
+/** The global faults; faultCatalogue adds the generated per-operation ones. */
+const globalFaultCatalogue = [
   // Token endpoint
   f('token-answers-201', 'TOK-01', 'A successful token request is answered 201 instead of 200.'),
   f('token-access-token-not-string', 'TOK-02', 'access_token is a one-element array holding the token (string interpolation still yields the token).'),
@@ -37,6 +44,15 @@ export const faultCatalogue = [
   f('token-jti-optional', 'AJWT-10', 'The assertion jti is not required.'),
   f('token-trusts-embedded-jwk', 'AJWT-11', 'An assertion carrying a jwk header is verified with that embedded key.'),
   f('token-rejects-extra-claims', 'AJWT-12', 'An assertion with claims beyond the documented ones is refused.'),
+  // Authentication JWT: RFC 8725 attacks (README "JWT attack faults" says how a client builds each token)
+  f('token-trusts-x5c', 'AJWT-11', 'An assertion carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
+  f('token-trusts-x5u', 'AJWT-11', 'An assertion carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
+  f('token-trusts-jku', 'AJWT-11', 'An assertion carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
+  f('token-ignores-crit', 'AJWT-13', 'An assertion whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
+  f('token-honours-b64-false', 'AJWT-13', 'An assertion with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
+  f('token-alg-first-member', 'AJWT-01', 'The alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
+  f('token-accepts-rsa-family-alg', 'AJWT-01', 'An assertion is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
+  f('token-accepts-psychic-signature', 'AJWT-01', 'An ES256 assertion with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
   // Key registration
   f('key-accepts-non-rsa', 'KEY-01', 'A registered EC/Ed25519 key is used with its own algorithm (ES256/EdDSA).'),
   f('token-accepts-rsa-1024', 'KEY-02', 'A registered RSA key under 2048 bits is used.'),
@@ -48,6 +64,8 @@ export const faultCatalogue = [
   f('client-id-header-optional', 'AT-03', 'A missing X-Client-Id defaults to the token’s client.'),
   f('client-id-mismatch-ignored', 'AT-04', 'X-Client-Id naming another client is not refused.'),
   f('bearer-never-expires', 'AT-05', 'Access tokens are accepted after expiry.'),
+  f('answers-non-json', 'AT-06', 'Success bodies are sent as Content-Type text/plain (the JSON text pre-serialised).'),
+  f('content-type-unchecked', 'AT-07', 'A payments POST is parsed as JSON whatever its Content-Type.'),
   // SCA JWT
   f('sca-optional', 'SCA-01', 'A submission without sca-token is accepted without SCA.'),
   f('sca-skips-signature', 'SCA-02', 'The SCA signature is not verified (alg RS256 still required).'),
@@ -63,9 +81,21 @@ export const faultCatalogue = [
   f('sca-ignores-nbf', 'SCA-12', 'The optional SCA nbf is not checked.'),
   f('sca-rejects-payment-id', 'SCA-13', 'An SCA JWT carrying payment_id is refused.'),
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
+  f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
+  // SCA JWT: RFC 8725 attacks (README "JWT attack faults")
+  f('sca-trusts-x5c', 'SCA-16', 'An SCA JWT carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
+  f('sca-trusts-x5u', 'SCA-16', 'An SCA JWT carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
+  f('sca-trusts-embedded-jwk', 'SCA-16', 'An SCA JWT carrying a jwk header is verified with that embedded key.'),
+  f('sca-trusts-jku', 'SCA-16', 'An SCA JWT carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
+  f('sca-ignores-crit', 'SCA-17', 'An SCA JWT whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
+  f('sca-honours-b64-false', 'SCA-17', 'An SCA JWT with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
+  f('sca-alg-first-member', 'SCA-02', 'The SCA alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
+  f('sca-accepts-rsa-family-alg', 'SCA-02', 'An SCA JWT is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
+  f('sca-accepts-psychic-signature', 'SCA-02', 'An ES256 SCA JWT with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
   // pacs.008 submission
   f('payment-answers-200', 'P8-01', 'A new payment is answered 200 instead of 201.'),
   f('payment-psid-not-string', 'P8-02', 'data.paymentsServiceId is a number (the number also works as the id in later calls).'),
+  f('payment-id-field-renamed', 'P8-02', 'The submission response names the id data.paymentsHubId instead of data.paymentsServiceId (as the production service does); later calls accept that id as usual.'),
   f('payment-id-not-echoed', 'P8-03', 'data.paymentId is the paymentsServiceId instead of grpHdr.msgId.'),
   f('payment-status-received', 'P8-04', 'data.status is RECEIVED instead of PENDING.'),
   f('payment-creation-time-zoned', 'P8-05', 'data.creationDateTime carries a zone (Z).'),
@@ -171,6 +201,44 @@ export const faultCatalogue = [
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
 ] as const;
 
+/** The operations of README "Addresses", named as the suite's profiles name them. */
+export const operations = ['token', 'submitPayment', 'paymentStatus', 'incomingPayment', 'cancel', 'cancellationStatus', 'returnPayment', 'refund'] as const;
+export type Operation = (typeof operations)[number];
+
+const operationLabel: Readonly<Record<Operation, string>> = {
+  token: 'POST /oauth/token',
+  submitPayment: 'POST pacs008',
+  paymentStatus: 'GET pacs002',
+  incomingPayment: 'GET pacs008/{id}',
+  cancel: 'POST camt056',
+  cancellationStatus: 'GET camt029/{id}',
+  returnPayment: 'POST pacs004',
+  refund: 'POST pacs007',
+};
+
+const PAYMENTS_OPS = ['submitPayment', 'paymentStatus', 'incomingPayment', 'cancel', 'cancellationStatus', 'returnPayment', 'refund'] as const;
+const POST_OPS = ['submitPayment', 'cancel', 'returnPayment', 'refund'] as const;
+
+const perOp = <B extends string, O extends Operation>(base: B, rule: string, ops: readonly O[], what: string) =>
+  ops.map((op) => ({ name: `${base}@${op}` as `${B}@${O}`, rule, description: `${what} Only on ${op} (${operationLabel[op]}).` }));
+
+/** base × operations: each row's base is also a global fault above. */
+export const perOperationFaults = [
+  ...perOp('bearer-optional', 'AT-01', PAYMENTS_OPS, 'A request without Authorization is served as the X-Client-Id client (the route skips the bearer check).'),
+  ...perOp('bearer-accepts-unknown', 'AT-02', PAYMENTS_OPS, 'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.'),
+  ...perOp('client-id-header-optional', 'AT-03', PAYMENTS_OPS, 'A missing X-Client-Id defaults to the token’s client.'),
+  ...perOp('client-id-mismatch-ignored', 'AT-04', PAYMENTS_OPS, 'X-Client-Id naming another client is not refused.'),
+  ...perOp('answers-non-json', 'AT-06', operations, 'The success body is sent as Content-Type text/plain (the JSON text pre-serialised).'),
+  ...perOp('content-type-unchecked', 'AT-07', POST_OPS, 'The body is parsed as JSON whatever its Content-Type.'),
+  ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
+  ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
+  ...perOp('sca-hd-unchecked', 'SCA-09', POST_OPS, 'The SCA hd claim is required but never compared with the body.'),
+  ...perOp('sca-allows-nonce-reuse', 'SCA-11', POST_OPS, 'A reused SCA nonce is accepted.'),
+];
+
+/** Every fault (also GET /_admin/faults): the global ones, then the per-operation ones. */
+export const faultCatalogue = [...globalFaultCatalogue, ...perOperationFaults];
+
 export type FaultName = (typeof faultCatalogue)[number]['name'];
 export type FaultSet = ReadonlySet<FaultName>;
 
@@ -193,3 +261,20 @@ export function parseFaultList(list: readonly string[]): FaultName[] {
 }
 
 export const noFaults: FaultSet = new Set<FaultName>();
+
+/** Per fault set (sets are built once per client), the set each operation checks. */
+const byOperation = new WeakMap<FaultSet, Map<Operation, FaultSet>>();
+
+/** The faults a route handling `op` checks: the set itself plus `base` for every `base@op` in it. */
+export function faultsFor(set: FaultSet, op: Operation): FaultSet {
+  let cache = byOperation.get(set);
+  if (!cache) byOperation.set(set, (cache = new Map()));
+  let out = cache.get(op);
+  if (!out) {
+    const suffix = `@${op}`;
+    const bases = [...set].filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length) as FaultName);
+    out = bases.length === 0 ? set : new Set<FaultName>([...set, ...bases]);
+    cache.set(op, out);
+  }
+  return out;
+}

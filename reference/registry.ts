@@ -2,6 +2,7 @@
 import { type KeyVerdict, vetPublicKey } from './keys';
 import { type FaultName, type FaultSet, isFaultName } from './faults';
 import { isLoopbackHost } from './config';
+import { type Dialect, resolveDialect } from './dialects';
 
 export type Batching = 'auto' | 'manual';
 
@@ -18,6 +19,8 @@ export interface Client {
   tokenTtlSeconds: number | null;
   /** Global faults plus this client's own, merged once so requests do one Set lookup. */
   faults: FaultSet;
+  /** The registration's `dialect`, else the process dialect: this client's requests are answered in it. */
+  dialect: Dialect;
 }
 
 export interface RegistrationResult {
@@ -43,7 +46,10 @@ export class Registry {
   private readonly clients = new Map<string, Client>();
   /** memberId -> clientId, kept beside the clients so routing a payment is one lookup. */
   private readonly members = new Map<string, string>();
-  constructor(private readonly globalFaults: readonly FaultName[]) {}
+  constructor(
+    private readonly globalFaults: readonly FaultName[],
+    private readonly processDialect: Dialect,
+  ) {}
 
   get(clientId: string): Client | undefined {
     return this.clients.get(clientId);
@@ -83,6 +89,18 @@ export class Registry {
         if (typeof name === 'string' && isFaultName(name)) own.push(name);
         else problems.push(`unknown fault ${JSON.stringify(name)}`);
       }
+    let dialect = this.processDialect;
+    const dialectIn = body['dialect'];
+    if (dialectIn !== undefined && dialectIn !== null) {
+      // Same grammar as REF_DIALECT: a preset name, or an object of fields (over `default` or its `base`).
+      if (typeof dialectIn !== 'string' && (typeof dialectIn !== 'object' || Array.isArray(dialectIn))) problems.push('dialect must be a preset name or an object of dialect fields');
+      else
+        try {
+          dialect = resolveDialect(dialectIn as string | Record<string, unknown>);
+        } catch (error) {
+          problems.push((error as Error).message);
+        }
+    }
     if (problems.length > 0 || !clientId || !clientSecret || !kid || !iss || !publicKey) return { ok: false, problems };
 
     const client: Client = {
@@ -97,6 +115,7 @@ export class Registry {
       batching: batching as Batching,
       tokenTtlSeconds: typeof ttl === 'number' ? ttl : null,
       faults: new Set<FaultName>([...this.globalFaults, ...own]),
+      dialect,
     };
     const previous = this.clients.get(clientId);
     if (previous?.memberId && this.members.get(previous.memberId) === clientId) this.members.delete(previous.memberId);

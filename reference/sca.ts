@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import type { ServiceContext } from './context';
 import type { Caller } from './headers';
 import { ApiError, errorsOf } from './errors';
-import { isNumericDate, parseCompactJws } from './jwt-verify';
-import { verifySignature } from './jwt-verify';
+import type { FaultSet } from './faults';
+import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type RemoteKeys } from './jwt-verify';
 import { usableKey } from './key-use';
 
 export function sha256Base64(data: Buffer | string): string {
@@ -21,6 +21,24 @@ export interface ScaInput {
   /** Base64 SHA-256 of raw, computed once by the caller (also the idempotency fingerprint). */
   rawHash: string;
   json: unknown;
+  /** Keys fetched from x5u/jku URLs before the request (only under the trust faults). */
+  remoteKeys?: RemoteKeys;
+}
+
+/** The SCA JWT's RFC 8725 attack faults (README "JWT attack faults"); alg none is never accepted here. */
+function scaAttackFaults(faults: FaultSet): JwtAttackFaults {
+  return {
+    acceptNone: false,
+    firstAlgMember: faults.has('sca-alg-first-member'),
+    rsaFamily: faults.has('sca-accepts-rsa-family-alg'),
+    psychic: faults.has('sca-accepts-psychic-signature'),
+    ignoreCrit: faults.has('sca-ignores-crit'),
+    b64: faults.has('sca-honours-b64-false'),
+    trustJwk: faults.has('sca-trusts-embedded-jwk'),
+    trustJku: faults.has('sca-trusts-jku'),
+    trustX5c: faults.has('sca-trusts-x5c'),
+    trustX5u: faults.has('sca-trusts-x5u'),
+  };
 }
 
 export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, nowMs: number): void {
@@ -29,18 +47,21 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (faults.has('sca-optional')) return;
     throw errorsOf.missingHeader('sca-token');
   }
-  const fail = (message: string): ApiError => new ApiError(ctx.dialect.scaFailureStatus, { code: 'invalid_sca_token', message, path: 'header:sca-token' });
-  const jws = parseCompactJws(input.token);
+  const fail = (message: string): ApiError => new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' });
+  const attacks = scaAttackFaults(faults);
+  const jws = parseCompactJws(input.token, { unencodedPayload: attacks.b64 });
   if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
   const { header, payload } = jws;
   const check = usableKey(client, faults);
   if (check === null) throw fail('the public key registered for this client is unusable');
-  const expectedAlg = check === 'skip' ? 'RS256' : check.alg;
-  if (header['alg'] !== expectedAlg) throw fail(`sca-token alg must be ${expectedAlg}`);
+  const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
+  if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
   if (!faults.has('sca-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw fail('sca-token typ must be JWT');
   if (!faults.has('sca-ignores-kid') && header['kid'] !== client.kid) throw fail('sca-token kid does not match the registered kid');
-  if (header['crit'] !== undefined) throw fail('sca-token crit header is not supported');
-  if (check !== 'skip' && !faults.has('sca-skips-signature') && !verifySignature(jws, check.key, check.alg)) throw fail('sca-token signature is invalid');
+  const crit = critProblem(header, attacks);
+  if (crit) throw fail(`sca-token ${crit}`);
+  // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
+  if (check !== 'skip' && !faults.has('sca-skips-signature') && !verifyJws(jws, decision, check.key, attacks, input.remoteKeys ?? noRemoteKeys)) throw fail('sca-token signature is invalid');
 
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
@@ -66,8 +87,11 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (payload['payment_id'] !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
 
   const hd = payload['hd'];
-  const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
-  if (typeof hd !== 'string' || hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+  if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
+  if (!faults.has('sca-hd-unchecked')) {
+    const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
+    if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+  }
 
   const nonce = payload['nonce'];
   const hasNonce = typeof nonce === 'string' ? nonce !== '' : typeof nonce === 'number';

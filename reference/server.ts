@@ -20,6 +20,8 @@ import { registerCancellationRoutes } from './routes/cancellation';
 import { registerReturnRoutes } from './routes/returns';
 import { registerRefundRoutes } from './routes/refunds';
 import { registerIncomingRoutes } from './routes/incoming';
+import { requestDialect } from './request-scope';
+import { registerRequestHooks } from './request-hooks';
 
 export interface ReferenceHandle {
   url: string;
@@ -29,7 +31,7 @@ export interface ReferenceHandle {
 }
 
 export function createContext(config: Config): ServiceContext {
-  const registry = new Registry(config.faults);
+  const registry = new Registry(config.faults, config.dialect);
   const tokens = new AccessTokens();
   const assertionJtis = new ReplayGuard();
   const scaNonces = new ReplayGuard();
@@ -40,7 +42,7 @@ export function createContext(config: Config): ServiceContext {
   });
   return {
     config,
-    dialect: config.dialect,
+    processDialect: config.dialect,
     registry,
     tokens,
     assertionJtis,
@@ -59,17 +61,19 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  app.setErrorHandler((error: FastifyError | Error, _req, reply) => {
+  // Errors are rendered in the dialect of the request's client (request-scope.ts).
+  app.setErrorHandler((error: FastifyError | Error, req, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
-    if (error instanceof ApiError) return sendApiError(reply, ctx.dialect, error);
+    if (error instanceof ApiError) return sendApiError(reply, requestDialect(ctx, req), error);
     const status = (error as FastifyError).statusCode;
     // Framework errors with a 4xx status (oversized body 413, broken framing 400...) stay 4xx.
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendApiError(reply, ctx.dialect, new ApiError(status, { code: (error as FastifyError).code ?? 'bad_request', message: error.message }));
+      return sendApiError(reply, requestDialect(ctx, req), new ApiError(status === 413 ? 'tooLarge' : status, { code: (error as FastifyError).code ?? 'bad_request', message: error.message }));
     }
-    return sendApiError(reply, ctx.dialect, new ApiError(500, { code: 'internal_error', message: 'internal error' }));
+    return sendApiError(reply, requestDialect(ctx, req), new ApiError(500, { code: 'internal_error', message: 'internal error' }));
   });
-  app.setNotFoundHandler((_req, reply) => sendApiError(reply, ctx.dialect, errorsOf.notFound('no such resource')));
+  app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound('no such resource')));
+  registerRequestHooks(app, ctx);
 
   if (ctx.config.latencyMs > 0) {
     const delay = ctx.config.latencyMs;

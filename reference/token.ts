@@ -7,7 +7,7 @@ import type { ServiceContext } from './context';
 import type { FaultSet } from './faults';
 import type { Client } from './registry';
 import { OAuthError } from './errors';
-import { embeddedJwk, isAlgNone, isNumericDate, parseCompactJws, verifySignature, type ParsedJws } from './jwt-verify';
+import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type ParsedJws, type RemoteKeys } from './jwt-verify';
 import { usableKey } from './key-use';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -18,11 +18,32 @@ export interface TokenRequest {
   authorization: string | undefined;
   contentType: string | undefined;
   body: Buffer | undefined;
+  /** Keys fetched from x5u/jku URLs before the request (only under the trust faults). */
+  remoteKeys?: RemoteKeys;
+}
+
+/** The assertion's RFC 8725 attack faults (README "JWT attack faults"). */
+function assertionAttackFaults(faults: FaultSet): JwtAttackFaults {
+  return {
+    acceptNone: faults.has('token-accepts-alg-none'),
+    firstAlgMember: faults.has('token-alg-first-member'),
+    rsaFamily: faults.has('token-accepts-rsa-family-alg'),
+    psychic: faults.has('token-accepts-psychic-signature'),
+    ignoreCrit: faults.has('token-ignores-crit'),
+    b64: faults.has('token-honours-b64-false'),
+    trustJwk: faults.has('token-trusts-embedded-jwk'),
+    trustJku: faults.has('token-trusts-jku'),
+    trustX5c: faults.has('token-trusts-x5c'),
+    trustX5u: faults.has('token-trusts-x5u'),
+  };
 }
 
 export interface TokenResponse {
   status: number;
   body: Record<string, unknown>;
+  /** The client the token was issued to, and the faults that applied. */
+  client: Client;
+  faults: FaultSet;
 }
 
 const invalidClient = (why: string): OAuthError => new OAuthError(401, 'invalid_client', why);
@@ -81,25 +102,21 @@ function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
   return params;
 }
 
-function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number): void {
+function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number, remoteKeys: RemoteKeys): void {
   const { header, payload } = jws;
   const check = usableKey(client, faults);
   // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
   if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${client.key.detail}`);
-  const expectedAlg = check === 'skip' ? 'RS256' : check.alg;
-  let skipSignature = check === 'skip';
-  if (header['alg'] !== expectedAlg) {
-    if (isAlgNone(header['alg']) && faults.has('token-accepts-alg-none')) skipSignature = true;
-    else throw invalidGrant(`assertion alg must be ${expectedAlg}`);
-  }
+  const attacks = assertionAttackFaults(faults);
+  const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
+  if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
   if (!faults.has('token-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
   if (!faults.has('token-ignores-kid') && header['kid'] !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
-  if (header['crit'] !== undefined) throw invalidGrant('assertion crit header is not supported');
-  if (!skipSignature && !faults.has('token-skips-signature')) {
-    // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless the fault says otherwise).
-    const embedded = faults.has('token-trusts-embedded-jwk') ? embeddedJwk(header) : null;
-    const ok = embedded ? verifySignature(jws, embedded, 'RS256') : check !== 'skip' && verifySignature(jws, check.key, check.alg);
-    if (!ok) throw invalidGrant('assertion signature is invalid');
+  const crit = critProblem(header, attacks);
+  if (crit) throw invalidGrant(`assertion ${crit}`);
+  if (check !== 'skip' && !faults.has('token-skips-signature')) {
+    // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
+    if (!verifyJws(jws, decision, check.key, attacks, remoteKeys)) throw invalidGrant('assertion signature is invalid');
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
@@ -125,7 +142,7 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   if (faults.has('token-rejects-extra-claims')) {
     for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
   }
-  if (typeof jti === 'string' && jti !== '' && ctx.dialect.assertionReplay === 'refuse') {
+  if (typeof jti === 'string' && jti !== '' && client.dialect.assertionReplay === 'refuse') {
     const key = `${client.clientId}\u0000${jti}`;
     if (ctx.assertionJtis.has(key)) throw invalidGrant('assertion jti was already used');
     const forgetAt = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;
@@ -176,7 +193,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   if (assertion === undefined || assertion === '') {
     if (!client || !faults.has('token-accepts-missing-assertion')) throw invalidRequest('assertion is required');
   } else {
-    const jws = parseCompactJws(assertion);
+    const jws = parseCompactJws(assertion, { unencodedPayload: faults.has('token-honours-b64-false') });
     if (!jws) throw invalidGrant('assertion is not a JWS of three Base64url parts');
     if (!client) {
       // Only reachable with token-accepts-missing-basic: the client is taken from the assertion.
@@ -185,13 +202,17 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
       if (!client) throw invalidClient('unknown client');
       faults = client.faults;
     }
-    verifyAssertion(ctx, client, jws, faults, nowMs);
+    verifyAssertion(ctx, client, jws, faults, nowMs, req.remoteKeys ?? noRemoteKeys);
   }
 
   const ttl = client.tokenTtlSeconds ?? ctx.config.tokenTtlS;
-  const accessToken = ctx.tokens.issue(client.clientId, ttl, ctx.dialect.accessTokenFormat, nowMs);
-  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : ctx.dialect.expiresInType === 'string' ? String(ttl) : ttl;
+  // The client's dialect shapes the answer (the client authenticated by Basic, else the assertion's sub).
+  const dialect = client.dialect;
+  const accessToken = ctx.tokens.issue(client.clientId, ttl, dialect.accessTokenFormat, nowMs);
+  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : dialect.expiresInType === 'string' ? String(ttl) : ttl;
   return {
+    client,
+    faults,
     status: faults.has('token-answers-201') ? 201 : 200,
     body: {
       access_token: faults.has('token-access-token-not-string') ? [accessToken] : accessToken,

@@ -110,8 +110,9 @@ export class Store {
 
   constructor(private readonly idFormat: 'uuid' | 'prefixed') {}
 
-  newId(): string {
-    if (this.idFormat === 'uuid') return randomUUID();
+  /** `format`: the submitting client's dialect paymentsServiceIdFormat (default: the process dialect's). */
+  newId(format: 'uuid' | 'prefixed' = this.idFormat): string {
+    if (format === 'uuid') return randomUUID();
     // PSI + 20 digits: millisecond clock (13) + per-process counter (7) keeps them unique and sortable.
     this.sequence = (this.sequence + 1) % 10_000_000;
     return `PSI${String(Date.now()).padStart(13, '0')}${String(this.sequence).padStart(7, '0')}`;

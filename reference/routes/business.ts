@@ -1,11 +1,12 @@
 /**
- * Business-rule outcomes shared by returns and refunds. The dialect decides how a failed rule is
- * reported: http = refused at submission with validationStatus; status = accepted with 201 and
- * settled as rejected, the rule's ISO reason code in pacs.002 stsRsnInf.
+ * Business-rule outcomes shared by returns and refunds. The caller's dialect decides how a failed rule
+ * is reported: http = refused at submission with refusalStatus.business; status = accepted with 201
+ * and settled as rejected, the rule's ISO reason code in pacs.002 stsRsnInf.
  */
-import type { ServiceContext } from '../context';
+import type { Dialect } from '../dialects';
 import type { Transfer } from '../ledger-of-payments/store';
-import { validationError } from './submit';
+import { ApiError } from '../errors';
+import { repeatBody } from './submit';
 
 export interface BusinessFailure {
   /** ISO reason code reported in pacs.002 when the dialect reports by status. */
@@ -23,18 +24,23 @@ export const businessReasons = {
 } as const;
 
 /** Throws for dialect http; for dialect status returns the reason to settle the transfer as rejected. */
-export function businessOutcome(ctx: ServiceContext, failure: BusinessFailure | null): string | null {
+export function businessOutcome(dialect: Dialect, failure: BusinessFailure | null): string | null {
   if (!failure) return null;
-  if (ctx.dialect.businessRejection === 'http') {
-    throw validationError(ctx, { code: 'business_rule', message: `${failure.message} (${failure.reason})`, path: failure.path });
+  if (dialect.businessRejection === 'http') {
+    throw new ApiError('business', { code: 'business_rule', message: `${failure.message} (${failure.reason})`, path: failure.path });
   }
   return failure.reason;
 }
 
-/** A repeat of an idempotency key: the original response, or a conflict error per dialect. */
-export function replayOrConflict(ctx: ServiceContext, existing: Transfer, rawHash: string, path: string): Record<string, unknown> {
-  if (existing.requestHash !== rawHash && ctx.dialect.idempotencyConflict === 'reject') {
-    throw validationError(ctx, { code: 'idempotency_conflict', message: 'the message id was already used for a different request', path });
+/** An idempotency key reused for a different body, under idempotencyConflict reject. */
+export function idempotencyConflict(message: string, path: string): ApiError {
+  return new ApiError('conflict', { code: 'idempotency_conflict', message, path });
+}
+
+/** A repeat of an idempotency key: the repeat body (dialect repeatBody; undefined = none), or a conflict error per dialect. */
+export function replayOrConflict(dialect: Dialect, existing: Transfer, rawHash: string, path: string): Record<string, unknown> | undefined {
+  if (existing.requestHash !== rawHash && dialect.idempotencyConflict === 'reject') {
+    throw idempotencyConflict('the message id was already used for a different request', path);
   }
-  return { data: existing.response };
+  return repeatBody(dialect, existing.response);
 }

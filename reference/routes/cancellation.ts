@@ -5,11 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
+import type { Dialect } from '../dialects';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
 import { authenticate, checkAccept } from '../headers';
 import { errorsOf } from '../errors';
-import { CAMT056_ROOT, validateCamt056 } from '../validate/camt056';
-import { peekString, prepareSubmission, validationError } from './submit';
+import { validateCamt056 } from '../validate/camt056';
+import { peekString, prepareSubmission, repeatBody, validationError } from './submit';
+import { idempotencyConflict } from './business';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
 
@@ -29,16 +31,17 @@ function decide(ctx: ServiceContext, target: Transfer, faultsHas: (name: 'cancel
 
 async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req);
-  const { client, faults } = sub.caller;
-  const assignmentId = peekString(sub.body, CAMT056_ROOT, 'assgnmt', 'id');
+  const { client, faults, dialect } = sub.caller;
+  const root = dialect.cancellationRequestRoot;
+  const assignmentId = peekString(sub.body, root, 'assgnmt', 'id');
   const existing = assignmentId ? ctx.store.findCancellation(client.clientId, assignmentId) : undefined;
   if (existing) {
-    if (existing.requestHash !== sub.rawHash && ctx.dialect.idempotencyConflict === 'reject') {
-      throw validationError(ctx, { code: 'idempotency_conflict', message: 'assgnmt.id was already used for a different request', path: `${CAMT056_ROOT}.assgnmt.id` });
+    if (existing.requestHash !== sub.rawHash && dialect.idempotencyConflict === 'reject') {
+      throw idempotencyConflict('assgnmt.id was already used for a different request', `${root}.assgnmt.id`);
     }
-    return reply.code(200).send({ data: existing.response });
+    return reply.code(200).send(repeatBody(dialect, existing.response));
   }
-  const result = validateCamt056(sub.body);
+  const result = validateCamt056(sub.body, root);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
 
@@ -48,7 +51,7 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
   if (!target && !faults.has('cancel-accepts-foreign-payment')) throw errorsOf.notFound('no payment of this client matches orgnlMsgId and orgnlTxId');
 
   const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
-  const id = ctx.store.newId();
+  const id = ctx.store.newId(dialect.paymentsServiceIdFormat);
   const cancellation: Cancellation = {
     id,
     assignmentId: fields.assignmentId,
@@ -70,7 +73,7 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
   return reply.code(201).send({ data: cancellation.response });
 }
 
-function resolution(cancellation: Cancellation): Record<string, unknown> {
+function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot']): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     cxlStsId: cancellation.id,
     orgnlGrpInf: { orgnlMsgId: cancellation.orgnlMsgId, orgnlMsgNmId: cancellation.orgnlMsgNmId },
@@ -80,7 +83,7 @@ function resolution(cancellation: Cancellation): Record<string, unknown> {
   };
   if (cancellation.outcome === 'RJCR' && cancellation.rejectReason) entry['cxlStsRsnInf'] = [{ rsn: { prtry: cancellation.rejectReason } }];
   return {
-    rsltnOfInvstgtn: {
+    [root]: {
       assgnmt: { id: cancellation.assignmentId, creDtTm: new Date(cancellation.createdAtMs).toISOString() },
       sts: { conf: cancellation.outcome },
       cxlDtls: [{ txInfAndSts: [entry] }],
@@ -89,12 +92,12 @@ function resolution(cancellation: Cancellation): Record<string, unknown> {
 }
 
 async function readResolution(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
-  const { client, faults } = authenticate(ctx, req);
+  const { client, faults, dialect } = authenticate(ctx, req, 'cancellationStatus');
   checkAccept(req);
   if (faults.has('camt029-not-served')) throw errorsOf.notFound('unknown cancellation');
   const cancellation = ctx.store.getCancellation(req.params.id);
   if (!cancellation || cancellation.clientId !== client.clientId) throw errorsOf.notFound('unknown cancellation');
-  return reply.code(200).send(resolution(cancellation));
+  return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot));
 }
 
 export function registerCancellationRoutes(app: FastifyInstance, ctx: ServiceContext): void {

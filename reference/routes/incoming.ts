@@ -14,7 +14,7 @@ function withoutDebtor(message: Record<string, unknown>): Record<string, unknown
 }
 
 async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
-  const { client, faults } = authenticate(ctx, req);
+  const { client, faults } = authenticate(ctx, req, 'incomingPayment');
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.

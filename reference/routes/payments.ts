@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage, type Transfer } from '../ledger-of-payments/store';
 import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
-import { namedFaults, peekString, prepareSubmission, routeGone, validationError, type Submission } from './submit';
+import { namedFaults, peekString, prepareSubmission, repeatBody, routeGone, validationError, type Submission } from './submit';
+import { idempotencyConflict } from './business';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
@@ -12,11 +13,12 @@ const RACE_WINDOW_MS = 50;
 
 function createPayment(ctx: ServiceContext, sub: Submission, rootKey: string, fields: Pacs008Fields, index: boolean): Transfer {
   const { client, faults } = sub.caller;
-  const id = ctx.store.newId();
+  const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   // payment-psid-not-string: the response carries a number, which also works as a lookup key.
   const numericAlias = faults.has('payment-psid-not-string') ? ctx.store.nextSequence() : null;
   const response: Record<string, unknown> = {
-    paymentsServiceId: numericAlias ?? id,
+    // payment-id-field-renamed: the production service's name for the id; the id itself is unchanged.
+    [faults.has('payment-id-field-renamed') ? 'paymentsHubId' : 'paymentsServiceId']: numericAlias ?? id,
     paymentId: faults.has('payment-id-not-echoed') ? id : fields.msgId,
     status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
     creationDateTime: faults.has('payment-creation-time-zoned') ? new Date(sub.nowMs).toISOString() : localDateTime(sub.nowMs),
@@ -53,14 +55,14 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   // No await between this lookup and store.add below: concurrent duplicates cannot both miss it.
   const existing = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
   if (existing) {
-    if (existing.requestHash !== sub.rawHash && ctx.dialect.idempotencyConflict === 'reject') {
-      throw validationError(ctx, { code: 'idempotency_conflict', message: 'grpHdr.msgId was already used for a different request', path: `${PACS008_ROOT}.grpHdr.msgId` });
+    if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {
+      throw idempotencyConflict('grpHdr.msgId was already used for a different request', `${PACS008_ROOT}.grpHdr.msgId`);
     }
     if (faults.has('idempotency-creates-second-payment') && root) {
       const twin = validatePacs008(root, faults);
       if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }
-    return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send({ data: existing.response });
+    return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send(repeatBody(sub.caller.dialect, existing.response));
   }
   if (faults.has('idempotency-race')) await sleep(RACE_WINDOW_MS); // the defect: a window between check and insert
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
-import { PACS007_ROOT, validatePacs007 } from '../validate/pacs007';
+import { validatePacs007 } from '../validate/pacs007';
 import { peekString, prepareSubmission, validationError } from './submit';
 import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
 
@@ -11,11 +11,12 @@ export const PACS007_NAME = 'pacs.007.001.08';
 async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req);
   const { client, faults } = sub.caller;
+  const PACS007_ROOT = sub.caller.dialect.refundRoot; // the root this caller's dialect accepts
   const msgId = peekString(sub.body, PACS007_ROOT, 'grpHdr', 'msgId');
   const existing = msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
-  if (existing) return reply.code(200).send(replayOrConflict(ctx, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
+  if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
 
-  const result = validatePacs007(sub.body);
+  const result = validatePacs007(sub.body, PACS007_ROOT);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS007_ROOT}.txInf[0]`;
@@ -38,9 +39,9 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     if (fullSingle) failure = { reason: businessReasons.wrongAmount, message: 'a refund must be less than the original amount (use a return for the full amount)', path: amountPath };
     else if (overTotal) failure = { reason: businessReasons.wrongAmount, message: 'the refunds together would exceed the original amount', path: amountPath };
   }
-  const pendingRejection = businessOutcome(ctx, failure);
+  const pendingRejection = businessOutcome(sub.caller.dialect, failure);
 
-  const id = ctx.store.newId();
+  const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
   const transfer = createTransfer({
     kind: 'refund',

@@ -11,7 +11,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const { client, faults } = sub.caller;
   const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');
   const existing = msgId && !faults.has('return-repeat-not-idempotent') ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
-  if (existing) return reply.code(200).send(replayOrConflict(ctx, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
+  if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
 
   const result = validatePacs004(sub.body, faults);
   if (!result.ok) throw validationError(ctx, result.errors);
@@ -29,7 +29,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
 
   let failure: BusinessFailure | null = null;
   if (!original) {
-    if (ctx.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+    if (sub.caller.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
     failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can return it', path: `${T}.orgnlTxId` };
@@ -42,9 +42,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // "the full original amount" can only mean the same value.
     failure = { reason: businessReasons.wrongAmount, message: 'rtrdIntrBkSttlmAmt must equal the original amount', path: `${T}.rtrdIntrBkSttlmAmt.value` };
   }
-  const pendingRejection = businessOutcome(ctx, failure);
+  const pendingRejection = businessOutcome(sub.caller.dialect, failure);
 
-  const id = ctx.store.newId();
+  const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
   const transfer = createTransfer({
     kind: 'return',

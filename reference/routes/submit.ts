@@ -11,6 +11,9 @@ import { parseJsonBody } from '../body';
 import { sha256Base64, verifySca } from '../sca';
 import { ApiError, errorsOf, type FieldError } from '../errors';
 import { isObject, type Json } from '../validate/check';
+import { namedClient, operationOf } from '../request-scope';
+import { remoteKeysOf } from '../remote-keys';
+import type { Dialect } from '../dialects';
 
 export interface Submission {
   caller: Caller;
@@ -22,31 +25,45 @@ export interface Submission {
   nowMs: number;
 }
 
-/** `scaSkippedBy`: a fault that, when on for the caller, drops the SCA requirement of this route. */
+/**
+ * `scaSkippedBy`: a fault that, when on for the caller, drops the SCA requirement of this route. The
+ * operation (for per-operation faults) is the route's, looked up from its path.
+ */
 export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaSkippedBy?: FaultName): Submission {
-  const caller = authenticate(ctx, req);
+  const caller = authenticate(ctx, req, operationOf(req));
   checkAccept(req);
-  requireJsonContentType(req);
+  if (!caller.faults.has('content-type-unchecked')) requireJsonContentType(req);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  const { text, value: body } = parseJsonBody(raw, caller.faults);
+  const { text, value: body } = parseJsonBody(raw, caller.faults, caller.dialect);
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
-  if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body }, nowMs);
+  if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) }, nowMs);
   return { caller, raw, text, rawHash, body, nowMs };
 }
 
 /** Faults of the client a request names, for checks made before authentication (route presence). */
 export function namedFaults(ctx: ServiceContext, req: FastifyRequest): FaultSet {
-  const id = headerValue(req, 'x-client-id');
-  return (id ? ctx.registry.get(id)?.faults : undefined) ?? ctx.globalFaults;
+  return namedClient(ctx, req)?.faults ?? ctx.globalFaults;
 }
 
 export function routeGone(): ApiError {
   return errorsOf.notFound('no such resource');
 }
 
-export function validationError(ctx: ServiceContext, errors: FieldError | readonly FieldError[]): ApiError {
-  return new ApiError(ctx.dialect.validationStatus, errors);
+/** A schema-validation refusal; its status is the request dialect's refusalStatus.validation (ctx kept for the callers' sake). */
+export function validationError(_ctx: ServiceContext, errors: FieldError | readonly FieldError[]): ApiError {
+  return new ApiError('validation', errors);
+}
+
+/** What an idempotent 200 repeat carries (dialect repeatBody); undefined sends no body. */
+export function repeatBody(dialect: Dialect, response: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (dialect.repeatBody === 'empty') return undefined;
+  if (dialect.repeatBody === 'id-only') {
+    // Under payment-id-field-renamed the response names the id paymentsHubId: the repeat keeps that name.
+    const key = 'paymentsServiceId' in response || !('paymentsHubId' in response) ? 'paymentsServiceId' : 'paymentsHubId';
+    return { data: { [key]: response[key] } };
+  }
+  return { data: response };
 }
 
 /** A nested string read without validation (idempotency keys are looked up before validation). */

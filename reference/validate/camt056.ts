@@ -2,6 +2,7 @@
 import type { FieldError } from '../errors';
 import { Checker, isObject, type Json } from './check';
 
+/** The root of the default dialect; dialect cancellationRequestRoot may name the other spelling. */
 export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
 
 export interface Camt056Fields {
@@ -16,9 +17,9 @@ export interface Camt056Fields {
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
 
-export function validateCamt056(body: Json): Camt056Result {
+export function validateCamt056(body: Json, rootName: string = CAMT056_ROOT): Camt056Result {
   const c = new Checker();
-  const R = CAMT056_ROOT;
+  const R = rootName;
   const root = c.object(body, R, R);
   const assgnmt = c.object(root, 'assgnmt', `${R}.assgnmt`);
   const assignmentId = c.string(assgnmt, 'id', `${R}.assgnmt.id`);

@@ -2,6 +2,7 @@
 import type { FieldError } from '../errors';
 import { Checker, isObject, type Json } from './check';
 
+/** The root of the default dialect; dialect refundRoot may name the other spelling. */
 export const PACS007_ROOT = 'fIToFIPmtRvsl';
 
 export interface Pacs007Fields {
@@ -15,9 +16,9 @@ export interface Pacs007Fields {
 
 export type Pacs007Result = { ok: true; fields: Pacs007Fields } | { ok: false; errors: FieldError[] };
 
-export function validatePacs007(body: Json): Pacs007Result {
+export function validatePacs007(body: Json, rootName: string = PACS007_ROOT): Pacs007Result {
   const c = new Checker();
-  const R = PACS007_ROOT;
+  const R = rootName;
   const root = c.object(body, R, R);
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
   const msgId = c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);

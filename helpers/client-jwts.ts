@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { applyOverride, signCompact, type Override, type Signer } from './jws';
+import { applyOverride, signCompact, type JsonObject, type Override, type Signer } from './jws';
 import { bodyHash } from './body-hash';
 
 export interface ClientIdentity {
@@ -33,38 +33,26 @@ export interface JwtOptions {
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-export function authenticationJwt(client: ClientIdentity, options: JwtOptions = {}): string {
+/** The header every client JWT starts from (§5): RS256, typ JWT, the registered kid. */
+export const jwtHeader = (client: ClientIdentity, options: Pick<JwtOptions, 'header'> = {}): JsonObject => applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
+
+/** The claims of the authentication JWT (§5), with any override. */
+export function authenticationClaims(client: ClientIdentity, options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {}): JsonObject {
   const now = options.now ?? nowSeconds();
-  const header = applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
-  const claims = applyOverride(
-    {
-      sub: client.clientId,
-      iss: client.iss,
-      iat: now,
-      nbf: now,
-      exp: now + (options.lifetimeSeconds ?? 300),
-      jti: randomUUID(),
-    },
-    options.claims,
-  );
-  return signCompact(header, claims, options.signer ?? { kind: 'rs256', key: client.privateKey });
+  return applyOverride({ sub: client.clientId, iss: client.iss, iat: now, nbf: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID() }, options.claims);
+}
+
+/** The claims of the SCA JWT (§5): `body` must be the exact bytes that will be sent, hd hashes them. */
+export function scaClaims(client: ClientIdentity, body: Uint8Array | string, options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {}): JsonObject {
+  const now = options.now ?? nowSeconds();
+  return applyOverride({ iss: client.iss, iat: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID(), alg: 'SHA256', hd: bodyHash(body), nonce: randomUUID() }, options.claims);
+}
+
+export function authenticationJwt(client: ClientIdentity, options: JwtOptions = {}): string {
+  return signCompact(jwtHeader(client, options), authenticationClaims(client, options), options.signer ?? { kind: 'rs256', key: client.privateKey });
 }
 
 /** `body` must be the exact bytes that will be sent: hd is computed over them. */
 export function scaJwt(client: ClientIdentity, body: Uint8Array | string, options: JwtOptions = {}): string {
-  const now = options.now ?? nowSeconds();
-  const header = applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
-  const claims = applyOverride(
-    {
-      iss: client.iss,
-      iat: now,
-      exp: now + (options.lifetimeSeconds ?? 300),
-      jti: randomUUID(),
-      alg: 'SHA256',
-      hd: bodyHash(body),
-      nonce: randomUUID(),
-    },
-    options.claims,
-  );
-  return signCompact(header, claims, options.signer ?? { kind: 'rs256', key: client.privateKey });
+  return signCompact(jwtHeader(client, options), scaClaims(client, body, options), options.signer ?? { kind: 'rs256', key: client.privateKey });
 }

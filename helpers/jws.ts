@@ -3,7 +3,7 @@
  * that a careful library refuses to produce (alg none, HS256 keyed with a public key, a missing typ,
  * a claim of the wrong type). Every byte of header and payload is under the caller's control.
  */
-import { createHmac, sign, type KeyObject } from 'node:crypto';
+import { constants, createHmac, sign, type KeyObject } from 'node:crypto';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -27,6 +27,8 @@ export type Signer =
   | { kind: 'hs256'; secret: Uint8Array | string }
   /** ECDSA P-256 (JWS uses the raw r||s signature, RFC 7518 §3.4). */
   | { kind: 'es256'; key: KeyObject }
+  /** Another algorithm of the RSA family with the same key (RFC 7518 §3.3, §3.5). */
+  | { kind: 'rsa'; alg: 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512'; key: KeyObject }
   | { kind: 'none' };
 
 export function signCompact(header: JsonObject, payload: JsonObject, signer: Signer): string {
@@ -43,9 +45,37 @@ export function signCompactBytes(header: JsonObject, payload: Uint8Array | strin
       return `${input}.${b64url(createHmac('sha256', signer.secret).update(input).digest())}`;
     case 'es256':
       return `${input}.${b64url(sign('sha256', Buffer.from(input), { key: signer.key, dsaEncoding: 'ieee-p1363' }))}`;
+    case 'rsa':
+      return `${input}.${b64url(signRsa(input, signer.alg, signer.key))}`;
     case 'none':
       return `${input}.`;
   }
+}
+
+function signRsa(input: string, alg: 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512', key: KeyObject): Buffer {
+  const hash = `sha${alg.slice(2)}`;
+  if (alg.startsWith('RS')) return sign(hash, Buffer.from(input), key);
+  // RFC 7518 §3.5: RSASSA-PSS with MGF1 and a salt as long as the hash.
+  return sign(hash, Buffer.from(input), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 });
+}
+
+/**
+ * A token assembled from exact texts: a header written by hand (duplicate members, say) and a
+ * signature given as it is (empty, or a forged one such as 64 zero bytes).
+ */
+export function compactFromTexts(headerText: string, payload: JsonObject, signature: string): string {
+  return `${b64url(headerText)}.${b64url(JSON.stringify(payload))}.${signature}`;
+}
+
+/**
+ * RFC 7797 with b64 false: the payload travels unencoded between the dots and the signature covers
+ * the header segment, a dot and the raw payload. (A JWT must not be built this way: spec §5.5 wants
+ * three Base64url strings, which is why a service must refuse it.)
+ */
+export function signUnencoded(header: JsonObject, payload: JsonObject, key: KeyObject): string {
+  const text = JSON.stringify(payload);
+  const input = `${b64url(JSON.stringify(header))}.${text}`;
+  return `${input}.${b64url(sign('sha256', Buffer.from(input), key))}`;
 }
 
 export interface DecodedJws {

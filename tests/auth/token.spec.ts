@@ -7,7 +7,8 @@ import { tokenCases } from '../../fixtures/catalogues/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../fixtures/schema-check';
 import { answerOf } from '../../fixtures/verdicts';
-import { authenticationJwt } from '../../helpers/client-jwts';
+import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
+import { jwtAttacks, oversizedHeaderToken } from '../../fixtures/catalogues/jwt-attacks';
 
 test.describe('token endpoint: valid exchange', () => {
   test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'] }, async ({ api, verdicts }) => {
@@ -73,4 +74,24 @@ test.describe('token endpoint: refusals', () => {
       }
     });
   }
+});
+
+test.describe('token endpoint: attacks on the assertion (RFC 8725)', () => {
+  for (const attack of jwtAttacks) {
+    test(`refuses: ${attack.name}`, { tag: [`@${attack.rules.assertion}`] }, async ({ api, verdicts, clients, loopback }) => {
+      const twin = await api.requestToken({ label: 'valid twin' });
+      verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
+      const client = clients.primary;
+      const assertion = attack.forge({ client, header: jwtHeader(client), claims: authenticationClaims(client), host: (name, body, type) => loopback.host(name, body, type) });
+      const mutant = await api.requestToken({ form: { assertion }, label: `mutant: ${attack.name}` });
+      verdicts.check(attack.rules.assertion, `the token request is refused: ${attack.name}`, { ok: mutant.response.status >= 400 && mutant.response.status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
+    });
+  }
+
+  test('never a 5xx: an assertion whose header is 100 KB', { tag: ['@ROB-03', '@op:token'] }, async ({ api, verdicts, clients }) => {
+    const client = clients.primary;
+    const assertion = oversizedHeaderToken({ client, header: jwtHeader(client), claims: authenticationClaims(client) });
+    const answer = await api.requestToken({ form: { assertion }, label: 'an assertion with a 100 KB header' });
+    verdicts.check('ROB-03', 'an oversized assertion header gets an answer, never a 5xx', { ok: answer.response.status < 500, expected: '200 or a 4xx', received: answerOf(answer) });
+  });
 });

@@ -11,7 +11,7 @@ import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/catalogues/observations';
 import { beneficiaryOf, readIncoming } from '../../fixtures/flows/incoming';
 import type { Profile } from '../../helpers/profile';
-import type { ReceivedNotification } from '../../helpers/notification-listener';
+import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { constants, sign, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Harness, b64url, compact, jwt, pacs008, rsaKeys, send, type Keys, type TestClient } from './support/reference-harness';
-import { certificatePem, selfSignedCertificate } from './support/x509';
+import { certificatePem, selfSignedCertificate } from '../../helpers/x509';
 import { isFetchableKeyUrl } from '../../reference/remote-keys';
 
 let h: Harness;

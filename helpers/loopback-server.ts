@@ -1,6 +1,8 @@
 /**
- * A loopback HTTP listener that receives the service's notifications (spec §6) for the suite's
- * clients. Bound to 127.0.0.1 only: notifications in the reference are local by design.
+ * The suite's own HTTP endpoint on loopback: it receives the service's notifications (spec §6) for
+ * the suite's clients, and serves the documents an attacker would publish (a certificate behind x5u,
+ * a key set behind jku) so those attacks reach a service that would fetch them. Bound to 127.0.0.1
+ * only: a remote target cannot reach it, which is what it should do with such a URL anyway.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,14 +13,20 @@ export interface ReceivedNotification {
   body: unknown;
 }
 
-export class NotificationListener {
+export class LoopbackServer {
   private readonly received: ReceivedNotification[] = [];
+  private readonly hosted = new Map<string, { body: string; type: string }>();
   private readonly waiters = new Set<() => void>();
   private server?: Server;
   url = '';
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
+      const document = req.method === 'GET' ? this.hosted.get(req.url ?? '') : undefined;
+      if (req.method === 'GET') {
+        res.writeHead(document ? 200 : 404, { 'content-type': document?.type ?? 'text/plain' }).end(document?.body ?? '');
+        return;
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -40,6 +48,13 @@ export class NotificationListener {
   /** URL for one client: the path tells which client a notification was for. */
   urlFor(clientId: string): string {
     return `${this.url}/notify/${encodeURIComponent(clientId)}`;
+  }
+
+  /** Serves `body` at a URL of its own; returns the URL. */
+  host(name: string, body: string, type: string): string {
+    const urlPath = `/hosted/${encodeURIComponent(name)}`;
+    this.hosted.set(urlPath, { body, type });
+    return `${this.url}${urlPath}`;
   }
 
   matching(predicate: (n: ReceivedNotification) => boolean): ReceivedNotification[] {

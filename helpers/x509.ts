@@ -1,7 +1,7 @@
 /**
  * A minimal self-signed X.509 v1 certificate built by hand in DER (Node can parse certificates but
  * not make them, and no key or certificate may be committed): enough for the x5c/x5u attack tokens,
- * whose whole point is a certificate the attacker made for their own key. Reusable by the suite.
+ * whose whole point is a certificate the attacker made for their own key.
  */
 import { sign, type KeyObject } from 'node:crypto';
 

@@ -1,0 +1,119 @@
+/**
+ * Every cross-cutting rule on every operation it governs (spec §4.1–§4.4, §5): the bearer token,
+ * X-Client-Id, a JSON answer to Accept: application/json, the Content-Type of a submission, and the
+ * SCA JWT of every submitting POST, with the attacks of RFC 8725. Table-driven from the operation
+ * drivers (fixtures/catalogues/operations.ts): the valid twin on the same operation first, then one
+ * mutation. POST pacs008 has its own, fuller catalogue in tests/payments/headers-and-sca.spec.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { test, takes } from '../../fixtures/test';
+import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
+import { acceptedScaVariants, documentedRules, headerCases, type ScaCase } from '../../fixtures/catalogues/sca-cases';
+import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
+import { answerOf } from '../../fixtures/verdicts';
+import { jwtHeader, scaClaims } from '../../helpers/client-jwts';
+import { SUBMITTING_OPERATIONS } from '../../fixtures/ledger/operations';
+import type { Clients } from '../../fixtures/target';
+
+const drivers = Object.values(OPERATION_DRIVERS);
+const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
+const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], annotation: takes(...d.takes) });
+
+/** One case per rule: the first of the catalogue for each rule it names. */
+function onePerRule(cases: readonly ScaCase[], prefix: string): ScaCase[] {
+  const seen = new Set<string>();
+  return cases.filter((c) => {
+    const rule = documentedRules(c).find((r) => r.startsWith(prefix));
+    if (!rule || seen.has(rule)) return false;
+    seen.add(rule);
+    return true;
+  });
+}
+const accessCases = onePerRule(headerCases, 'AT-');
+const scaCases = onePerRule(headerCases, 'SCA-');
+
+const otherThan = (clients: Clients, actor: Clients['primary']) => (actor === clients.primary ? clients.secondary : clients.primary);
+
+for (const driver of drivers) {
+  test.describe(`${driver.op}: access`, () => {
+    if (driver.op !== 'submitPayment') {
+      for (const c of accessCases) {
+        test(`refuses: ${c.name}`, details(driver, [...c.rules, 'ERR-01', 'ERR-02']), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const actor = driver.actor(clients);
+          const other = otherThan(clients, actor);
+          const accessToken = await api.accessToken(actor);
+          const otherAccessToken = c.needsOtherClient && other ? await api.accessToken(other) : undefined;
+          const mutant = await send(`mutant: ${c.name}`, (body) => c.mutate({ client: actor, other, accessToken, otherAccessToken, body }));
+          for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+        });
+      }
+    }
+
+    test('answers Accept: application/json with a JSON body', details(driver, ['AT-06']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+      const answer = await send('a valid request with Accept: application/json');
+      driver.acceptTwin(verdicts, answer);
+      const type = answer.response.headers['content-type'] ?? '';
+      verdicts.check('AT-06', `${driver.op} answers with a JSON body`, { ok: /^application\/([\w.+-]+\+)?json\b/i.test(type) && answer.response.json !== undefined, expected: 'Content-Type application/json (or +json) and a JSON body', received: `${type || 'no Content-Type'} ${answerOf(answer)}` });
+    });
+
+    if (submitting(driver) && driver.op !== 'submitPayment') {
+      test('refuses: a body declared text/plain', details(driver, ['AT-07', 'ERR-01']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+        driver.acceptTwin(verdicts, await send('valid twin'));
+        const mutant = await send('mutant: the same body declared text/plain', () => ({ headers: { 'content-type': 'text/plain' } }));
+        verdicts.refused('AT-07', mutant, 'mediaType', { what: `${driver.op} refuses a body not declared application/json` });
+      });
+    }
+  });
+}
+
+for (const driver of drivers.filter(submitting)) {
+  test.describe(`${driver.op}: SCA`, () => {
+    if (driver.op !== 'submitPayment') {
+      for (const c of scaCases) {
+        test(`refuses: ${c.name}`, details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const actor = driver.actor(clients);
+          const accessToken = await api.accessToken(actor);
+          const mutant = await send(`mutant: ${c.name}`, (body) => c.mutate({ client: actor, other: otherThan(clients, actor), accessToken, otherAccessToken: undefined, body }));
+          for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+        });
+      }
+
+      test('refuses: SCA nonce reused for a second request', details(driver, ['SCA-11', 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+        const nonce = `nonce-${randomUUID()}`;
+        driver.acceptTwin(verdicts, await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })));
+        const second = await send('another request reusing the nonce', () => ({ sca: { claims: { nonce } } }));
+        verdicts.refused('SCA-11', second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
+      });
+
+      for (const variant of acceptedScaVariants) {
+        test(`accepted: SCA ${variant.name}`, details(driver, variant.rules), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const answer = await send(`SCA ${variant.name}`, () => variant.options());
+          for (const rule of variant.rules) verdicts.check(rule, `${driver.op} accepts SCA ${variant.name}`, { ok: answer.response.status >= 200 && answer.response.status < 300, expected: 'a 2xx', received: answerOf(answer) });
+        });
+      }
+    }
+
+    for (const attack of jwtAttacks) {
+      test(`refuses: SCA ${attack.name}`, details(driver, [attack.rules.sca, 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
+        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+        driver.acceptTwin(verdicts, await send('valid twin'));
+        const actor = driver.actor(clients);
+        const mutant = await send(`mutant: SCA ${attack.name}`, (body) => ({
+          sca: { token: attack.forge({ client: actor, header: jwtHeader(actor), claims: scaClaims(actor, body), host: (name, doc, type) => loopback.host(name, doc, type) }) },
+        }));
+        verdicts.refused(attack.rules.sca, mutant, 'sca', { what: `${driver.op} refuses an SCA JWT with ${attack.name}` });
+      });
+    }
+  });
+}

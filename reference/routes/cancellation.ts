@@ -38,7 +38,7 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
     }
     return reply.code(200).send({ data: existing.response });
   }
-  const result = validateCamt056(sub.body);
+  const result = validateCamt056(sub.body, faults);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
 

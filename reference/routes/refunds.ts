@@ -15,7 +15,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const existing = msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
   if (existing) return reply.code(200).send(replayOrConflict(ctx, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
 
-  const result = validatePacs007(sub.body);
+  const result = validatePacs007(sub.body, faults);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS007_ROOT}.txInf[0]`;

@@ -1,5 +1,6 @@
 /** camt.056 cancellation request (README shape; spec §1 rules 1-5 say what it does, not its fields). */
 import type { FieldError } from '../errors';
+import type { FaultSet } from '../faults';
 import { Checker, isObject, type Json } from './check';
 
 export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
@@ -16,8 +17,8 @@ export interface Camt056Fields {
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
 
-export function validateCamt056(body: Json): Camt056Result {
-  const c = new Checker();
+export function validateCamt056(body: Json, faults: FaultSet): Camt056Result {
+  const c = new Checker(faults);
   const R = CAMT056_ROOT;
   const root = c.object(body, R, R);
   const assgnmt = c.object(root, 'assgnmt', `${R}.assgnmt`);

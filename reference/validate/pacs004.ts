@@ -54,7 +54,7 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
 }
 
 export function validatePacs004(body: Json, faults: FaultSet): Pacs004Result {
-  const c = new Checker();
+  const c = new Checker(faults);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');
   const money: AmountRule = { ccy: faults.has('return-accepts-non-eur') ? null : 'EUR', positive: !faults.has('return-accepts-non-positive') };

@@ -1,5 +1,6 @@
 /** pacs.007 refund request (README shape): one transaction, GBP positive amounts. */
 import type { FieldError } from '../errors';
+import type { FaultSet } from '../faults';
 import { Checker, isObject, type Json } from './check';
 
 export const PACS007_ROOT = 'fIToFIPmtRvsl';
@@ -15,8 +16,8 @@ export interface Pacs007Fields {
 
 export type Pacs007Result = { ok: true; fields: Pacs007Fields } | { ok: false; errors: FieldError[] };
 
-export function validatePacs007(body: Json): Pacs007Result {
-  const c = new Checker();
+export function validatePacs007(body: Json, faults: FaultSet): Pacs007Result {
+  const c = new Checker(faults);
   const R = PACS007_ROOT;
   const root = c.object(body, R, R);
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);

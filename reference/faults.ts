@@ -170,6 +170,7 @@ export const faultCatalogue = [
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
   // Money: exact amounts, what goes back never exceeds the original, references per client
+  f('payment-refs-global', 'XCL-01', 'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.'),
   f('amount-sub-minor-units', 'MNY-04', 'Amounts with more than 2 decimal places are accepted (rounded to cents).'),
   f('amount-unbounded', 'MNY-05', 'Amounts have no upper bound (any finite positive number is accepted).'),
 ] as const;

@@ -99,10 +99,34 @@ export function localDateTime(ms: number): string {
 let lastSecond = Number.NaN;
 let lastText = '';
 
+/** What a message says about the payment it refers to, beyond msgId and txId. */
+export interface RefHints {
+  endToEndId?: string | null;
+  /** Compared by value (a return's EUR amount against the GBP original, README). */
+  amountCents?: number | null;
+}
+
+export type RefLookup = { found: Transfer; ambiguous: false } | { found: null; ambiguous: boolean };
+
+/**
+ * One payment out of those sharing a reference: the only one, or else the only one that also
+ * matches the endToEndId and the amount given. Several left (or none after narrowing): ambiguous.
+ */
+export function pickByHints(candidates: readonly Transfer[], hints: RefHints): RefLookup {
+  if (candidates.length === 0) return { found: null, ambiguous: false };
+  if (candidates.length === 1) return { found: candidates[0]!, ambiguous: false };
+  let narrowed = candidates;
+  if (hints.endToEndId) narrowed = narrowed.filter((p) => p.endToEndId === hints.endToEndId);
+  if (hints.amountCents !== undefined && hints.amountCents !== null) narrowed = narrowed.filter((p) => p.amountCents === hints.amountCents);
+  return narrowed.length === 1 ? { found: narrowed[0]!, ambiguous: false } : { found: null, ambiguous: true };
+}
+
 export class Store {
   private readonly transfers = new Map<string, Transfer>();
   private readonly idempotency = new Map<string, Transfer>();
-  private readonly paymentsByRef = new Map<string, Transfer>();
+  /** (msgId, txId) -> every payment with that reference, oldest first: clients choose their ids
+   *  independently, so several payments (of different clients) may share one. */
+  private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
   private readonly cancellations = new Map<string, Cancellation>();
   private readonly cancellationsByAssignment = new Map<string, Cancellation>();
   private readonly cancellationByPayment = new Map<string, Cancellation>();
@@ -138,24 +162,46 @@ export class Store {
     this.transfers.set(transfer.id, transfer);
     if (transfer.alias) this.transfers.set(transfer.alias, transfer);
     if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
-    if (transfer.kind === 'payment') this.paymentsByRef.set(Store.refKey(transfer.msgId, transfer.txId), transfer);
+    if (transfer.kind === 'payment') {
+      // One transfer per reference is the rule, so the common case stores no array.
+      const key = Store.refKey(transfer.msgId, transfer.txId);
+      const previous = this.paymentsByRef.get(key);
+      if (previous === undefined) this.paymentsByRef.set(key, transfer);
+      else if (Array.isArray(previous)) previous.push(transfer);
+      else this.paymentsByRef.set(key, [previous, transfer]);
+    }
   }
 
   get(id: string): Transfer | undefined {
     return this.transfers.get(id);
   }
 
-  /** A payment by original reference, across all clients (returns and refunds use this). */
-  findPaymentByRef(msgId: string, txId: string): Transfer | undefined {
-    return this.paymentsByRef.get(Store.refKey(msgId, txId));
+  /** Every payment with this original reference, oldest first, whoever sent or received it. */
+  paymentsWithRef(msgId: string, txId: string): readonly Transfer[] {
+    const entry = this.paymentsByRef.get(Store.refKey(msgId, txId));
+    return entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   }
 
-  /** The caller's own payment by original reference. */
-  findOwnPayment(clientId: string, msgId: string, txId: string): Transfer | undefined {
-    const candidate = this.paymentsByRef.get(Store.refKey(msgId, txId));
-    if (candidate && candidate.clientId === clientId) return candidate;
-    const byIdem = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
-    return byIdem && byIdem.txId === txId ? byIdem : undefined;
+  /**
+   * The caller's own payment by original reference (cancellations). A client's msgIds are unique
+   * among its payments (idempotency), so the idempotency index names it; the reference index only
+   * serves payments that index does not hold (the idempotency faults' unindexed twins).
+   */
+  findOwnPayment(clientId: string, msgId: string, txId: string, hints: RefHints = {}): Transfer | undefined {
+    const indexed = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
+    if (indexed && indexed.txId === txId) return indexed;
+    return pickByHints(
+      this.paymentsWithRef(msgId, txId).filter((p) => p.clientId === clientId),
+      hints,
+    ).found ?? undefined;
+  }
+
+  /** A payment the caller received (it is the beneficiary) by original reference (returns, refunds). */
+  findIncomingPayment(beneficiaryClientId: string, msgId: string, txId: string, hints: RefHints = {}): RefLookup {
+    return pickByHints(
+      this.paymentsWithRef(msgId, txId).filter((p) => p.beneficiaryClientId === beneficiaryClientId),
+      hints,
+    );
   }
 
   findCancellation(clientId: string, assignmentId: string): Cancellation | undefined {

@@ -4,7 +4,8 @@
  * settled as rejected, the rule's ISO reason code in pacs.002 stsRsnInf.
  */
 import type { ServiceContext } from '../context';
-import type { Transfer } from '../ledger-of-payments/store';
+import type { FaultSet } from '../faults';
+import { pickByHints, type RefHints, type Transfer } from '../ledger-of-payments/store';
 import { validationError } from './submit';
 
 export interface BusinessFailure {
@@ -29,6 +30,28 @@ export function businessOutcome(ctx: ServiceContext, failure: BusinessFailure | 
     throw validationError(ctx, { code: 'business_rule', message: `${failure.message} (${failure.reason})`, path: failure.path });
   }
   return failure.reason;
+}
+
+export interface OriginalLookup {
+  original: Transfer | null;
+  /** Several of the caller's incoming payments match even with endToEndId and amount: refused as unknown. */
+  ambiguous: boolean;
+}
+
+/**
+ * The original payment of a return or refund. Those flows are started by the beneficiary's
+ * institution (spec §1), so the caller's incoming payments are searched first: another client's
+ * payment reusing the same msgId and txId never hides the caller's (XCL-01). Only when the caller
+ * received no payment with that reference is another institution's payment returned, so that the
+ * beneficiary rule can refuse it (AG02) rather than call it unknown.
+ */
+export function findOriginalPayment(ctx: ServiceContext, clientId: string, faults: FaultSet, msgId: string, txId: string, hints: RefHints): OriginalLookup {
+  const all = ctx.store.paymentsWithRef(msgId, txId);
+  // The defect: one global (msgId, txId) entry, the latest payment overwriting the earlier ones.
+  if (faults.has('payment-refs-global')) return { original: all.at(-1) ?? null, ambiguous: false };
+  const mine = ctx.store.findIncomingPayment(clientId, msgId, txId, hints);
+  if (mine.found || mine.ambiguous) return { original: mine.found, ambiguous: mine.ambiguous };
+  return { original: pickByHints(all, hints).found ?? all.at(-1) ?? null, ambiguous: false };
 }
 
 /** A repeat of an idempotency key: the original response, or a conflict error per dialect. */

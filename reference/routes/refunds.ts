@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS007_ROOT, validatePacs007 } from '../validate/pacs007';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
+import { businessOutcome, businessReasons, findOriginalPayment, replayOrConflict, type BusinessFailure } from './business';
 
 export const PACS007_NAME = 'pacs.007.001.08';
 
@@ -20,10 +20,16 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const fields = result.fields;
   const T = `${PACS007_ROOT}.txInf[0]`;
   const amountPath = `${T}.rvsdIntrBkSttlmAmt.value`;
-  const original = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  // The caller's incoming payment with that reference (the refunding institution is the beneficiary's).
+  const { original, ambiguous } = findOriginalPayment(ctx, client.clientId, faults, fields.orgnlMsgId, fields.orgnlTxId, {
+    endToEndId: fields.orgnlEndToEndId,
+    amountCents: fields.orgnlAmountCents,
+  });
 
   let failure: BusinessFailure | null = null;
-  if (!original) {
+  if (ambiguous) {
+    failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
+  } else if (!original) {
     failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('refund-by-any-institution')) {
     // §1: the merchant's (beneficiary's) institution refunds; nobody else holds the money to send back.

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
+import { businessOutcome, businessReasons, findOriginalPayment, replayOrConflict, type BusinessFailure } from './business';
 
 async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req, 'return-without-sca');
@@ -17,8 +17,11 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS004_ROOT}.txInf[0]`;
-  // Looked up across all clients: the returning institution is the beneficiary's, not the payer's.
-  const original = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  // The caller's incoming payment with that reference (the returning institution is the beneficiary's).
+  const { original, ambiguous } = findOriginalPayment(ctx, client.clientId, faults, fields.orgnlMsgId, fields.orgnlTxId, {
+    endToEndId: fields.orgnlEndToEndId,
+    amountCents: fields.orgnlAmountCents,
+  });
 
   // rtrdInstdAmt answers a cancellation request: allowed when one is on record for the original,
   // or, for an original unknown here, when the reason says so (FOCR).
@@ -28,7 +31,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   }
 
   let failure: BusinessFailure | null = null;
-  if (!original) {
+  if (ambiguous) {
+    failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
+  } else if (!original) {
     if (ctx.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.

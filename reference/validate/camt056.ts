@@ -13,6 +13,7 @@ export interface Camt056Fields {
   orgnlMsgNmId: string | null;
   orgnlEndToEndId: string | null;
   orgnlTxId: string;
+  orgnlAmountCents: number | null;
 }
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
@@ -42,7 +43,7 @@ export function validateCamt056(body: Json, faults: FaultSet): Camt056Result {
   const orgnlMsgNmId = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
   const reasons = c.array(tx, 'cxlRsnInf', `${T}.cxlRsnInf`, false);
   reasons?.forEach((item, i) => {
     const p = `${T}.cxlRsnInf[${i}]`;
@@ -51,5 +52,5 @@ export function validateCamt056(body: Json, faults: FaultSet): Camt056Result {
     if (rsn && typeof rsn['cd'] !== 'string' && typeof rsn['prtry'] !== 'string') c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
   });
   if (!c.ok || !assignmentId || !creDtTm || !orgnlMsgId || !orgnlTxId) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId } };
+  return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId, orgnlAmountCents } };
 }

@@ -11,6 +11,8 @@ export interface Pacs007Fields {
   orgnlMsgId: string;
   orgnlTxId: string;
   orgnlEndToEndId: string;
+  /** orgnlIntrBkSttlmAmt in cents when given: tells apart payments sharing msgId and txId. */
+  orgnlAmountCents: number | null;
   refundCents: number;
 }
 
@@ -36,7 +38,7 @@ export function validatePacs007(body: Json, faults: FaultSet): Pacs007Result {
   c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
   const refundCents = c.amount(tx, 'rvsdIntrBkSttlmAmt', `${T}.rvsdIntrBkSttlmAmt`, { ccy: 'GBP', positive: true });
   const reasons = c.array(tx, 'rvslRsnInf', `${T}.rvslRsnInf`, false);
   reasons?.forEach((item, i) => {
@@ -45,5 +47,5 @@ export function validatePacs007(body: Json, faults: FaultSet): Pacs007Result {
     c.object(item, 'rsn', `${p}.rsn`, false);
   });
   if (!c.ok || !msgId || !rvslId || !orgnlMsgId || !orgnlTxId || refundCents === null) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { msgId, rvslId, orgnlMsgId, orgnlTxId, orgnlEndToEndId: orgnlEndToEndId ?? '', refundCents } };
+  return { ok: true, fields: { msgId, rvslId, orgnlMsgId, orgnlTxId, orgnlEndToEndId: orgnlEndToEndId ?? '', orgnlAmountCents, refundCents } };
 }

@@ -170,6 +170,10 @@ export const faultCatalogue = [
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
   // Money: exact amounts, what goes back never exceeds the original, references per client
+  f('money-return-after-refund', 'MNY-01', 'The return check ignores accepted refunds: a full return after a refund is accepted.'),
+  f('money-refund-after-return', 'MNY-01', 'The refund check ignores a return: a refund of a returned payment is accepted.'),
+  f('money-check-then-act', 'MNY-01', 'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.'),
+  f('money-float-amounts', 'MNY-01', 'Refund totals are kept and compared as floating-point pounds (value added as a JS number, compared with <=), so near the amount bound rounding lets refunds exceed the original.'),
   f('payment-refs-global', 'XCL-01', 'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.'),
   f('amount-sub-minor-units', 'MNY-04', 'Amounts with more than 2 decimal places are accepted (rounded to cents).'),
   f('amount-unbounded', 'MNY-05', 'Amounts have no upper bound (any finite positive number is accepted).'),

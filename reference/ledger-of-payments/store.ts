@@ -36,8 +36,12 @@ export interface Transfer {
   beneficiaryClientId: string | null;
   creditorAccount: string;
   cancellationRequested: boolean;
+  /** A return of this payment is booked (counted from its submission, unless it will settle as rejected). */
   returned: boolean;
+  /** Sum of the booked refunds of this payment, in exact integer cents. */
   refundedCents: number;
+  /** The same sum as floating-point pounds: only the money-float-amounts fault compares it. */
+  refundedPounds: number;
   /** For returns and refunds: the payment they refer to, when known. */
   original: Transfer | null;
   /** Reads of a final status so far (status-regresses fault). */
@@ -251,6 +255,7 @@ export function createTransfer(input: NewTransfer): Transfer {
     cancellationRequested: false,
     returned: false,
     refundedCents: 0,
+    refundedPounds: 0,
     original: input.original ?? null,
     finalReads: 0,
   };

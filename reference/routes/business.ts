@@ -20,8 +20,13 @@ export const businessReasons = {
   originalNotAccepted: 'AG01',
   wrongAmount: 'AM09',
   alreadyReturned: 'DUPL',
+  /** A return after a refund: the full amount no longer remains to be sent back. */
+  alreadyRefunded: 'AM09',
   notTheBeneficiary: 'AG02',
 } as const;
+
+/** Width of the check-then-book gap the money-check-then-act fault opens (like idempotency-race). */
+export const MONEY_RACE_WINDOW_MS = 50;
 
 /** Throws for dialect http; for dialect status returns the reason to settle the transfer as rejected. */
 export function businessOutcome(ctx: ServiceContext, failure: BusinessFailure | null): string | null {

@@ -1,10 +1,11 @@
 /** POST pacs007/v08 (spec §1): partial refunds of a settled payment, together at most its amount. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS007_ROOT, validatePacs007 } from '../validate/pacs007';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, findOriginalPayment, replayOrConflict, type BusinessFailure } from './business';
+import { businessOutcome, businessReasons, findOriginalPayment, MONEY_RACE_WINDOW_MS, replayOrConflict, type BusinessFailure } from './business';
 
 export const PACS007_NAME = 'pacs.007.001.08';
 
@@ -26,6 +27,8 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     amountCents: fields.orgnlAmountCents,
   });
 
+  // From here to the booking below there is no await: the check and the booking are one step, so
+  // concurrent refunds and returns of one original cannot together pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
   if (ambiguous) {
     failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
@@ -36,15 +39,33 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can refund it', path: `${T}.orgnlTxId` };
   } else if (original.phase !== 'accepted') {
     failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
+  } else if (original.returned && !faults.has('money-refund-after-return')) {
+    // The return sent the whole original back: nothing is left to refund.
+    failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned: nothing is left to refund', path: `${T}.orgnlTxId` };
   } else {
+    // Integer cents: exact (amounts are at most 15 digits, validate/check.ts).
     const total = original.refundedCents + fields.refundCents;
+    // The defect: pounds as floating point, so near the amount bound the rounding of each sum can
+    // make the total look smaller than it is. refundCents / 100 is the JSON value as parsed.
+    const floatOver = !(original.refundedPounds + fields.refundCents / 100 <= original.amountCents / 100);
     // A single refund of the whole amount is a return, not a refund (spec §1).
     const fullSingle = fields.refundCents >= original.amountCents && !faults.has('refund-full-amount-accepted');
-    const overTotal = faults.has('refund-chain-cannot-reach-full') ? total >= original.amountCents : total > original.amountCents && !faults.has('refund-chain-exceeds-original');
+    const overTotal = faults.has('refund-chain-cannot-reach-full')
+      ? total >= original.amountCents
+      : faults.has('refund-chain-exceeds-original')
+        ? false
+        : faults.has('money-float-amounts')
+          ? floatOver
+          : total > original.amountCents;
     if (fullSingle) failure = { reason: businessReasons.wrongAmount, message: 'a refund must be less than the original amount (use a return for the full amount)', path: amountPath };
     else if (overTotal) failure = { reason: businessReasons.wrongAmount, message: 'the refunds together would exceed the original amount', path: amountPath };
   }
   const pendingRejection = businessOutcome(ctx, failure);
+  if (faults.has('money-check-then-act')) {
+    await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
+    const repeat = ctx.store.findByIdempotency('refund', client.clientId, fields.msgId);
+    if (repeat) return reply.code(200).send(replayOrConflict(ctx, repeat, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
+  }
 
   const id = ctx.store.newId();
   const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
@@ -64,8 +85,12 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original,
     pendingRejection,
   });
-  // Reserved at submission so concurrent refunds cannot together exceed the original.
-  if (original && pendingRejection === null) original.refundedCents += fields.refundCents;
+  // Booked at submission so concurrent refunds cannot together exceed the original; a refund that
+  // will settle as rejected (businessRejection: status) is not booked.
+  if (original && pendingRejection === null) {
+    original.refundedCents += fields.refundCents;
+    original.refundedPounds += fields.refundCents / 100;
+  }
   ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
   return reply.code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201).send({ data: response });

@@ -94,6 +94,7 @@ export const faultCatalogue = [
   // Idempotency
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f('idempotency-creates-second-payment', 'IDEM-02', 'A repeat answers 200 with the original body but silently creates and settles a second payment.'),
+  f('idempotency-second-payment-after-settlement', 'IDEM-02', 'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).'),
   f('idempotency-race', 'IDEM-03', 'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.'),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),

@@ -52,7 +52,23 @@ export function createContext(config: Config): ServiceContext {
 }
 
 export function buildApp(ctx: ServiceContext): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: ctx.config.maxBodyBytes, forceCloseConnections: true, return503OnClosing: true });
+  const { requestTimeoutMs, headersTimeoutMs } = ctx.config;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.config.maxBodyBytes,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    // A request (headers and body) must arrive within requestTimeoutMs, its headers within
+    // headersTimeoutMs; then Node answers 408 and closes the connection. Node looks for late
+    // requests every connectionsCheckingInterval (30 s by default): checked more often here, so a
+    // stalled body holds its connection for about the timeout, not up to 30 s longer.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(headersTimeoutMs / 4))),
+    },
+  });
 
   // Every body arrives as raw bytes: the SCA hd is a hash of the exact bytes, and each route decides
   // itself (after authentication) whether the media type is acceptable.

@@ -13,6 +13,7 @@ import { Store } from './ledger-of-payments/store';
 import { Lifecycle } from './lifecycle';
 import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf } from './errors';
 import { registerAdminRoutes } from './admin';
+import { readBody } from './body';
 import { registerTokenRoute } from './routes/token';
 import { registerPaymentRoutes } from './routes/payments';
 import { registerStatusRoutes } from './routes/status';
@@ -73,7 +74,9 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
   // Every body arrives as raw bytes: the SCA hd is a hash of the exact bytes, and each route decides
   // itself (after authentication) whether the media type is acceptable.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Not fastify's own reader: over bodyLimit it answers 413 and closes while the client is still
+  // writing. readBody reads the whole body first (README, REF_MAX_BODY_BYTES).
+  app.addContentTypeParser('*', (_req, payload, done) => readBody(payload, ctx.config.maxBodyBytes, done));
 
   app.setErrorHandler((error: FastifyError | Error, _req, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);

@@ -71,6 +71,9 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   return reply.code(error.status).type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
 }
 
+/** The message of an unknown path (and of anything that must look like one). */
+export const NOT_FOUND_MESSAGE = 'no such resource';
+
 export const errorsOf = {
   unauthorized: (message: string): ApiError => new ApiError(401, { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),
   missingHeader: (name: string): ApiError => new ApiError(400, { code: 'missing_header', message: `header ${name} is required`, path: `header:${name}` }),

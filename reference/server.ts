@@ -11,7 +11,7 @@ import { AccessTokens } from './access-tokens';
 import { ReplayGuard } from './jwt-verify';
 import { Store } from './ledger-of-payments/store';
 import { Lifecycle } from './lifecycle';
-import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf } from './errors';
+import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf, NOT_FOUND_MESSAGE } from './errors';
 import { registerAdminRoutes } from './admin';
 import { readBody } from './body';
 import { registerTokenRoute } from './routes/token';
@@ -88,7 +88,7 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
     }
     return sendApiError(reply, ctx.dialect, new ApiError(500, { code: 'internal_error', message: 'internal error' }));
   });
-  app.setNotFoundHandler((_req, reply) => sendApiError(reply, ctx.dialect, errorsOf.notFound('no such resource')));
+  app.setNotFoundHandler((_req, reply) => sendApiError(reply, ctx.dialect, errorsOf.notFound(NOT_FOUND_MESSAGE)));
 
   if (ctx.config.latencyMs > 0) {
     const delay = ctx.config.latencyMs;

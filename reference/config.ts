@@ -17,6 +17,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest time to receive the request headers (at most requestTimeoutMs). */
   headersTimeoutMs: number;
+  /** Most transfers (payments, returns, refunds) kept in memory; the oldest final ones go first. */
+  maxTransfers: number;
   faults: readonly FaultName[];
   dialect: Dialect;
 }
@@ -75,6 +77,7 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     maxBodyBytes: options.maxBodyBytes ?? int('REF_MAX_BODY_BYTES', env['REF_MAX_BODY_BYTES'], 1048576, 1),
     requestTimeoutMs,
     headersTimeoutMs,
+    maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env['REF_MAX_TRANSFERS'], 200_000, 1),
     faults,
     dialect,
   };

@@ -46,6 +46,7 @@ const titles: Readonly<Record<number, string>> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiError): FastifyReply {

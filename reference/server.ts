@@ -46,7 +46,7 @@ export function createContext(config: Config): ServiceContext {
     tokens,
     assertionJtis,
     scaNonces,
-    store: new Store(config.dialect.paymentsServiceIdFormat),
+    store: new Store(config.dialect.paymentsServiceIdFormat, config.maxTransfers),
     lifecycle,
     globalFaults: new Set(config.faults),
   };

@@ -3,6 +3,7 @@
  * routes need: by id, by per-client idempotency key, and by original reference (msgId + txId).
  */
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors';
 
 export type TransferKind = 'payment' | 'return' | 'refund';
 /** submitted -> sent -> accepted | rejected; submitted -> cancelled. Never backwards. */
@@ -103,6 +104,11 @@ export function localDateTime(ms: number): string {
 let lastSecond = Number.NaN;
 let lastText = '';
 
+/** Settled (accepted or rejected) or cancelled: the transfer will never change again. */
+export function isFinal(transfer: Transfer): boolean {
+  return transfer.phase === 'accepted' || transfer.phase === 'rejected' || transfer.phase === 'cancelled';
+}
+
 /** What a message says about the payment it refers to, beyond msgId and txId. */
 export interface RefHints {
   endToEndId?: string | null;
@@ -133,10 +139,24 @@ export class Store {
   private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
   private readonly cancellations = new Map<string, Cancellation>();
   private readonly cancellationsByAssignment = new Map<string, Cancellation>();
-  private readonly cancellationByPayment = new Map<string, Cancellation>();
+  /** Payment id -> its cancellations, oldest first (camt.029 by payment id reads the latest). */
+  private readonly cancellationsByPayment = new Map<string, Cancellation[]>();
   private sequence = 0;
+  /** Stored transfers in arrival order (in-flight ones moved back when passed over): eviction order. */
+  private ageQueue: (Transfer | undefined)[] = [];
+  private ageHead = 0;
+  private stored = 0;
 
-  constructor(private readonly idFormat: 'uuid' | 'prefixed') {}
+  /** `maxTransfers` (REF_MAX_TRANSFERS) bounds the transfers kept, and separately the cancellations. */
+  constructor(
+    private readonly idFormat: 'uuid' | 'prefixed',
+    private readonly maxTransfers = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Transfers held now (for tests and diagnostics). */
+  get size(): number {
+    return this.stored;
+  }
 
   newId(): string {
     if (this.idFormat === 'uuid') return randomUUID();
@@ -163,6 +183,10 @@ export class Store {
 
   /** Adds a transfer; `indexIdempotency` false lets the idempotency fault create an unindexed twin. */
   add(transfer: Transfer, indexIdempotency = true): void {
+    // First, before anything changes: a full store refuses the transfer (503) without side effects.
+    if (this.stored >= this.maxTransfers) this.makeRoom();
+    this.ageQueue.push(transfer);
+    this.stored++;
     this.transfers.set(transfer.id, transfer);
     if (transfer.alias) this.transfers.set(transfer.alias, transfer);
     if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
@@ -212,15 +236,85 @@ export class Store {
     return this.cancellationsByAssignment.get(Store.idemKey('camt056', clientId, assignmentId));
   }
 
+  /**
+   * Evicts the oldest final transfer (settled, rejected or cancelled) with every index entry that
+   * names it. Transfers still in flight are never evicted: they are passed over (and looked at
+   * again after the newer ones); when nothing is final, the new transfer is refused with 503.
+   */
+  private makeRoom(): void {
+    const candidates = this.ageQueue.length - this.ageHead;
+    for (let looked = 0; looked < candidates; looked++) {
+      const oldest = this.ageQueue[this.ageHead]!;
+      this.ageQueue[this.ageHead++] = undefined;
+      if (isFinal(oldest)) {
+        this.evict(oldest);
+        this.compactAgeQueue();
+        return;
+      }
+      this.ageQueue.push(oldest);
+    }
+    this.compactAgeQueue();
+    throw new ApiError(
+      503,
+      { code: 'service_unavailable', message: `the service holds ${this.stored} transfers still in flight (REF_MAX_TRANSFERS); retry once some have settled` },
+      { 'Retry-After': '1' },
+    );
+  }
+
+  private compactAgeQueue(): void {
+    if (this.ageHead > 1024 && this.ageHead * 2 > this.ageQueue.length) {
+      this.ageQueue = this.ageQueue.slice(this.ageHead);
+      this.ageHead = 0;
+    }
+  }
+
+  private evict(transfer: Transfer): void {
+    this.stored--;
+    if (this.transfers.get(transfer.id) === transfer) this.transfers.delete(transfer.id);
+    if (transfer.alias && this.transfers.get(transfer.alias) === transfer) this.transfers.delete(transfer.alias);
+    const idem = Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId);
+    if (this.idempotency.get(idem) === transfer) this.idempotency.delete(idem);
+    if (transfer.kind !== 'payment') return;
+    const ref = Store.refKey(transfer.msgId, transfer.txId);
+    const entry = this.paymentsByRef.get(ref);
+    if (entry === transfer) this.paymentsByRef.delete(ref);
+    else if (Array.isArray(entry)) {
+      const rest = entry.filter((p) => p !== transfer);
+      if (rest.length === 0) this.paymentsByRef.delete(ref);
+      else this.paymentsByRef.set(ref, rest.length === 1 ? rest[0]! : rest);
+    }
+    for (const cancellation of this.cancellationsByPayment.get(transfer.id) ?? []) this.removeCancellation(cancellation);
+  }
+
+  private removeCancellation(cancellation: Cancellation): void {
+    this.cancellations.delete(cancellation.id);
+    const key = Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId);
+    if (this.cancellationsByAssignment.get(key) === cancellation) this.cancellationsByAssignment.delete(key);
+    if (!cancellation.target) return;
+    const list = this.cancellationsByPayment.get(cancellation.target.id);
+    const rest = list?.filter((c) => c !== cancellation) ?? [];
+    if (rest.length === 0) this.cancellationsByPayment.delete(cancellation.target.id);
+    else this.cancellationsByPayment.set(cancellation.target.id, rest);
+  }
+
   addCancellation(cancellation: Cancellation): void {
+    // Cancellations are final when stored (decided on arrival): the oldest one goes first.
+    if (this.cancellations.size >= this.maxTransfers) {
+      const oldest = this.cancellations.values().next().value;
+      if (oldest) this.removeCancellation(oldest);
+    }
     this.cancellations.set(cancellation.id, cancellation);
     this.cancellationsByAssignment.set(Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId), cancellation);
-    if (cancellation.target) this.cancellationByPayment.set(cancellation.target.id, cancellation);
+    if (cancellation.target) {
+      const list = this.cancellationsByPayment.get(cancellation.target.id);
+      if (list) list.push(cancellation);
+      else this.cancellationsByPayment.set(cancellation.target.id, [cancellation]);
+    }
   }
 
   /** camt.029 lookup: by the cancellation's own id or by the cancelled payment's id. */
   getCancellation(id: string): Cancellation | undefined {
-    return this.cancellations.get(id) ?? this.cancellationByPayment.get(id);
+    return this.cancellations.get(id) ?? this.cancellationsByPayment.get(id)?.at(-1);
   }
 }
 

@@ -85,13 +85,13 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original,
     pendingRejection,
   });
+  ctx.store.add(transfer); // first: a full store (503) refuses it before anything is booked
   // Booked at submission so concurrent refunds cannot together exceed the original; a refund that
   // will settle as rejected (businessRejection: status) is not booked.
   if (original && pendingRejection === null) {
     original.refundedCents += fields.refundCents;
     original.refundedPounds += fields.refundCents / 100;
   }
-  ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
   return reply.code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201).send({ data: response });
 }

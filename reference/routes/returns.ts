@@ -78,9 +78,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original,
     pendingRejection,
   });
+  ctx.store.add(transfer); // first: a full store (503) refuses it before anything is booked
   // Booked at submission; a return that will settle as rejected (businessRejection: status) is not.
   if (original && pendingRejection === null) original.returned = true;
-  ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
   return reply.code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201).send({ data: response });
 }

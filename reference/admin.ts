@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context';
 import { faultCatalogue } from './faults';
 import { dialectChoices, dialects } from './dialects';
-import { ApiError, errorsOf } from './errors';
+import { ApiError, errorsOf, NOT_FOUND_MESSAGE } from './errors';
 import { isLoopbackHost } from './config';
 
 function fromLoopback(req: FastifyRequest): boolean {
@@ -23,12 +23,18 @@ function jsonBody(req: FastifyRequest): unknown {
   }
 }
 
-export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.addHook('onRequest', async (req) => {
-    if (req.url.startsWith('/_admin') && !fromLoopback(req)) throw errorsOf.notFound();
-  });
+/**
+ * The guard belongs to the admin routes themselves (a route-level onRequest hook), so it runs for
+ * whatever URL text the router matched to them: /%5Fadmin/info decodes to /_admin/info and reaches
+ * the same route. A check on the raw URL (req.url.startsWith('/_admin')) let it through. Its 404 is
+ * the one of an unknown path.
+ */
+const loopbackOnly = { onRequest: async (req: FastifyRequest): Promise<void> => {
+  if (!fromLoopback(req)) throw errorsOf.notFound(NOT_FOUND_MESSAGE);
+} };
 
-  app.post('/_admin/clients', async (req, reply) => {
+export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/_admin/clients', loopbackOnly, async (req, reply) => {
     const result = ctx.registry.register(jsonBody(req));
     if (!result.ok || !result.client) {
       throw new ApiError(400, result.problems.map((message) => ({ code: 'invalid_registration', message })));
@@ -36,14 +42,14 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return reply.code(201).send({ clientId: result.client.clientId });
   });
 
-  app.post<{ Params: { clientId: string } }>('/_admin/clients/:clientId/send-batch', async (req, reply) => {
+  app.post<{ Params: { clientId: string } }>('/_admin/clients/:clientId/send-batch', loopbackOnly, async (req, reply) => {
     if (!ctx.registry.get(req.params.clientId)) throw errorsOf.notFound('unknown client');
     return reply.code(200).send({ sent: ctx.lifecycle.sendBatch(req.params.clientId) });
   });
 
-  app.get('/_admin/faults', async () => faultCatalogue);
+  app.get('/_admin/faults', loopbackOnly, async () => faultCatalogue);
 
-  app.get('/_admin/info', async () => {
+  app.get('/_admin/info', loopbackOnly, async () => {
     const { dialect, faults, ...knobs } = ctx.config;
     return { dialect, knobs, faults, dialectChoices, dialectPresets: dialects };
   });

@@ -119,3 +119,47 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
   if (accept && dropExtraInput(value, faults)) text = JSON.stringify(value);
   return { text, value: value as Record<string, unknown> };
 }
+
+/**
+ * Reads a request body of at most `limit` bytes (REF_MAX_BODY_BYTES). A larger body is not cut off:
+ * the rest is read and discarded, and 413 is answered only once the client has sent it all (the
+ * framework then adds Connection: close). Answering early and closing while the client still writes
+ * breaks its connection (EPIPE, ECONNRESET) instead of giving it the 413. Discarding costs no memory,
+ * and REF_REQUEST_TIMEOUT_MS bounds how long an endless body is read (408, then the connection closes).
+ * Works the same with Content-Length and chunked framing: the HTTP parser ends the stream either way.
+ */
+export function readBody(stream: NodeJS.ReadableStream, limit: number, done: (error: Error | null, body?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let over = false;
+  let finished = false;
+  const finish = (error: Error | null, body?: Buffer): void => {
+    if (finished) return;
+    finished = true;
+    stream.removeListener('data', onData);
+    stream.removeListener('end', onEnd);
+    stream.removeListener('error', onError);
+    done(error, body);
+  };
+  const onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    received += bytes.length;
+    if (over) return;
+    if (received > limit) {
+      over = true;
+      chunks.length = 0; // from here on only counted, never kept
+      return;
+    }
+    chunks.push(bytes);
+  };
+  const onEnd = (): void => {
+    if (over) finish(new ApiError('tooLarge', { code: 'payload_too_large', message: `the request body is larger than ${limit} bytes` }));
+    else finish(null, Buffer.concat(chunks, received));
+  };
+  // The client went away or the request timed out: the framework has nobody left to answer.
+  const onError = (error: Error): void => finish(Object.assign(error, { statusCode: 400 }));
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  stream.on('error', onError);
+  stream.resume();
+}

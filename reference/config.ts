@@ -13,6 +13,12 @@ export interface Config {
   clockSkewS: number;
   rejectAccount: string;
   maxBodyBytes: number;
+  /** Longest time to receive a whole request (headers and body); then 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** Longest time to receive the request headers (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** Most transfers (payments, returns, refunds) kept in memory; the oldest final ones go first. */
+  maxTransfers: number;
   faults: readonly FaultName[];
   dialect: Dialect;
 }
@@ -53,6 +59,11 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
   const dialect = typeof dialectOpt === 'object' ? dialectOpt : resolveDialect(dialectOpt ?? env['REF_DIALECT']);
   const faults = parseFaultList(options.faults ?? (env['REF_FAULTS'] ?? '').split(','));
 
+  const requestTimeoutMs = options.requestTimeoutMs ?? int('REF_REQUEST_TIMEOUT_MS', env['REF_REQUEST_TIMEOUT_MS'], 10_000, 1);
+  const headersTimeoutMs = options.headersTimeoutMs ?? int('REF_HEADERS_TIMEOUT_MS', env['REF_HEADERS_TIMEOUT_MS'], Math.min(5_000, requestTimeoutMs), 1);
+  // Node refuses a headers timeout longer than the request timeout; say so in our own terms.
+  if (headersTimeoutMs > requestTimeoutMs) throw new Error(`REF_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must be at most REF_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+
   return {
     host,
     port: options.port ?? int('REF_PORT', env['REF_PORT'], 0, 0),
@@ -64,6 +75,9 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     clockSkewS: options.clockSkewS ?? int('REF_CLOCK_SKEW_S', env['REF_CLOCK_SKEW_S'], 30, 0),
     rejectAccount: options.rejectAccount ?? env['REF_REJECT_ACCOUNT'] ?? '99999999',
     maxBodyBytes: options.maxBodyBytes ?? int('REF_MAX_BODY_BYTES', env['REF_MAX_BODY_BYTES'], 1048576, 1),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env['REF_MAX_TRANSFERS'], 200_000, 1),
     faults,
     dialect,
   };

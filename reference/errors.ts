@@ -59,6 +59,7 @@ const titles: Readonly<Record<number, string>> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiError): FastifyReply {
@@ -91,6 +92,9 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   return reply.code(error.status).type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
 }
+
+/** The message of an unknown path (and of anything that must look like one). */
+export const NOT_FOUND_MESSAGE = 'no such resource';
 
 export const errorsOf = {
   unauthorized: (message: string): ApiError => new ApiError('unauthenticated', { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),

@@ -124,6 +124,7 @@ const globalFaultCatalogue = [
   // Idempotency
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f('idempotency-creates-second-payment', 'IDEM-02', 'A repeat answers 200 with the original body but silently creates and settles a second payment.'),
+  f('idempotency-second-payment-after-settlement', 'IDEM-02', 'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).'),
   f('idempotency-race', 'IDEM-03', 'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.'),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
@@ -199,6 +200,14 @@ const globalFaultCatalogue = [
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
+  // Money: exact amounts, what goes back never exceeds the original, references per client
+  f('money-return-after-refund', 'MNY-01', 'The return check ignores accepted refunds: a full return after a refund is accepted.'),
+  f('money-refund-after-return', 'MNY-01', 'The refund check ignores a return: a refund of a returned payment is accepted.'),
+  f('money-check-then-act', 'MNY-01', 'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.'),
+  f('money-float-amounts', 'MNY-01', 'Refund totals are kept and compared as floating-point pounds (value added as a JS number, compared with <=), so near the amount bound rounding lets refunds exceed the original.'),
+  f('payment-refs-global', 'XCL-01', 'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.'),
+  f('amount-sub-minor-units', 'MNY-04', 'Amounts with more than 2 decimal places are accepted (rounded to cents).'),
+  f('amount-unbounded', 'MNY-05', 'Amounts have no upper bound (any finite positive number is accepted).'),
 ] as const;
 
 /** The operations of README "Addresses", named as the suite's profiles name them. */

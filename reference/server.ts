@@ -11,8 +11,9 @@ import { AccessTokens } from './access-tokens';
 import { ReplayGuard } from './jwt-verify';
 import { Store } from './ledger-of-payments/store';
 import { Lifecycle } from './lifecycle';
-import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf } from './errors';
+import { ApiError, OAuthError, sendApiError, sendOAuthError, errorsOf, NOT_FOUND_MESSAGE } from './errors';
 import { registerAdminRoutes } from './admin';
+import { readBody } from './body';
 import { registerTokenRoute } from './routes/token';
 import { registerPaymentRoutes } from './routes/payments';
 import { registerStatusRoutes } from './routes/status';
@@ -47,19 +48,37 @@ export function createContext(config: Config): ServiceContext {
     tokens,
     assertionJtis,
     scaNonces,
-    store: new Store(config.dialect.paymentsServiceIdFormat),
+    store: new Store(config.dialect.paymentsServiceIdFormat, config.maxTransfers),
     lifecycle,
     globalFaults: new Set(config.faults),
   };
 }
 
 export function buildApp(ctx: ServiceContext): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: ctx.config.maxBodyBytes, forceCloseConnections: true, return503OnClosing: true });
+  const { requestTimeoutMs, headersTimeoutMs } = ctx.config;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: ctx.config.maxBodyBytes,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    // A request (headers and body) must arrive within requestTimeoutMs, its headers within
+    // headersTimeoutMs; then Node answers 408 and closes the connection. Node looks for late
+    // requests every connectionsCheckingInterval (30 s by default): checked more often here, so a
+    // stalled body holds its connection for about the timeout, not up to 30 s longer.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(headersTimeoutMs / 4))),
+    },
+  });
 
   // Every body arrives as raw bytes: the SCA hd is a hash of the exact bytes, and each route decides
   // itself (after authentication) whether the media type is acceptable.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Not fastify's own reader: over bodyLimit it answers 413 and closes while the client is still
+  // writing. readBody reads the whole body first (README, REF_MAX_BODY_BYTES).
+  app.addContentTypeParser('*', (_req, payload, done) => readBody(payload, ctx.config.maxBodyBytes, done));
 
   // Errors are rendered in the dialect of the request's client (request-scope.ts).
   app.setErrorHandler((error: FastifyError | Error, req, reply) => {
@@ -72,7 +91,7 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
     }
     return sendApiError(reply, requestDialect(ctx, req), new ApiError(500, { code: 'internal_error', message: 'internal error' }));
   });
-  app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound('no such resource')));
+  app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound(NOT_FOUND_MESSAGE)));
   registerRequestHooks(app, ctx);
 
   if (ctx.config.latencyMs > 0) {

@@ -3,6 +3,7 @@
  * routes need: by id, by per-client idempotency key, and by original reference (msgId + txId).
  */
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors';
 
 export type TransferKind = 'payment' | 'return' | 'refund';
 /** submitted -> sent -> accepted | rejected; submitted -> cancelled. Never backwards. */
@@ -36,8 +37,12 @@ export interface Transfer {
   beneficiaryClientId: string | null;
   creditorAccount: string;
   cancellationRequested: boolean;
+  /** A return of this payment is booked (counted from its submission, unless it will settle as rejected). */
   returned: boolean;
+  /** Sum of the booked refunds of this payment, in exact integer cents. */
   refundedCents: number;
+  /** The same sum as floating-point pounds: only the money-float-amounts fault compares it. */
+  refundedPounds: number;
   /** For returns and refunds: the payment they refer to, when known. */
   original: Transfer | null;
   /** Reads of a final status so far (status-regresses fault). */
@@ -99,16 +104,59 @@ export function localDateTime(ms: number): string {
 let lastSecond = Number.NaN;
 let lastText = '';
 
+/** Settled (accepted or rejected) or cancelled: the transfer will never change again. */
+export function isFinal(transfer: Transfer): boolean {
+  return transfer.phase === 'accepted' || transfer.phase === 'rejected' || transfer.phase === 'cancelled';
+}
+
+/** What a message says about the payment it refers to, beyond msgId and txId. */
+export interface RefHints {
+  endToEndId?: string | null;
+  /** Compared by value (a return's EUR amount against the GBP original, README). */
+  amountCents?: number | null;
+}
+
+export type RefLookup = { found: Transfer; ambiguous: false } | { found: null; ambiguous: boolean };
+
+/**
+ * One payment out of those sharing a reference: the only one, or else the only one that also
+ * matches the endToEndId and the amount given. Several left (or none after narrowing): ambiguous.
+ */
+export function pickByHints(candidates: readonly Transfer[], hints: RefHints): RefLookup {
+  if (candidates.length === 0) return { found: null, ambiguous: false };
+  if (candidates.length === 1) return { found: candidates[0]!, ambiguous: false };
+  let narrowed = candidates;
+  if (hints.endToEndId) narrowed = narrowed.filter((p) => p.endToEndId === hints.endToEndId);
+  if (hints.amountCents !== undefined && hints.amountCents !== null) narrowed = narrowed.filter((p) => p.amountCents === hints.amountCents);
+  return narrowed.length === 1 ? { found: narrowed[0]!, ambiguous: false } : { found: null, ambiguous: true };
+}
+
 export class Store {
   private readonly transfers = new Map<string, Transfer>();
   private readonly idempotency = new Map<string, Transfer>();
-  private readonly paymentsByRef = new Map<string, Transfer>();
+  /** (msgId, txId) -> every payment with that reference, oldest first: clients choose their ids
+   *  independently, so several payments (of different clients) may share one. */
+  private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
   private readonly cancellations = new Map<string, Cancellation>();
   private readonly cancellationsByAssignment = new Map<string, Cancellation>();
-  private readonly cancellationByPayment = new Map<string, Cancellation>();
+  /** Payment id -> its cancellations, oldest first (camt.029 by payment id reads the latest). */
+  private readonly cancellationsByPayment = new Map<string, Cancellation[]>();
   private sequence = 0;
+  /** Stored transfers in arrival order (in-flight ones moved back when passed over): eviction order. */
+  private ageQueue: (Transfer | undefined)[] = [];
+  private ageHead = 0;
+  private stored = 0;
 
-  constructor(private readonly idFormat: 'uuid' | 'prefixed') {}
+  /** `maxTransfers` (REF_MAX_TRANSFERS) bounds the transfers kept, and separately the cancellations. */
+  constructor(
+    private readonly idFormat: 'uuid' | 'prefixed',
+    private readonly maxTransfers = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Transfers held now (for tests and diagnostics). */
+  get size(): number {
+    return this.stored;
+  }
 
   /** `format`: the submitting client's dialect paymentsServiceIdFormat (default: the process dialect's). */
   newId(format: 'uuid' | 'prefixed' = this.idFormat): string {
@@ -136,42 +184,138 @@ export class Store {
 
   /** Adds a transfer; `indexIdempotency` false lets the idempotency fault create an unindexed twin. */
   add(transfer: Transfer, indexIdempotency = true): void {
+    // First, before anything changes: a full store refuses the transfer (503) without side effects.
+    if (this.stored >= this.maxTransfers) this.makeRoom();
+    this.ageQueue.push(transfer);
+    this.stored++;
     this.transfers.set(transfer.id, transfer);
     if (transfer.alias) this.transfers.set(transfer.alias, transfer);
     if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
-    if (transfer.kind === 'payment') this.paymentsByRef.set(Store.refKey(transfer.msgId, transfer.txId), transfer);
+    if (transfer.kind === 'payment') {
+      // One transfer per reference is the rule, so the common case stores no array.
+      const key = Store.refKey(transfer.msgId, transfer.txId);
+      const previous = this.paymentsByRef.get(key);
+      if (previous === undefined) this.paymentsByRef.set(key, transfer);
+      else if (Array.isArray(previous)) previous.push(transfer);
+      else this.paymentsByRef.set(key, [previous, transfer]);
+    }
   }
 
   get(id: string): Transfer | undefined {
     return this.transfers.get(id);
   }
 
-  /** A payment by original reference, across all clients (returns and refunds use this). */
-  findPaymentByRef(msgId: string, txId: string): Transfer | undefined {
-    return this.paymentsByRef.get(Store.refKey(msgId, txId));
+  /** Every payment with this original reference, oldest first, whoever sent or received it. */
+  paymentsWithRef(msgId: string, txId: string): readonly Transfer[] {
+    const entry = this.paymentsByRef.get(Store.refKey(msgId, txId));
+    return entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
   }
 
-  /** The caller's own payment by original reference. */
-  findOwnPayment(clientId: string, msgId: string, txId: string): Transfer | undefined {
-    const candidate = this.paymentsByRef.get(Store.refKey(msgId, txId));
-    if (candidate && candidate.clientId === clientId) return candidate;
-    const byIdem = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
-    return byIdem && byIdem.txId === txId ? byIdem : undefined;
+  /**
+   * The caller's own payment by original reference (cancellations). A client's msgIds are unique
+   * among its payments (idempotency), so the idempotency index names it; the reference index only
+   * serves payments that index does not hold (the idempotency faults' unindexed twins).
+   */
+  findOwnPayment(clientId: string, msgId: string, txId: string, hints: RefHints = {}): Transfer | undefined {
+    const indexed = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
+    if (indexed && indexed.txId === txId) return indexed;
+    return pickByHints(
+      this.paymentsWithRef(msgId, txId).filter((p) => p.clientId === clientId),
+      hints,
+    ).found ?? undefined;
+  }
+
+  /** A payment the caller received (it is the beneficiary) by original reference (returns, refunds). */
+  findIncomingPayment(beneficiaryClientId: string, msgId: string, txId: string, hints: RefHints = {}): RefLookup {
+    return pickByHints(
+      this.paymentsWithRef(msgId, txId).filter((p) => p.beneficiaryClientId === beneficiaryClientId),
+      hints,
+    );
   }
 
   findCancellation(clientId: string, assignmentId: string): Cancellation | undefined {
     return this.cancellationsByAssignment.get(Store.idemKey('camt056', clientId, assignmentId));
   }
 
+  /**
+   * Evicts the oldest final transfer (settled, rejected or cancelled) with every index entry that
+   * names it. Transfers still in flight are never evicted: they are passed over (and looked at
+   * again after the newer ones); when nothing is final, the new transfer is refused with 503.
+   */
+  private makeRoom(): void {
+    const candidates = this.ageQueue.length - this.ageHead;
+    for (let looked = 0; looked < candidates; looked++) {
+      const oldest = this.ageQueue[this.ageHead]!;
+      this.ageQueue[this.ageHead++] = undefined;
+      if (isFinal(oldest)) {
+        this.evict(oldest);
+        this.compactAgeQueue();
+        return;
+      }
+      this.ageQueue.push(oldest);
+    }
+    this.compactAgeQueue();
+    throw new ApiError(
+      503,
+      { code: 'service_unavailable', message: `the service holds ${this.stored} transfers still in flight (REF_MAX_TRANSFERS); retry once some have settled` },
+      { 'Retry-After': '1' },
+    );
+  }
+
+  private compactAgeQueue(): void {
+    if (this.ageHead > 1024 && this.ageHead * 2 > this.ageQueue.length) {
+      this.ageQueue = this.ageQueue.slice(this.ageHead);
+      this.ageHead = 0;
+    }
+  }
+
+  private evict(transfer: Transfer): void {
+    this.stored--;
+    if (this.transfers.get(transfer.id) === transfer) this.transfers.delete(transfer.id);
+    if (transfer.alias && this.transfers.get(transfer.alias) === transfer) this.transfers.delete(transfer.alias);
+    const idem = Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId);
+    if (this.idempotency.get(idem) === transfer) this.idempotency.delete(idem);
+    if (transfer.kind !== 'payment') return;
+    const ref = Store.refKey(transfer.msgId, transfer.txId);
+    const entry = this.paymentsByRef.get(ref);
+    if (entry === transfer) this.paymentsByRef.delete(ref);
+    else if (Array.isArray(entry)) {
+      const rest = entry.filter((p) => p !== transfer);
+      if (rest.length === 0) this.paymentsByRef.delete(ref);
+      else this.paymentsByRef.set(ref, rest.length === 1 ? rest[0]! : rest);
+    }
+    for (const cancellation of this.cancellationsByPayment.get(transfer.id) ?? []) this.removeCancellation(cancellation);
+  }
+
+  private removeCancellation(cancellation: Cancellation): void {
+    this.cancellations.delete(cancellation.id);
+    const key = Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId);
+    if (this.cancellationsByAssignment.get(key) === cancellation) this.cancellationsByAssignment.delete(key);
+    if (!cancellation.target) return;
+    const list = this.cancellationsByPayment.get(cancellation.target.id);
+    const rest = list?.filter((c) => c !== cancellation) ?? [];
+    if (rest.length === 0) this.cancellationsByPayment.delete(cancellation.target.id);
+    else this.cancellationsByPayment.set(cancellation.target.id, rest);
+  }
+
   addCancellation(cancellation: Cancellation): void {
+    // Cancellations are final when stored (decided on arrival): the oldest one goes first.
+    if (this.cancellations.size >= this.maxTransfers) {
+      const oldest = this.cancellations.values().next().value;
+      if (oldest) this.removeCancellation(oldest);
+    }
     this.cancellations.set(cancellation.id, cancellation);
     this.cancellationsByAssignment.set(Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId), cancellation);
-    if (cancellation.target) this.cancellationByPayment.set(cancellation.target.id, cancellation);
+    if (cancellation.target) {
+      const list = this.cancellationsByPayment.get(cancellation.target.id);
+      if (list) list.push(cancellation);
+      else this.cancellationsByPayment.set(cancellation.target.id, [cancellation]);
+    }
   }
 
   /** camt.029 lookup: by the cancellation's own id or by the cancelled payment's id. */
   getCancellation(id: string): Cancellation | undefined {
-    return this.cancellations.get(id) ?? this.cancellationByPayment.get(id);
+    return this.cancellations.get(id) ?? this.cancellationsByPayment.get(id)?.at(-1);
   }
 }
 
@@ -206,6 +350,7 @@ export function createTransfer(input: NewTransfer): Transfer {
     cancellationRequested: false,
     returned: false,
     refundedCents: 0,
+    refundedPounds: 0,
     original: input.original ?? null,
     finalReads: 0,
   };

@@ -4,7 +4,9 @@
  * and settled as rejected, the rule's ISO reason code in pacs.002 stsRsnInf.
  */
 import type { Dialect } from '../dialects';
-import type { Transfer } from '../ledger-of-payments/store';
+import type { ServiceContext } from '../context';
+import type { FaultSet } from '../faults';
+import { pickByHints, type RefHints, type Transfer } from '../ledger-of-payments/store';
 import { ApiError } from '../errors';
 import { repeatBody } from './submit';
 
@@ -20,8 +22,13 @@ export const businessReasons = {
   originalNotAccepted: 'AG01',
   wrongAmount: 'AM09',
   alreadyReturned: 'DUPL',
+  /** A return after a refund: the full amount no longer remains to be sent back. */
+  alreadyRefunded: 'AM09',
   notTheBeneficiary: 'AG02',
 } as const;
+
+/** Width of the check-then-book gap the money-check-then-act fault opens (like idempotency-race). */
+export const MONEY_RACE_WINDOW_MS = 50;
 
 /** Throws for dialect http; for dialect status returns the reason to settle the transfer as rejected. */
 export function businessOutcome(dialect: Dialect, failure: BusinessFailure | null): string | null {
@@ -43,4 +50,26 @@ export function replayOrConflict(dialect: Dialect, existing: Transfer, rawHash: 
     throw idempotencyConflict('the message id was already used for a different request', path);
   }
   return repeatBody(dialect, existing.response);
+}
+
+export interface OriginalLookup {
+  original: Transfer | null;
+  /** Several of the caller's incoming payments match even with endToEndId and amount: refused as unknown. */
+  ambiguous: boolean;
+}
+
+/**
+ * The original payment of a return or refund. Those flows are started by the beneficiary's
+ * institution (spec §1), so the caller's incoming payments are searched first: another client's
+ * payment reusing the same msgId and txId never hides the caller's (XCL-01). Only when the caller
+ * received no payment with that reference is another institution's payment returned, so that the
+ * beneficiary rule can refuse it (AG02) rather than call it unknown.
+ */
+export function findOriginalPayment(ctx: ServiceContext, clientId: string, faults: FaultSet, msgId: string, txId: string, hints: RefHints): OriginalLookup {
+  const all = ctx.store.paymentsWithRef(msgId, txId);
+  // The defect: one global (msgId, txId) entry, the latest payment overwriting the earlier ones.
+  if (faults.has('payment-refs-global')) return { original: all.at(-1) ?? null, ambiguous: false };
+  const mine = ctx.store.findIncomingPayment(clientId, msgId, txId, hints);
+  if (mine.found || mine.ambiguous) return { original: mine.found, ambiguous: mine.ambiguous };
+  return { original: pickByHints(all, hints).found ?? all.at(-1) ?? null, ambiguous: false };
 }

@@ -41,13 +41,14 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
     }
     return reply.code(200).send(repeatBody(dialect, existing.response));
   }
-  const result = validateCamt056(sub.body, root);
+  const result = validateCamt056(sub.body, faults, root);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
 
   // Spec §1 rule 1: only the caller's own earlier payment can be cancelled.
-  let target: Transfer | null = ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId) ?? null;
-  if (!target && faults.has('cancel-accepts-foreign-payment')) target = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  // Another client's payment with the same msgId and txId is never a candidate (XCL-01).
+  let target: Transfer | null = ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId, { endToEndId: fields.orgnlEndToEndId, amountCents: fields.orgnlAmountCents }) ?? null;
+  if (!target && faults.has('cancel-accepts-foreign-payment')) target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
   if (!target && !faults.has('cancel-accepts-foreign-payment')) throw errorsOf.notFound('no payment of this client matches orgnlMsgId and orgnlTxId');
 
   const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';

@@ -58,7 +58,10 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {
       throw idempotencyConflict('grpHdr.msgId was already used for a different request', `${PACS008_ROOT}.grpHdr.msgId`);
     }
-    if (faults.has('idempotency-creates-second-payment') && root) {
+    // Both faults: a repeat silently books a twin (unindexed) that settles and notifies like any payment;
+    // the second one only once the original has settled (before that, repeats are handled correctly).
+    const settled = existing.phase === 'accepted' || existing.phase === 'rejected';
+    if ((faults.has('idempotency-creates-second-payment') || (faults.has('idempotency-second-payment-after-settlement') && settled)) && root) {
       const twin = validatePacs008(root, faults);
       if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }

@@ -1,10 +1,11 @@
 /** POST pacs004/v08 (spec §2.5, §1): return the full amount of a settled payment, once. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, replayOrConflict, type BusinessFailure } from './business';
+import { businessOutcome, businessReasons, findOriginalPayment, MONEY_RACE_WINDOW_MS, replayOrConflict, type BusinessFailure } from './business';
 
 async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req, 'return-without-sca');
@@ -17,8 +18,11 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS004_ROOT}.txInf[0]`;
-  // Looked up across all clients: the returning institution is the beneficiary's, not the payer's.
-  const original = ctx.store.findPaymentByRef(fields.orgnlMsgId, fields.orgnlTxId) ?? null;
+  // The caller's incoming payment with that reference (the returning institution is the beneficiary's).
+  const { original, ambiguous } = findOriginalPayment(ctx, client.clientId, faults, fields.orgnlMsgId, fields.orgnlTxId, {
+    endToEndId: fields.orgnlEndToEndId,
+    amountCents: fields.orgnlAmountCents,
+  });
 
   // rtrdInstdAmt answers a cancellation request: allowed when one is on record for the original,
   // or, for an original unknown here, when the reason says so (FOCR).
@@ -27,8 +31,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     throw validationError(ctx, { code: 'invalid_value', message: `${T}.rtrdInstdAmt is allowed only for a return answering a cancellation request`, path: `${T}.rtrdInstdAmt` });
   }
 
+  // From here to the booking below there is no await: the check and the booking are one step, so
+  // concurrent returns and refunds of one original cannot all pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
-  if (!original) {
+  if (ambiguous) {
+    failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
+  } else if (!original) {
     if (sub.caller.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
@@ -37,12 +45,20 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
   } else if (original.returned && !faults.has('return-twice-accepted')) {
     failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned', path: `${T}.orgnlTxId` };
+  } else if (original.refundedCents > 0 && !faults.has('money-return-after-refund')) {
+    // A return sends back the whole original; after a refund, that would be more than was paid.
+    failure = { reason: businessReasons.alreadyRefunded, message: 'part of the original payment was already refunded: a return of the full amount would send back more than the original', path: `${T}.rtrdIntrBkSttlmAmt.value` };
   } else if (fields.returnedCents !== original.amountCents && !faults.has('return-partial-amount-accepted')) {
     // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so
     // "the full original amount" can only mean the same value.
     failure = { reason: businessReasons.wrongAmount, message: 'rtrdIntrBkSttlmAmt must equal the original amount', path: `${T}.rtrdIntrBkSttlmAmt.value` };
   }
   const pendingRejection = businessOutcome(sub.caller.dialect, failure);
+  if (faults.has('money-check-then-act')) {
+    await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
+    const repeat = msgId ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
+    if (repeat && !faults.has('return-repeat-not-idempotent')) return reply.code(200).send(replayOrConflict(sub.caller.dialect, repeat, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
+  }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
@@ -62,8 +78,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original,
     pendingRejection,
   });
+  ctx.store.add(transfer); // first: a full store (503) refuses it before anything is booked
+  // Booked at submission; a return that will settle as rejected (businessRejection: status) is not.
   if (original && pendingRejection === null) original.returned = true;
-  ctx.store.add(transfer);
   ctx.lifecycle.enqueue(transfer);
   return reply.code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201).send({ data: response });
 }

@@ -1,5 +1,6 @@
 /** camt.056 cancellation request (README shape; spec §1 rules 1-5 say what it does, not its fields). */
 import type { FieldError } from '../errors';
+import type { FaultSet } from '../faults';
 import { Checker, isObject, type Json } from './check';
 
 /** The root of the default dialect; dialect cancellationRequestRoot may name the other spelling. */
@@ -13,12 +14,13 @@ export interface Camt056Fields {
   orgnlMsgNmId: string | null;
   orgnlEndToEndId: string | null;
   orgnlTxId: string;
+  orgnlAmountCents: number | null;
 }
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
 
-export function validateCamt056(body: Json, rootName: string = CAMT056_ROOT): Camt056Result {
-  const c = new Checker();
+export function validateCamt056(body: Json, faults: FaultSet, rootName: string = CAMT056_ROOT): Camt056Result {
+  const c = new Checker(faults);
   const R = rootName;
   const root = c.object(body, R, R);
   const assgnmt = c.object(root, 'assgnmt', `${R}.assgnmt`);
@@ -42,7 +44,7 @@ export function validateCamt056(body: Json, rootName: string = CAMT056_ROOT): Ca
   const orgnlMsgNmId = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
   const reasons = c.array(tx, 'cxlRsnInf', `${T}.cxlRsnInf`, false);
   reasons?.forEach((item, i) => {
     const p = `${T}.cxlRsnInf[${i}]`;
@@ -51,5 +53,5 @@ export function validateCamt056(body: Json, rootName: string = CAMT056_ROOT): Ca
     if (rsn && typeof rsn['cd'] !== 'string' && typeof rsn['prtry'] !== 'string') c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
   });
   if (!c.ok || !assignmentId || !creDtTm || !orgnlMsgId || !orgnlTxId) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId } };
+  return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId, orgnlAmountCents } };
 }

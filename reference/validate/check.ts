@@ -5,6 +5,7 @@
  */
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldError } from '../errors';
+import { noFaults, type FaultSet } from '../faults';
 
 export type Json = Record<string, unknown>;
 
@@ -12,9 +13,59 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Integer cents, so amount sums and comparisons are exact. */
-export function toCents(value: number): number {
-  return Math.round(value * 100);
+/**
+ * Largest amount, in minor units, the service takes: 15 significant digits (9,999,999,999,999.99).
+ * A JSON number is read as a double, and 15 significant digits is what a double is guaranteed to
+ * hold exactly: any such decimal reads back as the same text, so the amount booked is the amount
+ * written (with 16 digits, 90071992547409.91 already reads as ...409.9). Integer cents that size
+ * stay far below 2^53, so every sum and comparison of cents is exact too. Well inside ISO 20022's
+ * 18 total digits.
+ */
+export const MAX_AMOUNT_CENTS = 999_999_999_999_999;
+/** MAX_AMOUNT_CENTS written as a decimal amount, for error messages. */
+export const MAX_AMOUNT_TEXT = '9999999999999.99';
+/** ISO 4217 minor units of GBP and EUR, the only currencies of the API. */
+export const MINOR_UNIT_DIGITS = 2;
+
+export interface AmountReading {
+  /** Decimal places of the value as written (its shortest round-trip text), 0 for whole numbers. */
+  decimals: number;
+  /** Whether |cents| <= MAX_AMOUNT_CENTS. */
+  inBound: boolean;
+  /**
+   * The value in cents: exact when decimals <= 2 and in bound; otherwise Math.round(value * 100),
+   * which only the amount faults ever use.
+   */
+  cents: number;
+}
+
+const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/**
+ * Reads a finite JSON number as an amount. The decimal count comes from String(value), the shortest
+ * text that reads back as the same number (so 1.005 has 3 decimals, 1e-7 has 7, 1e+21 none), never
+ * from float arithmetic (1.005 * 100 is 100.49999999999999). The cents are then built from those
+ * digits as an integer, so 0.29 is 29 cents exactly.
+ */
+export function readAmount(value: number): AmountReading {
+  const sign = value < 0 ? -1 : 1;
+  const m = NUMBER_TEXT.exec(String(Math.abs(value)));
+  if (!m) return { decimals: Number.POSITIVE_INFINITY, inBound: false, cents: Math.round(value * 100) };
+  const fraction = m[2] ?? '';
+  const digits = `${m[1]}${fraction}`.replace(/^0+(?=\d)/, '');
+  // value = digits x 10^scale
+  const scale = Number(m[3] ?? '0') - fraction.length;
+  const decimals = Math.max(0, -scale);
+  if (decimals > MINOR_UNIT_DIGITS) {
+    const cents = Math.round(value * 100);
+    return { decimals, inBound: Math.abs(cents) <= MAX_AMOUNT_CENTS, cents };
+  }
+  const power = scale + MINOR_UNIT_DIGITS; // >= 0 here
+  // More digits than MAX_AMOUNT_CENTS has is out of bound without building the number (1e308).
+  if (digits !== '0' && digits.length + power > String(MAX_AMOUNT_CENTS).length) return { decimals, inBound: false, cents: Math.round(value * 100) };
+  const exact = BigInt(digits) * 10n ** BigInt(power);
+  if (exact > BigInt(MAX_AMOUNT_CENTS)) return { decimals, inBound: false, cents: Math.round(value * 100) };
+  return { decimals, inBound: true, cents: sign * Number(exact) };
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/;
@@ -62,6 +113,9 @@ export interface AmountRule {
 
 export class Checker {
   readonly errors: FieldError[] = [];
+
+  /** Faults of the caller: only the amount checks below read them (MNY-04, MNY-05). */
+  constructor(private readonly faults: FaultSet = noFaults) {}
 
   fail(path: string, code: string, message: string): null {
     this.errors.push({ code, message, path });
@@ -157,7 +211,14 @@ export class Checker {
     if (value === undefined || value === null) this.fail(`${path}.value`, 'required', `${path}.value is required`);
     else if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path}.value`, 'invalid_type', `${path}.value must be a number`);
     else if (rule.positive && value <= 0) this.fail(`${path}.value`, 'invalid_value', `${path}.value must be positive`);
-    else cents = toCents(value);
+    else {
+      const reading = readAmount(value);
+      if (reading.decimals > MINOR_UNIT_DIGITS && !this.faults.has('amount-sub-minor-units')) {
+        this.fail(`${path}.value`, 'invalid_value', `${path}.value must have at most ${MINOR_UNIT_DIGITS} decimal places (minor units of the currency)`);
+      } else if (!reading.inBound && !this.faults.has('amount-unbounded')) {
+        this.fail(`${path}.value`, 'invalid_value', `${path}.value must be at most ${MAX_AMOUNT_TEXT}`);
+      } else cents = reading.cents;
+    }
     const ccy = amount['ccy'];
     if (ccy === undefined || ccy === null) this.fail(`${path}.ccy`, 'required', `${path}.ccy is required`);
     else if (typeof ccy !== 'string') this.fail(`${path}.ccy`, 'invalid_type', `${path}.ccy must be a string`);

@@ -20,6 +20,9 @@ export interface Pacs004Fields {
   orgnlMsgId: string;
   orgnlTxId: string;
   endToEndId: string;
+  /** txInf.orgnlEndToEndId and orgnlIntrBkSttlmAmt (cents): tell apart payments sharing msgId and txId. */
+  orgnlEndToEndId: string | null;
+  orgnlAmountCents: number | null;
   returnedCents: number;
   hasRtrdInstdAmt: boolean;
   reasonCodes: string[];
@@ -54,7 +57,7 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
 }
 
 export function validatePacs004(body: Json, faults: FaultSet): Pacs004Result {
-  const c = new Checker();
+  const c = new Checker(faults);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');
   const money: AmountRule = { ccy: faults.has('return-accepts-non-eur') ? null : 'EUR', positive: !faults.has('return-accepts-non-positive') };
@@ -92,7 +95,7 @@ export function validatePacs004(body: Json, faults: FaultSet): Pacs004Result {
   c.string(tx, 'orgnlInstrId', `${T}.orgnlInstrId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, !faults.has('return-orgnl-e2e-optional'));
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`, !faults.has('return-orgnl-txid-optional'));
-  c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, money, !faults.has('return-orgnl-amount-optional'));
+  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, money, !faults.has('return-orgnl-amount-optional'));
   const returnedCents = c.amount(tx, 'rtrdIntrBkSttlmAmt', `${T}.rtrdIntrBkSttlmAmt`, money, !faults.has('return-rtrd-amount-optional'));
   c.amount(tx, 'rtrdInstdAmt', `${T}.rtrdInstdAmt`, money, false);
   c.date(tx, 'intrBkSttlmDt', `${T}.intrBkSttlmDt`, false);
@@ -192,6 +195,8 @@ export function validatePacs004(body: Json, faults: FaultSet): Pacs004Result {
       orgnlMsgId: orgnlMsgId ?? '',
       orgnlTxId: orgnlTxId ?? '',
       endToEndId: endToEndId ?? orgnlEndToEndId ?? '',
+      orgnlEndToEndId,
+      orgnlAmountCents,
       returnedCents: returnedCents ?? 0,
       hasRtrdInstdAmt: tx?.['rtrdInstdAmt'] !== undefined && tx?.['rtrdInstdAmt'] !== null,
       reasonCodes,

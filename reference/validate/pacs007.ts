@@ -1,5 +1,6 @@
 /** pacs.007 refund request (README shape): one transaction, GBP positive amounts. */
 import type { FieldError } from '../errors';
+import type { FaultSet } from '../faults';
 import { Checker, isObject, type Json } from './check';
 
 /** The root of the default dialect; dialect refundRoot may name the other spelling. */
@@ -11,13 +12,15 @@ export interface Pacs007Fields {
   orgnlMsgId: string;
   orgnlTxId: string;
   orgnlEndToEndId: string;
+  /** orgnlIntrBkSttlmAmt in cents when given: tells apart payments sharing msgId and txId. */
+  orgnlAmountCents: number | null;
   refundCents: number;
 }
 
 export type Pacs007Result = { ok: true; fields: Pacs007Fields } | { ok: false; errors: FieldError[] };
 
-export function validatePacs007(body: Json, rootName: string = PACS007_ROOT): Pacs007Result {
-  const c = new Checker();
+export function validatePacs007(body: Json, faults: FaultSet, rootName: string = PACS007_ROOT): Pacs007Result {
+  const c = new Checker(faults);
   const R = rootName;
   const root = c.object(body, R, R);
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
@@ -36,7 +39,7 @@ export function validatePacs007(body: Json, rootName: string = PACS007_ROOT): Pa
   c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
   const refundCents = c.amount(tx, 'rvsdIntrBkSttlmAmt', `${T}.rvsdIntrBkSttlmAmt`, { ccy: 'GBP', positive: true });
   const reasons = c.array(tx, 'rvslRsnInf', `${T}.rvslRsnInf`, false);
   reasons?.forEach((item, i) => {
@@ -45,5 +48,5 @@ export function validatePacs007(body: Json, rootName: string = PACS007_ROOT): Pa
     c.object(item, 'rsn', `${p}.rsn`, false);
   });
   if (!c.ok || !msgId || !rvslId || !orgnlMsgId || !orgnlTxId || refundCents === null) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { msgId, rvslId, orgnlMsgId, orgnlTxId, orgnlEndToEndId: orgnlEndToEndId ?? '', refundCents } };
+  return { ok: true, fields: { msgId, rvslId, orgnlMsgId, orgnlTxId, orgnlEndToEndId: orgnlEndToEndId ?? '', orgnlAmountCents, refundCents } };
 }

@@ -1,7 +1,7 @@
 /** pacs.008 submission (spec §2.2, §8): field rules of the table plus the party-structure shapes. */
 import type { FaultSet } from '../faults';
 import type { FieldError } from '../errors';
-import { Checker, isObject, isUuid, type Json } from './check';
+import { Checker, isObject, isUuid, readAmount, type Json } from './check';
 
 export const PACS008_ROOT = 'fitoFICstmrCdtTrf';
 
@@ -82,7 +82,7 @@ function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void 
 }
 
 export function validatePacs008(root: Json, faults: FaultSet): Pacs008Result {
-  const c = new Checker();
+  const c = new Checker(faults);
   const R = PACS008_ROOT;
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
   const msgId = faults.has('payment-msgid-optional') ? peek(grpHdr, 'msgId') : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);
@@ -158,7 +158,7 @@ export function validatePacs008(root: Json, faults: FaultSet): Pacs008Result {
     let sum = 0;
     for (const item of txs) {
       const amt = isObject(item) && isObject(item['intrBkSttlmAmt']) ? item['intrBkSttlmAmt']['value'] : undefined;
-      if (typeof amt === 'number') sum += Math.round(amt * 100);
+      if (typeof amt === 'number' && Number.isFinite(amt)) sum += readAmount(amt).cents;
     }
     if (sum !== total) c.fail(`${R}.grpHdr.ttlIntrBkSttlmAmt.value`, 'invalid_value', `${R}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`);
   }

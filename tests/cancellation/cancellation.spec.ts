@@ -9,7 +9,7 @@
 import { test, takes } from '../../fixtures/test';
 import { readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { readCancellation, requestCancellation, type Resolution } from '../../fixtures/flows/cancellation';
+import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../fixtures/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import { checkSchema } from '../../fixtures/schema-check';
@@ -35,10 +35,16 @@ function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = '
   return answer.paymentsServiceId!;
 }
 
-/** GET camt029 served (2xx, documented) with the declared root (CXL-06), else blocked. */
-function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined, rule = 'CXL-04'): Resolution {
-  verdicts.require(rule, 'the cancellation named an id to query', { ok: resolution !== undefined });
-  verdicts.acceptedOrBlocked(rule, 'CXL-06', 'GET camt029 serves the outcome of the cancellation', resolution!.exchange);
+/**
+ * GET camt029 serves the cancellation's outcome (CXL-04, documented: a 2xx by the id the camt.056
+ * answer named or by the payment's own), under the declared root (CXL-06, else blocked).
+ */
+function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined): Resolution {
+  verdicts.require('CXL-04', 'GET camt029 serves the outcome of the cancellation (by its id or the payment’s)', {
+    ok: resolution !== undefined && resolution.exchange.response.status >= 200 && resolution.exchange.response.status < 300,
+    expected: 'a 2xx answer',
+    received: resolution ? answerOf(resolution.exchange) : 'no read',
+  });
   verdicts.gate('CXL-06', 'the camt.029 has the declared root', resolution!.body !== undefined, answerOf(resolution!.exchange));
   return resolution!;
 }
@@ -66,11 +72,12 @@ test.describe('cancellation: whose payment', () => {
 
   test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
-    await pay(api, verdicts, clients.primary, own);
-    const id = cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));
-    const mine = await readCancellation(api, id);
+    const paymentId = await pay(api, verdicts, clients.primary, own);
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
+    verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation of an own payment is accepted', answer.exchange);
+    const mine = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
     resolutionServed(verdicts, mine);
-    const foreign = await readCancellation(api, id, { client: clients.secondary! });
+    const foreign = await readCancellation(api, mine.id, { client: clients.secondary! });
     verdicts.refused('CXL-07', foreign.exchange, 'notFound', { what: 'another client is refused the cancellation' });
   });
 });
@@ -90,16 +97,16 @@ test.describe('cancellation: repeats and shapes', () => {
 
   test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
-    await pay(api, verdicts, clients.primary, own);
+    const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     const status = answer.exchange.response.status;
     verdicts.check('CXL-01', 'a cancellation of an own payment gets an answer, never a 5xx', { ok: status < 500, expected: 'a 2xx', received: answerOf(answer.exchange) });
     verdicts.assume('CXL-06', 'the declared camt.056 shape is accepted (201)', { ok: status === 201, expected: 'HTTP 201', received: answerOf(answer.exchange) });
     const shape = validateAgainst(cancellationResponseSchema, answer.exchange.response.json);
     verdicts.assume('CXL-06', 'the camt.056 answer is a data object naming the cancellation', { ok: shape.errors.length === 0, expected: 'data.paymentsServiceId', received: shape.errors.join('; ') || answerOf(answer.exchange) });
-    if (!answer.paymentsServiceId) return;
-    const resolution = await readCancellation(api, answer.paymentsServiceId);
-    verdicts.check('CXL-04', 'GET camt029 gets an answer, never a 5xx', { ok: resolution.exchange.response.status < 500, expected: 'a 2xx', received: answerOf(resolution.exchange) });
+    const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
+    verdicts.check('CXL-04', 'GET camt029 serves the cancellation (by its id or the payment’s)', { ok: resolution.exchange.response.status >= 200 && resolution.exchange.response.status < 300, expected: 'a 2xx', received: answerOf(resolution.exchange) });
+    verdicts.assume('CXL-06', 'GET camt029 serves it by the id the camt.056 answer named', { ok: resolution.id === answer.paymentsServiceId, expected: `camt029/${answer.paymentsServiceId}`, received: `camt029/${resolution.id}` });
     verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', { ok: resolution.exchange.response.status === 200 && resolution.body !== undefined, expected: `HTTP 200 with ${api.profile.messages.resolution.root}`, received: answerOf(resolution.exchange) });
     if (!resolution.body) return;
     const schema = validateAgainst(camt029Schema, resolution.body);
@@ -117,8 +124,8 @@ test.describe('cancellation: after the payment settled', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), { label: 'cancel the settled payment (camt.056)' });
     const status = answer.exchange.response.status;
     verdicts.check('CXL-03', 'the cancellation of a settled payment gets an answer, never a 5xx', { ok: status < 500, expected: 'a refusal (4xx), or 2xx then a rejection in camt.029', received: answerOf(answer.exchange) });
-    if (status >= 200 && status < 300 && answer.paymentsServiceId) {
-      const resolution = await readCancellation(api, answer.paymentsServiceId);
+    if (status >= 200 && status < 300) {
+      const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: original!.paymentsServiceId });
       if (resolution.body) {
         verdicts.check('CXL-03', 'camt.029 does not confirm the cancellation of a settled payment', { ok: resolution.outcome !== 'confirmed', expected: `not ${api.profile.messages.resolution.confirmed.join('/')}`, received: String(resolution.conf) });
         verdicts.assume('CXL-06', 'camt.029 reports the rejection with a declared code', { ok: resolution.outcome === 'rejected', expected: api.profile.messages.resolution.rejected.join(' or '), received: String(resolution.conf) });

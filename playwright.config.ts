@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile, ProfileError, type Profile } from './helpers/profile';
 import { ensureRunContext, portVariable } from './fixtures/run-context';
+import { refuseUnsetSecrets } from './helpers/preflight';
 import packageJson from './package.json';
 
 const { seed, runId } = ensureRunContext();
@@ -105,6 +106,7 @@ for (const profile of profiles) {
     process.exit(2);
   }
 }
+refuseUnsetSecrets(profiles);
 
 const projects: Project[] = profiles.flatMap((profile) => [
   {

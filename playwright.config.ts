@@ -10,6 +10,7 @@ import path from 'node:path';
 import { loadProfile, ProfileError, type Profile } from './helpers/profile';
 import { ensureRunContext, portVariable } from './fixtures/run-context';
 import { refuseUnsetSecrets } from './helpers/preflight';
+import { runFolder } from './helpers/run-folder';
 import packageJson from './package.json';
 
 const { seed, runId } = ensureRunContext();
@@ -107,6 +108,7 @@ for (const profile of profiles) {
   }
 }
 refuseUnsetSecrets(profiles);
+const run = runFolder(runId);
 
 const projects: Project[] = profiles.flatMap((profile) => [
   {
@@ -155,16 +157,16 @@ export default defineConfig({
   timeout: 60_000,
   forbidOnly: Boolean(process.env.CI),
   globalSetup: './fixtures/global-setup.ts',
-  outputDir: process.env.PAYMENTS_OUTPUT_DIR ?? 'test-results',
+  outputDir: run.outputDir,
   reporter: [
     [process.env.CI ? 'dot' : 'list'],
-    ...(process.env.PAYMENTS_JSON_REPORT ? [['json', { outputFile: process.env.PAYMENTS_JSON_REPORT }] as ['json', { outputFile: string }]] : []),
+    ...(run.jsonReport ? [['json', { outputFile: run.jsonReport }] as ['json', { outputFile: string }]] : []),
     ...(allureOn
       ? [
           [
             'allure-playwright',
             {
-              resultsDir: process.env.PAYMENTS_ALLURE_RESULTS ?? 'reports/allure-results',
+              resultsDir: run.allureResults,
               detail: true,
               suiteTitle: true,
               environmentInfo: {
@@ -182,6 +184,7 @@ export default defineConfig({
         ]
       : []),
     ['./fixtures/reporters/summary.ts'],
+    ['./helpers/run-folder-reporter.ts'],
   ],
   ...(webServers.length ? { webServer: webServers } : {}),
   projects,

@@ -198,7 +198,7 @@ async function measureSuite(label: string, project: string, workers: number, env
     );
     const peakRssBytes = sampler.stop();
     const measured = { label, run, wallMs: run.durationMs, exchanges: countLines(transcripts), peakRssBytes, ...slowestTests(run.jsonReport, 5) };
-    rmSync(run.jsonReport, { force: true });
+    rmSync(run.runDir, { recursive: true, force: true });
     const c = run.counts;
     console.log(`${seconds(measured.wallMs)}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${measured.exchanges} exchanges, peak RSS ${mib(peakRssBytes)}`);
     return measured;

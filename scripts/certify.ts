@@ -49,7 +49,7 @@ import {
 } from '../helpers/evidence';
 import { runPlaywright } from './run-playwright';
 import { renderReport } from './report';
-import { scanForSecrets } from './scan-secrets';
+import { describeLeak, scanForSecrets } from './scan-secrets';
 import packageJson from '../package.json';
 
 export interface CertifyOptions {
@@ -195,6 +195,8 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
       PAYMENTS_ALLURE: '1',
       // Its own output folder: a run started meanwhile in this checkout cannot clear it under us.
       PAYMENTS_OUTPUT_DIR: path.join(work, 'test-results'),
+      // run.json too: the run folder is the work folder, removed with the canary.
+      PAYMENTS_RUN_DIR: work,
     });
     const endedAt = new Date();
     if (!existsSync(jsonReport)) {
@@ -213,7 +215,8 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     for (let n = 2; existsSync(dir); n++) dir = path.join(root, `${bundleTimestamp(startedAt)}-${n}`);
     mkdirSync(dir, { recursive: true });
 
-    const html = renderReport(allureResults, path.join(work, 'allure-report'));
+    // Rendered in the work folder (deleted below): only the copies in the bundle are printed.
+    const html = renderReport(allureResults, path.join(work, 'allure-report'), { print: false });
     if (html) copyFileSync(html, path.join(dir, 'report.html'));
     else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
 
@@ -272,7 +275,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
 
     printVerdict(profile.name, verdict, results);
     console.log(`\nsuite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (seed ${seed})`);
-    console.log(`evidence bundle: ${path.resolve(dir)}`);
+    console.log(`evidence bundle: ${path.resolve(dir)}${html ? `\nreport: ${path.resolve(dir, 'report.html')}` : ''}`);
     if (key.source === 'generated') {
       console.log(
         [
@@ -292,7 +295,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     // The signing key is a secret too: look for it with the ones the workers used.
     appendFileSync(canary, JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }) + '\n', { mode: 0o600 });
     const scan = scanForSecrets(canary, [dir]);
-    for (const leak of scan.leaks) console.error(`✖ SECRET (${leak.label}) found in ${leak.file}: do not share this bundle; delete it`);
+    for (const leak of scan.leaks) console.error(`✖ SECRET: ${describeLeak(leak)}: do not share this bundle; delete it`);
     console.log(`secret scan of the bundle: ${scan.secrets} secrets, ${scan.files} files, ${scan.leaks.length} found`);
 
     const ok = verdict.certified && scan.leaks.length === 0 && Boolean(html);

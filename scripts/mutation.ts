@@ -304,7 +304,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     .join(' ');
   const matrix = buildMatrix(run, faults, profile, { command, scope: options.scope, workers: options.workers, maxKills: options.maxKills, wallMs: Date.now() - started });
   rmSync(tmp, { recursive: true, force: true });
-  rmSync(run.jsonReport, { force: true });
+  rmSync(run.runDir, { recursive: true, force: true });
 
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path.join(options.outDir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');

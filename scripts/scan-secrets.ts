@@ -58,3 +58,5 @@ if (require.main === module) {
   }
   console.log(`secret scan: ${secrets} secrets, ${count} files under ${dirs.join(', ')}: none found`);
 }
+
+export const describeLeak = (leak: Leak): string => `secret (${leak.label}) found in ${leak.file}`;

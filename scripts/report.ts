@@ -1,19 +1,39 @@
 /**
- * Renders Allure results into one self-contained HTML file that opens from disk.
+ * Renders Allure results into one self-contained HTML file that opens from disk and never phones
+ * home.
  *
  * `npm run report [-- <run>]`: <run> is `last` (the default: the newest run that executed tests),
  * `previous`, a run id, a run folder, or an Allure results folder (the merge job of a sharded CI run).
  *
  * Allure 3 puts a report into a subfolder when the output folder is not empty, so the report is
- * rendered into a fresh folder and then moved into place.
+ * rendered into a fresh folder and then moved into place. Allure's awesome plugin (3.18) always writes
+ * a Google Analytics tag into index.html (analyticsEnable is hard-coded; no option or environment
+ * variable turns it off yet: allure3 issue #476); the tag is cut out here, and a report that would
+ * still load anything from the network is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 
 /** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */
 export const DEFAULT_OUTPUT = process.env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report');
+
+/** The awesome plugin's analytics block: the gtag.js loader and its inline configuration. */
+const ANALYTICS_BLOCK = /[ \t]*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>\s*/g;
+
+/** What would make an opened report reach the network (or run analytics) if it were still there. */
+export function phoningHome(html: string): string[] {
+  const found: string[] = [];
+  if (/googletagmanager|google-analytics|gtag\(|dataLayer/.test(html)) found.push('Google Analytics');
+  // External resources loaded by the page itself: scripts, styles, images, frames, preloads.
+  for (const m of html.matchAll(/<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi)) found.push(`external <${m[1]!.toLowerCase()}>: ${m[0].slice(0, 120)}`);
+  for (const m of html.matchAll(/@import\s+(?:url\()?["']?(https?:)?\/\//gi)) found.push(`CSS @import: ${m[0]}`);
+  return found;
+}
+
+/** Removes the analytics block; the rest of the page is left as Allure wrote it. */
+export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_BLOCK, '');
 
 export interface RenderOptions {
   /** Print "report: <path>" (default true). Callers that move the report elsewhere print their own path. */
@@ -47,6 +67,13 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
       console.error(`✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`);
       return undefined;
     }
+    const html = stripAnalytics(readFileSync(indexFile, 'utf8'));
+    const problems = phoningHome(html);
+    if (problems.length) {
+      console.error(`✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`);
+      return undefined;
+    }
+    writeFileSync(indexFile, html);
     rmSync(outputDir, { recursive: true, force: true });
     renameSync(fresh, outputDir);
   } finally {

@@ -83,6 +83,8 @@ export interface Capabilities {
 export interface Profile {
   name: string;
   description?: string;
+  /** Where the report's spec links point (helpers/spec-links.ts); default: spec.html next to the report. */
+  specUrl?: string;
   live?: boolean;
   target: Target;
   tokenPath?: string;

@@ -48,7 +48,7 @@ import {
   type Verdict,
 } from '../helpers/evidence';
 import { runPlaywright } from './run-playwright';
-import { renderReport } from './report';
+import { renderReport, SPEC_PAGE } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 import packageJson from '../package.json';
 
@@ -217,8 +217,10 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
 
     // Rendered in the work folder (deleted below): only the copies in the bundle are printed.
     const html = renderReport(allureResults, path.join(work, 'allure-report'), { print: false });
-    if (html) copyFileSync(html, path.join(dir, 'report.html'));
-    else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
+    if (html) {
+      copyFileSync(html, path.join(dir, 'report.html'));
+      copyFileSync(path.join(path.dirname(html), SPEC_PAGE), path.join(dir, SPEC_PAGE)); // the report's spec links
+    } else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
 
     writeFileSync(path.join(dir, 'transcript.jsonl'), mergeTranscripts(transcripts));
     writeFileSync(path.join(dir, 'profile.json'), json(sanitiseProfile(profile)));

@@ -1,6 +1,6 @@
 /**
  * Renders Allure results into one self-contained HTML file that opens from disk and never phones
- * home.
+ * home, with the spec's offline copy (spec.html) next to it for the report's spec links.
  *
  * `npm run report [-- <run>]`: <run> is `last` (the default: the newest run that executed tests),
  * `previous`, a run id, a run folder, or an Allure results folder (the merge job of a sharded CI run).
@@ -12,12 +12,15 @@
  * still load anything from the network is refused.
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { specHtml } from '../helpers/spec-html';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 
 /** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */
 export const DEFAULT_OUTPUT = process.env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report');
+export const SPEC_PAGE = 'spec.html';
 
 /** The awesome plugin's analytics block: the gtag.js loader and its inline configuration. */
 const ANALYTICS_BLOCK = /[ \t]*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>\s*/g;
@@ -42,7 +45,7 @@ export interface RenderOptions {
   historyPath?: string;
 }
 
-/** Renders resultsDir into outputDir/index.html; the index path, or undefined with the reason printed. */
+/** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
 export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, options: RenderOptions = {}): string | undefined {
   if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((f) => f.endsWith('-result.json'))) {
     console.error(`✖ no Allure test results in ${resultsDir}: nothing to render`);
@@ -55,7 +58,14 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
   const env = { ...process.env, ...(options.historyPath ? { PAYMENTS_ALLURE_HISTORY: path.resolve(options.historyPath) } : {}) };
   const historyFile = env.PAYMENTS_ALLURE_HISTORY ?? path.resolve('reports', 'history', 'allure-history.jsonl');
   mkdirSync(path.dirname(historyFile), { recursive: true });
-  const run = spawnSync(process.execPath, [cli, 'generate', path.resolve(resultsDir), '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
+  // The spec travels inside the report too, as a global attachment (tab "Global Attachments"): Allure
+  // 3.18 renders only http(s) links as links, so a relative spec.html#section-4.2 shows as text.
+  const extra = path.join(parent, `.${path.basename(outputDir)}-spec-${process.pid}-${Date.now()}`);
+  mkdirSync(extra, { recursive: true });
+  const attachment = `${randomUUID()}-attachment.html`;
+  writeFileSync(path.join(extra, attachment), specHtml());
+  writeFileSync(path.join(extra, `${randomUUID()}-globals.json`), JSON.stringify({ attachments: [{ name: 'spec (offline copy, spec/payments-api.md)', source: attachment, type: 'text/html', timestamp: Date.now() }], errors: [] }));
+  const run = spawnSync(process.execPath, [cli, 'generate', path.resolve(resultsDir), extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
     env,
@@ -74,10 +84,12 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
       return undefined;
     }
     writeFileSync(indexFile, html);
+    writeFileSync(path.join(fresh, SPEC_PAGE), specHtml());
     rmSync(outputDir, { recursive: true, force: true });
     renameSync(fresh, outputDir);
   } finally {
     rmSync(fresh, { recursive: true, force: true });
+    rmSync(extra, { recursive: true, force: true });
   }
   const index = path.resolve(outputDir, 'index.html');
   if (options.print !== false) console.log(`report: ${index}`);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rules } from '../../fixtures/ledger/rules';
-import { specLink, firstSection } from '../../helpers/spec-links';
+import { specLink, specLinkFor, firstSection } from '../../helpers/spec-links';
 import { renderSpecHtml, specHtml, SPEC_FILE } from '../../helpers/spec-html';
 import { loadProfile, parseProfile, ProfileError } from '../../helpers/profile';
 import { renderReport } from '../../scripts/report';
@@ -24,6 +24,9 @@ test('specLink maps ledger sections to the first section’s anchor, on spec.htm
   assert.equal(specLink('§9', 'https://wiki.bank.example/spec.html#old'), 'https://wiki.bank.example/spec.html#section-9');
   assert.equal(specLink('no section', 'x.html'), 'x.html');
   assert.equal(firstSection('§1 rule 5'), '1');
+  // Allure 3.18 shows a non-http(s) link as text: its name then says where the section is.
+  assert.deepEqual(specLinkFor('§4.2 §7', 'P8-01'), ['spec.html#section-4.2', 'spec §4.2 §7 (P8-01) → spec.html#section-4.2 (next to the report)']);
+  assert.deepEqual(specLinkFor('§4.2', 'P8-01', 'https://wiki.bank.example/s.html'), ['https://wiki.bank.example/s.html#section-4.2', 'spec §4.2 (P8-01)']);
 });
 
 test('the spec ships in the repo and every rule’s link lands on an anchor of its offline copy', () => {

@@ -5,10 +5,11 @@
  */
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
-import { runFiles, runSettings } from './helpers/run-settings';
+import { runSettings } from './helpers/run-settings';
 import { projectsFor, referenceServers, selectedProfiles, workerCount } from './fixtures/projects';
 import { reportersFor } from './fixtures/reporters/reporters';
 import type { RunOptions } from './fixtures/options';
+import { runPaths } from './helpers/run-folder';
 
 const settings = runSettings();
 const profiles = selectedProfiles(settings);
@@ -22,7 +23,7 @@ export default defineConfig<RunOptions>({
   timeout: 60_000,
   forbidOnly: settings.ci,
   globalSetup: './fixtures/global-setup.ts',
-  outputDir: runFiles(settings.runDir).outputDir,
+  outputDir: runPaths(settings.runDir).outputDir,
   reporter: reportersFor(profiles, settings, settings.clientFaults),
   ...(servers.length ? { webServer: servers } : {}),
   projects: projectsFor(profiles, settings, { faults: settings.clientFaults }),

@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
-import { runFiles, runSettings } from './helpers/run-settings';
+import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { projectsFor, referenceServers } from './fixtures/projects';
 import { grepFor } from './fixtures/ledger/tags';
 import { isOperation } from './fixtures/ledger/operations';
 import type { RunOptions } from './fixtures/options';
+import { runPaths } from './helpers/run-folder';
 
 export interface MutationPlan {
   profile: string;
@@ -44,8 +45,8 @@ export default defineConfig<RunOptions>({
   workers: plan.workers,
   retries: 0,
   timeout: 60_000,
-  outputDir: runFiles(settings.runDir).outputDir,
-  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runFiles(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  outputDir: runPaths(settings.runDir).outputDir,
+  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
   webServer: referenceServers([profile], settings),
   projects: [...projectsFor([profile], settings), ...faultProjects],
 });

@@ -4,6 +4,7 @@
  */
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
+import { workerRedactor } from './redact';
 
 export interface KeyPair {
   privateKey: KeyObject;
@@ -12,14 +13,25 @@ export interface KeyPair {
   publicPem: string;
 }
 
+/**
+ * Every private key made here is registered with this process's redactor, so the post-run leak scan
+ * looks for it too (the keys of extra clients, a stranger's key, the mutants' forbidden keys).
+ */
+function registered(privateKey: KeyObject, what: string): KeyObject {
+  workerRedactor().addSecret(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), `generated ${what} private key`);
+  return privateKey;
+}
+
 export function generateRsaKeyPair(modulusLength = 2048): KeyPair {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength });
+  registered(privateKey, `RSA-${modulusLength}`);
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
 /** A P-256 key pair: a valid PEM key that is not RSA (spec §5.4). */
 export function generateEcKeyPair(): KeyPair {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  registered(privateKey, 'EC P-256');
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 

@@ -42,7 +42,7 @@ export const profileSchema = {
     $schema: { type: 'string' },
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
     description: { type: 'string' },
-    specUrl: { type: 'string', format: 'uri' },
+    specUrl: { type: 'string', minLength: 1 },
     live: { type: 'boolean' },
     target: {
       // The discriminator makes ajv report the errors of the branch that `kind` names, not those of the first branch.

@@ -115,7 +115,7 @@ export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
 export interface Profile {
   name: string;
   description?: string;
-  /** Where spec links in reports point (default: the spec shipped with the suite). */
+  /** Where the report's spec links point (helpers/spec-links.ts); default: spec.html next to the report. */
   specUrl?: string;
   live?: boolean;
   target: Target;
@@ -229,11 +229,15 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
   return p;
 }
 
-/** The environment variables a remote profile names that are unset, in the profile's order. */
-export function missingSecrets(profile: Profile, env: NodeJS.ProcessEnv = process.env): string[] {
+/** Every environment variable a remote profile names for secrets: every client (weak-key ones too) and the test JWTs. */
+export function secretVariables(profile: Profile): string[] {
   if (profile.target.kind !== 'remote') return [];
   const { clients, testJwts } = profile.target;
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
-  const names = [...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})];
-  return [...new Set(names)].filter((name) => !env[name]);
+  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})])];
+}
+
+/** The secret variables of a profile that are unset, in the profile's order. */
+export function missingSecrets(profile: Profile, env: NodeJS.ProcessEnv = process.env): string[] {
+  return secretVariables(profile).filter((name) => !env[name]);
 }

@@ -3,7 +3,7 @@
  * Three layers, because any one alone misses something: known secret values (registered as they
  * appear), sensitive header and field names, and shapes (JWTs, PEM blocks, Basic credentials).
  */
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { decodeCompact } from './jws';
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
@@ -26,7 +26,21 @@ export function workerRedactor(): Redactor {
   return (processRedactor ??= new Redactor());
 }
 
-export const fingerprint = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
+let processKey: string | undefined;
+
+/**
+ * The key of the fingerprints: PAYMENTS_FINGERPRINT_KEY, made with the run context
+ * (fixtures/run-context.ts) and inherited by every worker of the run, so one value gets one
+ * fingerprint across the whole run; a process without it (a unit test, a script) gets a key of its own.
+ * It is listed with the secrets for the leak scan and never written to an artifact.
+ */
+export const fingerprintKey = (): string => process.env.PAYMENTS_FINGERPRINT_KEY || (processKey ??= randomBytes(32).toString('base64url'));
+
+/**
+ * 48 bits of HMAC-SHA256 under the run's key: enough to tell two values apart within a run, and no
+ * help to confirm a guessed secret (a bare hash of a weak client secret could be checked offline).
+ */
+export const fingerprint = (value: string): string => createHmac('sha256', fingerprintKey()).update(value).digest('hex').slice(0, 12);
 
 export class Redactor {
   /** Secrets replaced by value: those no shape rule catches (client secrets, opaque tokens). */
@@ -42,9 +56,9 @@ export class Redactor {
     if (!caughtByShape) this.secrets.set(value, label);
   }
 
-  /** Every secret registered so far, for the post-run leak scan. */
+  /** Every secret registered so far, and the fingerprint key, for the post-run leak scan. */
   secretValues(): { label: string; value: string }[] {
-    return [...this.seen].map(([value, label]) => ({ label, value }));
+    return [...this.seen, [fingerprintKey(), 'fingerprint key'] as const].map(([value, label]) => ({ label, value }));
   }
 
   text(input: string): string {
@@ -78,7 +92,7 @@ export class Redactor {
 function redactHeaderValue(value: string): string {
   const [scheme, ...rest] = value.split(' ');
   const credential = rest.join(' ');
-  if (scheme && /^(basic|bearer)$/i.test(scheme)) return `${scheme} [REDACTED sha256:${fingerprint(credential)}]`;
+  if (scheme && /^(basic|bearer)$/i.test(scheme)) return `${scheme} [REDACTED hmac:${fingerprint(credential)}]`;
   return describeJwt(value);
 }
 
@@ -88,7 +102,7 @@ function redactCredential(match: string, scheme: string, space: string, credenti
   if ((credential.startsWith('eyJ') && decodeCompact(credential)) || /^[A-Za-z][\w-]*=[^=]/.test(credential)) return match;
   const basicPair = /^basic$/i.test(scheme) && Buffer.from(credential, 'base64').toString('latin1').includes(':');
   const tokenLike = /[0-9+/=._~-]/.test(credential);
-  return basicPair || tokenLike ? `${scheme}${space}[REDACTED sha256:${fingerprint(credential)}]` : match;
+  return basicPair || tokenLike ? `${scheme}${space}[REDACTED hmac:${fingerprint(credential)}]` : match;
 }
 
 function safeDecode(value: string): string {
@@ -100,12 +114,12 @@ function safeDecode(value: string): string {
 }
 
 function describeSecret(value: string, field: string): string {
-  return decodeCompact(value) ? describeJwt(value) : `[REDACTED ${field} sha256:${fingerprint(value)}]`;
+  return decodeCompact(value) ? describeJwt(value) : `[REDACTED ${field} hmac:${fingerprint(value)}]`;
 }
 
 function describeJwt(jwt: string): string {
   const decoded = decodeCompact(jwt);
-  if (!decoded) return `[REDACTED token sha256:${fingerprint(jwt)}]`;
+  if (!decoded) return `[REDACTED token hmac:${fingerprint(jwt)}]`;
   // Header and claims carry no secret and explain most failures (alg, kid, exp, hd); the signature is dropped.
-  return `[REDACTED JWT sha256:${fingerprint(jwt)} header=${JSON.stringify(decoded.header)} claims=${JSON.stringify(decoded.payload)}]`;
+  return `[REDACTED JWT hmac:${fingerprint(jwt)} header=${JSON.stringify(decoded.header)} claims=${JSON.stringify(decoded.payload)}]`;
 }

@@ -4,7 +4,7 @@
  * environment before workers fork, so every worker, shard and script of one run agrees on it.
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { newRunDir } from './run-folder';
 
 export interface RunSettings {
   /** PAYMENTS_SEED: the data seed; the same seed replays the same message content. */
@@ -33,6 +33,8 @@ export interface RunSettings {
   referenceUrl: string | undefined;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
   ci: boolean;
+  /** --list: the tests are only listed, nothing is sent (no secret needed, no run folder). */
+  listing: boolean;
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -47,9 +49,6 @@ export function projectArguments(argv: readonly string[]): string[] {
   return names;
 }
 
-/** UTC stamp usable in a folder name on every OS: 2026-11-24T10-15-00Z. */
-export const folderStamp = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
-
 /**
  * Sets the run's identity in the environment when it is not set yet (the config and every script
  * call it first; workers inherit it), then reads every setting.
@@ -57,7 +56,7 @@ export const folderStamp = (date: Date): string => date.toISOString().replace(/\
 export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): RunSettings {
   env.PAYMENTS_SEED ||= String(randomBytes(4).readUInt32BE(0));
   env.PAYMENTS_RUN_ID ||= randomBytes(4).toString('hex');
-  env.PAYMENTS_RUN_DIR ||= path.join('reports', 'runs', `${folderStamp(new Date())}-${env.PAYMENTS_RUN_ID}`);
+  env.PAYMENTS_RUN_DIR ||= newRunDir(env.PAYMENTS_RUN_ID);
   env.PAYMENTS_FINGERPRINT_KEY ||= randomBytes(32).toString('base64url');
   const fromArgs = projectArguments(argv);
   // Workers load the config again without the --project arguments: hand them the selection.
@@ -77,17 +76,7 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
     slow: env.PAYMENTS_SLOW === '1',
     referenceUrl: env.REF_URL || undefined,
     ci: Boolean(env.CI),
-  };
-}
-
-/** Where this run keeps each of its artifacts. */
-export function runFiles(runDir: string): { allureResults: string; jsonReport: string; transcripts: string; plan: string; outputDir: string } {
-  return {
-    allureResults: path.join(runDir, 'allure-results'),
-    jsonReport: path.join(runDir, 'results.json'),
-    transcripts: path.join(runDir, 'transcripts'),
-    plan: path.join(runDir, 'plan.json'),
-    outputDir: path.join(runDir, 'test-results'),
+    listing: argv.includes('--list'),
   };
 }
 

@@ -20,12 +20,12 @@ import { createPrivateKey } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool, request } from 'undici';
 import { runPlaywright, type SuiteRun } from './lib/run-playwright';
-import { runFiles } from '../helpers/run-settings';
 import { flattenReport, readReportFile } from '../helpers/playwright-report';
 import { environmentsDir } from '../helpers/profile';
 import { buildPacs008 } from '../helpers/messages/pacs008';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../helpers/client-jwts';
 import { generateRsaKeyPair } from '../helpers/keys';
+import { runPaths } from '../helpers/run-folder';
 
 // ── options ─────────────────────────────────────────────────────────────────────────────────────
 type Part = 'suite' | 'throughput';
@@ -181,7 +181,7 @@ function countLines(dir: string): number {
 
 async function measureSuite(label: string, project: string, workers: number, env: Record<string, string> = {}, extraArgs: string[] = []): Promise<Measured> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'payments-bench-'));
-  const transcripts = runFiles(scratch).transcripts;
+  const transcripts = runPaths(scratch).transcripts;
   process.stdout.write(`bench: ${label} … `);
   const sampler = rssSampler();
   try {
@@ -197,7 +197,7 @@ async function measureSuite(label: string, project: string, workers: number, env
       { quiet: true },
     );
     const peakRssBytes = sampler.stop();
-    const measured = { label, run, wallMs: run.durationMs, exchanges: countLines(transcripts), peakRssBytes, ...slowestTests(runFiles(scratch).jsonReport, 5) };
+    const measured = { label, run, wallMs: run.durationMs, exchanges: countLines(transcripts), peakRssBytes, ...slowestTests(runPaths(scratch).jsonReport, 5) };
     const c = run.counts;
     console.log(`${seconds(measured.wallMs)}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${measured.exchanges} exchanges, peak RSS ${mib(peakRssBytes)}`);
     return measured;

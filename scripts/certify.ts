@@ -27,14 +27,15 @@ import { parseArgs } from 'node:util';
 import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
 import { rules } from '../fixtures/ledger/rules';
 import { grantedCapabilities } from '../fixtures/ledger/capabilities';
-import { runFiles, runSettings } from '../helpers/run-settings';
+import { runSettings } from '../helpers/run-settings';
 import { MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, buildManifest, keyFingerprint, loadPrivateKeyPem, publicPemOf, readBundleFiles, serialiseManifest, signJws } from './lib/signing';
 import { sanitiseProfile, summariseRules, verdictOf, type RuleResult, type Verdict } from './lib/certification';
 import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
-import { renderReport } from './report';
-import { scanForSecrets } from './scan-secrets';
+import { renderReport, SPEC_PAGE } from './report';
+import { describeLeak, scanForSecrets } from './scan-secrets';
 import packageJson from '../package.json';
+import { runPaths } from '../helpers/run-folder';
 
 export interface CertifyOptions {
   project: string;
@@ -161,7 +162,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
   // The run has a folder of its own under the temp folder: nothing another run does in this checkout touches it.
   process.env.PAYMENTS_RUN_DIR = path.join(work, 'run');
   const { seed, runId, runDir } = runSettings();
-  const files = runFiles(runDir);
+  const files = runPaths(runDir);
   try {
     const startedAt = new Date();
     console.log(`certify: running the full suite against ${profile.name} (seed ${seed}, run ${runId}); no deviations applied`);
@@ -178,9 +179,12 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     for (let n = 2; existsSync(dir); n++) dir = path.join(root, `${bundleTimestamp(startedAt)}-${n}`);
     mkdirSync(dir, { recursive: true });
 
-    const html = renderReport(files.allureResults, path.join(work, 'allure-report'));
-    if (html) copyFileSync(html, path.join(dir, 'report.html'));
-    else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
+    // Rendered in the work folder (deleted below): only the copies in the bundle are printed.
+    const html = renderReport(files.allureResults, path.join(work, 'allure-report'), { print: false });
+    if (html) {
+      copyFileSync(html, path.join(dir, 'report.html'));
+      copyFileSync(path.join(path.dirname(html), SPEC_PAGE), path.join(dir, SPEC_PAGE)); // the report's spec links
+    } else console.error('✖ the Allure report could not be rendered: the bundle has no report.html');
 
     writeFileSync(path.join(dir, 'transcript.jsonl'), mergeTranscripts(files.transcripts));
     writeFileSync(path.join(dir, 'profile.json'), json(sanitiseProfile(profile)));
@@ -241,7 +245,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
 
     printVerdict(profile.name, verdict, results);
     console.log(`\nsuite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (seed ${seed})`);
-    console.log(`evidence bundle: ${path.resolve(dir)}`);
+    console.log(`evidence bundle: ${path.resolve(dir)}${html ? `\nreport: ${path.resolve(dir, 'report.html')}` : ''}`);
     if (key.source === 'generated') {
       console.log(
         [
@@ -261,7 +265,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     // The signing key is a secret too: look for it with the ones the workers used.
     appendFileSync(canary, JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }) + '\n', { mode: 0o600 });
     const scan = scanForSecrets(canary, [dir]);
-    for (const leak of scan.leaks) console.error(`✖ SECRET (${leak.label}) found in ${leak.file}: do not share this bundle; delete it`);
+    for (const leak of scan.leaks) console.error(`✖ SECRET: ${describeLeak(leak)}: do not share this bundle; delete it`);
     console.log(`secret scan of the bundle: ${scan.secrets} secrets, ${scan.files} files, ${scan.leaks.length} found`);
 
     const ok = verdict.certified && scan.leaks.length === 0 && Boolean(html);

@@ -1,8 +1,11 @@
 /**
  * `npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>]`
  *
- * Compares two runs of the suite, each given as a Playwright JSON report (file, or a folder holding
- * one) or a certification bundle folder (summary.json + transcript.jsonl). Reports:
+ * Compares two runs of the suite. A run is `last` or `previous` (the newest finished runs under
+ * reports/runs/, `last~2` further back), a run id, a run folder (reports/runs/<stamp>-<runId>/ with
+ * results.json and transcripts/), a Playwright JSON report file, or a certification bundle folder
+ * (summary.json + transcript.jsonl). An input that names none of these stops the command with one
+ * sentence listing the runs there are. Reports:
  *   - tests newly failing / newly passing / otherwise changed / added / removed;
  *   - HTTP status changes per (test, request label), from the transcripts;
  *   - response schema drift: per operation (method + path with the version segment and ids
@@ -15,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
+import { availableRunsText, resolveRun } from '../helpers/run-folder';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
 
@@ -357,7 +361,19 @@ ${body}
 
 // ── command line ─────────────────────────────────────────────────────────────────────────────────
 
-const USAGE = 'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]';
+const USAGE = 'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]  (a run: last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle)';
+
+/** A run as the user named it (helpers/run-folder.ts resolveRun); one sentence listing the runs there are when it names none. */
+export function loadNamedRun(spec: string, transcriptOverride?: string, runsRoot?: string): RunData {
+  const resolved = resolveRun(spec, runsRoot);
+  const hint = `give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; ${availableRunsText(runsRoot)}`;
+  if (!resolved) throw new Error(`"${spec}" names no run: ${hint}`);
+  try {
+    return loadRun(resolved, transcriptOverride);
+  } catch (error) {
+    throw new Error(`"${spec}" is not a run (${(error as Error).message.replace(/: give .*$/, '')}): ${hint}`);
+  }
+}
 
 export function main(argv: string[]): number {
   const positional: string[] = [];
@@ -372,9 +388,9 @@ export function main(argv: string[]): number {
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
     else positional.push(a);
   }
-  if (positional.length !== 2) throw new Error(USAGE);
-  const a = loadRun(positional[0]!, opts['transcript-a'] as string | undefined);
-  const b = loadRun(positional[1]!, opts['transcript-b'] as string | undefined);
+  if (positional.length !== 2) throw new Error(`${USAGE}\n${availableRunsText()}`);
+  const a = loadNamedRun(positional[0]!, opts['transcript-a'] as string | undefined);
+  const b = loadNamedRun(positional[1]!, opts['transcript-b'] as string | undefined);
   const comparison = compareRuns(a, b);
   console.log(renderText(comparison));
   const out = (opts.out as string | undefined) ?? path.join('reports', 'compare');

@@ -1,27 +1,59 @@
 /**
  * `npm run conformance [-- <playwright args>]`: runs the suite (default: --project=local, the
- * embedded reference), renders the HTML report and proves no secret reached it.
+ * embedded reference) into its own run folder, reports/runs/<UTC stamp>-<runId>/ (allure-results/,
+ * results.json, transcripts/, run.json), renders reports/allure-report/index.html from that run only,
+ * and proves no secret reached anything the run wrote.
+ *
+ * A run refused before any test ran (a profile error, a bad --project, a live profile without
+ * confirmation, unset secret variables, an unreachable target) prints its one-sentence reason, renders
+ * nothing, prints no report path, and exits 2.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runPlaywright } from './lib/run-playwright';
-import { runFiles } from '../helpers/run-settings';
-import { renderReport } from './report';
-import { scanForSecrets } from './scan-secrets';
+import { runSettings } from '../helpers/run-settings';
+import { newRunDir } from '../helpers/run-folder';
+import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
+import { DEFAULT_OUTPUT, renderReport } from './report';
+import { describeLeak, scanForSecrets } from './scan-secrets';
 
-export async function conformance(args: string[]): Promise<{ ok: boolean; counts: { passed: number; failed: number; skipped: number } }> {
-  const canary = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-canary-')), 'secrets.jsonl');
-  const run = await runPlaywright(args, { PAYMENTS_SECRET_CANARY: canary });
-  // A refused run (no test executed) renders nothing: a report of stale or empty results would lie.
-  const report = run.tests.length ? renderReport(runFiles(run.runDir).allureResults) : undefined;
-  const scan = scanForSecrets(canary, [run.runDir, 'reports/allure-report']);
-  rmSync(path.dirname(canary), { recursive: true, force: true });
-  for (const leak of scan.leaks) console.error(`✖ secret (${leak.label}) found in ${leak.file}`);
-  console.log(`secret scan: ${scan.secrets} secrets used by the run, ${scan.files} report files scanned, ${scan.leaks.length} leaks`);
-  return { ok: run.exitCode === 0 && report !== undefined && scan.leaks.length === 0, counts: run.counts };
+export interface ConformanceResult {
+  ok: boolean;
+  /** Exit code for the command: 0 all passed, 1 failures or a leak or no report, 2 refused (nothing ran). */
+  exitCode: number;
+  counts: SuiteCounts;
+  runDir: string;
+  report?: string;
+}
+
+export async function conformance(args: string[], options: { reportDir?: string } = {}): Promise<ConformanceResult> {
+  const { runId } = runSettings();
+  const runDir = process.env.PAYMENTS_RUN_DIR || newRunDir(runId);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'payments-canary-'));
+  const canary = path.join(work, 'secrets.jsonl');
+  try {
+    const run = await runPlaywright(args, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir }, { command: ['npm run conformance', ...(args.length ? ['--', ...args] : [])].join(' ') });
+    if (!run.executed) {
+      // The config or the global setup printed why (one sentence); a run that never began has no folder.
+      if (!run.record) rmSync(runDir, { recursive: true, force: true });
+      if (run.exitCode !== 2) console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
+      return { ok: false, exitCode: run.exitCode === 2 ? 2 : 1, counts: run.counts, runDir };
+    }
+    const report = renderReport(path.join(runDir, 'allure-results'), options.reportDir ?? DEFAULT_OUTPUT, { print: false });
+    const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
+    for (const leak of scan.leaks) console.error(`✖ ${describeLeak(leak)}`);
+    console.log(`secret scan: ${scan.secrets} secrets used by the run, ${scan.files} files scanned (embedded base64 decoded), ${scan.leaks.length} leaks`);
+    console.log(`run folder: ${path.resolve(runDir)}`);
+    if (report && scan.leaks.length === 0) console.log(`report: ${report}`);
+    else if (report) console.error('✖ the report holds a secret: do not share it');
+    const ok = run.exitCode === 0 && report !== undefined && scan.leaks.length === 0;
+    return { ok, exitCode: ok ? 0 : 1, counts: run.counts, runDir, ...(report ? { report } : {}) };
+  } finally {
+    // The canary holds the run's real secrets: it never outlives the command.
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) {
-  void conformance(process.argv.slice(2)).then(({ ok }) => process.exit(ok ? 0 : 1));
+  void conformance(process.argv.slice(2)).then(({ exitCode }) => process.exit(exitCode));
 }

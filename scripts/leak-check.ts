@@ -1,15 +1,15 @@
 /**
  * The secret scan of a clean run proves little: failure paths (assertion messages, replay and curl
  * attachments) only run when tests fail. This check injects faults so that token and SCA tests fail,
- * renders the report, and scans every file of it for the secrets the run used.
+ * renders the report, and scans every file of it (and every attachment it embeds) for the secrets the run used.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runPlaywright } from './lib/run-playwright';
-import { runFiles } from '../helpers/run-settings';
 import { renderReport } from './report';
-import { scanForSecrets } from './scan-secrets';
+import { describeLeak, scanForSecrets } from './scan-secrets';
+import { runPaths } from '../helpers/run-folder';
 
 const FAULTS = ['token-ignores-kid', 'token-accepts-alg-none', 'sca-ignores-iss', 'status-cross-client-readable'];
 const TESTS = ['tests/auth/token.spec.ts', 'tests/payments/headers-and-sca.spec.ts', 'tests/status/status.spec.ts'];
@@ -19,15 +19,17 @@ async function main(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
   const canary = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-leak-')), 'secrets.jsonl');
   // strict-422 issues opaque access tokens: short enough to fit whole in an assertion message.
+  // The run folder (allure-results, results.json, transcripts, test-results, run.json) under root.
   const run = await runPlaywright(['--project=local-strict-422', ...TESTS], {
     PAYMENTS_CLIENT_FAULTS: FAULTS.join(','),
     PAYMENTS_SECRET_CANARY: canary,
     PAYMENTS_RUN_DIR: `${root}/run`,
   }, { quiet: true });
-  const report = renderReport(runFiles(run.runDir).allureResults, `${root}/report`);
+  // A history of its own: the injected failures must not show in the trend of real runs.
+  const report = renderReport(runPaths(run.runDir).allureResults, `${root}/report`, { historyPath: `${root}/history.jsonl` });
   const scan = scanForSecrets(canary, [root]);
   rmSync(path.dirname(canary), { recursive: true, force: true });
-  for (const leak of scan.leaks) console.error(`✖ secret (${leak.label}) found in ${leak.file}`);
+  for (const leak of scan.leaks) console.error(`✖ ${describeLeak(leak)}`);
   console.log(`leak check: ${run.counts.failed} tests failed under faults ${FAULTS.join(', ')}; ${scan.secrets} secrets, ${scan.files} files scanned, ${scan.leaks.length} leaks`);
   // Without failures the failure paths were not exercised: the check would prove nothing.
   const ok = run.counts.failed > 0 && report !== undefined && scan.secrets > 0 && scan.leaks.length === 0;

@@ -10,7 +10,7 @@
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
  * the rule alone). Exit 1 when a fault survives, the clean project fails, or the run did not complete.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,12 +18,12 @@ import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { ruleById } from '../fixtures/ledger/rules';
 import { loadProfile } from '../helpers/profile';
 import { reportErrors, readReportFile } from '../helpers/playwright-report';
-import { runFiles } from '../helpers/run-settings';
-import { newRunDir, runPlaywright } from './lib/run-playwright';
+import { runPlaywright } from './lib/run-playwright';
 import { buildMatrix, formatMatrix, type Matrix } from './lib/matrix';
 import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
 import type { MutationPlan } from '../playwright.mutation.config';
+import { runPaths } from '../helpers/run-folder';
 
 const USAGE = 'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
 
@@ -77,19 +77,20 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   const unknownRules = faults.filter((f) => !ruleById.has(f.rule));
   if (unknownRules.length) console.error(`! fault(s) naming rules not in the ledger: ${unknownRules.map((f) => `${f.name}→${f.rule}`).join(', ')}`);
 
-  const { runDir, runId } = newRunDir();
-  mkdirSync(runDir, { recursive: true });
+  // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
   const plan: MutationPlan = { profile: profile.name, scope: options.scope, killCap: options.maxKills, workers: options.workers, faults: faults.map(({ name, rule }) => ({ name, rule })) };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   console.log(`kill matrix: ${faults.length} fault project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`);
 
-  const run = await runPlaywright([], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_RUN_ID: runId, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' }, { quiet: true, config: 'playwright.mutation.config.ts' });
-  const report = readReportFile(runFiles(runDir).jsonReport);
+  const run = await runPlaywright([], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' }, { quiet: true, config: 'playwright.mutation.config.ts' });
+  const report = readReportFile(runPaths(runDir).jsonReport);
   const errors = report ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`) : ['no JSON report was written'];
   const command = ['npm run mutation --', `--profile ${profile.name}`, options.only.length ? `--only ${options.only.join(',')}` : '', options.scope !== 'cited' ? `--scope ${options.scope}` : ''].filter(Boolean).join(' ');
   const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors }, faults, profile, { command, scope: options.scope, workers: options.workers, maxKills: options.maxKills, wallMs: Date.now() - started });
 
+  rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path.join(options.outDir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
   writeFileSync(path.join(options.outDir, 'index.html'), renderMutationPage(matrix));

@@ -15,10 +15,12 @@ import path from 'node:path';
 import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
+import { runSettings } from '../helpers/run-settings';
+import { newRunDir } from '../helpers/run-folder';
 import { runPlaywright } from './lib/run-playwright';
-import { renderReport } from './report';
-import { scanForSecrets } from './scan-secrets';
-import { runFiles } from '../helpers/run-settings';
+import { DEFAULT_OUTPUT, renderReport } from './report';
+import { describeLeak, scanForSecrets } from './scan-secrets';
+import { runPaths } from '../helpers/run-folder';
 
 export interface NightlyArgs {
   project: string;
@@ -96,7 +98,8 @@ export function testsFromReports(files: string[], project: string): { tests: Tes
   return { tests, errors };
 }
 
-export function renderOutcome(project: string, outcome: DeviationOutcome, counts: { passed: number; failed: number; skipped: number }): string[] {
+/** The closing lines; `ok` is the job's verdict (deviations and run problems), never more optimistic than it. */
+export function renderOutcome(project: string, outcome: DeviationOutcome, counts: { passed: number; failed: number; skipped: number }, ok = outcome.ok): string[] {
   const lines: string[] = [''];
   for (const k of outcome.known) lines.push(`KNOWN DEVIATION  ${k.test}\n                 ${k.deviation.reason} — ${describeDeviation(k.deviation)}`);
   for (const r of outcome.regressions) lines.push(`REGRESSION       ${r.test}`);
@@ -105,28 +108,29 @@ export function renderOutcome(project: string, outcome: DeviationOutcome, counts
   for (const u of outcome.unchecked) lines.push(`not checked      deviation ${describeDeviation(u.deviation)}: ${u.why}`);
   lines.push(
     '',
-    `nightly ${project}: ${outcome.ok ? 'OK' : 'FAILED'} — ${counts.passed} passed, ${counts.failed} failed (${outcome.known.length} known deviations, ${outcome.regressions.length} regressions), ${counts.skipped} skipped; ${outcome.expired.length} expired and ${outcome.stale.length} stale deviation entries`,
+    `nightly ${project}: ${ok ? 'OK' : 'FAILED'} — ${counts.passed} passed, ${counts.failed} failed (${outcome.known.length} known deviations, ${outcome.regressions.length} regressions), ${counts.skipped} skipped; ${outcome.expired.length} expired and ${outcome.stale.length} stale deviation entries`,
   );
   return lines;
 }
 
-function markdown(project: string, outcome: DeviationOutcome): string {
+function markdown(project: string, outcome: DeviationOutcome, ok: boolean): string {
   const rows = [
     ...outcome.regressions.map((r) => `| ❌ regression | ${r.test} | |`),
     ...outcome.expired.map((d) => `| ⌛ expired deviation | ${describeDeviation(d)} | renew or fix |`),
     ...outcome.stale.map((s) => `| 🧹 stale deviation | ${describeDeviation(s.deviation)} | ${s.why} |`),
     ...outcome.known.map((k) => `| ⚠️ known deviation | ${k.test} | ${k.deviation.reason} (${k.deviation.ticket}) |`),
   ];
-  return [`### Nightly ${project}: ${outcome.ok ? 'OK' : 'FAILED'}`, '', ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']), ''].join('\n');
+  return [`### Nightly ${project}: ${ok ? 'OK' : 'FAILED'}`, '', ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']), ''].join('\n');
 }
 
-export async function nightly(args: NightlyArgs): Promise<boolean> {
+/** Exit code of the job: 0 OK, 1 a regression, an expired or stale deviation or a run problem, 2 refused (nothing ran). */
+export async function nightly(args: NightlyArgs): Promise<number> {
   try {
     loadProfile(args.project);
   } catch (error) {
     if (error instanceof ProfileError) {
       console.error(`✖ ${error.message}`);
-      return false;
+      return 2;
     }
     throw error;
   }
@@ -140,24 +144,35 @@ export async function nightly(args: NightlyArgs): Promise<boolean> {
     tests = read.tests;
     problems = read.errors;
   } else {
+    const runDir = process.env.PAYMENTS_RUN_DIR || newRunDir(runSettings().runId);
     const work = mkdtempSync(path.join(os.tmpdir(), 'payments-nightly-'));
     const canary = path.join(work, 'secrets.jsonl');
+    let report: string | undefined;
     try {
-      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary });
-      const jsonReport = runFiles(run.runDir).jsonReport;
-      if (!existsSync(jsonReport)) problems.push(`the suite produced no report (playwright exit ${run.exitCode})`);
+      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir }, { command: `npm run nightly -- ${process.argv.slice(2).join(' ')}`.trim() });
+      if (!run.executed) {
+        // Refused before any test ran: the config or the global setup said why. No verdict, no report.
+        if (!run.record) rmSync(runDir, { recursive: true, force: true });
+        if (run.exitCode !== 2) console.error(`✖ nightly ${args.project}: the run executed no test (playwright exit ${run.exitCode}); no report, no verdict`);
+        return run.exitCode === 2 ? 2 : 1;
+      }
+      if (!existsSync(run.jsonReport)) problems.push(`the suite produced no report (playwright exit ${run.exitCode})`);
       else {
-        const read = testsFromReports([jsonReport], args.project);
+        const read = testsFromReports([run.jsonReport], args.project);
         tests = read.tests;
         problems.push(...read.errors);
-        if (tests.length) renderReport(runFiles(run.runDir).allureResults);
+        if (tests.length) renderReport(runPaths(run.runDir).allureResults);
       }
-      const scan = scanForSecrets(canary, [run.runDir, 'reports/allure-report']);
-      for (const leak of scan.leaks) problems.push(`secret (${leak.label}) found in ${leak.file}`);
+      report = renderReport(path.join(runDir, 'allure-results'), DEFAULT_OUTPUT, { print: false });
+      if (!report) problems.push('the Allure report could not be rendered');
+      const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
+      for (const leak of scan.leaks) problems.push(describeLeak(leak));
+      if (scan.leaks.length) report = undefined;
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
     tests ??= [];
+    if (report) console.log(`report: ${report}`);
   }
   if (!tests.length) problems.push(`no test of project ${args.project} ran`);
   if (args.playwrightArgs.some((a) => /^--shard/.test(a))) complete = false;
@@ -165,13 +180,14 @@ export async function nightly(args: NightlyArgs): Promise<boolean> {
   const outcome = applyDeviations(tests, deviations, todayUtc(), complete);
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const t of tests) counts[t.outcome]++;
-  console.log(renderOutcome(args.project, outcome, counts).join('\n'));
+  const ok = outcome.ok && problems.length === 0;
   for (const p of problems) console.error(`✖ ${p}`);
+  console.log(renderOutcome(args.project, outcome, counts, ok).join('\n'));
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
-  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, problems }, null, 2) + '\n');
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(args.project, outcome));
-  return outcome.ok && problems.length === 0;
+  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems }, null, 2) + '\n');
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(args.project, outcome, ok));
+  return ok ? 0 : 1;
 }
 
 if (require.main === module) {
@@ -183,7 +199,7 @@ if (require.main === module) {
     process.exit(2);
   }
   nightly(args).then(
-    (ok) => process.exit(ok ? 0 : 1),
+    (code) => process.exit(code),
     (error: unknown) => {
       console.error(`✖ ${(error as Error).message}`);
       process.exit(error instanceof DeviationsError ? 2 : 1);

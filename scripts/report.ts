@@ -1,30 +1,121 @@
 /**
- * Renders reports/allure-results into one self-contained HTML file (opens from disk). Allure 3 puts a
- * report into a subfolder when the output folder is not empty, so the output is cleared first.
+ * Renders Allure results into one self-contained HTML file that opens from disk and never phones
+ * home, with the spec's offline copy (spec.html) next to it for the report's spec links.
+ *
+ * `npm run report [-- <run>]`: <run> is `last` (the default: the newest run that executed tests),
+ * `previous`, a run id, a run folder, or an Allure results folder (the merge job of a sharded CI run).
+ *
+ * Allure 3 puts a report into a subfolder when the output folder is not empty, so the report is
+ * rendered into a fresh folder and then moved into place. Allure's awesome plugin (3.18) always writes
+ * a Google Analytics tag into index.html (analyticsEnable is hard-coded; no option or environment
+ * variable turns it off yet: allure3 issue #476); the tag is cut out here, and a report that would
+ * still load anything from the network is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { specHtml } from '../helpers/spec-html';
+import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 
-export function renderReport(resultsDir = 'reports/allure-results', outputDir = 'reports/allure-report'): string | undefined {
-  if (!existsSync(resultsDir) || readdirSync(resultsDir).length === 0) {
-    console.error(`no Allure results in ${resultsDir}: run the suite first (npm run conformance)`);
+/** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */
+export const DEFAULT_OUTPUT = process.env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report');
+export const SPEC_PAGE = 'spec.html';
+
+/** The awesome plugin's analytics block: the gtag.js loader and its inline configuration. */
+const ANALYTICS_BLOCK = /[ \t]*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>\s*/g;
+
+/** What would make an opened report reach the network (or run analytics) if it were still there. */
+export function phoningHome(html: string): string[] {
+  const found: string[] = [];
+  if (/googletagmanager|google-analytics|gtag\(|dataLayer/.test(html)) found.push('Google Analytics');
+  // External resources loaded by the page itself: scripts, styles, images, frames, preloads.
+  for (const m of html.matchAll(/<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi)) found.push(`external <${m[1]!.toLowerCase()}>: ${m[0].slice(0, 120)}`);
+  for (const m of html.matchAll(/@import\s+(?:url\()?["']?(https?:)?\/\//gi)) found.push(`CSS @import: ${m[0]}`);
+  return found;
+}
+
+/** Removes the analytics block; the rest of the page is left as Allure wrote it. */
+export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_BLOCK, '');
+
+export interface RenderOptions {
+  /** Print "report: <path>" (default true). Callers that move the report elsewhere print their own path. */
+  print?: boolean;
+  /** Allure history file (default allurerc's historyPath: reports/history/allure-history.jsonl). */
+  historyPath?: string;
+}
+
+/** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
+export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, options: RenderOptions = {}): string | undefined {
+  if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((f) => f.endsWith('-result.json'))) {
+    console.error(`✖ no Allure test results in ${resultsDir}: nothing to render`);
     return undefined;
   }
-  rmSync(outputDir, { recursive: true, force: true });
-  mkdirSync('reports/history', { recursive: true });
-  const cli = path.join('node_modules', 'allure', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--output', outputDir], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  if (run.status !== 0) {
-    console.error(`allure generate failed (exit ${run.status}):\n${run.stdout}`);
-    return undefined;
+  const parent = path.dirname(path.resolve(outputDir));
+  mkdirSync(parent, { recursive: true });
+  const fresh = path.join(parent, `.${path.basename(outputDir)}-${process.pid}-${Date.now()}`);
+  const cli = path.resolve('node_modules', 'allure', 'cli.js');
+  const env = { ...process.env, ...(options.historyPath ? { PAYMENTS_ALLURE_HISTORY: path.resolve(options.historyPath) } : {}) };
+  const historyFile = env.PAYMENTS_ALLURE_HISTORY ?? path.resolve('reports', 'history', 'allure-history.jsonl');
+  mkdirSync(path.dirname(historyFile), { recursive: true });
+  // The spec travels inside the report too, as a global attachment (tab "Global Attachments"): Allure
+  // 3.18 renders only http(s) links as links, so a relative spec.html#section-4.2 shows as text.
+  const extra = path.join(parent, `.${path.basename(outputDir)}-spec-${process.pid}-${Date.now()}`);
+  mkdirSync(extra, { recursive: true });
+  const attachment = `${randomUUID()}-attachment.html`;
+  writeFileSync(path.join(extra, attachment), specHtml());
+  writeFileSync(path.join(extra, `${randomUUID()}-globals.json`), JSON.stringify({ attachments: [{ name: 'spec (offline copy, spec/payments-api.md)', source: attachment, type: 'text/html', timestamp: Date.now() }], errors: [] }));
+  const run = spawnSync(process.execPath, [cli, 'generate', path.resolve(resultsDir), extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    env,
+    cwd: path.resolve(__dirname, '..'),
+  });
+  try {
+    const indexFile = path.join(fresh, 'index.html');
+    if (run.status !== 0 || !existsSync(indexFile)) {
+      console.error(`✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`);
+      return undefined;
+    }
+    const html = stripAnalytics(readFileSync(indexFile, 'utf8'));
+    const problems = phoningHome(html);
+    if (problems.length) {
+      console.error(`✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`);
+      return undefined;
+    }
+    writeFileSync(indexFile, html);
+    writeFileSync(path.join(fresh, SPEC_PAGE), specHtml());
+    rmSync(outputDir, { recursive: true, force: true });
+    renameSync(fresh, outputDir);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+    rmSync(extra, { recursive: true, force: true });
   }
   const index = path.resolve(outputDir, 'index.html');
-  console.log(`report: ${index}`);
+  if (options.print !== false) console.log(`report: ${index}`);
   return index;
 }
 
+/** The Allure results folder a user means: a run (last, previous, id, folder) or a results folder. */
+export function resultsFor(spec: string | undefined): string {
+  const given = spec ?? 'last';
+  const dir = resolveRun(given);
+  if (dir && existsSync(path.join(dir, 'allure-results'))) {
+    const record = readRunRecord(dir);
+    if (record && !executedTests(record)) throw new Error(`run ${path.basename(dir)} executed no test: there is nothing to report`);
+    return path.join(dir, 'allure-results');
+  }
+  if (dir && statSync(dir).isDirectory() && readdirSync(dir).some((f) => f.endsWith('-result.json'))) return dir;
+  throw new Error(`no Allure results for "${given}": give last, previous, a run id, a run folder or an Allure results folder; ${availableRunsText()}`);
+}
+
 if (require.main === module) {
-  const [results, output] = process.argv.slice(2);
-  process.exit(renderReport(results, output) ? 0 : 1);
+  const args = process.argv.slice(2);
+  try {
+    const results = resultsFor(args[0]);
+    process.exit(renderReport(results, args[1] ?? DEFAULT_OUTPUT) ? 0 : 1);
+  } catch (error) {
+    console.error(`✖ ${(error as Error).message}`);
+    process.exit(2);
+  }
 }

@@ -1,7 +1,10 @@
 /**
  * Proves that no secret reached a report: the workers write every secret they used (client secrets,
- * private keys, access tokens, assertions, sca-tokens) to a canary file outside the report folders,
- * and this scan looks for each of them in every file under the given folders.
+ * private keys, access tokens, assertions, sca-tokens, the run's fingerprint key) to a canary file
+ * outside the report folders, and this scan looks for each of them in every file under the given
+ * folders, and inside everything those files embed as base64: the single-file Allure report carries
+ * every attachment and every data file as a base64 string (`d("data/attachments/…","<base64>")`), and
+ * data: URIs are base64 too. Decoded content is searched again, down to MAX_DEPTH levels.
  */
 import { existsSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -9,15 +12,26 @@ import path from 'node:path';
 export interface Leak {
   file: string;
   label: string;
+  /** Where in the file: "plain text", or the embedded item it was decoded from. */
+  where: string;
+}
+
+export interface Secret {
+  label: string;
+  value: string;
 }
 
 function* files(dir: string): Generator<string> {
   if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) {
+    yield dir;
+    return;
+  }
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
     const st = statSync(full);
     if (st.isDirectory()) yield* files(full);
-    else if (st.size < 64 * 1024 * 1024) yield full;
+    else if (st.size < 256 * 1024 * 1024) yield full;
   }
 }
 
@@ -27,25 +41,117 @@ function needles(value: string): string[] {
   return value.split(/\r?\n/).filter((l) => l.length >= 40 && !l.startsWith('-----'));
 }
 
+const PREFIX = 6;
+const hashOf = (text: string, at: number): number => {
+  let h = 0;
+  for (let k = 0; k < PREFIX; k++) h = (Math.imul(h, 31) + text.charCodeAt(at + k)) | 0;
+  return h;
+};
+
+/**
+ * Finds which of many secrets occur in a text in one pass: a rolling hash of every 6-character window
+ * is looked up among the secrets' first 6 characters, and only a hit is compared in full. Thousands of
+ * secrets over a 20 MB report cost about one pass, not one pass each.
+ */
+export class SecretMatcher {
+  private readonly byPrefix = new Map<number, { needle: string; secret: number }[]>();
+  private readonly short: { needle: string; secret: number }[] = [];
+  private readonly pow: number;
+
+  constructor(readonly secrets: readonly Secret[]) {
+    let pow = 1;
+    for (let k = 0; k < PREFIX - 1; k++) pow = Math.imul(pow, 31);
+    this.pow = pow;
+    secrets.forEach((s, secret) => {
+      for (const needle of needles(s.value)) {
+        if (needle.length < PREFIX) {
+          this.short.push({ needle, secret });
+          continue;
+        }
+        const h = hashOf(needle, 0);
+        const list = this.byPrefix.get(h) ?? [];
+        list.push({ needle, secret });
+        this.byPrefix.set(h, list);
+      }
+    });
+  }
+
+  /** Indexes (into secrets) of the secrets found in text. */
+  find(text: string): Set<number> {
+    const found = new Set<number>();
+    for (const s of this.short) if (text.includes(s.needle)) found.add(s.secret);
+    if (text.length < PREFIX || this.byPrefix.size === 0) return found;
+    let h = hashOf(text, 0);
+    for (let i = 0; ; i++) {
+      const candidates = this.byPrefix.get(h);
+      if (candidates) for (const c of candidates) if (!found.has(c.secret) && text.startsWith(c.needle, i)) found.add(c.secret);
+      if (i + PREFIX >= text.length) break;
+      h = (Math.imul(h - Math.imul(text.charCodeAt(i), this.pow), 31) + text.charCodeAt(i + PREFIX)) | 0;
+    }
+    return found;
+  }
+}
+
+/** Base64 (or base64url) runs long enough to hide a secret: data: URIs, Allure's embedded files, Basic credentials. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
+/** Allure's single-file report: d("data/attachments/<uuid>.txt","<base64>"). */
+const ALLURE_ITEM = /d\("([^"]{1,300})","$/;
+export const MAX_DEPTH = 2;
+
+/** Every decoded base64 run of a text, with what it was: the Allure item's name, a data: URI, or base64. */
+export function* embedded(text: string): Generator<{ where: string; content: string }> {
+  for (const m of text.matchAll(BASE64_RUN)) {
+    const run = m[0];
+    // A run that is only letters and digits of one kind is a word or a hex id, not an encoding.
+    if (/^[a-z]+$|^[A-Z]+$|^[0-9a-f-]+$/.test(run)) continue;
+    const decoded = Buffer.from(run, 'base64');
+    if (decoded.length < 6) continue;
+    const before = text.slice(Math.max(0, m.index - 320), m.index);
+    const item = ALLURE_ITEM.exec(before)?.[1];
+    const dataUri = /data:([^;,"'\s]{0,80});base64,$/.exec(before)?.[1];
+    yield { where: item ? `embedded ${item}` : dataUri !== undefined ? `data: URI (${dataUri || 'no type'})` : 'base64 run', content: decoded.toString('latin1') };
+  }
+}
+
+/** The labels of the secrets in content or in anything it embeds, with where each was found. */
+export function findSecrets(content: string, matcher: SecretMatcher, depth = 0, where = 'plain text', out = new Map<number, string>()): Map<number, string> {
+  for (const i of matcher.find(content)) if (!out.has(i)) out.set(i, where);
+  if (depth >= MAX_DEPTH || out.size === matcher.secrets.length) return out;
+  for (const e of embedded(content)) findSecrets(e.content, matcher, depth + 1, depth === 0 ? e.where : `${where} › ${e.where}`, out);
+  return out;
+}
+
+export function readCanary(canaryFile: string): Secret[] {
+  if (!existsSync(canaryFile)) return [];
+  const seen = new Set<string>();
+  const out: Secret[] = [];
+  for (const line of readFileSync(canaryFile, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const s = JSON.parse(line) as Secret;
+    if (seen.has(s.value)) continue;
+    seen.add(s.value);
+    out.push(s);
+  }
+  return out;
+}
+
 export function scanForSecrets(canaryFile: string, dirs: string[]): { leaks: Leak[]; secrets: number; files: number } {
-  if (!existsSync(canaryFile)) return { leaks: [], secrets: 0, files: 0 };
-  const secrets = readFileSync(canaryFile, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { label: string; value: string });
+  const secrets = readCanary(canaryFile);
+  if (!secrets.length) return { leaks: [], secrets: 0, files: 0 };
+  const matcher = new SecretMatcher(secrets);
   const leaks: Leak[] = [];
   let scanned = 0;
   for (const dir of dirs) {
     for (const file of files(dir)) {
       scanned++;
       const content = readFileSync(file).toString('latin1');
-      for (const s of secrets) {
-        if (needles(s.value).some((n) => content.includes(n))) leaks.push({ file, label: s.label });
-      }
+      for (const [i, where] of findSecrets(content, matcher)) leaks.push({ file, label: secrets[i]!.label, where });
     }
   }
   return { leaks, secrets: secrets.length, files: scanned };
 }
+
+export const describeLeak = (leak: Leak): string => `secret (${leak.label}) found in ${leak.file}${leak.where === 'plain text' ? '' : ` (${leak.where})`}`;
 
 if (require.main === module) {
   const canary = process.env.PAYMENTS_SECRET_CANARY ?? '';
@@ -53,8 +159,8 @@ if (require.main === module) {
   const { leaks, secrets, files: count } = scanForSecrets(canary, dirs);
   if (canary) rmSync(canary, { force: true });
   if (leaks.length) {
-    for (const leak of leaks) console.error(`✖ secret (${leak.label}) found in ${leak.file}`);
+    for (const leak of leaks) console.error(`✖ ${describeLeak(leak)}`);
     process.exit(1);
   }
-  console.log(`secret scan: ${secrets} secrets, ${count} files under ${dirs.join(', ')}: none found`);
+  console.log(`secret scan: ${secrets} secrets, ${count} files under ${dirs.join(', ')} (embedded base64 decoded): none found`);
 }

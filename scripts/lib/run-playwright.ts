@@ -3,10 +3,11 @@
  * place scripts start a suite run. Memory tuning of the processes a run starts lives here too.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
-import { folderStamp, runFiles } from '../../helpers/run-settings';
-import { randomBytes } from 'node:crypto';
+import { executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
 
 export interface SuiteCounts {
   passed: number;
@@ -20,8 +21,13 @@ export interface SuiteRun {
   /** Every (project, test) record of the JSON report. */
   tests: ReportTest[];
   durationMs: number;
-  /** The run's own folder (results.json, allure-results, transcripts). */
+  /** The run folder (results.json, allure-results, transcripts, run.json). */
   runDir: string;
+  jsonReport: string;
+  /** run.json as the run left it; undefined when the run was refused before any test began. */
+  record: RunRecord | undefined;
+  /** The run reached its end and at least one test produced a result: only then is there anything to report. */
+  executed: boolean;
 }
 
 /**
@@ -49,28 +55,29 @@ export function memoryEnvironment(env: NodeJS.ProcessEnv = process.env): Record<
   return { NODE_OPTIONS: withFlags(env.NODE_OPTIONS ?? '', WORKER_V8_FLAGS), MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
 }
 
-/** A fresh run folder under reports/runs (helpers/run-settings.ts names its files). */
-export function newRunDir(): { runDir: string; runId: string } {
-  const runId = randomBytes(4).toString('hex');
-  return { runId, runDir: path.join('reports', 'runs', `${folderStamp(new Date())}-${runId}`) };
-}
-
-export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string } = {}): Promise<SuiteRun> {
-  const { runId, runDir } = env.PAYMENTS_RUN_DIR ? { runId: env.PAYMENTS_RUN_ID ?? '', runDir: env.PAYMENTS_RUN_DIR } : newRunDir();
+/**
+ * Runs the suite into a run folder: env.PAYMENTS_RUN_DIR when the caller names one (the user-facing
+ * scripts name reports/runs/<stamp>-<runId>), else a scratch folder under the system temp folder that
+ * the caller removes. The exit code lands in run.json.
+ */
+export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string; command?: string } = {}): Promise<SuiteRun> {
+  const runDir = env.PAYMENTS_RUN_DIR || mkdtempSync(path.join(os.tmpdir(), 'payments-run-'));
+  const { jsonReport } = runPaths(runDir);
   const started = Date.now();
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const child = spawn(process.execPath, [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args], {
-    env: { ...process.env, ...memoryEnvironment(), ...env, PAYMENTS_RUN_DIR: runDir, ...(runId ? { PAYMENTS_RUN_ID: runId } : {}) },
+    env: { ...process.env, ...memoryEnvironment(), ...env, PAYMENTS_RUN_DIR: runDir, ...(options.command ? { PAYMENTS_RUN_COMMAND: options.command } : {}) },
     stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exitCode: number = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-  const report = readReportFile(runFiles(runDir).jsonReport);
+  const report = readReportFile(jsonReport);
   const tests = report ? flattenReport(report) : [];
   if (!tests.length && exitCode !== 0 && options.quiet) process.stderr.write(output.slice(-4000));
   const counts: SuiteCounts = { passed: 0, failed: 0, skipped: 0 };
   for (const t of tests) counts[t.outcome]++;
-  return { exitCode, counts, tests, durationMs: Date.now() - started, runDir };
+  const record = readRunRecord(runDir) ? updateRunRecord(runDir, { exitCode }) : undefined;
+  return { exitCode, counts, tests, durationMs: Date.now() - started, runDir, jsonReport, record, executed: executedTests(record) };
 }

@@ -79,7 +79,7 @@ test('GitHub nightly: the merge job restores history, renders, saves history, up
   };
   const download = at((s) => Boolean(s.uses?.startsWith('actions/download-artifact') && s.with?.pattern === 'allure-results-*'), 'downloads the shards’ allure results');
   const restore = at((s) => Boolean(s.uses?.startsWith('actions/cache/restore')), 'restores the Allure history');
-  const render = at((s) => s.run === 'npm run report', 'renders the report');
+  const render = at((s) => s.run === 'npm run report -- reports/allure-results', 'renders the merged shards’ results');
   const save = at((s) => Boolean(s.uses?.startsWith('actions/cache/save')), 'saves the Allure history');
   const upload = at((s) => Boolean(s.uses?.startsWith('actions/upload-artifact') && s.with?.path === 'reports/allure-report'), 'uploads the report');
   const deviations = at((s) => Boolean(s.run?.startsWith('npm run nightly -- --project sandbox --from-report')), 'applies the deviations');
@@ -96,5 +96,5 @@ test('GitLab nightly: three parallel shards, a report job that needs them and ke
   assert.deepEqual(report.needs.map((n: { job: string }) => n.job), ['nightly:sandbox']);
   assert.ok(!('when' in report && 'rules' in report), 'GitLab rejects job-level when together with rules');
   assert.ok(report.cache.some((c: { paths: string[] }) => c.paths.includes('reports/history/')), 'the Allure history is not cached');
-  assert.deepEqual(report.script, ['npm run report', 'npm run nightly -- --project sandbox --from-report reports/json']);
+  assert.deepEqual(report.script, ['npm run report -- reports/allure-results', 'npm run nightly -- --project sandbox --from-report reports/json']);
 });

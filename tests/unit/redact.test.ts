@@ -72,7 +72,7 @@ test('short values are not registered (they would shred ordinary text)', () => {
   const r = new Redactor();
   r.addSecret('abc', 'short');
   assert.equal(r.text('abc abc'), 'abc abc');
-  assert.deepEqual(r.secretValues(), []);
+  assert.deepEqual(r.secretValues().map((s) => s.label), ['fingerprint key'], 'only the run key the fingerprints use');
 });
 
 test('every registered secret is listed for the leak scan, JWTs and PEMs included', () => {
@@ -80,7 +80,7 @@ test('every registered secret is listed for the leak scan, JWTs and PEMs include
   r.addSecret(jwt, 'sca-token');
   r.addSecret(pkcs8Pem, 'private key');
   const labels = r.secretValues().map((s) => s.label).sort();
-  assert.deepEqual(labels, ['access token', 'client secret', 'private key', 'sca-token']);
+  assert.deepEqual(labels, ['access token', 'client secret', 'fingerprint key', 'private key', 'sca-token']);
 });
 
 test('a JWT in free text: signature gone, header and claims visible', () => {

@@ -1,0 +1,201 @@
+/**
+ * One folder per suite run: reports/runs/<UTC stamp>-<runId>/ holds everything the run wrote
+ *
+ *   allure-results/   raw Allure results (rendered into reports/allure-report by the scripts)
+ *   results.json      Playwright's JSON report (what nightly, certify and compare read)
+ *   transcripts/      redacted HTTP transcripts, one JSONL file per worker
+ *   test-results/     Playwright's output folder
+ *   run.json          runId, seed, projects, command, start, end, status, exit code, counts
+ *
+ * PAYMENTS_RUN_DIR names the folder. The scripts set it; a plain `npx playwright test` gets one from
+ * the config (helpers/run-settings.ts), exported before the workers fork so that they all agree. Nothing
+ * shared is deleted when a run starts: a run writes into its own folder, and old folders are rotated
+ * away (the newest KEEP_RUNS stay; a folder that may belong to a run still going is never removed).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Parent of the run folders (PAYMENTS_RUNS_ROOT moves it, e.g. for tests). */
+export const RUNS_ROOT = process.env.PAYMENTS_RUNS_ROOT || path.join('reports', 'runs');
+export const RUN_RECORD = 'run.json';
+/** Folders kept by rotation (PAYMENTS_KEEP_RUNS overrides). */
+export const KEEP_RUNS = 10;
+/** A folder without an end mark younger than this may belong to a run still going. */
+export const RUNNING_GRACE_MS = 60 * 60 * 1000;
+
+export interface RunCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: number;
+  /** Tests that reached a result (passed, failed or skipped by a fixture): 0 means nothing ran. */
+  executed: number;
+}
+
+export interface RunRecord {
+  runId: string;
+  seed: string;
+  projects: string[];
+  command: string;
+  startedAt: string;
+  endedAt?: string;
+  /** running, then Playwright's final status: passed | failed | interrupted | timedout. */
+  status: string;
+  exitCode?: number;
+  counts?: RunCounts;
+  totalTests?: number;
+  pid: number;
+  host: string;
+}
+
+/** 20261122T171622Z: sortable, UTC, valid in a file name everywhere. */
+export const runStamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+
+const safeId = (runId: string): string => runId.replace(/[^A-Za-z0-9._-]/g, '_');
+
+export const runFolderName = (date: Date, runId: string): string => `${runStamp(date)}-${safeId(runId)}`;
+
+export const newRunDir = (runId: string, root = RUNS_ROOT, date = new Date()): string => path.join(root, runFolderName(date, runId));
+
+const RUN_FOLDER = /^\d{8}T\d{6}Z-.+$/;
+
+/** Whether a folder is named like a run folder: only then are its siblings run folders to rotate. */
+export const isRunFolderName = (dir: string): boolean => RUN_FOLDER.test(path.basename(dir));
+
+/** Where one run keeps each of its artifacts. */
+export interface RunPaths {
+  dir: string;
+  allureResults: string;
+  jsonReport: string;
+  transcripts: string;
+  outputDir: string;
+  /** What the selected tests will take (fixtures/plan.ts), written when the run begins. */
+  plan: string;
+}
+
+export function runPaths(dir: string): RunPaths {
+  return {
+    dir,
+    allureResults: path.join(dir, 'allure-results'),
+    jsonReport: path.join(dir, 'results.json'),
+    transcripts: path.join(dir, 'transcripts'),
+    outputDir: path.join(dir, 'test-results'),
+    plan: path.join(dir, 'plan.json'),
+  };
+}
+
+export function readRunRecord(dir: string): RunRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, RUN_RECORD), 'utf8')) as RunRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRunRecord(dir: string, record: RunRecord): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, RUN_RECORD), JSON.stringify(record, null, 2) + '\n');
+}
+
+/** Updates run.json in place (the scripts add the exit code of the command). */
+export function updateRunRecord(dir: string, patch: Partial<RunRecord>): RunRecord | undefined {
+  const record = readRunRecord(dir);
+  if (!record) return undefined;
+  const updated = { ...record, ...patch };
+  writeRunRecord(dir, updated);
+  return updated;
+}
+
+/** A run that reached its end and ran at least one test: the only kind a report is rendered from. */
+export const executedTests = (record: RunRecord | undefined): boolean => Boolean(record?.endedAt && (record.counts?.executed ?? 0) > 0);
+
+export interface RunEntry {
+  dir: string;
+  name: string;
+  record: RunRecord | undefined;
+}
+
+/** Run folders under root, newest first. */
+export function listRuns(root = RUNS_ROOT): RunEntry[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((name) => RUN_FOLDER.test(name) && statSync(path.join(root, name)).isDirectory())
+    .sort()
+    .reverse()
+    .map((name) => ({ dir: path.join(root, name), name, record: readRunRecord(path.join(root, name)) }));
+}
+
+function pidAlive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Without an end mark, a folder may belong to a run still going: young, or its runner is alive here. */
+export function mayBeRunning(entry: RunEntry, now = Date.now()): boolean {
+  if (entry.record?.endedAt) return false;
+  let modified = 0;
+  try {
+    modified = statSync(entry.dir).mtimeMs;
+    const record = path.join(entry.dir, RUN_RECORD);
+    if (existsSync(record)) modified = Math.max(modified, statSync(record).mtimeMs);
+  } catch {
+    return false;
+  }
+  if (now - modified < RUNNING_GRACE_MS) return true;
+  return entry.record?.host === os.hostname() && pidAlive(entry.record.pid) && now - modified < 24 * RUNNING_GRACE_MS;
+}
+
+/**
+ * Deletes run folders beyond the newest `keep`, except `current` and any that may belong to a run
+ * still going. Returns the folders deleted.
+ */
+export function rotateRuns(root = RUNS_ROOT, keep = Number(process.env.PAYMENTS_KEEP_RUNS) || KEEP_RUNS, current?: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  const currentAbs = current ? path.resolve(current) : undefined;
+  for (const entry of listRuns(root).slice(keep)) {
+    if (path.resolve(entry.dir) === currentAbs || mayBeRunning(entry, now)) continue;
+    rmSync(entry.dir, { recursive: true, force: true });
+    removed.push(entry.dir);
+  }
+  return removed;
+}
+
+const describe = (e: RunEntry): string => {
+  const c = e.record?.counts;
+  if (!e.record) return `${e.name} (no run.json)`;
+  if (!e.record.endedAt) return `${e.name} (unfinished)`;
+  return `${e.name} (${(e.record.projects ?? []).join(',')}: ${c?.passed ?? 0} passed, ${c?.failed ?? 0} failed, ${c?.skipped ?? 0} skipped)`;
+};
+
+/** Finished runs that executed tests and left a Playwright JSON report, newest first. */
+export function comparableRuns(root = RUNS_ROOT): RunEntry[] {
+  return listRuns(root).filter((e) => executedTests(e.record) && existsSync(path.join(e.dir, 'results.json')));
+}
+
+export function availableRunsText(root = RUNS_ROOT, max = 10): string {
+  const runs = comparableRuns(root);
+  if (!runs.length) return `no finished run under ${root} yet (npm run conformance makes one)`;
+  const shown = runs.slice(0, max).map(describe).join('; ');
+  return `runs under ${root}, newest first: ${shown}${runs.length > max ? `; and ${runs.length - max} more` : ''}`;
+}
+
+/**
+ * A run named the way a user would: `last`, `previous` (or `last~N`), a run id, a run folder name, or
+ * a path (a run folder, a Playwright JSON report, a certification bundle). Undefined when nothing
+ * matches.
+ */
+export function resolveRun(spec: string, root = RUNS_ROOT): string | undefined {
+  const runs = comparableRuns(root);
+  const back = spec === 'last' ? 0 : spec === 'previous' ? 1 : /^last~(\d+)$/.test(spec) ? Number(spec.slice(5)) : undefined;
+  if (back !== undefined) return runs[back]?.dir;
+  const byName = listRuns(root).find((e) => e.name === spec || e.name.endsWith(`-${safeId(spec)}`) || e.record?.runId === spec);
+  if (byName) return byName.dir;
+  if (existsSync(spec)) return spec;
+  return undefined;
+}

@@ -1,0 +1,33 @@
+/**
+ * Links from a ledger rule's section (fixtures/ledger/rules.ts: '§4.2 §7', '§1 rule 4 §3', '§2.5')
+ * to the spec. Pure: the anchors are those helpers/spec-html.ts gives each section of
+ * spec/payments-api.md (`section-4.2`), and the default base is the offline copy rendered next to
+ * every report (`spec.html`); a profile's `specUrl` replaces it.
+ */
+export const DEFAULT_SPEC_BASE = 'spec.html';
+
+/** The anchor of one section number: '4.2' → 'section-4.2'. */
+export const sectionAnchor = (section: string): string => `section-${section}`;
+
+/** The first section a ledger section text cites ('§1 rule 4 §3' → '1'), or undefined. */
+export function firstSection(text: string): string | undefined {
+  return /§\s*(\d+(?:\.\d+)*)/.exec(text)?.[1];
+}
+
+/** The spec link of a ledger section: base (without its fragment) + '#' + the first section's anchor. */
+export function specLink(section: string, base: string = DEFAULT_SPEC_BASE): string {
+  const root = (base || DEFAULT_SPEC_BASE).replace(/#.*$/, '');
+  const first = firstSection(section);
+  return first ? `${root}#${sectionAnchor(first)}` : root;
+}
+
+/**
+ * allure.link's arguments for a rule: the URL and a name. Allure 3.18 turns only http(s) links into
+ * links; any other (the default spec.html#section-4.2) shows as text, so the name then says where the
+ * section is: "spec §4.2 §7 (P8-01) → spec.html#section-4.2 (next to the report)".
+ */
+export function specLinkFor(section: string, ruleId: string, base?: string): [url: string, name: string] {
+  const url = specLink(section, base);
+  const name = `spec ${section} (${ruleId})`;
+  return [url, /^https?:\/\//i.test(url) ? name : `${name} → ${url} (next to the report)`];
+}

@@ -1,0 +1,93 @@
+/**
+ * Helpers for the end-to-end unit tests: run a command of this repository as a child process (what a
+ * user types), with a clean environment and temporary run, report and history locations, so that a
+ * test never touches reports/ of the checkout.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+export const root = path.resolve(__dirname, '..', '..', '..');
+export const playwrightCli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+
+/** Variables a user's shell may hold that would change what a test sees. */
+const SCRUB = /^(PAYMENTS_|REF_|CI$|SPEC_URL$)/;
+
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!SCRUB.test(k)) env[k] = v;
+  return { ...env, ...extra };
+}
+
+export const tempDir = (prefix: string): string => mkdtempSync(path.join(os.tmpdir(), `payments-test-${prefix}-`));
+
+export interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function ran(r: SpawnSyncReturns<string>, started: number): Ran {
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: Date.now() - started };
+}
+
+/** `npm run <script> -- args` without npm: node --import tsx scripts/<file>.ts args. */
+export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeout = 120_000): Ran {
+  const started = Date.now();
+  return ran(spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', file), ...args], { cwd: root, env, encoding: 'utf8', timeout }), started);
+}
+
+/** `npx playwright test args`. */
+export function runPlaywrightCli(args: string[], env: NodeJS.ProcessEnv, timeout = 120_000): Ran {
+  const started = Date.now();
+  return ran(spawnSync(process.execPath, [playwrightCli, 'test', ...args], { cwd: root, env, encoding: 'utf8', timeout }), started);
+}
+
+/** Dummy values for every secret variable a remote profile names (no real secret is needed to be refused). */
+export function dummySecrets(names: string[]): Record<string, string> {
+  return Object.fromEntries(names.map((n) => [n, `dummy-${n.toLowerCase()}`]));
+}
+
+export interface SyntheticTest {
+  name: string;
+  status?: 'passed' | 'failed';
+  attachment?: string;
+  historyId?: string;
+}
+
+/** Minimal Allure results (what allure-playwright writes): one result file and one attachment per test. */
+export function syntheticResults(dir: string, tests: SyntheticTest[]): void {
+  mkdirSync(dir, { recursive: true });
+  const now = Date.now();
+  for (const t of tests) {
+    const uuid = randomUUID();
+    const attachments: { name: string; source: string; type: string }[] = [];
+    if (t.attachment !== undefined) {
+      const source = `${randomUUID()}-attachment.txt`;
+      writeFileSync(path.join(dir, source), t.attachment);
+      attachments.push({ name: 'POST /payments/pacs008/v10 → 201', source, type: 'text/plain' });
+    }
+    writeFileSync(
+      path.join(dir, `${uuid}-result.json`),
+      JSON.stringify({
+        uuid,
+        name: t.name,
+        fullName: `unit.spec.ts#${t.name}`,
+        historyId: t.historyId ?? `h-${t.name}`,
+        status: t.status ?? 'passed',
+        stage: 'finished',
+        start: now,
+        stop: now + 5,
+        labels: [{ name: 'epic', value: 'Unit' }],
+        parameters: [],
+        links: [],
+        steps: [],
+        attachments,
+        ...(t.status === 'failed' ? { statusDetails: { message: 'expected 201, got 500' } } : {}),
+      }),
+    );
+  }
+}

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
+import { shareClientKeys } from './helpers/keys';
 import { projectsFor, referenceServers } from './fixtures/projects';
 import { grepFor } from './fixtures/ledger/tags';
 import { isOperation } from './fixtures/ledger/operations';
@@ -26,6 +27,7 @@ export interface MutationPlan {
 const settings = runSettings();
 const plan = JSON.parse(readFileSync(process.env.PAYMENTS_MUTATION_PLAN ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
 const profile = loadProfile(plan.profile);
+if (!settings.listing) shareClientKeys();
 
 const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
   const op = fault.name.split('@')[1];
@@ -34,7 +36,7 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
     testDir: './tests',
     testIgnore: ['**/unit/**'],
     grepInvert: /@slow/,
-    use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule },
+    use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule, evidence: 'minimal' },
     ...(plan.scope === 'cited' ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) } : {}),
   };
 });
@@ -48,5 +50,5 @@ export default defineConfig<RunOptions>({
   outputDir: runPaths(settings.runDir).outputDir,
   reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
   webServer: referenceServers([profile], settings),
-  projects: [...projectsFor([profile], settings), ...faultProjects],
+  projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...faultProjects],
 });

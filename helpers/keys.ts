@@ -62,3 +62,28 @@ function readPemFile(file: string): string {
   if (!existsSync(file)) throw new Error(`the private key is neither PEM text nor an existing file path`);
   return readFileSync(file, 'utf8');
 }
+
+/**
+ * The RSA-2048 keys of a run's generated clients, made once by the runner and handed to every worker
+ * through PAYMENTS_CLIENT_KEYS (a worker would otherwise spend half a second of its start on them;
+ * the kill matrix starts a worker per fault). Three: the primary and the secondary client must sign
+ * with different keys (a test signs with "another client's key"), the third serves every extra client.
+ */
+export const SHARED_KEYS = 3;
+
+export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.PAYMENTS_CLIENT_KEYS) return;
+  const pems = Array.from({ length: SHARED_KEYS }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
+}
+
+/** The shared client keys of this run (registered with the redactor), or fresh ones when none were shared. */
+export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
+  const pems = env.PAYMENTS_CLIENT_KEYS ? (JSON.parse(env.PAYMENTS_CLIENT_KEYS) as string[]) : [];
+  if (pems.length < SHARED_KEYS) return Array.from({ length: SHARED_KEYS }, () => generateRsaKeyPair(2048));
+  return pems.map((pem) => {
+    const pair = loadPrivateKey(pem);
+    registered(pair.privateKey, 'shared RSA-2048');
+    return pair;
+  });
+}

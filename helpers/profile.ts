@@ -150,7 +150,10 @@ export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 const ajv = new Ajv({ allErrors: false, strict: true, discriminator: true });
 addFormats(ajv);
-const validateProfile = ajv.compile(profileSchema);
+let compiled: ReturnType<typeof ajv.compile> | undefined;
+/** Compiled on first use: a worker loads profiles the runner has validated and never needs it. */
+const validateProfile = (json: unknown): boolean => (compiled ??= ajv.compile(profileSchema))(json) === true;
+const profileErrors = (): ErrorObject[] => compiled?.errors ?? [];
 
 /** One readable sentence for the first schema error, naming the field as a dotted path. */
 export function describeProfileError(file: string, error: ErrorObject): string {
@@ -171,9 +174,9 @@ export function describeProfileError(file: string, error: ErrorObject): string {
   }
 }
 
-export function parseProfile(json: unknown, file: string): Profile {
-  if (!validateProfile(json)) {
-    const errors = validateProfile.errors ?? [];
+export function parseProfile(json: unknown, file: string, options: { validated?: boolean } = {}): Profile {
+  if (!options.validated && !validateProfile(json)) {
+    const errors = profileErrors();
     // oneOf reports its branches first; the most specific error is the deepest one.
     const deepest = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
     throw new ProfileError(deepest ? describeProfileError(file, deepest) : `${file}: invalid profile`);
@@ -197,7 +200,8 @@ export function parseProfile(json: unknown, file: string): Profile {
   return profile;
 }
 
-export function loadProfile(name: string, dir = environmentsDir): Profile {
+/** `validated`: the runner validated this profile already (a worker loading the config again). */
+export function loadProfile(name: string, dir = environmentsDir, options: { validated?: boolean } = {}): Profile {
   const file = path.join(dir, `${name}.json`);
   if (!existsSync(file)) {
     const known = listProfileNames(dir).join(', ');
@@ -209,7 +213,7 @@ export function loadProfile(name: string, dir = environmentsDir): Profile {
   } catch (error) {
     throw new ProfileError(`${path.relative(process.cwd(), file)} is not valid JSON: ${(error as Error).message}`);
   }
-  return parseProfile(json, path.relative(process.cwd(), file) || file);
+  return parseProfile(json, path.relative(process.cwd(), file) || file, options);
 }
 
 export function listProfileNames(dir = environmentsDir): string[] {

@@ -35,6 +35,8 @@ export interface RunSettings {
   ci: boolean;
   /** --list: the tests are only listed, nothing is sent (no secret needed, no run folder). */
   listing: boolean;
+  /** TEST_WORKER_INDEX: this process is a Playwright worker (it loads the config the runner already checked). */
+  worker: boolean;
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -77,6 +79,7 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
     referenceUrl: env.REF_URL || undefined,
     ci: Boolean(env.CI),
     listing: argv.includes('--list'),
+    worker: env.TEST_WORKER_INDEX !== undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startReference } from '../../reference/server';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { generatedClient } from '../../fixtures/target';
+import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
 import { HttpClient } from '../../helpers/http';
 
@@ -21,7 +22,7 @@ after(async () => {
 });
 
 test('1,000 seeded pacs.008 messages are all accepted by the reference', async () => {
-  const client = generatedClient('factory', 'unit', 0);
+  const client = generatedClient('factory', 'unit', 0, generateRsaKeyPair(2048));
   const registered = await http.send('register', {
     method: 'POST',
     url: `${reference.url}/_admin/clients`,

@@ -6,6 +6,7 @@
 import { startReference, type ReferenceHandle } from '../../reference/server';
 import type { ConfigOptions } from '../../reference/config';
 import { generatedClient } from '../../fixtures/target';
+import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
@@ -56,7 +57,7 @@ export interface PartyOptions {
 
 /** Registers a new client (own RSA key, own memberId) and gets its access token. */
 export async function newParty(ref: ReferenceHandle, role: string, options: PartyOptions = {}): Promise<Party> {
-  const identity = generatedClient(role, 'unit', 0);
+  const identity = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
   const registered = await fetch(`${ref.url}/_admin/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

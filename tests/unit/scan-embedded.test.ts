@@ -13,7 +13,7 @@ import { scanForSecrets, SecretMatcher, findSecrets } from '../../scripts/scan-s
 import { renderReport } from '../../scripts/report';
 import { generatedClient } from '../../fixtures/target';
 import { strangerKey } from '../../fixtures/catalogues/jwt-attacks';
-import { generateEcKeyPair, generateRsaKeyPair } from '../../helpers/keys';
+import { generateEcKeyPair, generateRsaKeyPair, shareClientKeys } from '../../helpers/keys';
 import { workerRedactor } from '../../helpers/redact';
 import { cleanEnv, runPlaywrightCli, syntheticResults, tempDir } from './support/cli';
 
@@ -75,7 +75,7 @@ test('every client and key a worker creates is registered with its redactor: ext
   const values = (): Map<string, string> => new Map(workerRedactor().secretValues().map((s) => [s.value, s.label]));
   const pem = (k: import('node:crypto').KeyObject): string => k.export({ type: 'pkcs8', format: 'pem' }).toString();
   for (const role of ['beneficiary', 'twin', 'mutant', 'shortlived', 'manual-batch']) {
-    const client = generatedClient(role, 'unit', 0);
+    const client = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
     assert.equal(values().get(client.clientSecret), `${role} client secret`);
     assert.ok(values().has(pem(client.privateKey)), `${role} private key`);
   }
@@ -88,13 +88,15 @@ test('every client and key a worker creates is registered with its redactor: ext
   }
 });
 
-test('a run’s canary holds a secret for every client that asked for a token, and a key for every kid it used', () => {
+test('a run’s canary holds a secret for every client that asked for a token, and every key its clients signed with', () => {
   const work = tempDir('count');
   const runDir = path.join(work, 'run');
   const canary = path.join(work, 'canary.jsonl');
+  const env = cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_WORKERS: '2' });
+  shareClientKeys(env);
   const run = runPlaywrightCli(
     ['--project=local', 'tests/auth/key-registration.spec.ts', 'tests/payments/headers-and-sca.spec.ts', '--grep', 'registered|expires_in|never saw'],
-    cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_WORKERS: '2' }),
+    env,
   );
   assert.equal(run.status, 0, run.stdout + run.stderr);
   const secrets = readFileSync(canary, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { label: string; value: string });
@@ -113,5 +115,9 @@ test('a run’s canary holds a secret for every client that asked for a token, a
   for (const role of ['twin', 'mutant', 'shortlived']) assert.ok(clients.has(role), `no ${role} client asked for a token (${[...clients.keys()].join(', ')}): the run did not exercise it`);
   const distinct = (label: RegExp): number => new Set(secrets.filter((s) => label.test(s.label)).map((s) => s.value)).size;
   for (const [role, ids] of clients) assert.ok(distinct(new RegExp(`^${role} client secret$`)) >= ids.size, `${ids.size} ${role} client(s) asked for a token, the canary knows ${distinct(new RegExp(`^${role} client secret$`))} ${role} secret(s)`);
-  assert.ok(distinct(/private key$/) >= kids.size + 1, `${kids.size} kids (+ the stranger) signed, the canary knows ${distinct(/private key$/)} private keys`);
+  assert.ok(kids.size > 0, 'no kid signed anything: the run did not exercise its clients');
+  const known = new Set(secrets.map((s) => s.value));
+  const shared = JSON.parse(env.PAYMENTS_CLIENT_KEYS!) as string[];
+  shared.forEach((pem, i) => assert.ok(known.has(pem), `shared client key ${i + 1} of ${shared.length} is not in the canary`));
+  assert.ok(secrets.some((s) => /stranger/.test(s.label)) || distinct(/private key$/) > shared.length, 'the stranger key (or a rotated key) is not in the canary');
 });

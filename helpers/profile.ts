@@ -1,100 +1,26 @@
 /**
  * Environment profiles: one JSON file per deployment under environments/. Loading validates the file
- * against helpers/profile-schema.ts and turns the first problem into one sentence naming the field,
+ * against helpers/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
  * because a wall of ajv output is not what a QA engineer should have to read.
  */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { profileSchema } from './profile-schema';
+import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
+import type { ProfileFile } from './profile-schema';
 import type { MessageShape } from './messages/shape';
 
-export type OperationName =
-  | 'submitPayment'
-  | 'paymentStatus'
-  | 'incomingPayment'
-  | 'cancel'
-  | 'cancellationStatus'
-  | 'returnPayment'
-  | 'refund';
+type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
-export interface Operation {
-  path: string;
-  versions: string[];
-}
-
-export interface SecretRefs {
-  clientId: string;
-  clientSecret: string;
-  privateKey: string;
-  kid: string;
-  iss: string;
-  memberId?: string;
-}
-
+export type Target = ProfileFile['target'];
+export type Operation = ProfileFile['operations']['submitPayment'];
+export type OperationName = keyof ProfileFile['operations'];
+export type SecretRefs = RemoteTarget['clients']['primary'];
 /** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
-export type WeakKey = 'ec' | 'rsa1024' | 'encrypted' | 'notPem';
-
-export type Target =
-  | { kind: 'reference'; dialect?: string; env?: Record<string, string> }
-  | {
-      kind: 'remote';
-      baseUrl: string;
-      authUrl: string;
-      clients: {
-        primary: SecretRefs;
-        secondary?: SecretRefs;
-        /**
-         * Test clients the provider pre-registered with a key the spec forbids (§5.4), so the KEY rules
-         * run against a target where the suite cannot register keys itself.
-         */
-        weakKeys?: Partial<Record<WeakKey, SecretRefs>>;
-      };
-      testJwts?: { assertion?: string; scaToken?: string };
-      incomingPaymentId?: string;
-    };
-
-export type RefusalClass =
-  | 'validation'
-  /** A body that is not parseable JSON (or not UTF-8): many APIs answer 400 even where validation is 422. */
-  | 'malformed'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'sca'
-  | 'notFound'
-  | 'business'
-  | 'mediaType'
-  | 'tooLarge'
-  | 'missingHeader';
-
-export type StatusClass = 'pending' | 'accepted' | 'rejected' | 'cancelled';
-
-export interface Expectations {
-  assumptions: 'enforce' | 'report';
-  refusalStatus: Record<RefusalClass, number[]>;
-  errorBody?: 'errors' | 'problem' | 'message' | 'any';
-  tokenErrors?: 'rfc6749' | 'any';
-  statusCodes: Record<StatusClass, string[]>;
-  expiresIn?: 'number' | 'string' | 'either';
-  businessRejection?: 'http' | 'status' | 'either';
-  returnUnknownOriginal?: 'accept' | 'refuse' | 'either';
-  idempotencyConflict?: 'original' | 'reject' | 'either';
-  /** Input the spec has no rule about (unknown members, deep nesting, __proto__ keys, invalid UTF-8...): refused, accepted, or either. */
-  extraInput?: 'refuse' | 'accept' | 'either';
-  /** The body of an idempotent 200 repeat: the original data object, nothing, only the id, or any of these. */
-  repeatBody?: 'original' | 'empty' | 'id-only' | 'any';
-  assertionReplay?: 'refuse' | 'allow' | 'either';
-  rejectTrigger?: { creditorAccount: string; reasonCode: string };
-}
-
-export interface Capabilities {
-  keyRegistration: boolean;
-  notifications: boolean;
-  rejectTrigger: boolean;
-  batchControl: boolean;
-  tokenLifetimeControl: boolean;
-}
+export type WeakKey = keyof NonNullable<RemoteTarget['clients']['weakKeys']>;
+export type Expectations = ProfileFile['expectations'];
+export type RefusalClass = keyof Expectations['refusalStatus'];
+export type StatusClass = keyof Expectations['statusCodes'];
+export type Capabilities = ProfileFile['capabilities'];
 
 /** The declared shapes of the messages the spec does not show (helpers/messages/shape.ts). */
 export interface MessageShapes {
@@ -106,40 +32,14 @@ export interface MessageShapes {
   refund: MessageShape;
 }
 
+/** A loaded profile: the file, with the message shapes it does not declare filled from DEFAULT_MESSAGE_SHAPES. */
+export type Profile = Omit<ProfileFile, 'messages' | '$schema'> & { messages: MessageShapes };
+
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },
   refund: { root: 'fIToFIPmtRvsl' },
 };
-
-export interface Profile {
-  name: string;
-  description?: string;
-  /** Where the report's spec links point (helpers/spec-links.ts); default: spec.html next to the report. */
-  specUrl?: string;
-  live?: boolean;
-  target: Target;
-  tokenPath?: string;
-  pathPrefix: string;
-  operations: Partial<Record<OperationName, Operation>> & Record<'submitPayment' | 'paymentStatus', Operation>;
-  capabilities: Capabilities;
-  expectations: Expectations;
-  /** Filled with DEFAULT_MESSAGE_SHAPES where the file says nothing. */
-  messages: MessageShapes;
-  polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
-  /**
-   * How many settled payments the return/refund pool prepares per refill (default 12), and whether a
-   * worker starts the observations and the first refill when it starts (default true; never on live).
-   */
-  prefetch?: { settledPayments: number; atWorkerStart?: boolean };
-  concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
-  /**
-   * The @slow lane (PAYMENTS_SLOW=1, the nightly template): tests that wait out real time, such as an
-   * access token's expires_in when it is at most `tokenExpiry.maxWaitSeconds`.
-   */
-  slowLane?: { tokenExpiry?: { maxWaitSeconds: number } };
-  liveLimits?: { maxPayments: number; maxAmount: number };
-}
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
@@ -147,12 +47,21 @@ export class ProfileError extends Error {
 
 export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-const ajv = new Ajv({ allErrors: false, strict: true, discriminator: true });
-addFormats(ajv);
-let compiled: ReturnType<typeof ajv.compile> | undefined;
-/** Compiled on first use: a worker loads profiles the runner has validated and never needs it. */
-const validateProfile = (json: unknown): boolean => (compiled ??= ajv.compile(profileSchema))(json) === true;
+let compiled: ((json: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+/**
+ * Compiled on first use, and the schema (TypeBox) and ajv loaded then too: a worker loads profiles
+ * the runner has validated and never pays for either.
+ */
+function validateProfile(json: unknown): boolean {
+  if (!compiled) {
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    const addFormatsModule = require('ajv-formats') as { default?: unknown };
+    const addFormats = (addFormatsModule.default ?? addFormatsModule) as (a: AjvInstance) => AjvInstance;
+    const { profileSchema } = require('./profile-schema') as typeof import('./profile-schema');
+    compiled = addFormats(new Ajv({ allErrors: false, strict: true, discriminator: true })).compile(profileSchema);
+  }
+  return compiled(json) === true;
+}
 const profileErrors = (): ErrorObject[] => compiled?.errors ?? [];
 
 /** One readable sentence for the first schema error, naming the field as a dotted path. */

@@ -11,8 +11,6 @@ import type { MessageShape } from './messages/shape';
 
 type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
-export type Target = ProfileFile['target'];
-export type Operation = ProfileFile['operations']['submitPayment'];
 export type OperationName = keyof ProfileFile['operations'];
 export type SecretRefs = RemoteTarget['clients']['primary'];
 /** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
@@ -20,7 +18,6 @@ export type WeakKey = keyof NonNullable<RemoteTarget['clients']['weakKeys']>;
 export type Expectations = ProfileFile['expectations'];
 export type RefusalClass = keyof Expectations['refusalStatus'];
 export type StatusClass = keyof Expectations['statusCodes'];
-export type Capabilities = ProfileFile['capabilities'];
 
 /** The declared shapes of the messages the spec does not show (helpers/messages/shape.ts). */
 export interface MessageShapes {

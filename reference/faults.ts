@@ -269,8 +269,6 @@ export function parseFaultList(list: readonly string[]): FaultName[] {
   return out;
 }
 
-export const noFaults: FaultSet = new Set<FaultName>();
-
 /** Per fault set (sets are built once per client), the set each operation checks. */
 const byOperation = new WeakMap<FaultSet, Map<Operation, FaultSet>>();
 

@@ -25,7 +25,7 @@ export interface MutationPlan {
 }
 
 const settings = runSettings();
-const plan = JSON.parse(readFileSync(process.env.PAYMENTS_MUTATION_PLAN ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
+const plan = JSON.parse(readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
 const profile = loadProfile(plan.profile);
 if (!settings.listing) shareClientKeys();
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
 import type { ProfileFile } from './profile-schema';
 import type { MessageShape } from './messages/shape';
+import { profileVariable } from './run-settings';
 
 type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
@@ -149,5 +150,5 @@ export function secretVariables(profile: Profile): string[] {
 
 /** The secret variables of a profile that are unset, in the profile's order. */
 export function missingSecrets(profile: Profile, env: NodeJS.ProcessEnv = process.env): string[] {
-  return secretVariables(profile).filter((name) => !env[name]);
+  return secretVariables(profile).filter((name) => profileVariable(name, env) === undefined);
 }

@@ -16,13 +16,9 @@ export interface ReplayInput {
   env: Readonly<Record<string, string>>;
 }
 
-/** Environment of a run that decides what a test sees: the data seed, faults and reference knobs. */
-export function replayEnvironment(env: NodeJS.ProcessEnv, faults: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (env.PAYMENTS_SEED) out.PAYMENTS_SEED = env.PAYMENTS_SEED;
-  if (faults.length) out.PAYMENTS_CLIENT_FAULTS = faults.join(',');
-  for (const [name, value] of Object.entries(env)) if (name.startsWith('REF_') && !name.startsWith('REF_PORT_') && value) out[name] = value;
-  return out;
+/** Environment of a run that decides what a test sees: the data seed, faults and reference knobs (helpers/run-settings.ts referenceKnobs). */
+export function replayEnvironment(seed: string, faults: readonly string[], referenceKnobs: Readonly<Record<string, string>>): Record<string, string> {
+  return { PAYMENTS_SEED: seed, ...(faults.length ? { PAYMENTS_CLIENT_FAULTS: faults.join(',') } : {}), ...referenceKnobs };
 }
 
 const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -15,8 +15,7 @@ import path from 'node:path';
 import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
-import { runSettings } from '../helpers/run-settings';
-import { newRunDir } from '../helpers/run-folder';
+import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
@@ -144,7 +143,7 @@ export async function nightly(args: NightlyArgs): Promise<number> {
     tests = read.tests;
     problems = read.errors;
   } else {
-    const runDir = process.env.PAYMENTS_RUN_DIR || newRunDir(runSettings().runId);
+    const { runDir } = runSettings();
     const work = mkdtempSync(path.join(os.tmpdir(), 'payments-nightly-'));
     const canary = path.join(work, 'secrets.jsonl');
     let report: string | undefined;
@@ -186,7 +185,8 @@ export async function nightly(args: NightlyArgs): Promise<number> {
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
   writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems }, null, 2) + '\n');
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(args.project, outcome, ok));
+  const { githubStepSummary } = suiteEnvironment();
+  if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok));
   return ok ? 0 : 1;
 }
 

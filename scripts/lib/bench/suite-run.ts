@@ -29,7 +29,7 @@ export interface SuiteRunOptions {
   args?: string[];
   /** Preload the probe (scripts/lib/bench/probe.cjs): CPU profiles and HTTP requests of every process. */
   probe?: boolean;
-  /** Write Allure results, as `npm run conformance` does (the default); when rendering, the report's time too. */
+  /** Write Allure results, as `npm run conformance` does (the default). */
   allure?: boolean;
   /** Called with the run folder before it is removed (to render its report, say). */
   inspect?: (runDir: string) => void;

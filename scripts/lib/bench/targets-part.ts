@@ -42,6 +42,9 @@ export async function targetsPart(): Promise<TargetsResult> {
   rows.push({ measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`, value: seconds(full.wallMs), target: `< ${TARGET_WALL_S} s`, ok: full.wallMs < TARGET_WALL_S * 1000, load: full.load });
   rows.push({ measure: 'peak memory of that run (RSS summed over the process tree)', value: `${mb(full.peakRssBytes)} (${mib(full.peakRssBytes)})`, target: `< ${TARGET_PEAK_MB} MB`, ok: full.peakRssBytes < TARGET_PEAK_MB * 1e6, load: full.load });
   if (renderMs !== undefined) rows.push({ measure: 'report rendering after it (allure generate, what npm run conformance adds)', value: seconds(renderMs), target: '—', ok: undefined });
+  // The runner writes every Allure result and attachment itself (allure-js-commons fsyncs each file): what that costs the run.
+  const noAllure = await measureSuite(`full local run, ${WORKERS} workers, no Allure results`, { project: 'local', workers: WORKERS, allure: false });
+  rows.push({ measure: 'the same run writing no Allure results (PAYMENTS_ALLURE=0)', value: `${seconds(noAllure.wallMs)} (${noAllure.wallMs <= full.wallMs ? '−' : '+'}${seconds(Math.abs(full.wallMs - noAllure.wallMs))})`, target: '—', ok: undefined, load: noAllure.load });
 
   // The probe counts every request of every process, client registrations included, not only the transcripts' exchanges.
   const oneTest = await measureSuite(`--grep ${ONE_TEST_GREP}`, { project: 'local', workers: WORKERS, args: ['--grep', ONE_TEST_GREP], probe: true });
@@ -65,5 +68,5 @@ export async function targetsPart(): Promise<TargetsResult> {
   if (!sameCounts(full, delayed)) notes.push(`settlement-delay run verdicts differ from the full run: ${countsText(delayed)} vs ${countsText(full)}${failureList(delayed)}`);
   if (full.run.counts.failed) notes.push(`the full run had failures${failureList(full)}`);
 
-  return { full, runs: [full, oneTest, delayed], rows, notes };
+  return { full, runs: [full, noAllure, oneTest, delayed], rows, notes };
 }

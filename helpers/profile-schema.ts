@@ -13,6 +13,21 @@ const secretRefs = {
   },
 } as const;
 
+const declaredClients = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['primary'],
+  properties: {
+    primary: secretRefs,
+    secondary: secretRefs,
+    weakKeys: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ec: secretRefs, rsa1024: secretRefs, encrypted: secretRefs, notPem: secretRefs },
+    },
+  },
+} as const;
+
 const operation = {
   type: 'object',
   additionalProperties: false,
@@ -57,6 +72,8 @@ export const profileSchema = {
             kind: { const: 'reference' },
             dialect: { type: 'string' },
             env: { type: 'object', additionalProperties: { type: 'string' } },
+            admin: { type: 'boolean' },
+            clients: declaredClients,
           },
         },
         {
@@ -67,20 +84,7 @@ export const profileSchema = {
             kind: { const: 'remote' },
             baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
             authUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-            clients: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['primary'],
-              properties: {
-                primary: secretRefs,
-                secondary: secretRefs,
-                weakKeys: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: { ec: secretRefs, rsa1024: secretRefs, encrypted: secretRefs, notPem: secretRefs },
-                },
-              },
-            },
+            clients: declaredClients,
             testJwts: {
               type: 'object',
               additionalProperties: false,

@@ -36,24 +36,43 @@ export interface SecretRefs {
 /** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
 export type WeakKey = 'ec' | 'rsa1024' | 'encrypted' | 'notPem';
 
+/** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
+export interface DeclaredClients {
+  primary: SecretRefs;
+  secondary?: SecretRefs;
+  /**
+   * Test clients the provider pre-registered with a key the spec forbids (§5.4), so the KEY rules
+   * run against a target where the suite cannot register keys itself.
+   */
+  weakKeys?: Partial<Record<WeakKey, SecretRefs>>;
+}
+
 export type Target =
-  | { kind: 'reference'; dialect?: string; env?: Record<string, string> }
+  | {
+      kind: 'reference';
+      dialect?: string;
+      env?: Record<string, string>;
+      /**
+       * false: the reference starts without its admin API, like a sandbox. The runner then makes the
+       * `clients` below, fills their variables, and the reference knows them from its start (REF_CLIENTS).
+       */
+      admin?: boolean;
+      clients?: DeclaredClients;
+    }
   | {
       kind: 'remote';
       baseUrl: string;
       authUrl: string;
-      clients: {
-        primary: SecretRefs;
-        secondary?: SecretRefs;
-        /**
-         * Test clients the provider pre-registered with a key the spec forbids (§5.4), so the KEY rules
-         * run against a target where the suite cannot register keys itself.
-         */
-        weakKeys?: Partial<Record<WeakKey, SecretRefs>>;
-      };
+      clients: DeclaredClients;
       testJwts?: { assertion?: string; scaToken?: string };
       incomingPaymentId?: string;
     };
+
+/** The clients a profile names by environment variable: a remote target's, or those of a reference without admin. */
+export function declaredClients(profile: Profile): DeclaredClients | undefined {
+  if (profile.target.kind === 'remote') return profile.target.clients;
+  return profile.target.admin === false ? profile.target.clients : undefined;
+}
 
 export type RefusalClass =
   | 'validation'
@@ -194,6 +213,9 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   if (profile.name !== expectedName) {
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
   }
+  if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
+    throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
+  }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
   }
@@ -235,10 +257,11 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
 
 /** Every environment variable a remote profile names for secrets: every client (weak-key ones too) and the test JWTs. */
 export function secretVariables(profile: Profile): string[] {
-  if (profile.target.kind !== 'remote') return [];
-  const { clients, testJwts } = profile.target;
+  const clients = declaredClients(profile);
+  if (!clients) return [];
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
-  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})])];
+  const testJwts = profile.target.kind === 'remote' ? Object.values(profile.target.testJwts ?? {}) : [];
+  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts])];
 }
 
 /** The secret variables of a profile that are unset, in the profile's order. */

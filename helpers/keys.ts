@@ -48,11 +48,14 @@ export function jwkText(pair: KeyPair): string {
   return JSON.stringify(pair.publicKey.export({ format: 'jwk' }));
 }
 
-/** Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both). */
-export function loadPrivateKey(pemOrPath: string): KeyPair {
+/**
+ * Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both).
+ * `anyType`: a pre-registered weak-key client's key may be EC (§5.4 says its tokens are refused).
+ */
+export function loadPrivateKey(pemOrPath: string, options: { anyType?: boolean } = {}): KeyPair {
   const text = pemOrPath.includes('-----BEGIN') ? pemOrPath : readPemFile(pemOrPath);
   const privateKey = createPrivateKey(text);
-  if (privateKey.asymmetricKeyType !== 'rsa') {
+  if (privateKey.asymmetricKeyType !== 'rsa' && !options.anyType) {
     throw new Error(`the private key is ${privateKey.asymmetricKeyType ?? 'unknown'}, but the API needs RSA (spec §5.4)`);
   }
   const publicKey = createPublicKey(privateKey);

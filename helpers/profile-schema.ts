@@ -31,10 +31,24 @@ const secretRefs = Strict(
   'environment variable NAMES (never values) of one client',
 );
 
+/** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
+const declaredClients = Strict({
+  primary: secretRefs,
+  secondary: Type.Optional(secretRefs),
+  weakKeys: Type.Optional(
+    Strict(
+      { ec: Type.Optional(secretRefs), rsa1024: Type.Optional(secretRefs), encrypted: Type.Optional(secretRefs), notPem: Type.Optional(secretRefs) },
+      'test clients the provider registered with a key spec §5.4 forbids, so the KEY rules run where the suite cannot register keys',
+    ),
+  ),
+});
+
 const referenceTarget = Strict({
   kind: Type.Literal('reference'),
   dialect: Type.Optional(Type.String({ description: 'a dialect of reference/dialects.ts (default "default")' })),
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'extra REF_* environment of the reference process (reference/README.md)' })),
+  admin: Type.Optional(Type.Boolean({ description: 'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)' })),
+  clients: Type.Optional(declaredClients),
 });
 
 const httpUrl = (description: string) => Type.String({ format: 'uri', pattern: '^https?://', description });
@@ -43,16 +57,7 @@ const remoteTarget = Strict({
   kind: Type.Literal('remote'),
   baseUrl: httpUrl('{base_url} of the spec: the payments API'),
   authUrl: httpUrl('{auth_url} of the spec: the authentication API'),
-  clients: Strict({
-    primary: secretRefs,
-    secondary: Type.Optional(secretRefs),
-    weakKeys: Type.Optional(
-      Strict(
-        { ec: Type.Optional(secretRefs), rsa1024: Type.Optional(secretRefs), encrypted: Type.Optional(secretRefs), notPem: Type.Optional(secretRefs) },
-        'test clients the provider registered with a key spec §5.4 forbids, so the KEY rules run where the suite cannot register keys',
-      ),
-    ),
-  }),
+  clients: declaredClients,
   testJwts: Type.Optional(
     Strict(
       {

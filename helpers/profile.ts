@@ -13,9 +13,11 @@ import { profileVariable } from './run-settings';
 type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
 export type OperationName = keyof ProfileFile['operations'];
-export type SecretRefs = RemoteTarget['clients']['primary'];
+/** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
+export type DeclaredClients = RemoteTarget['clients'];
+export type SecretRefs = DeclaredClients['primary'];
 /** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
-export type WeakKey = keyof NonNullable<RemoteTarget['clients']['weakKeys']>;
+export type WeakKey = keyof NonNullable<DeclaredClients['weakKeys']>;
 export type Expectations = ProfileFile['expectations'];
 export type RefusalClass = keyof Expectations['refusalStatus'];
 export type StatusClass = keyof Expectations['statusCodes'];
@@ -32,6 +34,12 @@ export interface MessageShapes {
 
 /** A loaded profile: the file, with the message shapes it does not declare filled from DEFAULT_MESSAGE_SHAPES. */
 export type Profile = Omit<ProfileFile, 'messages' | '$schema'> & { messages: MessageShapes };
+
+/** The clients a profile names by environment variable: a remote target's, or those of a reference without admin. */
+export function declaredClients(profile: Profile): DeclaredClients | undefined {
+  if (profile.target.kind === 'remote') return profile.target.clients;
+  return profile.target.admin === false ? profile.target.clients : undefined;
+}
 
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
@@ -101,6 +109,9 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   if (profile.name !== expectedName) {
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
   }
+  if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
+    throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
+  }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
   }
@@ -142,10 +153,11 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
 
 /** Every environment variable a remote profile names for secrets: every client (weak-key ones too) and the test JWTs. */
 export function secretVariables(profile: Profile): string[] {
-  if (profile.target.kind !== 'remote') return [];
-  const { clients, testJwts } = profile.target;
+  const clients = declaredClients(profile);
+  if (!clients) return [];
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
-  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})])];
+  const testJwts = profile.target.kind === 'remote' ? Object.values(profile.target.testJwts ?? {}) : [];
+  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts])];
 }
 
 /** The secret variables of a profile that are unset, in the profile's order. */

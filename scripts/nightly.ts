@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
+import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../fixtures/deviations';
 import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
@@ -160,9 +160,8 @@ export async function nightly(args: NightlyArgs): Promise<number> {
         const read = testsFromReports([run.jsonReport], args.project);
         tests = read.tests;
         problems.push(...read.errors);
-        if (tests.length) renderReport(runPaths(run.runDir).allureResults);
       }
-      report = renderReport(path.join(runDir, 'allure-results'), DEFAULT_OUTPUT, { print: false });
+      report = renderReport(runPaths(run.runDir).allureResults, DEFAULT_OUTPUT, { print: false });
       if (!report) problems.push('the Allure report could not be rendered');
       const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
       for (const leak of scan.leaks) problems.push(describeLeak(leak));

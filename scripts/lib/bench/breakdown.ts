@@ -32,6 +32,10 @@ export interface WorkerTimeline {
   settlementWaitMs: number;
   /** Sum of its tests' durations. */
   testsMs: number;
+  /** Time between one of its tests ending and the next beginning: the runner handing over the next test, the worker's own work in between. */
+  betweenTestsMs: number;
+  /** From the end of its last test to the end of the process: worker teardown. */
+  afterLastTestMs: number;
 }
 
 export interface Breakdown {
@@ -81,6 +85,9 @@ export function breakdown(processes: readonly ProbedProcess[], tests: readonly R
       const own = results.filter((r) => r.workerIndex === p.workerIndex && r.startTime);
       const firstTestStart = own.length ? Math.min(...own.map((r) => Date.parse(r.startTime!))) - t0 : undefined;
       const first = p.requests[0];
+      const spans = own.map((r) => ({ from: Date.parse(r.startTime!) - t0, to: Date.parse(r.startTime!) - t0 + (r.duration ?? 0) })).sort((a, b) => a.from - b.from);
+      const betweenTestsMs = spans.slice(1).reduce((sum, s, i) => sum + Math.max(0, s.from - spans[i]!.to), 0);
+      const lastEnd = spans.length ? Math.max(...spans.map((s) => s.to)) : undefined;
       return {
         workerIndex: p.workerIndex!,
         processStart: p.startedAt - t0,
@@ -92,6 +99,8 @@ export function breakdown(processes: readonly ProbedProcess[], tests: readonly R
         requestsInFlightMs: unionMs(p.requests.map((r) => [r.sentAt, r.answeredAt ?? r.sentAt])),
         settlementWaitMs: own.reduce((sum, r) => sum + waitingMs(r.steps), 0),
         testsMs: own.reduce((sum, r) => sum + (r.duration ?? 0), 0),
+        betweenTestsMs,
+        afterLastTestMs: lastEnd === undefined ? 0 : p.endedAt - t0 - lastEnd,
       };
     })
     .sort((a, b) => a.workerIndex - b.workerIndex);

@@ -39,24 +39,41 @@ function breakdownSection(run: Measured, b: Breakdown): string[] {
   const share = (value: number, total: number): string => (total > 0 ? `${ms(value)} (${((value / total) * 100).toFixed(0)} %)` : ms(value));
   const cell = (activity: Activity, value: number, total: number): string => (activity === 'idle' ? ms(value) : share(value, total));
   lines.push('', `## Where the time goes (a profiled full local run: ${seconds(b.wallMs)} wall, load ${loadText(run.load)})`, '');
-  lines.push('Profiling slows the run; read the shares, not the absolute times. CPU per activity (a sample is charged to the step, signing, transform or report writing it happened under, else to the innermost code that names an activity; `idle` is waiting, not CPU):', '');
+  lines.push(
+    'Profiling slows the run; read the shares, not the absolute times. Time on each process’s main thread per activity, from V8’s sampling profiler: a blocking call (an `fsync`, a synchronous key generation) counts as busy for the code that made it, `idle` is the event loop waiting. A sample is charged to the step, signing, transform or report writing it happened under, else to the innermost code that names an activity:',
+    '',
+  );
   lines.push(
     table(
       ['activity', 'runner', `workers (${b.workers.length}, summed)`, 'reference'],
       [
         ...b.cpu.filter((r) => r.runner + r.workers + r.reference >= 1).sort((x, y) => Number(x.activity === 'idle') - Number(y.activity === 'idle') || y.runner + y.workers + y.reference - (x.runner + x.workers + x.reference)).map((r) => [r.activity, cell(r.activity, r.runner, busy('runner')), cell(r.activity, r.workers, busy('workers')), cell(r.activity, r.reference, busy('reference'))]),
-        ['**CPU busy**', ms(busy('runner')), ms(busy('workers')), ms(busy('reference'))],
+        ['**busy**', ms(busy('runner')), ms(busy('workers')), ms(busy('reference'))],
       ],
     ),
   );
-  lines.push('', 'Wall clock per worker: what it waited on (requests in flight: at least one of its requests unanswered; settlement waits: its tests’ `wait for` steps, observations and the settled-payment pool):', '');
+  lines.push(
+    '',
+    'Wall clock per worker: its lifetime is its start, its tests, the gaps between them (outside every test’s duration: the runner handing over the next test, the worker’s own work in between) and its teardown. Inside the tests: requests in flight (at least one of its requests unanswered) and settlement waits (its tests’ `wait for` steps: observations, the settled-payment pool):',
+    '',
+  );
   lines.push(
     table(
-      ['worker', 'process start → first test', 'requests', 'requests in flight', 'settlement waits', 'tests (summed)', 'process lifetime'],
-      b.workers.map((w) => [String(w.workerIndex), w.firstTestStart === undefined ? '—' : ms(w.firstTestStart - w.processStart), String(w.requests), ms(w.requestsInFlightMs), ms(w.settlementWaitMs), ms(w.testsMs), ms(w.processEnd - w.processStart)]),
+      ['worker', 'process lifetime', 'start → first test', 'tests (summed)', 'between tests', 'after last test', 'requests', 'requests in flight', 'settlement waits'],
+      b.workers.map((w) => [
+        String(w.workerIndex),
+        ms(w.processEnd - w.processStart),
+        w.firstTestStart === undefined ? '—' : ms(w.firstTestStart - w.processStart),
+        ms(w.testsMs),
+        ms(w.betweenTestsMs),
+        ms(w.afterLastTestMs),
+        String(w.requests),
+        ms(w.requestsInFlightMs),
+        ms(w.settlementWaitMs),
+      ]),
     ),
   );
-  lines.push('', `The first request of each worker (times from the runner’s start). Before the first worker started (${at(b.firstWorkerStart)}), the runner spent its CPU on: ${activityList(b.runnerBeforeWorkers)}; the reference process started at ${at(b.referenceStart)}.`, '');
+  lines.push('', `The first request of each worker (times from the runner’s start). Before the first worker started (${at(b.firstWorkerStart)}), the runner’s main thread was busy with: ${activityList(b.runnerBeforeWorkers)}; the reference process started at ${at(b.referenceStart)}.`, '');
   lines.push(
     table(
       ['worker', 'process start', 'first test begins', 'first request', 'sent', 'answered', 'CPU from process start to that request'],

@@ -46,7 +46,7 @@ test.describe('key registration: a key the spec forbids makes every token reques
         const twin = await api.requestToken({ label: 'valid twin: the primary client, registered with a conforming key' });
         verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);
       } else {
-        if (!granted.has('keyRegistration')) verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name });
+        if (!granted.has('keyRegistration')) verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: c.rule });
         const good = await newClient('twin');
         const twin = await api.requestToken({ client: good, label: 'valid twin: same client shape, conforming RSA-2048 PEM key' });
         verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);

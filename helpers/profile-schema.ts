@@ -222,6 +222,16 @@ export const profileSchema = {
         },
       },
     },
+    exploration: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['sequences', 'paymentsPerSequence'],
+      properties: {
+        sequences: { type: 'integer', minimum: 1, maximum: 10000 },
+        paymentsPerSequence: { type: 'integer', minimum: 1, maximum: 20 },
+        commandsPerSequence: { type: 'integer', minimum: 1, maximum: 50 },
+      },
+    },
     liveLimits: {
       type: 'object',
       additionalProperties: false,

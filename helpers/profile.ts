@@ -139,6 +139,12 @@ export interface Profile {
    */
   slowLane?: { tokenExpiry?: { maxWaitSeconds: number } };
   liveLimits?: { maxPayments: number; maxAmount: number };
+  /**
+   * Budget of the stateful exploration (npm run explore, tests tagged @explore): how many command
+   * sequences it runs, how many payments one sequence may create, how many commands a sequence has at
+   * most (default 8). Absent: the profile is not explored. Never on a live profile.
+   */
+  exploration?: { sequences: number; paymentsPerSequence: number; commandsPerSequence?: number };
 }
 
 export class ProfileError extends Error {
@@ -193,6 +199,9 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   const expectedName = path.basename(file, '.json');
   if (profile.name !== expectedName) {
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
+  }
+  if (profile.live && profile.exploration) {
+    throw new ProfileError(`${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`);
   }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);

@@ -29,6 +29,12 @@ export interface RunSettings {
   fingerprintKey: string;
   /** PAYMENTS_SLOW=1 runs the @slow lane (tests that wait out real time, e.g. token expiry). */
   slow: boolean;
+  /** PAYMENTS_EXPLORE=1 (npm run explore): the @explore tests run, with the profile's exploration budget; otherwise they are left out. */
+  exploring: boolean;
+  /** PAYMENTS_EXPLORE_SEQUENCES: overrides the profile's number of sequences (npm test's small budget). */
+  exploreSequences: number | undefined;
+  /** PAYMENTS_EXPLORE_REPLAY: `seed=…;path=…;replayPath=…` of a counterexample, replayed instead of exploring. */
+  exploreReplay: string | undefined;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
@@ -76,6 +82,9 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
     secretCanary: env.PAYMENTS_SECRET_CANARY || undefined,
     fingerprintKey: env.PAYMENTS_FINGERPRINT_KEY,
     slow: env.PAYMENTS_SLOW === '1',
+    exploring: env.PAYMENTS_EXPLORE === '1',
+    exploreSequences: Number(env.PAYMENTS_EXPLORE_SEQUENCES) || undefined,
+    exploreReplay: env.PAYMENTS_EXPLORE_REPLAY || undefined,
     referenceUrl: env.REF_URL || undefined,
     ci: Boolean(env.CI),
     listing: argv.includes('--list'),

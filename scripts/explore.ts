@@ -14,11 +14,11 @@ import { runPaths } from '../helpers/run-folder';
 import { cliMain } from './lib/cli';
 import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';
-import type { ExplorationSummary } from '../fixtures/exploring';
+import type { ExplorationSummary } from '../fixtures/exploration/report';
 
 const USAGE = "usage: npm run explore [-- --project <name>] [--sequences N] [--replay '<seed=…;path=…[;replayPath=…]>'] [--no-report] [playwright args]";
 
-/** The annotation scripts read (fixtures/exploring.ts EXPLORATION_ANNOTATION; not imported: it would load the fixtures here). */
+/** The annotation an exploration leaves (fixtures/exploration/report.ts EXPLORATION_ANNOTATION; not imported: that module loads Playwright's test). */
 const ANNOTATION = 'exploration';
 
 export interface ExploreOptions {

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KitPool, type Kit } from '../../fixtures/exploration/kit';
+import { laneBudget, laneSeed } from '../../fixtures/exploration/budget';
 import { leftOut } from '../../fixtures/projects';
-import { environmentsDir, parseProfile, ProfileError } from '../../helpers/profile';
+import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { explorationsOf, formatExplorations, parseExploreArgs } from '../../scripts/explore';
 
@@ -78,4 +79,19 @@ test('npm run explore prints each lane: seed, sequences, payments, and for a fai
   assert.match(text, /third institution: skipped — needs a third institution/);
   assert.match(text, /exploration created 86 payment\(s\) in all/);
   assert.doesNotMatch(text, /not an exploration/);
+});
+
+test('a lane’s budget: its share of the sequences, the kits shrinking may need, the payments they bound', () => {
+  const local = loadProfile('local');
+  const exploration = { sequences: 5, paymentsPerSequence: 5 };
+  const first = laneBudget(local, exploration, 'payer and beneficiary');
+  const second = laneBudget(local, exploration, 'three institutions');
+  assert.deepEqual([first.sequences, second.sequences], [3, 2], 'the sequences are shared, the first lane takes the odd one');
+  assert.equal(first.commandsPerSequence, 16);
+  assert.equal(first.maxKits, 3 * 3 + 4);
+  assert.equal(first.maxPayments, 13 * 6, 'each kit’s sequence: its payments and a sentinel');
+  assert.equal(laneBudget(local, exploration, 'payer and beneficiary', 40).sequences, 20, '--sequences overrides the profile');
+  assert.equal(laneBudget(local, { ...exploration, commandsPerSequence: 4 }, 'three institutions').commandsPerSequence, 4);
+  assert.equal(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'payer and beneficiary'), 'PAYMENTS_SEED replays the generation');
+  assert.notEqual(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'three institutions'));
 });

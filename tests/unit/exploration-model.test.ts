@@ -30,7 +30,7 @@ import {
   type MoneyBack,
   type PaymentModel,
 } from '../../fixtures/exploration/model';
-import { createsPayment, describeStep, needsStranger } from '../../fixtures/exploration/steps';
+import { describeStep, needsStranger, paymentsCreatedBy } from '../../fixtures/exploration/steps';
 import { formatReplay, parseReplay } from '../../fixtures/exploration/explorer';
 
 const settled = (amount = 10_000n, extra: Partial<PaymentModel> = {}): PaymentModel => ({
@@ -174,14 +174,16 @@ test('amounts no reading accepts are refused; a 5xx for them is a robustness fai
   assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e308', 500).rule, 'ROB-03');
 });
 
-test('steps in words, and which need a third institution or create payments', () => {
+test('steps in words, which need a third institution, how many payments each may create', () => {
   assert.equal(describeStep({ do: 'refund', payment: 0, amount: { of: 'cents', cents: 6_000 }, as: 'beneficiary' }), 'refund 60.00 of P0 as the beneficiary');
   assert.equal(describeStep({ do: 'drain', payment: 2, pieceCents: 3, pieces: 30 }), 'drain P2: all but 30 × 0.03, then 31 refunds of 0.03 at once');
   assert.equal(needsStranger({ do: 'shadow', payment: 0 }), true);
   assert.equal(needsStranger({ do: 'read status', payment: 0, as: 'stranger' }), true);
   assert.equal(needsStranger({ do: 'return', payment: 0, amount: 'whole', as: 'beneficiary' }), false);
-  assert.equal(createsPayment({ do: 'pay', cents: 100 }), true);
-  assert.equal(createsPayment({ do: 'settle' }), false);
+  assert.equal(paymentsCreatedBy({ do: 'pay', cents: 100 }), 1);
+  assert.equal(paymentsCreatedBy({ do: 'repeat', payment: 0, body: 'same' }), 1, 'its sentinel');
+  assert.equal(paymentsCreatedBy({ do: 'pay duplicates', copies: 3 }), 2, 'one payment and its sentinel');
+  assert.equal(paymentsCreatedBy({ do: 'settle' }), 0);
 });
 
 test('a counterexample replays from one variable: seed, path and the commands’ replay path', () => {

@@ -44,7 +44,7 @@ test('KitPool: a kit that could not be prepared fails the take, not the pool', a
 
 test('profile exploration: a budget is accepted, and refused on a live profile', () => {
   const local = JSON.parse(readFileSync(path.join(environmentsDir, 'local.json'), 'utf8')) as Record<string, unknown>;
-  assert.deepEqual(parseProfile(local, 'environments/local.json').exploration, { sequences: 40, paymentsPerSequence: 5 });
+  assert.deepEqual(parseProfile(local, 'environments/local.json').exploration, { sequences: 40, paymentsPerSequence: 6 });
   assert.throws(() => parseProfile({ ...local, exploration: { sequences: 0, paymentsPerSequence: 5 } }, 'environments/local.json'), /exploration\.sequences/);
   const live = JSON.parse(readFileSync(path.join(environmentsDir, 'live.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(parseProfile(live, 'environments/live.json').exploration, undefined);
@@ -89,7 +89,7 @@ test('a lane’s budget: its share of the sequences, the kits shrinking may need
   assert.deepEqual([first.sequences, second.sequences], [3, 2], 'the sequences are shared, the first lane takes the odd one');
   assert.equal(first.commandsPerSequence, 16);
   assert.equal(first.maxKits, 3 * 3 + 4);
-  assert.equal(first.maxPayments, 13 * 6, 'each kit’s sequence: its payments and a sentinel');
+  assert.equal(first.maxPayments, 13 * 5, 'each kit’s sequence creates at most its budget, sentinels included');
   assert.equal(laneBudget(local, exploration, 'payer and beneficiary', 40).sequences, 20, '--sequences overrides the profile');
   assert.equal(laneBudget(local, { ...exploration, commandsPerSequence: 4 }, 'three institutions').commandsPerSequence, 4);
   assert.equal(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'payer and beneficiary'), 'PAYMENTS_SEED replays the generation');

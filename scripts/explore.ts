@@ -71,7 +71,7 @@ export function formatExplorations(explorations: ReturnType<typeof explorationsO
     }
     payments += s.payments;
     const verdict = s.failed ? `FAILED${s.rule ? ` (${s.rule})` : ''}` : e.outcome === 'passed' ? 'passed' : e.outcome;
-    lines.push(`exploration [${e.project}] lane "${s.lane}": ${verdict} — ${s.sequences} sequences asked, ${s.runs} run (${s.shrinks} shrinking), ${s.payments} payments created (at most ${s.maxPayments}), fast-check seed ${s.seed}`);
+    lines.push(`exploration [${e.project}] lane "${s.lane}": ${verdict} — ${s.sequences} sequences asked, ${s.runs} run (shrinking included; ${s.shrinks} shrink step(s) taken), ${s.payments} payments created (at most ${s.maxPayments}), fast-check seed ${s.seed}`);
     if (s.steps?.length) {
       lines.push(`  shrunk sequence (${s.steps.length} step(s)):`);
       for (const step of s.steps) lines.push(`    ${step}`);

@@ -73,7 +73,7 @@ test('npm run explore prints each lane: seed, sequences, payments, and for a fai
     { project: 'local', titlePath: ['other.spec.ts', 'not an exploration'], title: 'z', tags: ['P8-01'], status: 'expected', outcome: 'passed', annotations: [], resultAnnotations: [], durationMs: 1, errors: [] },
   ];
   const text = formatExplorations(explorationsOf(tests));
-  assert.match(text, /lane "payer and beneficiary": FAILED \(MNY-01\) — 20 sequences asked, 23 run \(6 shrinking\), 86 payments created \(at most 384\), fast-check seed 42/);
+  assert.match(text, /lane "payer and beneficiary": FAILED \(MNY-01\) — 20 sequences asked, 23 run \(shrinking included; 6 shrink step\(s\) taken\), 86 payments created \(at most 384\), fast-check seed 42/);
   assert.match(text, /2\. return the whole of P0/);
   assert.match(text, /replay: PAYMENTS_EXPLORE_REPLAY=/);
   assert.match(text, /third institution: skipped — needs a third institution/);
@@ -88,8 +88,8 @@ test('a lane’s budget: its share of the sequences, the kits shrinking may need
   const second = laneBudget(local, exploration, 'three institutions');
   assert.deepEqual([first.sequences, second.sequences], [3, 2], 'the sequences are shared, the first lane takes the odd one');
   assert.equal(first.commandsPerSequence, 16);
-  assert.equal(first.maxKits, 3 * 3 + 4);
-  assert.equal(first.maxPayments, 13 * 5, 'each kit’s sequence creates at most its budget, sentinels included');
+  assert.equal(first.maxKits, 3 + 5 * 3 + 4, 'generated, shrinking (five per generated), prepared ahead');
+  assert.equal(first.maxPayments, 22 * 5, 'each kit’s sequence creates at most its budget, sentinels included');
   assert.equal(laneBudget(local, exploration, 'payer and beneficiary', 40).sequences, 20, '--sequences overrides the profile');
   assert.equal(laneBudget(local, { ...exploration, commandsPerSequence: 4 }, 'three institutions').commandsPerSequence, 4);
   assert.equal(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'payer and beneficiary'), 'PAYMENTS_SEED replays the generation');

@@ -33,7 +33,7 @@ export interface RunSettings {
   exploring: boolean;
   /** PAYMENTS_EXPLORE_SEQUENCES: overrides the profile's number of sequences (npm test's small budget). */
   exploreSequences: number | undefined;
-  /** PAYMENTS_EXPLORE_REPLAY: `seed=…;path=…;replayPath=…` of a counterexample, replayed instead of exploring. */
+  /** PAYMENTS_EXPLORE_REPLAY: `lane=…;seed=…;path=…;replayPath=…` of a counterexample, replayed instead of exploring. */
   exploreReplay: string | undefined;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * `npm run explore [-- --project <name>] [--sequences N] [--replay '<seed=…;path=…>'] [--no-report] [playwright args]`
+ * `npm run explore [-- --project <name>] [--sequences N] [--replay 'lane=…;seed=…;path=…'] [--no-report] [playwright args]`
  *
  * Stateful exploration of money flows (tests tagged @explore, tests/money/explore.spec.ts) against a
  * profile (default local), with the profile's budget (`exploration`) or --sequences. Runs like
@@ -16,7 +16,7 @@ import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';
 import type { ExplorationSummary } from '../fixtures/exploration/report';
 
-const USAGE = "usage: npm run explore [-- --project <name>] [--sequences N] [--replay '<seed=…;path=…[;replayPath=…]>'] [--no-report] [playwright args]";
+const USAGE = "usage: npm run explore [-- --project <name>] [--sequences N] [--replay 'lane=…;seed=…;path=…[;replayPath=…]'] [--no-report] [playwright args]";
 
 /** The annotation an exploration leaves (fixtures/exploration/report.ts EXPLORATION_ANNOTATION; not imported: that module loads Playwright's test). */
 const ANNOTATION = 'exploration';

@@ -186,12 +186,13 @@ test('steps in words, which need a third institution, how many payments each may
   assert.equal(paymentsCreatedBy({ do: 'settle' }), 0);
 });
 
-test('a counterexample replays from one variable: seed, path and the commands’ replay path', () => {
-  const replay = { seed: -1460583445, path: '3:2:2:1:1:1:3', replayPath: 'DABAADN:VB' };
-  assert.equal(formatReplay(replay), 'seed=-1460583445;path=3:2:2:1:1:1:3;replayPath=DABAADN:VB');
+test('a counterexample replays from one variable: its lane, seed, path and the commands’ replay path', () => {
+  const replay = { lane: 'three institutions' as const, seed: -1460583445, path: '3:2:2:1:1:1:3', replayPath: 'DABAADN:VB' };
+  assert.equal(formatReplay(replay), 'lane=three institutions;seed=-1460583445;path=3:2:2:1:1:1:3;replayPath=DABAADN:VB');
   assert.deepEqual(parseReplay(formatReplay(replay)), replay);
-  assert.deepEqual(parseReplay('seed=7;path=0'), { seed: 7, path: '0' });
-  assert.throws(() => parseReplay('path=0'), /PAYMENTS_EXPLORE_REPLAY must be/);
+  assert.deepEqual(parseReplay('lane=payer and beneficiary;seed=7;path=0'), { lane: 'payer and beneficiary', seed: 7, path: '0' });
+  assert.throws(() => parseReplay('seed=7;path=0'), /PAYMENTS_EXPLORE_REPLAY must be/, 'the lane is part of it');
+  assert.throws(() => parseReplay('lane=payer and beneficiary;path=0'), /PAYMENTS_EXPLORE_REPLAY must be/);
 });
 
 function pick(e: ReturnType<typeof expectReturn>): string[] {

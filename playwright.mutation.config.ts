@@ -9,7 +9,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
-import { projectsFor, referenceServers } from './fixtures/projects';
+import { leftOut, projectsFor, referenceServers } from './fixtures/projects';
 import { grepFor } from './fixtures/ledger/tags';
 import { isOperation } from './fixtures/ledger/operations';
 import type { RunOptions } from './fixtures/options';
@@ -35,7 +35,8 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
     name: `${profile.name}~${fault.name}`,
     testDir: './tests',
     testIgnore: ['**/unit/**'],
-    grepInvert: /@slow/,
+    // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
+    ...leftOut({ slow: false, exploring: settings.exploring }),
     use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule, evidence: 'minimal' },
     ...(plan.scope === 'cited' ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) } : {}),
   };

@@ -199,6 +199,15 @@ const slowLane = Strict(
   'the @slow lane (PAYMENTS_SLOW=1): tests that wait out real time',
 );
 
+const exploration = Strict(
+  {
+    sequences: Type.Integer({ minimum: 1, maximum: 10000, description: 'how many command sequences npm run explore runs' }),
+    paymentsPerSequence: Type.Integer({ minimum: 1, maximum: 20, description: 'the most payments one sequence may create' }),
+    commandsPerSequence: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'the most commands of one sequence (default 8)' })),
+  },
+  'budget of the stateful exploration (npm run explore, tests tagged @explore); absent: the profile is not explored; never on a live profile',
+);
+
 const liveLimits = Strict(
   {
     maxPayments: Type.Integer({ minimum: 0, description: 'the most payments one live run may submit' }),
@@ -225,6 +234,7 @@ export const profileSchema = Type.Object(
     prefetch: Type.Optional(prefetch),
     concurrency: Type.Optional(concurrency),
     slowLane: Type.Optional(slowLane),
+    exploration: Type.Optional(exploration),
     liveLimits: Type.Optional(liveLimits),
   },
   { $id: 'payments-profile', additionalProperties: false, title: 'Payments conformance suite: environment profile' },

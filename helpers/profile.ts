@@ -112,6 +112,9 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
     throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
   }
+  if (profile.live && profile.exploration) {
+    throw new ProfileError(`${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`);
+  }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
   }

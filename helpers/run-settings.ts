@@ -51,6 +51,12 @@ export interface SuiteEnvironment {
   signingKeyPassphrase: string | undefined;
   /** PAYMENTS_CHROMIUM: the system Chromium that check-offline opens reports in. */
   chromium: string;
+  /** PAYMENTS_EXPLORE=1 (npm run explore): the @explore tests run, with the profile's exploration budget; otherwise they are left out. */
+  exploring: boolean;
+  /** PAYMENTS_EXPLORE_SEQUENCES: overrides the profile's number of sequences (npm test's small budget). */
+  exploreSequences: number | undefined;
+  /** PAYMENTS_EXPLORE_REPLAY: `lane=…;seed=…;path=…;replayPath=…` of a counterexample, replayed instead of exploring. */
+  exploreReplay: string | undefined;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
@@ -94,6 +100,9 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnv
     mutationPlan: env.PAYMENTS_MUTATION_PLAN || undefined,
     signingKeyPassphrase: env.PAYMENTS_SIGNING_KEY_PASSPHRASE || undefined,
     chromium: env.PAYMENTS_CHROMIUM || '/usr/bin/chromium',
+    exploring: env.PAYMENTS_EXPLORE === '1',
+    exploreSequences: Number(env.PAYMENTS_EXPLORE_SEQUENCES) || undefined,
+    exploreReplay: env.PAYMENTS_EXPLORE_REPLAY || undefined,
     referenceUrl: env.REF_URL || undefined,
     ci: Boolean(env.CI),
     githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,

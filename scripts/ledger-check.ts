@@ -54,7 +54,7 @@ export interface LedgerCheckResult {
 export function listTests(profiles: string[]): ListedTest[] {
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const run = spawnSync(process.execPath, [cli, 'test', '--list', '--reporter=json'], {
-    env: { ...process.env, PAYMENTS_PROFILES: profiles.join(','), PAYMENTS_ALLURE: '0', PAYMENTS_SLOW: '1', PAYMENTS_CONFIRM_LIVE: profiles.join(',') },
+    env: { ...process.env, PAYMENTS_PROFILES: profiles.join(','), PAYMENTS_ALLURE: '0', PAYMENTS_SLOW: '1', PAYMENTS_EXPLORE: '1', PAYMENTS_CONFIRM_LIVE: profiles.join(',') },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -1,9 +1,9 @@
 /**
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
- * secret scan), a secret scan of a run whose tests fail on purpose (failure messages and replay
- * attachments), the suite against every reference dialect, and the mutation kill matrix. Ends with
- * the one closing line CI reads.
+ * secret scan), a short stateful exploration of money flows, a secret scan of a run whose tests fail
+ * on purpose (failure messages and replay attachments), the suite against every reference dialect,
+ * and the mutation kill matrix. Ends with the one closing line CI reads.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -39,11 +39,16 @@ const dialectProfiles = readdirSync('environments')
   .filter((f) => /^local-.+\.json$/.test(f) && !f.includes('.deviations.'))
   .map((f) => f.slice(0, -5));
 
+/** Sequences npm test explores (the local profile's budget is npm run explore's). */
+const EXPLORATION_SEQUENCES = 6;
+
 const steps: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { name: 'unit tests', command: [node, ...tsx, '--test', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
-  { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts'] },
+  { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
   { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
+  // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
+  { name: 'exploration (local reference)', command: [node, ...tsx, 'scripts/explore.ts', '--project=local', '--sequences', String(EXPLORATION_SEQUENCES), '--no-report'], counts: playwrightCounts },
   { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
   ...dialectProfiles.map(
     (profile): Step => ({

@@ -51,7 +51,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     }
   });
 
-  test('a second return of the same payment is refused', { tag: ['@RTR-38', '@MNY-01'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a second return of the same payment is refused', { tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
     const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the payment (pacs.004)' });

@@ -1,0 +1,18 @@
+/**
+ * Directed money-flow sequences (fixtures/catalogues/money-sequences.ts): the counterexamples the
+ * exploration found, and the defects of issue 14, as fixed steps that run in every conformance run.
+ * Each starts from a kit of settled payments arranged in the background from the worker's start, and
+ * shows its steps one by one with their exchanges.
+ */
+import { test, takes } from '../../fixtures/test';
+import { moneySequences } from '../../fixtures/catalogues/money-sequences';
+import { moneySequenceKits } from '../../fixtures/catalogues/observations';
+
+test.describe('money across flows and clients: directed sequences', () => {
+  for (const sequence of moneySequences) {
+    const tag = [...sequence.rules.map((r) => `@${r}`), ...sequence.ops.map((op) => `@op:${op}`)];
+    test(sequence.name, { tag, annotation: takes({ observation: moneySequenceKits[sequence.name]! }) }, async ({ runSequence }) => {
+      await runSequence(sequence);
+    });
+  }
+});

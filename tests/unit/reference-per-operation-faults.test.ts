@@ -57,7 +57,7 @@ async function env(faults: string[]): Promise<Env> {
   return { c, token, incoming, incomingId, pending, pendingId: dataId(own), cxlId: dataId(cxl) };
 }
 
-type Probe = 'plain' | 'noBearer' | 'forgedBearer' | 'noClientId' | 'otherClientId' | 'textPlain' | 'noSca' | 'badScaSignature' | 'otherHd' | 'reusedNonce';
+type Probe = 'plain' | 'noBearer' | 'forgedBearer' | 'noClientId' | 'otherClientId' | 'textPlain' | 'noSca' | 'badScaSignature' | 'otherHd' | 'reusedNonce' | 'malformedJson' | 'deepNesting';
 
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
@@ -70,7 +70,12 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'sca-skips-signature': 'badScaSignature',
   'sca-hd-unchecked': 'otherHd',
   'sca-allows-nonce-reuse': 'reusedNonce',
+  'malformed-json-500': 'malformedJson',
+  'deep-nesting-500': 'deepNesting',
 };
+
+/** The robustness families: the fault turns a refusal into a 500, so the outcome is read from the status class. */
+const crashFamilies: ReadonlySet<string> = new Set(['malformed-json-500', 'deep-nesting-500']);
 
 function postBody(e: Env, op: Operation): string {
   switch (op) {
@@ -101,7 +106,8 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
     const get = { paymentStatus: `pacs002/v12/${e.pendingId}`, incomingPayment: `pacs008/v08/${e.incomingId}`, cancellationStatus: `camt029/v09/${e.cxlId}` }[op as 'paymentStatus'];
     return h.get(get, e.c, e.token, headers);
   }
-  const body = postBody(e, op);
+  const valid = postBody(e, op);
+  const body = probe === 'malformedJson' ? valid.slice(0, -1) : probe === 'deepNesting' ? `${valid.slice(0, -1)},"x":${'['.repeat(100)}${']'.repeat(100)}}` : valid;
   const header = { alg: 'RS256', typ: 'JWT', kid: e.c.kid };
   if (probe === 'textPlain') headers['content-type'] = 'text/plain';
   if (probe === 'noSca') headers['sca-token'] = null;
@@ -126,6 +132,7 @@ function outcome(base: string, r: Reply): string {
     assert.ok(r.status < 300, `${r.status} ${r.text}`);
     return /json/.test(r.headers.get('content-type') ?? '') ? 'clean' : 'fault';
   }
+  if (crashFamilies.has(base)) return r.status >= 500 ? 'fault' : 'clean';
   if (r.status >= 500) throw new Error(`5xx: ${r.text}`);
   return r.status < 300 ? 'fault' : 'clean';
 }
@@ -145,7 +152,7 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
     const rules = new Set(perOperationFaults.filter((f) => f.name.startsWith(`${base}@`)).map((f) => f.rule));
     assert.deepEqual([...rules], [faultCatalogue.find((f) => f.name === base)!.rule], `${base}: one rule, the global fault's`);
   }
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 4 * 4);
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -55,7 +55,8 @@ export const profileSchema = {
           required: ['kind'],
           properties: {
             kind: { const: 'reference' },
-            dialect: { type: 'string' },
+            // A preset name, or an object of dialect fields (the reference checks names and values).
+            dialect: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'object' }] },
             env: { type: 'object', additionalProperties: { type: 'string' } },
           },
         },

@@ -36,8 +36,14 @@ export interface SecretRefs {
 /** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
 export type WeakKey = 'ec' | 'rsa1024' | 'encrypted' | 'notPem';
 
+/**
+ * The reference's answers where the spec says "not shown": a preset name, or an object of dialect
+ * fields over the default (reference/README.md "Dialects"; the reference validates it on registration).
+ */
+export type ReferenceDialect = string | Record<string, unknown>;
+
 export type Target =
-  | { kind: 'reference'; dialect?: string; env?: Record<string, string> }
+  | { kind: 'reference'; dialect?: ReferenceDialect; env?: Record<string, string> }
   | {
       kind: 'remote';
       baseUrl: string;

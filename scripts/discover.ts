@@ -24,17 +24,19 @@ import { choices, rulesOf } from '../fixtures/discovery/choices';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
 
-const USAGE = 'usage: npm run discover -- --project <env> [--write]';
+const USAGE = 'usage: npm run discover -- --project <env> [--write] [--dir <profiles folder, default environments>]';
 
 export interface DiscoverArgs {
   project: string;
   write: boolean;
+  /** Folder of the profile (generated profiles, tests); default environments/. */
+  dir?: string;
 }
 
 export function parseDiscoverArgs(argv: string[]): DiscoverArgs {
-  const { values } = parseArgs({ args: argv, options: { project: { type: 'string' }, write: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { project: { type: 'string' }, write: { type: 'boolean', default: false }, dir: { type: 'string' } }, strict: true });
   if (!values.project) throw new Error(`--project is required\n${USAGE}`);
-  return { project: values.project, write: values.write! };
+  return { project: values.project, write: values.write!, ...(values.dir ? { dir: values.dir } : {}) };
 }
 
 /** Where a profile's discovery is written: next to it, `<env>.discovered.json` (not committed: .gitignore). */
@@ -139,7 +141,7 @@ if (require.main === module) {
   cliMain(USAGE, async () => {
     const args = parseDiscoverArgs(process.argv.slice(2));
     try {
-      await discoverProfile(args.project, { write: args.write });
+      await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
     } catch (error) {
       if (!(error instanceof ProfileError)) throw error;
       console.error(`✖ ${error.message}`);

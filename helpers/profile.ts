@@ -224,7 +224,7 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
 
 export function listProfileNames(dir = environmentsDir): string[] {
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && f !== 'profile.schema.json')
+    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && !f.includes('.discovered.') && f !== 'profile.schema.json')
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
 }

@@ -60,6 +60,8 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
   env.PAYMENTS_RUN_ID ||= randomBytes(4).toString('hex');
   env.PAYMENTS_RUN_DIR ||= newRunDir(env.PAYMENTS_RUN_ID);
   env.PAYMENTS_FINGERPRINT_KEY ||= randomBytes(32).toString('base64url');
+  // A runner started with a heap of its own (scripts/lib/run-playwright.ts runnerHeapMb): its workers fork with theirs.
+  if (env.PAYMENTS_WORKER_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = env.PAYMENTS_WORKER_NODE_OPTIONS;
   const fromArgs = projectArguments(argv);
   // Workers load the config again without the --project arguments: hand them the selection.
   if (fromArgs.length) env.PAYMENTS_PROFILES = fromArgs.join(',');

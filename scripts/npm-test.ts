@@ -2,8 +2,9 @@
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
  * secret scan), a secret scan of a run whose tests fail on purpose (failure messages and replay
- * attachments), the suite against every reference dialect, and the mutation kill matrix. Ends with
- * the one closing line CI reads.
+ * attachments), the suite with the flow-description versions, the dialect matrix (a pairwise covering
+ * set of reference dialects, each with its discovered profile enforced and the local one reported) and
+ * the mutation kill matrix. Ends with the one closing line CI reads.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -35,24 +36,20 @@ const unitFiles = readdirSync('tests/unit')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => path.join('tests/unit', f));
 
-const dialectProfiles = readdirSync('environments')
-  .filter((f) => /^local-.+\.json$/.test(f) && !f.includes('.deviations.'))
-  .map((f) => f.slice(0, -5));
-
 const steps: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { name: 'unit tests', command: [node, ...tsx, '--test', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts'] },
   { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
   { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
-  ...dialectProfiles.map(
-    (profile): Step => ({
-      name: `conformance (${profile})`,
-      command: [node, 'node_modules/@playwright/test/cli.js', 'test', `--project=${profile}`],
-      env: { PAYMENTS_ALLURE: '0' },
-      counts: playwrightCounts,
-    }),
-  ),
+  // The version set of the flow description (spec §9): paths the dialect matrix does not vary.
+  {
+    name: 'conformance (local-flow-versions)',
+    command: [node, 'node_modules/@playwright/test/cli.js', 'test', '--project=local-flow-versions'],
+    env: { PAYMENTS_ALLURE: '0' },
+    counts: playwrightCounts,
+  },
+  { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
 

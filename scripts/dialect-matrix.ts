@@ -55,7 +55,8 @@ export function parseDialectArgs(argv: string[]): Options {
   });
   const only = values.only!.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean).map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
-  return { only, workers: Number(values.workers) || Math.max(2, os.cpus().length), list: values.list!, keep: values.keep!, outDir: values.out! };
+  // One worker more than cores: a worker waiting for a settlement leaves its core to another project.
+  return { only, workers: Number(values.workers) || os.cpus().length + 1, list: values.list!, keep: values.keep!, outDir: values.out! };
 }
 
 interface DialectChoice {

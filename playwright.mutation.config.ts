@@ -25,7 +25,7 @@ export interface MutationPlan {
 }
 
 const settings = runSettings();
-const plan = JSON.parse(readFileSync(process.env.PAYMENTS_MUTATION_PLAN ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
+const plan = JSON.parse(readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
 const profile = loadProfile(plan.profile);
 if (!settings.listing) shareClientKeys();
 
@@ -48,7 +48,7 @@ export default defineConfig<RunOptions>({
   retries: 0,
   timeout: 60_000,
   outputDir: runPaths(settings.runDir).outputDir,
-  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  reporter: [['./fixtures/reporters/plan.ts'], ['./fixtures/reporters/progress.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
   webServer: referenceServers([profile], settings),
   projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...faultProjects],
 });

@@ -31,6 +31,11 @@ export interface Exchange {
   retries: { status: number; waitedMs: number }[];
 }
 
+/** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
+export function isJsonAnswer(exchange: Exchange): boolean {
+  return /^application\/([\w.+-]+\+)?json\b/i.test(exchange.response.headers['content-type'] ?? '') && exchange.response.json !== undefined;
+}
+
 export class TargetUnreachableError extends Error {
   override name = 'TargetUnreachableError';
 }

@@ -5,6 +5,7 @@
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { workerRedactor } from './redact';
+import { suiteEnvironment } from './run-settings';
 
 export interface KeyPair {
   privateKey: KeyObject;
@@ -47,11 +48,14 @@ export function jwkText(pair: KeyPair): string {
   return JSON.stringify(pair.publicKey.export({ format: 'jwk' }));
 }
 
-/** Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both). */
-export function loadPrivateKey(pemOrPath: string): KeyPair {
+/**
+ * Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both).
+ * `anyType`: a pre-registered weak-key client's key may be EC (§5.4 says its tokens are refused).
+ */
+export function loadPrivateKey(pemOrPath: string, options: { anyType?: boolean } = {}): KeyPair {
   const text = pemOrPath.includes('-----BEGIN') ? pemOrPath : readPemFile(pemOrPath);
   const privateKey = createPrivateKey(text);
-  if (privateKey.asymmetricKeyType !== 'rsa') {
+  if (privateKey.asymmetricKeyType !== 'rsa' && !options.anyType) {
     throw new Error(`the private key is ${privateKey.asymmetricKeyType ?? 'unknown'}, but the API needs RSA (spec §5.4)`);
   }
   const publicKey = createPublicKey(privateKey);
@@ -72,14 +76,15 @@ function readPemFile(file: string): string {
 export const SHARED_KEYS = 3;
 
 export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.PAYMENTS_CLIENT_KEYS) return;
+  if (suiteEnvironment(env).clientKeys) return;
   const pems = Array.from({ length: SHARED_KEYS }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
 
 /** The shared client keys of this run (registered with the redactor), or fresh ones when none were shared. */
 export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
-  const pems = env.PAYMENTS_CLIENT_KEYS ? (JSON.parse(env.PAYMENTS_CLIENT_KEYS) as string[]) : [];
+  const shared = suiteEnvironment(env).clientKeys;
+  const pems = shared ? (JSON.parse(shared) as string[]) : [];
   if (pems.length < SHARED_KEYS) return Array.from({ length: SHARED_KEYS }, () => generateRsaKeyPair(2048));
   return pems.map((pem) => {
     const pair = loadPrivateKey(pem);

@@ -15,10 +15,20 @@ export interface JsonAnnotation {
 export interface JsonError {
   message?: string;
 }
+/** A `test.step` of a result, with the steps inside it. */
+export interface JsonStep {
+  title: string;
+  duration: number;
+  steps?: JsonStep[];
+}
 export interface JsonResult {
   /** passed | failed | timedOut | skipped | interrupted */
   status: string;
   duration?: number;
+  /** The worker that ran it, and when it began (ISO 8601). */
+  workerIndex?: number;
+  startTime?: string;
+  steps?: JsonStep[];
   errors?: JsonError[];
   error?: JsonError;
   annotations?: JsonAnnotation[];
@@ -78,6 +88,8 @@ export interface ReportTest {
   durationMs: number;
   /** Messages of the last result's errors; the first falls back to its `error` when `errors` has no message. */
   errors: string[];
+  /** Every result (retries included), as reported. */
+  results: JsonResult[];
 }
 
 export const TITLE_SEPARATOR = ' › ';
@@ -113,6 +125,7 @@ export function flattenReport(report: PlaywrightJsonReport): ReportTest[] {
           resultAnnotations: last?.annotations ?? [],
           durationMs: results.reduce((sum, r) => sum + (r.duration ?? 0), 0),
           errors: errorMessages(last),
+          results,
         };
         if (spec.file !== undefined) record.file = spec.file;
         if (spec.line !== undefined) record.line = spec.line;

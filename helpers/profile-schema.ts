@@ -1,233 +1,244 @@
-/** JSON Schema of an environment profile (environments/<name>.json). Every field is documented in environments/README.md. */
-const secretRefs = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['clientId', 'clientSecret', 'privateKey', 'kid', 'iss'],
-  properties: {
-    clientId: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-    clientSecret: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-    privateKey: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-    kid: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-    iss: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-    memberId: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
+/**
+ * The one source of an environment profile's shape (environments/<name>.json): the loader validates
+ * with it, the TypeScript types are `Static<>` of it (helpers/profile.ts), and
+ * environments/profile.schema.json, which editors use through each profile's "$schema", is generated
+ * from it (`npm run profile-schema`; tests/unit/profile-schema.test.ts fails when the file is stale).
+ * environments/README.md explains every field at length.
+ *
+ * A new field is one entry in the object it belongs to (with a description: editors show it), then
+ * `npm run profile-schema` and a row in environments/README.md.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** An object that refuses members it does not declare: a typo in a profile is an error, not a silent default. */
+const Strict = <T extends Parameters<typeof Type.Object>[0]>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+
+/** One of a fixed set of strings, as a JSON Schema `enum` (the loader's message lists the choices). */
+const OneOf = <const T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: values, description });
+
+const envName = (description: string) => Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', description });
+
+const secretRefs = Strict(
+  {
+    clientId: envName('variable holding the client ID (also X-Client-Id and the assertion sub)'),
+    clientSecret: envName('variable holding the client secret (HTTP Basic on the token request)'),
+    privateKey: envName("variable holding the client's RSA private key: PEM text or a path to a PEM file"),
+    kid: envName('variable holding the key ID registered with the public key'),
+    iss: envName('variable holding the issuer registered with the public key'),
+    memberId: Type.Optional(envName("variable holding the institution's sort code (clrSysMmbId.mmbId)")),
   },
-} as const;
+  'environment variable NAMES (never values) of one client',
+);
 
-const operation = {
+/** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
+const declaredClients = Strict({
+  primary: secretRefs,
+  secondary: Type.Optional(secretRefs),
+  weakKeys: Type.Optional(
+    Strict(
+      { ec: Type.Optional(secretRefs), rsa1024: Type.Optional(secretRefs), encrypted: Type.Optional(secretRefs), notPem: Type.Optional(secretRefs) },
+      'test clients the provider registered with a key spec §5.4 forbids, so the KEY rules run where the suite cannot register keys',
+    ),
+  ),
+});
+
+const referenceTarget = Strict({
+  kind: Type.Literal('reference'),
+  dialect: Type.Optional(
+    Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown())], {
+      description: 'a preset of reference/dialects.ts (default "default"), or an object of dialect fields over it, e.g. {"refundRoot": "fitoFIPmtRvsl"} (the reference checks names and values)',
+    }),
+  ),
+  env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'extra REF_* environment of the reference process (reference/README.md)' })),
+  admin: Type.Optional(Type.Boolean({ description: 'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)' })),
+  clients: Type.Optional(declaredClients),
+});
+
+const httpUrl = (description: string) => Type.String({ format: 'uri', pattern: '^https?://', description });
+
+const remoteTarget = Strict({
+  kind: Type.Literal('remote'),
+  baseUrl: httpUrl('{base_url} of the spec: the payments API'),
+  authUrl: httpUrl('{auth_url} of the spec: the authentication API'),
+  clients: declaredClients,
+  testJwts: Type.Optional(
+    Strict(
+      {
+        assertion: Type.Optional(envName("variable holding the sandbox's predefined authentication JWT (spec §5.6)")),
+        scaToken: Type.Optional(envName("variable holding the sandbox's predefined SCA JWT (spec §5.6)")),
+      },
+      'the sandbox test JWTs',
+    ),
+  ),
+  incomingPaymentId: Type.Optional(Type.String({ description: 'a paymentsServiceId of an incoming payment known to exist for the primary client' })),
+});
+
+/**
+ * A JSON Schema union TypeBox has no builder for: `oneOf` with ajv's discriminator, which reports the
+ * errors of the branch `kind` names instead of those of every branch.
+ */
+const target = Type.Unsafe<Static<typeof referenceTarget> | Static<typeof remoteTarget>>({
   type: 'object',
-  additionalProperties: false,
-  required: ['path', 'versions'],
-  properties: {
-    path: { type: 'string', pattern: '^/.*\\{version\\}' },
-    versions: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^v[0-9]+$' } },
+  discriminator: { propertyName: 'kind' },
+  oneOf: [referenceTarget, remoteTarget],
+  description: 'where the API is: {"kind":"reference"} starts the embedded reference; {"kind":"remote"} names a deployment',
+});
+
+const operation = Strict({
+  path: Type.String({ pattern: '^/.*\\{version\\}', description: 'path after pathPrefix, with {version} (and {id})' }),
+  versions: Type.Array(Type.String({ pattern: '^v[0-9]+$' }), { minItems: 1, uniqueItems: true, description: 'the first is used by every test; every one is checked' }),
+});
+
+const operations = Strict({
+  submitPayment: operation,
+  paymentStatus: operation,
+  incomingPayment: Type.Optional(operation),
+  cancel: Type.Optional(operation),
+  cancellationStatus: Type.Optional(operation),
+  returnPayment: Type.Optional(operation),
+  refund: Type.Optional(operation),
+});
+
+const capabilities = Strict({
+  keyRegistration: Type.Boolean({ description: 'the suite can register client keys itself' }),
+  notifications: Type.Boolean({ description: 'the suite can receive notifications (spec §6)' }),
+  rejectTrigger: Type.Boolean({ description: 'a documented input makes a payment settle as rejected (expectations.rejectTrigger)' }),
+  batchControl: Type.Boolean({ description: 'the suite decides when a batch is sent' }),
+  tokenLifetimeControl: Type.Boolean({ description: 'the suite can get short-lived access tokens' }),
+});
+
+const httpStatuses = Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { minItems: 1, uniqueItems: true });
+const statusList = Type.Array(Type.String({ pattern: '^[A-Z]{4}$' }), { minItems: 1, uniqueItems: true });
+
+const expectations = Strict(
+  {
+    assumptions: OneOf(['enforce', 'report'], 'enforce: an unmet assumption fails the test; report: it only annotates it'),
+    refusalStatus: Strict(
+      {
+        validation: httpStatuses,
+        /** A body that is not parseable JSON (or not UTF-8): many APIs answer 400 even where validation is 422. */
+        malformed: httpStatuses,
+        unauthenticated: httpStatuses,
+        forbidden: httpStatuses,
+        sca: httpStatuses,
+        notFound: httpStatuses,
+        business: httpStatuses,
+        mediaType: httpStatuses,
+        tooLarge: httpStatuses,
+        missingHeader: httpStatuses,
+      },
+      'the 4xx statuses expected for each refusal class',
+    ),
+    errorBody: Type.Optional(OneOf(['errors', 'problem', 'message', 'any'], 'shape of payments-API error bodies')),
+    tokenErrors: Type.Optional(OneOf(['rfc6749', 'any'], 'token endpoint errors follow RFC 6749 §5.2, or unchecked')),
+    statusCodes: Strict({ pending: statusList, accepted: statusList, rejected: statusList, cancelled: statusList }, 'txSts codes of each status class'),
+    expiresIn: Type.Optional(OneOf(['number', 'string', 'either'], 'how expires_in is rendered')),
+    businessRejection: Type.Optional(OneOf(['http', 'status', 'either'], 'a 4xx at submission, or 201 then rejected in pacs.002')),
+    returnUnknownOriginal: Type.Optional(OneOf(['accept', 'refuse', 'either'], 'what a return of an unknown payment gets')),
+    idempotencyConflict: Type.Optional(OneOf(['original', 'reject', 'either'], 'a repeated msgId with another body: 200 with the original, or refused')),
+    repeatBody: Type.Optional(OneOf(['original', 'empty', 'id-only', 'any'], 'the body of an idempotent 200 repeat')),
+    extraInput: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)')),
+    assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
+    rejectTrigger: Type.Optional(
+      Strict({ creditorAccount: Type.String(), reasonCode: Type.String() }, 'with capability rejectTrigger: a payment to this account settles rejected with this reason'),
+    ),
   },
-} as const;
+  'assumptions where the spec says "not shown" (documented rules are always strict)',
+);
 
-const names = { type: 'object', additionalProperties: { type: 'string', minLength: 1 } } as const;
-const messageShape = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { root: { type: 'string', minLength: 1 }, rename: names },
-} as const;
+const messageShapeFields = {
+  root: Type.Optional(Type.String({ minLength: 1, description: 'the root element the target uses' })),
+  rename: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }), { description: "canonical member name → the target's name, at every depth" })),
+};
+const messageShape = Strict(messageShapeFields);
 
-const statusList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Z]{4}$' } } as const;
-const httpStatuses = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 400, maximum: 499 } } as const;
-
-export const profileSchema = {
-  $id: 'payments-profile',
-  type: 'object',
-  additionalProperties: false,
-  required: ['name', 'target', 'pathPrefix', 'operations', 'capabilities', 'expectations', 'polling'],
-  properties: {
-    $schema: { type: 'string' },
-    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
-    description: { type: 'string' },
-    specUrl: { type: 'string', minLength: 1 },
-    live: { type: 'boolean' },
-    target: {
-      // The discriminator makes ajv report the errors of the branch that `kind` names, not those of the first branch.
-      type: 'object',
-      discriminator: { propertyName: 'kind' },
-      oneOf: [
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['kind'],
-          properties: {
-            kind: { const: 'reference' },
-            // A preset name, or an object of dialect fields (the reference checks names and values).
-            dialect: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'object' }] },
-            env: { type: 'object', additionalProperties: { type: 'string' } },
-          },
-        },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['kind', 'baseUrl', 'authUrl', 'clients'],
-          properties: {
-            kind: { const: 'remote' },
-            baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-            authUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-            clients: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['primary'],
-              properties: {
-                primary: secretRefs,
-                secondary: secretRefs,
-                weakKeys: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: { ec: secretRefs, rsa1024: secretRefs, encrypted: secretRefs, notPem: secretRefs },
-                },
-              },
-            },
-            testJwts: {
-              type: 'object',
-              additionalProperties: false,
-              properties: {
-                assertion: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-                scaToken: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]*$' },
-              },
-            },
-            incomingPaymentId: { type: 'string' },
-          },
-        },
-      ],
-    },
-    tokenPath: { type: 'string', pattern: '^/' },
-    pathPrefix: { type: 'string', pattern: '^(/[^/]+)*$' },
-    operations: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['submitPayment', 'paymentStatus'],
-      properties: {
-        submitPayment: operation,
-        paymentStatus: operation,
-        incomingPayment: operation,
-        cancel: operation,
-        cancellationStatus: operation,
-        returnPayment: operation,
-        refund: operation,
-      },
-    },
-    capabilities: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['keyRegistration', 'notifications', 'rejectTrigger', 'batchControl', 'tokenLifetimeControl'],
-      properties: {
-        keyRegistration: { type: 'boolean' },
-        notifications: { type: 'boolean' },
-        rejectTrigger: { type: 'boolean' },
-        batchControl: { type: 'boolean' },
-        tokenLifetimeControl: { type: 'boolean' },
-      },
-    },
-    expectations: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['assumptions', 'refusalStatus', 'statusCodes'],
-      properties: {
-        assumptions: { enum: ['enforce', 'report'] },
-        refusalStatus: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['validation', 'malformed', 'unauthenticated', 'forbidden', 'sca', 'notFound', 'business', 'mediaType', 'tooLarge', 'missingHeader'],
-          properties: {
-            validation: httpStatuses,
-            malformed: httpStatuses,
-            unauthenticated: httpStatuses,
-            forbidden: httpStatuses,
-            sca: httpStatuses,
-            notFound: httpStatuses,
-            business: httpStatuses,
-            mediaType: httpStatuses,
-            tooLarge: httpStatuses,
-            missingHeader: httpStatuses,
-          },
-        },
-        errorBody: { enum: ['errors', 'problem', 'message', 'any'] },
-        tokenErrors: { enum: ['rfc6749', 'any'] },
-        statusCodes: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['pending', 'accepted', 'rejected', 'cancelled'],
-          properties: { pending: statusList, accepted: statusList, rejected: statusList, cancelled: statusList },
-        },
-        expiresIn: { enum: ['number', 'string', 'either'] },
-        businessRejection: { enum: ['http', 'status', 'either'] },
-        returnUnknownOriginal: { enum: ['accept', 'refuse', 'either'] },
-        idempotencyConflict: { enum: ['original', 'reject', 'either'] },
-        repeatBody: { enum: ['original', 'empty', 'id-only', 'any'] },
-        extraInput: { enum: ['refuse', 'accept', 'either'] },
-        assertionReplay: { enum: ['refuse', 'allow', 'either'] },
-        rejectTrigger: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['creditorAccount', 'reasonCode'],
-          properties: { creditorAccount: { type: 'string' }, reasonCode: { type: 'string' } },
-        },
-      },
-    },
-    messages: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        cancellation: messageShape,
-        resolution: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { ...messageShape.properties, confirmed: statusList, rejected: statusList },
-        },
-        refund: messageShape,
-      },
-    },
-    polling: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['intervalMs', 'maxIntervalMs', 'timeoutMs'],
-      properties: {
-        intervalMs: { type: 'integer', minimum: 10 },
-        maxIntervalMs: { type: 'integer', minimum: 10 },
-        timeoutMs: { type: 'integer', minimum: 100 },
-      },
-    },
-    prefetch: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['settledPayments'],
-      properties: { settledPayments: { type: 'integer', minimum: 1, maximum: 1000 }, atWorkerStart: { type: 'boolean' } },
-    },
-    concurrency: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        workers: { type: 'integer', minimum: 1, maximum: 64 },
-        retry429: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['maxRetries', 'budgetMs'],
-          properties: { maxRetries: { type: 'integer', minimum: 0 }, budgetMs: { type: 'integer', minimum: 0 } },
-        },
-      },
-    },
-    slowLane: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        tokenExpiry: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['maxWaitSeconds'],
-          properties: { maxWaitSeconds: { type: 'integer', minimum: 1, maximum: 86400 } },
-        },
-      },
-    },
-    liveLimits: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['maxPayments', 'maxAmount'],
-      properties: { maxPayments: { type: 'integer', minimum: 0 }, maxAmount: { type: 'number', exclusiveMinimum: 0 } },
-    },
+const messages = Strict(
+  {
+    cancellation: Type.Optional(messageShape),
+    resolution: Type.Optional(
+      Strict({
+        ...messageShapeFields,
+        confirmed: Type.Optional(statusList),
+        rejected: Type.Optional(statusList),
+      }),
+    ),
+    refund: Type.Optional(messageShape),
   },
-} as const;
+  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007); defaults in helpers/profile.ts',
+);
+
+const polling = Strict(
+  {
+    intervalMs: Type.Integer({ minimum: 10, description: 'first wait between two status reads' }),
+    maxIntervalMs: Type.Integer({ minimum: 10, description: 'the wait grows up to this (at least intervalMs)' }),
+    timeoutMs: Type.Integer({ minimum: 100, description: 'give up after this long' }),
+  },
+  'how status polling waits for a payment to move',
+);
+
+const prefetch = Strict(
+  {
+    settledPayments: Type.Integer({ minimum: 1, maximum: 1000, description: 'settled payments the return/refund pool pays per refill' }),
+    atWorkerStart: Type.Optional(Type.Boolean({ description: 'start observations and the first refill when a worker starts (default true; never on live)' })),
+  },
+  'work started ahead of the tests that wait for the scheme',
+);
+
+const concurrency = Strict(
+  {
+    workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'Playwright workers cap (PAYMENTS_WORKERS overrides)' })),
+    retry429: Type.Optional(
+      Strict(
+        { maxRetries: Type.Integer({ minimum: 0 }), budgetMs: Type.Integer({ minimum: 0 }) },
+        '429 answers are retried after Retry-After within this budget',
+      ),
+    ),
+  },
+  'workers and 429 handling',
+);
+
+const slowLane = Strict(
+  { tokenExpiry: Type.Optional(Strict({ maxWaitSeconds: Type.Integer({ minimum: 1, maximum: 86400 }) }, 'wait out an access token expires_in when it is at most this')) },
+  'the @slow lane (PAYMENTS_SLOW=1): tests that wait out real time',
+);
+
+const liveLimits = Strict(
+  {
+    maxPayments: Type.Integer({ minimum: 0, description: 'the most payments one live run may submit' }),
+    maxAmount: Type.Number({ exclusiveMinimum: 0, description: 'the largest amount one live payment may carry' }),
+  },
+  'upper bounds for a live run',
+);
+
+export const profileSchema = Type.Object(
+  {
+    $schema: Type.Optional(Type.String({ description: 'editor hint only: "./profile.schema.json"' })),
+    name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', description: 'equals the file name; the Playwright project name' }),
+    description: Type.Optional(Type.String()),
+    specUrl: Type.Optional(Type.String({ minLength: 1, description: 'where the report spec links point (default spec.html next to the report)' })),
+    live: Type.Optional(Type.Boolean({ description: 'a deployment that moves real money: the live guard applies' })),
+    target,
+    tokenPath: Type.Optional(Type.String({ pattern: '^/', description: 'token endpoint path on authUrl (default /oauth/token)' })),
+    pathPrefix: Type.String({ pattern: '^(/[^/]+)*$', description: 'prefix of every payments path ("/payments" or "")' }),
+    operations,
+    capabilities,
+    expectations,
+    messages: Type.Optional(messages),
+    polling,
+    prefetch: Type.Optional(prefetch),
+    concurrency: Type.Optional(concurrency),
+    slowLane: Type.Optional(slowLane),
+    liveLimits: Type.Optional(liveLimits),
+  },
+  { $id: 'payments-profile', additionalProperties: false, title: 'Payments conformance suite: environment profile' },
+);
+
+/** A profile file as written (before the loader fills defaults). */
+export type ProfileFile = Static<typeof profileSchema>;
+
+/** The JSON Schema document editors read: the same schema, without TypeBox's in-memory markers. */
+export function profileSchemaDocument(): string {
+  const document: TSchema = { $schema: 'http://json-schema.org/draft-07/schema#', ...profileSchema };
+  return JSON.stringify(document, null, 2) + '\n';
+}

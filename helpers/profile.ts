@@ -1,106 +1,32 @@
 /**
  * Environment profiles: one JSON file per deployment under environments/. Loading validates the file
- * against helpers/profile-schema.ts and turns the first problem into one sentence naming the field,
+ * against helpers/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
  * because a wall of ajv output is not what a QA engineer should have to read.
  */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { profileSchema } from './profile-schema';
+import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
+import type { ProfileFile } from './profile-schema';
 import type { MessageShape } from './messages/shape';
+import { profileVariable } from './run-settings';
 
-export type OperationName =
-  | 'submitPayment'
-  | 'paymentStatus'
-  | 'incomingPayment'
-  | 'cancel'
-  | 'cancellationStatus'
-  | 'returnPayment'
-  | 'refund';
-
-export interface Operation {
-  path: string;
-  versions: string[];
-}
-
-export interface SecretRefs {
-  clientId: string;
-  clientSecret: string;
-  privateKey: string;
-  kid: string;
-  iss: string;
-  memberId?: string;
-}
-
-/** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
-export type WeakKey = 'ec' | 'rsa1024' | 'encrypted' | 'notPem';
+type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
 /**
  * The reference's answers where the spec says "not shown": a preset name, or an object of dialect
  * fields over the default (reference/README.md "Dialects"; the reference validates it on registration).
  */
-export type ReferenceDialect = string | Record<string, unknown>;
+export type ReferenceDialect = NonNullable<Extract<ProfileFile['target'], { kind: 'reference' }>['dialect']>;
 
-export type Target =
-  | { kind: 'reference'; dialect?: ReferenceDialect; env?: Record<string, string> }
-  | {
-      kind: 'remote';
-      baseUrl: string;
-      authUrl: string;
-      clients: {
-        primary: SecretRefs;
-        secondary?: SecretRefs;
-        /**
-         * Test clients the provider pre-registered with a key the spec forbids (§5.4), so the KEY rules
-         * run against a target where the suite cannot register keys itself.
-         */
-        weakKeys?: Partial<Record<WeakKey, SecretRefs>>;
-      };
-      testJwts?: { assertion?: string; scaToken?: string };
-      incomingPaymentId?: string;
-    };
-
-export type RefusalClass =
-  | 'validation'
-  /** A body that is not parseable JSON (or not UTF-8): many APIs answer 400 even where validation is 422. */
-  | 'malformed'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'sca'
-  | 'notFound'
-  | 'business'
-  | 'mediaType'
-  | 'tooLarge'
-  | 'missingHeader';
-
-export type StatusClass = 'pending' | 'accepted' | 'rejected' | 'cancelled';
-
-export interface Expectations {
-  assumptions: 'enforce' | 'report';
-  refusalStatus: Record<RefusalClass, number[]>;
-  errorBody?: 'errors' | 'problem' | 'message' | 'any';
-  tokenErrors?: 'rfc6749' | 'any';
-  statusCodes: Record<StatusClass, string[]>;
-  expiresIn?: 'number' | 'string' | 'either';
-  businessRejection?: 'http' | 'status' | 'either';
-  returnUnknownOriginal?: 'accept' | 'refuse' | 'either';
-  idempotencyConflict?: 'original' | 'reject' | 'either';
-  /** Input the spec has no rule about (unknown members, deep nesting, __proto__ keys, invalid UTF-8...): refused, accepted, or either. */
-  extraInput?: 'refuse' | 'accept' | 'either';
-  /** The body of an idempotent 200 repeat: the original data object, nothing, only the id, or any of these. */
-  repeatBody?: 'original' | 'empty' | 'id-only' | 'any';
-  assertionReplay?: 'refuse' | 'allow' | 'either';
-  rejectTrigger?: { creditorAccount: string; reasonCode: string };
-}
-
-export interface Capabilities {
-  keyRegistration: boolean;
-  notifications: boolean;
-  rejectTrigger: boolean;
-  batchControl: boolean;
-  tokenLifetimeControl: boolean;
-}
+export type OperationName = keyof ProfileFile['operations'];
+/** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
+export type DeclaredClients = RemoteTarget['clients'];
+export type SecretRefs = DeclaredClients['primary'];
+/** The forbidden registered keys of §5.4: not RSA, shorter than 2048 bits, password-encrypted, not PEM. */
+export type WeakKey = keyof NonNullable<DeclaredClients['weakKeys']>;
+export type Expectations = ProfileFile['expectations'];
+export type RefusalClass = keyof Expectations['refusalStatus'];
+export type StatusClass = keyof Expectations['statusCodes'];
 
 /** The declared shapes of the messages the spec does not show (helpers/messages/shape.ts). */
 export interface MessageShapes {
@@ -112,40 +38,20 @@ export interface MessageShapes {
   refund: MessageShape;
 }
 
+/** A loaded profile: the file, with the message shapes it does not declare filled from DEFAULT_MESSAGE_SHAPES. */
+export type Profile = Omit<ProfileFile, 'messages' | '$schema'> & { messages: MessageShapes };
+
+/** The clients a profile names by environment variable: a remote target's, or those of a reference without admin. */
+export function declaredClients(profile: Profile): DeclaredClients | undefined {
+  if (profile.target.kind === 'remote') return profile.target.clients;
+  return profile.target.admin === false ? profile.target.clients : undefined;
+}
+
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },
   refund: { root: 'fIToFIPmtRvsl' },
 };
-
-export interface Profile {
-  name: string;
-  description?: string;
-  /** Where the report's spec links point (helpers/spec-links.ts); default: spec.html next to the report. */
-  specUrl?: string;
-  live?: boolean;
-  target: Target;
-  tokenPath?: string;
-  pathPrefix: string;
-  operations: Partial<Record<OperationName, Operation>> & Record<'submitPayment' | 'paymentStatus', Operation>;
-  capabilities: Capabilities;
-  expectations: Expectations;
-  /** Filled with DEFAULT_MESSAGE_SHAPES where the file says nothing. */
-  messages: MessageShapes;
-  polling: { intervalMs: number; maxIntervalMs: number; timeoutMs: number };
-  /**
-   * How many settled payments the return/refund pool prepares per refill (default 12), and whether a
-   * worker starts the observations and the first refill when it starts (default true; never on live).
-   */
-  prefetch?: { settledPayments: number; atWorkerStart?: boolean };
-  concurrency?: { workers?: number; retry429?: { maxRetries: number; budgetMs: number } };
-  /**
-   * The @slow lane (PAYMENTS_SLOW=1, the nightly template): tests that wait out real time, such as an
-   * access token's expires_in when it is at most `tokenExpiry.maxWaitSeconds`.
-   */
-  slowLane?: { tokenExpiry?: { maxWaitSeconds: number } };
-  liveLimits?: { maxPayments: number; maxAmount: number };
-}
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
@@ -153,12 +59,21 @@ export class ProfileError extends Error {
 
 export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-const ajv = new Ajv({ allErrors: false, strict: true, discriminator: true });
-addFormats(ajv);
-let compiled: ReturnType<typeof ajv.compile> | undefined;
-/** Compiled on first use: a worker loads profiles the runner has validated and never needs it. */
-const validateProfile = (json: unknown): boolean => (compiled ??= ajv.compile(profileSchema))(json) === true;
+let compiled: ((json: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+/**
+ * Compiled on first use, and the schema (TypeBox) and ajv loaded then too: a worker loads profiles
+ * the runner has validated and never pays for either.
+ */
+function validateProfile(json: unknown): boolean {
+  if (!compiled) {
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    const addFormatsModule = require('ajv-formats') as { default?: unknown };
+    const addFormats = (addFormatsModule.default ?? addFormatsModule) as (a: AjvInstance) => AjvInstance;
+    const { profileSchema } = require('./profile-schema') as typeof import('./profile-schema');
+    compiled = addFormats(new Ajv({ allErrors: false, strict: true, discriminator: true })).compile(profileSchema);
+  }
+  return compiled(json) === true;
+}
 const profileErrors = (): ErrorObject[] => compiled?.errors ?? [];
 
 /** One readable sentence for the first schema error, naming the field as a dotted path. */
@@ -199,6 +114,9 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   const expectedName = path.basename(file, '.json');
   if (profile.name !== expectedName) {
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
+  }
+  if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
+    throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
   }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
@@ -241,13 +159,14 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
 
 /** Every environment variable a remote profile names for secrets: every client (weak-key ones too) and the test JWTs. */
 export function secretVariables(profile: Profile): string[] {
-  if (profile.target.kind !== 'remote') return [];
-  const { clients, testJwts } = profile.target;
+  const clients = declaredClients(profile);
+  if (!clients) return [];
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
-  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...Object.values(testJwts ?? {})])];
+  const testJwts = profile.target.kind === 'remote' ? Object.values(profile.target.testJwts ?? {}) : [];
+  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts])];
 }
 
 /** The secret variables of a profile that are unset, in the profile's order. */
 export function missingSecrets(profile: Profile, env: NodeJS.ProcessEnv = process.env): string[] {
-  return secretVariables(profile).filter((name) => !env[name]);
+  return secretVariables(profile).filter((name) => profileVariable(name, env) === undefined);
 }

@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { decodeCompact } from './jws';
+import { fingerprintKeyOf } from './run-settings';
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
 const SENSITIVE_FIELDS = ['assertion', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'private_key', 'privateKey'];
@@ -29,12 +30,12 @@ export function workerRedactor(): Redactor {
 let processKey: string | undefined;
 
 /**
- * The key of the fingerprints: PAYMENTS_FINGERPRINT_KEY, made with the run context
- * (fixtures/run-context.ts) and inherited by every worker of the run, so one value gets one
+ * The key of the fingerprints: PAYMENTS_FINGERPRINT_KEY, made with the run's identity
+ * (helpers/run-settings.ts) and inherited by every worker of the run, so one value gets one
  * fingerprint across the whole run; a process without it (a unit test, a script) gets a key of its own.
  * It is listed with the secrets for the leak scan and never written to an artifact.
  */
-export const fingerprintKey = (): string => process.env.PAYMENTS_FINGERPRINT_KEY || (processKey ??= randomBytes(32).toString('base64url'));
+export const fingerprintKey = (): string => fingerprintKeyOf() || (processKey ??= randomBytes(32).toString('base64url'));
 
 /**
  * 48 bits of HMAC-SHA256 under the run's key: enough to tell two values apart within a run, and no

@@ -10,17 +10,15 @@
  * PAYMENTS_RUN_DIR names the folder. The scripts set it; a plain `npx playwright test` gets one from
  * the config (helpers/run-settings.ts), exported before the workers fork so that they all agree. Nothing
  * shared is deleted when a run starts: a run writes into its own folder, and old folders are rotated
- * away (the newest KEEP_RUNS stay; a folder that may belong to a run still going is never removed).
+ * away (the newest PAYMENTS_KEEP_RUNS stay; a folder that may belong to a run still going is never
+ * removed). The parent folder is PAYMENTS_RUNS_ROOT (helpers/run-settings.ts reads both): every
+ * function here is given it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Parent of the run folders (PAYMENTS_RUNS_ROOT moves it, e.g. for tests). */
-export const RUNS_ROOT = process.env.PAYMENTS_RUNS_ROOT || path.join('reports', 'runs');
 export const RUN_RECORD = 'run.json';
-/** Folders kept by rotation (PAYMENTS_KEEP_RUNS overrides). */
-export const KEEP_RUNS = 10;
 /** A folder without an end mark younger than this may belong to a run still going. */
 export const RUNNING_GRACE_MS = 60 * 60 * 1000;
 
@@ -56,7 +54,7 @@ const safeId = (runId: string): string => runId.replace(/[^A-Za-z0-9._-]/g, '_')
 
 export const runFolderName = (date: Date, runId: string): string => `${runStamp(date)}-${safeId(runId)}`;
 
-export const newRunDir = (runId: string, root = RUNS_ROOT, date = new Date()): string => path.join(root, runFolderName(date, runId));
+export const newRunDir = (runId: string, root: string, date = new Date()): string => path.join(root, runFolderName(date, runId));
 
 const RUN_FOLDER = /^\d{8}T\d{6}Z-.+$/;
 
@@ -117,7 +115,7 @@ export interface RunEntry {
 }
 
 /** Run folders under root, newest first. */
-export function listRuns(root = RUNS_ROOT): RunEntry[] {
+export function listRuns(root: string): RunEntry[] {
   if (!existsSync(root)) return [];
   return readdirSync(root)
     .filter((name) => RUN_FOLDER.test(name) && statSync(path.join(root, name)).isDirectory())
@@ -155,7 +153,7 @@ export function mayBeRunning(entry: RunEntry, now = Date.now()): boolean {
  * Deletes run folders beyond the newest `keep`, except `current` and any that may belong to a run
  * still going. Returns the folders deleted.
  */
-export function rotateRuns(root = RUNS_ROOT, keep = Number(process.env.PAYMENTS_KEEP_RUNS) || KEEP_RUNS, current?: string, now = Date.now()): string[] {
+export function rotateRuns(root: string, keep: number, current?: string, now = Date.now()): string[] {
   const removed: string[] = [];
   const currentAbs = current ? path.resolve(current) : undefined;
   for (const entry of listRuns(root).slice(keep)) {
@@ -174,11 +172,11 @@ const describe = (e: RunEntry): string => {
 };
 
 /** Finished runs that executed tests and left a Playwright JSON report, newest first. */
-export function comparableRuns(root = RUNS_ROOT): RunEntry[] {
+export function comparableRuns(root: string): RunEntry[] {
   return listRuns(root).filter((e) => executedTests(e.record) && existsSync(path.join(e.dir, 'results.json')));
 }
 
-export function availableRunsText(root = RUNS_ROOT, max = 10): string {
+export function availableRunsText(root: string, max = 10): string {
   const runs = comparableRuns(root);
   if (!runs.length) return `no finished run under ${root} yet (npm run conformance makes one)`;
   const shown = runs.slice(0, max).map(describe).join('; ');
@@ -190,7 +188,7 @@ export function availableRunsText(root = RUNS_ROOT, max = 10): string {
  * a path (a run folder, a Playwright JSON report, a certification bundle). Undefined when nothing
  * matches.
  */
-export function resolveRun(spec: string, root = RUNS_ROOT): string | undefined {
+export function resolveRun(spec: string, root: string): string | undefined {
   const runs = comparableRuns(root);
   const back = spec === 'last' ? 0 : spec === 'previous' ? 1 : /^last~(\d+)$/.test(spec) ? Number(spec.slice(5)) : undefined;
   if (back !== undefined) return runs[back]?.dir;

@@ -1,19 +1,25 @@
 /**
  * The one place the suite reads its environment. Every variable is documented once, in README.md
- * ("Environment variables"). The config sets the run's identity (seed, run id, run folder) in the
- * environment before workers fork, so every worker, shard and script of one run agrees on it.
+ * ("Environment variables"; tests/unit/environment.test.ts fails on a variable read here that the
+ * table does not list). The config sets the run's identity (seed, run id, run folder, fingerprint
+ * key) in the environment before workers fork, so every worker, shard and script of one run agrees.
+ * The reference is a program of its own and reads its REF_* knobs itself (reference/config.ts).
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { newRunDir } from './run-folder';
 
-export interface RunSettings {
+/** Every variable the suite reads, typed, with its default. Reading it changes nothing. */
+export interface SuiteEnvironment {
   /** PAYMENTS_SEED: the data seed; the same seed replays the same message content. */
-  seed: string;
-  /** PAYMENTS_RUN_ID: names this run's clients and folder. */
-  runId: string;
+  seed: string | undefined;
+  /** PAYMENTS_RUN_ID: names this run's clients, identifiers and folder. */
+  runId: string | undefined;
   /** PAYMENTS_RUN_DIR: this run's own folder (results, report data, transcripts). */
-  runDir: string;
-  /** --project arguments, else PAYMENTS_PROFILES (comma-separated), else local. */
+  runDir: string | undefined;
+  /** PAYMENTS_FINGERPRINT_KEY: keys the fingerprints of redacted secrets (per run, never written out). */
+  fingerprintKey: string | undefined;
+  /** PAYMENTS_PROFILES (comma-separated): the profiles to run when no --project is given. */
   profiles: string[];
   /** PAYMENTS_WORKERS: overrides the worker count. */
   workers: number | undefined;
@@ -25,21 +31,88 @@ export interface RunSettings {
   allure: boolean;
   /** PAYMENTS_SECRET_CANARY: where workers list the secrets they used, for the post-run leak scan. */
   secretCanary: string | undefined;
-  /** PAYMENTS_FINGERPRINT_KEY: keys the fingerprints of redacted secrets (per run, never written out). */
-  fingerprintKey: string;
   /** PAYMENTS_SLOW=1 runs the @slow lane (tests that wait out real time, e.g. token expiry). */
   slow: boolean;
+  /** PAYMENTS_CLIENT_KEYS: the run's shared client keys (JSON list of PEM), made once by the runner (helpers/keys.ts). */
+  clientKeys: string | undefined;
+  /** PAYMENTS_RUN_COMMAND: the command that started the run, as run.json records it. */
+  runCommand: string | undefined;
+  /** PAYMENTS_RUNS_ROOT: the parent of the run folders. */
+  runsRoot: string;
+  /** PAYMENTS_KEEP_RUNS: how many run folders rotation keeps. */
+  keepRuns: number;
+  /** PAYMENTS_REPORT_DIR: where the scripts render the report of the run they made. */
+  reportDir: string;
+  /** PAYMENTS_ALLURE_HISTORY: the Allure history file (JSONL) a report appends to. */
+  allureHistory: string;
+  /** PAYMENTS_MUTATION_PLAN: the kill matrix's plan file (scripts/mutation.ts writes it for its config). */
+  mutationPlan: string | undefined;
+  /** PAYMENTS_SIGNING_KEY_PASSPHRASE: passphrase of an encrypted certification signing key. */
+  signingKeyPassphrase: string | undefined;
+  /** PAYMENTS_CHROMIUM: the system Chromium that check-offline opens reports in. */
+  chromium: string;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
   ci: boolean;
-  /** --list: the tests are only listed, nothing is sent (no secret needed, no run folder). */
-  listing: boolean;
+  /** GITHUB_STEP_SUMMARY: the file GitHub Actions shows as the job summary (nightly appends to it). */
+  githubStepSummary: string | undefined;
+  /** FORCE_COLOR / NO_COLOR: colour in terminal output, by the usual conventions. */
+  color: boolean | undefined;
   /** TEST_WORKER_INDEX: this process is a Playwright worker (it loads the config the runner already checked). */
   worker: boolean;
 }
 
+/**
+ * PAYMENTS_RUN_ID and PAYMENTS_FINGERPRINT_KEY alone, for the hot paths that read them on every
+ * identifier made and every secret redacted (reading the whole environment costs about 10 µs).
+ */
+export const runIdOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PAYMENTS_RUN_ID || undefined;
+export const fingerprintKeyOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PAYMENTS_FINGERPRINT_KEY || undefined;
+
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnvironment {
+  return {
+    seed: env.PAYMENTS_SEED || undefined,
+    runId: runIdOf(env),
+    runDir: env.PAYMENTS_RUN_DIR || undefined,
+    fingerprintKey: fingerprintKeyOf(env),
+    profiles: list(env.PAYMENTS_PROFILES),
+    workers: Number(env.PAYMENTS_WORKERS) || undefined,
+    confirmLive: env.PAYMENTS_CONFIRM_LIVE || undefined,
+    clientFaults: list(env.PAYMENTS_CLIENT_FAULTS),
+    allure: env.PAYMENTS_ALLURE !== '0',
+    secretCanary: env.PAYMENTS_SECRET_CANARY || undefined,
+    slow: env.PAYMENTS_SLOW === '1',
+    clientKeys: env.PAYMENTS_CLIENT_KEYS || undefined,
+    runCommand: env.PAYMENTS_RUN_COMMAND || undefined,
+    runsRoot: env.PAYMENTS_RUNS_ROOT || path.join('reports', 'runs'),
+    keepRuns: Number(env.PAYMENTS_KEEP_RUNS) || 10,
+    reportDir: env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report'),
+    allureHistory: env.PAYMENTS_ALLURE_HISTORY || path.join('reports', 'history', 'allure-history.jsonl'),
+    mutationPlan: env.PAYMENTS_MUTATION_PLAN || undefined,
+    signingKeyPassphrase: env.PAYMENTS_SIGNING_KEY_PASSPHRASE || undefined,
+    chromium: env.PAYMENTS_CHROMIUM || '/usr/bin/chromium',
+    referenceUrl: env.REF_URL || undefined,
+    ci: Boolean(env.CI),
+    githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,
+    color: env.NO_COLOR !== undefined ? false : env.FORCE_COLOR ? true : undefined,
+    worker: env.TEST_WORKER_INDEX !== undefined,
+  };
+}
+
+/** The settings of a run: its identity is always set, and --project arguments win over PAYMENTS_PROFILES. */
+export interface RunSettings extends SuiteEnvironment {
+  seed: string;
+  runId: string;
+  runDir: string;
+  fingerprintKey: string;
+  /** --project arguments, else PAYMENTS_PROFILES, else local. */
+  profiles: string[];
+  /** --list: the tests are only listed, nothing is sent (no secret needed, no run folder). */
+  listing: boolean;
+}
 
 /** The profiles named with --project (several allowed), in the order given. */
 export function projectArguments(argv: readonly string[]): string[] {
@@ -58,32 +131,35 @@ export function projectArguments(argv: readonly string[]): string[] {
 export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): RunSettings {
   env.PAYMENTS_SEED ||= String(randomBytes(4).readUInt32BE(0));
   env.PAYMENTS_RUN_ID ||= randomBytes(4).toString('hex');
-  env.PAYMENTS_RUN_DIR ||= newRunDir(env.PAYMENTS_RUN_ID);
+  env.PAYMENTS_RUN_DIR ||= newRunDir(env.PAYMENTS_RUN_ID, suiteEnvironment(env).runsRoot);
   env.PAYMENTS_FINGERPRINT_KEY ||= randomBytes(32).toString('base64url');
   // A runner started with a heap of its own (scripts/lib/run-playwright.ts runnerHeapMb): its workers fork with theirs.
   if (env.PAYMENTS_WORKER_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = env.PAYMENTS_WORKER_NODE_OPTIONS;
   const fromArgs = projectArguments(argv);
   // Workers load the config again without the --project arguments: hand them the selection.
   if (fromArgs.length) env.PAYMENTS_PROFILES = fromArgs.join(',');
-  const profiles = list(env.PAYMENTS_PROFILES);
+  const read = suiteEnvironment(env);
   return {
+    ...read,
     seed: env.PAYMENTS_SEED,
     runId: env.PAYMENTS_RUN_ID,
     runDir: env.PAYMENTS_RUN_DIR,
-    profiles: profiles.length ? [...new Set(profiles)] : ['local'],
-    workers: Number(env.PAYMENTS_WORKERS) || undefined,
-    confirmLive: env.PAYMENTS_CONFIRM_LIVE || undefined,
-    clientFaults: list(env.PAYMENTS_CLIENT_FAULTS),
-    allure: env.PAYMENTS_ALLURE !== '0',
-    secretCanary: env.PAYMENTS_SECRET_CANARY || undefined,
     fingerprintKey: env.PAYMENTS_FINGERPRINT_KEY,
-    slow: env.PAYMENTS_SLOW === '1',
-    referenceUrl: env.REF_URL || undefined,
-    ci: Boolean(env.CI),
+    profiles: read.profiles.length ? [...new Set(read.profiles)] : ['local'],
     listing: argv.includes('--list'),
-    worker: env.TEST_WORKER_INDEX !== undefined,
   };
 }
 
 /** Environment variable through which Playwright's webServer hands a reference port to the workers. */
 export const portVariable = (serverName: string): string => `REF_PORT_${serverName.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`;
+
+/** The port a reference server reported (REF_PORT_<server>, set by Playwright's webServer). */
+export const referencePort = (serverName: string, env: NodeJS.ProcessEnv = process.env): string | undefined => env[portVariable(serverName)] || undefined;
+
+/** The reference's REF_* knobs set in this process (not the ports Playwright hands out): what decides what the reference did. */
+export function referenceKnobs(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('REF_') && !e[0].startsWith('REF_PORT_') && Boolean(e[1])));
+}
+
+/** A variable a profile names for a secret (environments/README.md): its value, or undefined when unset or empty. */
+export const profileVariable = (name: string, env: NodeJS.ProcessEnv = process.env): string | undefined => env[name] || undefined;

@@ -1,4 +1,4 @@
-/** Human-readable and replayable renderings of an exchange, always redacted. */
+/** Human-readable renderings of an exchange, always redacted (the replayable curl is helpers/replay.ts). */
 import type { Exchange } from './http';
 import type { Redactor } from './redact';
 
@@ -50,30 +50,6 @@ export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<s
     },
     retries: exchange.retries,
   };
-}
-
-const SECRET_PLACEHOLDERS: Record<string, string> = {
-  authorization: '$AUTHORIZATION',
-  'sca-token': '$SCA_TOKEN',
-};
-
-/** A curl command equivalent to the request, with every secret as a shell variable placeholder. */
-export function curlCommand(exchange: Exchange, redactor: Redactor): string {
-  const { request } = exchange;
-  const parts = [`curl -i -X ${request.method} '${request.url}'`];
-  for (const [k, v] of Object.entries(request.headers)) {
-    const lower = k.toLowerCase();
-    const value = SECRET_PLACEHOLDERS[lower] ?? redactor.text(v);
-    parts.push(`-H '${k}: ${value}'`);
-  }
-  if (request.body !== undefined) {
-    const body = redactor
-      .text(bodyText(request.body))
-      .replace(/assertion=[^&]*/g, 'assertion=$ASSERTION')
-      .replace(/client_secret=[^&]*/g, 'client_secret=$CLIENT_SECRET');
-    parts.push(`--data-binary '${body.replace(/'/g, `'\\''`)}'`);
-  }
-  return parts.join(' \\\n  ');
 }
 
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);

@@ -97,6 +97,7 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
       throw bad('the request body is not valid UTF-8');
     }
   const accept = dialect.extraInput === 'accept';
+  if (faults.has('deep-nesting-500') && exceedsDepth(text, MAX_DEPTH)) throw new RangeError('Maximum call stack size exceeded');
   if (!accept && exceedsDepth(text, MAX_DEPTH)) throw bad(`the JSON nesting is deeper than ${MAX_DEPTH}`);
   let value: unknown;
   try {
@@ -113,6 +114,7 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
     } else value = JSON.parse(text);
   } catch (error) {
     if (error instanceof ApiError || error instanceof TypeError) throw error;
+    if (faults.has('malformed-json-500')) throw new TypeError('the handler read a body that did not parse');
     throw bad('the request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the request body must be a JSON object');

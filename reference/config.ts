@@ -21,10 +21,13 @@ export interface Config {
   maxTransfers: number;
   faults: readonly FaultName[];
   dialect: Dialect;
+  /** Clients known from the start (REF_CLIENTS): registrations as POST /_admin/clients takes them, like a sandbox's onboarding. */
+  clients: readonly unknown[];
 }
 
 /** Options for startReference(): any knob, in config form rather than env form. */
-export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin'>> {
+export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients'>> {
+  clients?: readonly unknown[];
   admin?: boolean;
   dialect?: Dialect | string;
   faults?: readonly string[];
@@ -80,5 +83,18 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env['REF_MAX_TRANSFERS'], 200_000, 1),
     faults,
     dialect,
+    clients: options.clients ?? clientsFrom(env['REF_CLIENTS']),
   };
+}
+
+function clientsFrom(raw: string | undefined): unknown[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('REF_CLIENTS must be a JSON array of client registrations');
+  }
+  if (!Array.isArray(parsed)) throw new Error('REF_CLIENTS must be a JSON array of client registrations');
+  return parsed;
 }

@@ -1,7 +1,7 @@
 /** Everything a request handler needs, built once per server. */
 import type { Config } from './config';
 import type { Dialect } from './dialects';
-import type { FaultName, FaultSet } from './faults';
+import type { FaultSet } from './faults';
 import type { Registry } from './registry';
 import type { AccessTokens } from './access-tokens';
 import type { ReplayGuard } from './jwt-verify';
@@ -25,8 +25,4 @@ export interface ServiceContext {
   lifecycle: Lifecycle;
   /** Faults that apply to requests not (yet) tied to a client. */
   globalFaults: FaultSet;
-}
-
-export function hasFault(faults: FaultSet, name: FaultName): boolean {
-  return faults.has(name);
 }

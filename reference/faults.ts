@@ -125,6 +125,7 @@ const globalFaultCatalogue = [
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f('idempotency-creates-second-payment', 'IDEM-02', 'A repeat answers 200 with the original body but silently creates and settles a second payment.'),
   f('idempotency-second-payment-after-settlement', 'IDEM-02', 'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).'),
+  f('idempotency-repeat-names-new-payment', 'IDEM-02', 'A repeat answers 200, but books a second payment and names it (a new paymentsServiceId) in the 200 body; pacs.002 serves both.'),
   f('idempotency-race', 'IDEM-03', 'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.'),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
@@ -145,6 +146,8 @@ const globalFaultCatalogue = [
   f('pacs002-v10-missing', 'VER-02', 'GET pacs002/v10 answers 404.'),
   // Robustness
   f('robustness-proto-500', 'ROB-01', 'A body with a __proto__ key crashes the handler (500).'),
+  f('malformed-json-500', 'ROB-01', 'A body that is not valid JSON crashes the handler (500) instead of a refusal.'),
+  f('deep-nesting-500', 'ROB-03', 'A body nested deeper than 64 levels overflows the handler (500), whatever the dialect.'),
   // Incoming
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
@@ -243,6 +246,8 @@ export const perOperationFaults = [
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
   ...perOp('sca-hd-unchecked', 'SCA-09', POST_OPS, 'The SCA hd claim is required but never compared with the body.'),
   ...perOp('sca-allows-nonce-reuse', 'SCA-11', POST_OPS, 'A reused SCA nonce is accepted.'),
+  ...perOp('malformed-json-500', 'ROB-01', POST_OPS, 'A body that is not valid JSON crashes the handler (500).'),
+  ...perOp('deep-nesting-500', 'ROB-03', POST_OPS, 'A body nested deeper than 64 levels overflows the handler (500).'),
 ];
 
 /** Every fault (also GET /_admin/faults): the global ones, then the per-operation ones. */
@@ -268,8 +273,6 @@ export function parseFaultList(list: readonly string[]): FaultName[] {
   }
   return out;
 }
-
-export const noFaults: FaultSet = new Set<FaultName>();
 
 /** Per fault set (sets are built once per client), the set each operation checks. */
 const byOperation = new WeakMap<FaultSet, Map<Operation, FaultSet>>();

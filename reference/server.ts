@@ -33,6 +33,10 @@ export interface ReferenceHandle {
 
 export function createContext(config: Config): ServiceContext {
   const registry = new Registry(config.faults, config.dialect);
+  config.clients.forEach((registration, i) => {
+    const result = registry.register(registration);
+    if (!result.ok) throw new Error(`REF_CLIENTS entry ${i + 1}: ${result.problems.join('; ')}`);
+  });
   const tokens = new AccessTokens();
   const assertionJtis = new ReplayGuard();
   const scaNonces = new ReplayGuard();

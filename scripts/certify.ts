@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
 import { rules } from '../fixtures/ledger/rules';
 import { grantedCapabilities } from '../fixtures/ledger/capabilities';
-import { runSettings } from '../helpers/run-settings';
+import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, buildManifest, keyFingerprint, loadPrivateKeyPem, publicPemOf, readBundleFiles, serialiseManifest, signJws } from './lib/signing';
 import { sanitiseProfile, summariseRules, verdictOf, type RuleResult, type Verdict } from './lib/certification';
 import { runPlaywright } from './lib/run-playwright';
@@ -84,7 +84,7 @@ function signingKey(opts: CertifyOptions): SigningKey {
     } catch (error) {
       throw new Error(`cannot read --signing-key ${opts.signingKey}: ${(error as Error).message}`);
     }
-    const privateKey = loadPrivateKeyPem(pem, process.env.PAYMENTS_SIGNING_KEY_PASSPHRASE);
+    const privateKey = loadPrivateKeyPem(pem, suiteEnvironment().signingKeyPassphrase);
     return { privateKey, kid: opts.kid ?? `sha256:${keyFingerprint(privateKey).slice(0, 16)}`, source: 'provided' };
   }
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 3072 });

@@ -14,8 +14,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { suiteEnvironment } from '../helpers/run-settings';
 
-export const CHROMIUM = process.env.PAYMENTS_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = suiteEnvironment().chromium;
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 const LOCAL = /^(file|data|blob|about|chrome-error):/;

@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { availableRunsText, resolveRun } from '../helpers/run-folder';
+import { suiteEnvironment } from '../helpers/run-settings';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
 
@@ -364,7 +365,7 @@ ${body}
 const USAGE = 'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]  (a run: last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle)';
 
 /** A run as the user named it (helpers/run-folder.ts resolveRun); one sentence listing the runs there are when it names none. */
-export function loadNamedRun(spec: string, transcriptOverride?: string, runsRoot?: string): RunData {
+export function loadNamedRun(spec: string, transcriptOverride?: string, runsRoot = suiteEnvironment().runsRoot): RunData {
   const resolved = resolveRun(spec, runsRoot);
   const hint = `give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; ${availableRunsText(runsRoot)}`;
   if (!resolved) throw new Error(`"${spec}" names no run: ${hint}`);
@@ -388,7 +389,7 @@ export function main(argv: string[]): number {
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
     else positional.push(a);
   }
-  if (positional.length !== 2) throw new Error(`${USAGE}\n${availableRunsText()}`);
+  if (positional.length !== 2) throw new Error(`${USAGE}\n${availableRunsText(suiteEnvironment().runsRoot)}`);
   const a = loadNamedRun(positional[0]!, opts['transcript-a'] as string | undefined);
   const b = loadNamedRun(positional[1]!, opts['transcript-b'] as string | undefined);
   const comparison = compareRuns(a, b);

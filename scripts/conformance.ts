@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runSettings } from '../helpers/run-settings';
-import { newRunDir } from '../helpers/run-folder';
 import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
@@ -27,8 +26,7 @@ export interface ConformanceResult {
 }
 
 export async function conformance(args: string[], options: { reportDir?: string } = {}): Promise<ConformanceResult> {
-  const { runId } = runSettings();
-  const runDir = process.env.PAYMENTS_RUN_DIR || newRunDir(runId);
+  const { runDir } = runSettings();
   const work = mkdtempSync(path.join(os.tmpdir(), 'payments-canary-'));
   const canary = path.join(work, 'secrets.jsonl');
   try {

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
-import { CAPABILITY_WORDS, grantedCapabilities, ruleApplies } from '../fixtures/ledger/capabilities';
+import { grantedCapabilities, ruleApplies, whatToGrant } from '../fixtures/ledger/capabilities';
 import type { Operation } from '../fixtures/ledger/operations';
 import { operationsOf, ruleIdsOf } from '../fixtures/ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
@@ -151,7 +151,7 @@ export function formatAssessable(profileName: string): string {
   const cannot = documented.filter((r) => !ruleApplies(r, profile, granted));
   const share = ((100 * (documented.length - cannot.length)) / documented.length).toFixed(1);
   const lines = [``, `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`];
-  for (const r of cannot) lines.push(`  not assessable: ${r.id} ${r.statement}\n      needs ${CAPABILITY_WORDS[r.needs!]}`);
+  for (const r of cannot) lines.push(`  not assessable: ${r.id} ${r.statement}\n      needs ${whatToGrant(r.needs!, r.id)}`);
   return lines.join('\n');
 }
 

@@ -21,9 +21,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from './deviations';
-import { runSettings } from '../helpers/run-settings';
-import { newRunDir } from '../helpers/run-folder';
+import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../fixtures/deviations';
+import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
@@ -172,7 +171,7 @@ export async function nightly(args: NightlyArgs): Promise<number> {
     tests = read.tests;
     problems = read.errors;
   } else {
-    const runDir = process.env.PAYMENTS_RUN_DIR || newRunDir(runSettings().runId);
+    const { runDir } = runSettings();
     const work = mkdtempSync(path.join(os.tmpdir(), 'payments-nightly-'));
     const canary = path.join(work, 'secrets.jsonl');
     let report: string | undefined;
@@ -189,9 +188,8 @@ export async function nightly(args: NightlyArgs): Promise<number> {
         const read = testsFromReports([run.jsonReport], args.project);
         tests = read.tests;
         problems.push(...read.errors);
-        if (tests.length) renderReport(runPaths(run.runDir).allureResults);
       }
-      report = renderReport(path.join(runDir, 'allure-results'), DEFAULT_OUTPUT, { print: false });
+      report = renderReport(runPaths(run.runDir).allureResults, DEFAULT_OUTPUT, { print: false });
       if (!report) problems.push('the Allure report could not be rendered');
       const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
       for (const leak of scan.leaks) problems.push(describeLeak(leak));
@@ -221,7 +219,8 @@ export async function nightly(args: NightlyArgs): Promise<number> {
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
   writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2) + '\n');
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(args.project, outcome, ok) + driftMarkdown(drift));
+  const { githubStepSummary } = suiteEnvironment();
+  if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok) + driftMarkdown(drift));
   return exitCode;
 }
 

@@ -2,7 +2,7 @@
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
  * secret scan), a secret scan of a run whose tests fail on purpose (failure messages and replay
- * attachments), the suite with the flow-description versions, the dialect matrix (a pairwise covering
+ * attachments), the suite with the flow-description versions and against a sandbox-like reference, the dialect matrix (a pairwise covering
  * set of reference dialects, each with its discovered profile enforced and the local one reported) and
  * the mutation kill matrix. Ends with the one closing line CI reads.
  */
@@ -42,13 +42,16 @@ const steps: Step[] = [
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts'] },
   { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
   { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
-  // The version set of the flow description (spec §9): paths the dialect matrix does not vary.
-  {
-    name: 'conformance (local-flow-versions)',
-    command: [node, 'node_modules/@playwright/test/cli.js', 'test', '--project=local-flow-versions'],
-    env: { PAYMENTS_ALLURE: '0' },
-    counts: playwrightCounts,
-  },
+  // What the dialect matrix does not vary: the flow description's version set (spec §9), and a
+  // reference without its admin API, whose clients are onboarded like a sandbox's.
+  ...['local-flow-versions', 'local-sandbox-like'].map(
+    (profile): Step => ({
+      name: `conformance (${profile})`,
+      command: [node, 'node_modules/@playwright/test/cli.js', 'test', `--project=${profile}`],
+      env: { PAYMENTS_ALLURE: '0' },
+      counts: playwrightCounts,
+    }),
+  ),
   { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];

@@ -17,9 +17,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
+import { suiteEnvironment } from '../helpers/run-settings';
 
 /** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */
-export const DEFAULT_OUTPUT = process.env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report');
+export const DEFAULT_OUTPUT = suiteEnvironment().reportDir;
 export const SPEC_PAGE = 'spec.html';
 
 /** The awesome plugin's analytics block: the gtag.js loader and its inline configuration. */
@@ -55,8 +56,9 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
   mkdirSync(parent, { recursive: true });
   const fresh = path.join(parent, `.${path.basename(outputDir)}-${process.pid}-${Date.now()}`);
   const cli = path.resolve('node_modules', 'allure', 'cli.js');
-  const env = { ...process.env, ...(options.historyPath ? { PAYMENTS_ALLURE_HISTORY: path.resolve(options.historyPath) } : {}) };
-  const historyFile = env.PAYMENTS_ALLURE_HISTORY ?? path.resolve('reports', 'history', 'allure-history.jsonl');
+  // allurerc.mjs reads the history file from PAYMENTS_ALLURE_HISTORY: always handed over, resolved.
+  const historyFile = path.resolve(options.historyPath ?? suiteEnvironment().allureHistory);
+  const env = { ...process.env, PAYMENTS_ALLURE_HISTORY: historyFile };
   mkdirSync(path.dirname(historyFile), { recursive: true });
   // The spec travels inside the report too, as a global attachment (tab "Global Attachments"): Allure
   // 3.18 renders only http(s) links as links, so a relative spec.html#section-4.2 shows as text.
@@ -99,14 +101,15 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
 /** The Allure results folder a user means: a run (last, previous, id, folder) or a results folder. */
 export function resultsFor(spec: string | undefined): string {
   const given = spec ?? 'last';
-  const dir = resolveRun(given);
+  const { runsRoot } = suiteEnvironment();
+  const dir = resolveRun(given, runsRoot);
   if (dir && existsSync(path.join(dir, 'allure-results'))) {
     const record = readRunRecord(dir);
     if (record && !executedTests(record)) throw new Error(`run ${path.basename(dir)} executed no test: there is nothing to report`);
     return path.join(dir, 'allure-results');
   }
   if (dir && statSync(dir).isDirectory() && readdirSync(dir).some((f) => f.endsWith('-result.json'))) return dir;
-  throw new Error(`no Allure results for "${given}": give last, previous, a run id, a run folder or an Allure results folder; ${availableRunsText()}`);
+  throw new Error(`no Allure results for "${given}": give last, previous, a run id, a run folder or an Allure results folder; ${availableRunsText(runsRoot)}`);
 }
 
 if (require.main === module) {

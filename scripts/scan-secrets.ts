@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { suiteEnvironment } from '../helpers/run-settings';
 
 export interface Leak {
   file: string;
@@ -154,7 +155,7 @@ export function scanForSecrets(canaryFile: string, dirs: string[]): { leaks: Lea
 export const describeLeak = (leak: Leak): string => `secret (${leak.label}) found in ${leak.file}${leak.where === 'plain text' ? '' : ` (${leak.where})`}`;
 
 if (require.main === module) {
-  const canary = process.env.PAYMENTS_SECRET_CANARY ?? '';
+  const canary = suiteEnvironment().secretCanary ?? '';
   const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ['reports', 'test-results'];
   const { leaks, secrets, files: count } = scanForSecrets(canary, dirs);
   if (canary) rmSync(canary, { force: true });

@@ -4,6 +4,7 @@
  * remote target that remembers every msgId, would turn a "new payment" test into a repeat.
  */
 import { randomBytes } from 'node:crypto';
+import { runIdOf } from '../run-settings';
 
 /** ISO 20022 Max35Text: identifiers are at most 35 characters. */
 export const MAX35 = 35;
@@ -17,7 +18,7 @@ let counter = 0;
  */
 export function uniqueId(prefix: string): string {
   const clean = prefix.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'ID';
-  const run = (process.env.PAYMENTS_RUN_ID ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'norun';
+  const run = (runIdOf() ?? '').replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || 'norun';
   const random = randomBytes(6).toString('hex');
   counter = (counter + 1) % 1296; // two base-36 characters
   const id = `${clean}-${run}-${random}-${counter.toString(36)}`;

@@ -23,7 +23,6 @@ export const EBA_RETURN_CODES = [
   'AC01', 'AC04', 'AC06', 'AG01', 'AG02', 'AM05', 'BE04', 'CNOR', 'ERIN',
   'FOCR', 'MD07', 'MS02', 'MS03', 'RC01', 'RR01', 'RR02', 'RR03', 'RR04',
 ] as const;
-export type EbaReturnCode = (typeof EBA_RETURN_CODES)[number];
 
 /** §2.5 / §9: "must begin with pacs.008; only pacs.008.001.08 or pacs.008.001.02 is allowed". */
 export const ALLOWED_ORIGINAL_NAMES = ['pacs.008', 'pacs.008.001.08', 'pacs.008.001.02'] as const;
@@ -300,8 +299,4 @@ export function returnTransaction(m: Pacs004Message): ReturnTransaction {
   const tx = m.pmtRtr.txInf[0];
   if (!tx) throw new Error('pacs.004 message without a transaction');
   return tx;
-}
-
-export function clonePacs004(m: Pacs004Message): Pacs004Message {
-  return structuredClone(m);
 }

@@ -65,6 +65,11 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       const twin = validatePacs008(root, faults);
       if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }
+    // The second payment named in the 200 itself: a server that books every request and only swaps the status code.
+    if (faults.has('idempotency-repeat-names-new-payment') && root) {
+      const twin = validatePacs008(root, faults);
+      if (twin.ok) return reply.code(200).send(repeatBody(sub.caller.dialect, createPayment(ctx, sub, rootKey, twin.fields, false).response));
+    }
     return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send(repeatBody(sub.caller.dialect, existing.response));
   }
   if (faults.has('idempotency-race')) await sleep(RACE_WINDOW_MS); // the defect: a window between check and insert

@@ -5,7 +5,7 @@
  */
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldError } from '../errors';
-import { noFaults, type FaultSet } from '../faults';
+import type { FaultSet } from '../faults';
 
 export type Json = Record<string, unknown>;
 
@@ -115,7 +115,7 @@ export class Checker {
   readonly errors: FieldError[] = [];
 
   /** Faults of the caller: only the amount checks below read them (MNY-04, MNY-05). */
-  constructor(private readonly faults: FaultSet = noFaults) {}
+  constructor(private readonly faults: FaultSet) {}
 
   fail(path: string, code: string, message: string): null {
     this.errors.push({ code, message, path });

@@ -11,6 +11,7 @@ import { operationsOf, ruleIdsOf } from '../../fixtures/ledger/tags';
 import { outcomesOfReportTest, skipReasonOf } from '../../fixtures/ledger/outcomes';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
+import { suiteEnvironment } from '../../helpers/run-settings';
 
 export type Verdict = 'killed' | 'survived' | 'not applicable' | 'equivalent';
 
@@ -157,7 +158,7 @@ export function buildMatrix(
   };
 }
 
-const useColor = Boolean(process.stdout.isTTY || process.env.FORCE_COLOR) && process.env.NO_COLOR === undefined;
+const useColor = suiteEnvironment().color ?? Boolean(process.stdout.isTTY);
 const paint = (code: string) => (s: string) => (useColor ? `\u001b[${code}m${s}\u001b[0m` : s);
 const red = paint('31;1');
 const green = paint('32');

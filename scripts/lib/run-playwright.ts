@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PROGRESS_PREFIX } from '../../fixtures/reporters/progress';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
 import { executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
 
@@ -82,7 +83,14 @@ export async function runPlaywright(args: string[], env: Record<string, string> 
     stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  let partial = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+    // A quiet run still shows that it moves (fixtures/reporters/progress.ts).
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith(PROGRESS_PREFIX)) process.stdout.write(`  ${line}\n`);
+  });
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exitCode: number = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   const report = readReportFile(jsonReport);

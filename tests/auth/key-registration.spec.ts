@@ -9,7 +9,7 @@ import { clientFromEnvironment } from '../../fixtures/target';
 import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
 import type { Signer } from '../../helpers/jws';
 import type { ClientIdentity } from '../../helpers/client-jwts';
-import type { WeakKey } from '../../helpers/profile';
+import { declaredClients, type WeakKey } from '../../helpers/profile';
 import { answerOf } from '../../fixtures/verdicts';
 
 interface KeyCase {
@@ -40,12 +40,13 @@ test.describe('key registration: a key the spec forbids makes every token reques
   for (const c of cases) {
     test(`registered ${c.name}: token refused`, { tag: [`@${c.rule}`] }, async ({ api, verdicts, profile, granted, newClient }) => {
       let weak: ClientIdentity;
-      if (profile.target.kind === 'remote' && profile.target.clients.weakKeys?.[c.weakKey]) {
-        weak = clientFromEnvironment(profile, `pre-registered ${c.weakKey}`, profile.target.clients.weakKeys[c.weakKey]!);
+      const preRegistered = declaredClients(profile)?.weakKeys?.[c.weakKey];
+      if (preRegistered) {
+        weak = clientFromEnvironment(profile, `pre-registered ${c.weakKey}`, preRegistered, { weak: true });
         const twin = await api.requestToken({ label: 'valid twin: the primary client, registered with a conforming key' });
         verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);
       } else {
-        if (!granted.has('keyRegistration')) verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name });
+        if (!granted.has('keyRegistration')) verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: c.rule });
         const good = await newClient('twin');
         const twin = await api.requestToken({ client: good, label: 'valid twin: same client shape, conforming RSA-2048 PEM key' });
         verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);

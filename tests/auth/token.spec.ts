@@ -2,6 +2,7 @@
  * Token endpoint (spec §4.1, §2.1, §5): the valid JWT-bearer exchange and a negative catalogue in
  * which every case sends its valid twin first, then one mutation.
  */
+import { isJsonAnswer } from '../../helpers/http';
 import { test } from '../../fixtures/test';
 import { tokenCases } from '../../fixtures/catalogues/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
@@ -27,6 +28,13 @@ test.describe('token endpoint: valid exchange', () => {
     verdicts.equal('TOK-05', 'scope is makePayments', body.scope, 'makePayments');
     const type = api.profile.expectations.expiresIn ?? 'either';
     if (type !== 'either') verdicts.assume('TOK-15', `expires_in is a JSON ${type}`, { ok: typeof expiresIn === type, expected: type, received: typeof expiresIn });
+  });
+
+  test('answers Accept: application/json with a JSON body', { tag: ['@AT-06', '@op:token', '@live-safe'] }, async ({ api, verdicts }) => {
+    const ex = await api.requestToken({ label: 'a valid token request with Accept: application/json' });
+    verdicts.requireStatus('TOK-01', 'a valid token request gets 200', ex, [200]);
+    const type = ex.response.headers['content-type'] ?? '';
+    verdicts.check('AT-06', 'the token endpoint answers with a JSON body', { ok: isJsonAnswer(ex), expected: 'Content-Type application/json (or +json) and a JSON body', received: `${type || 'no Content-Type'} ${answerOf(ex)}` });
   });
 
   test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12'] }, async ({ api, verdicts }) => {

@@ -12,7 +12,6 @@ import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
 import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../fixtures/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
-import { checkSchema } from '../../fixtures/schema-check';
 import type { Api } from '../../fixtures/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { classifyStatus } from '../../helpers/status-vocabulary';

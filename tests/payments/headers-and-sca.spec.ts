@@ -9,13 +9,14 @@ import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../fixtures/api';
 import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
 import { submitPayment } from '../../fixtures/flows/payment';
+import { refusalAssumptions } from '../../fixtures/verdicts';
 import { tokenExpiry } from '../../fixtures/catalogues/observations';
 import { bodyHash } from '../../helpers/body-hash';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of headerCases) {
-    test(`refuses: ${c.name}`, { tag: c.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed, clients, profile }) => {
+    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions()].map((r) => `@${r}`) }, async ({ api, verdicts, seed, clients, profile }) => {
       if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);

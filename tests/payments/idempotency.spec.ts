@@ -5,7 +5,7 @@
  * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { dataOf, readStatus, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
+import { dataOf, readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import type { Api } from '../../fixtures/api';
@@ -54,11 +54,12 @@ test.describe('payment idempotency', () => {
     await checkOnePayment(api, verdicts, results);
   });
 
-  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], annotation: takes({ observation: repeatNotifiedOnce }) }, async ({ verdicts, observe }) => {
+  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], annotation: takes({ observation: repeatNotifiedOnce }) }, async ({ api, verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
     // to a beneficiary of this test alone (fixtures/catalogues/observations.ts).
     const seen = await observe(repeatNotifiedOnce);
     verdicts.requireStatus('P8-01', 'the first submission is created', seen.first.exchange, [201]);
+    requireId(api, verdicts, seen.first.exchange);
     verdicts.requireStatus('IDEM-01', 'the repeat gets 200', seen.repeat.exchange, [200]);
     verdicts.requireStatus('P8-01', 'the sentinel submission is created', seen.sentinel.exchange, [201]);
     verdicts.require('STS-08', 'the payment and the sentinel settle', { ok: seen.firstFinal?.statusClass === 'accepted' && seen.sentinelFinal !== undefined, expected: 'both final, the payment accepted', received: `${seen.firstFinal?.txSts ?? 'no final status'} / ${seen.sentinelFinal?.txSts ?? 'no final status'}` });

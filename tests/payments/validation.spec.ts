@@ -8,10 +8,11 @@ import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../fixtures/catalogues/pacs008-cases';
 import { expectBusinessRefusal, submitPayment } from '../../fixtures/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { refusalAssumptions } from '../../fixtures/verdicts';
 
-test.describe('pacs.008 validation: refusals', () => {
+test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {
-    test(`refuses: ${c.name}`, { tag: c.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
+    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(c.field)].map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
       const twin = await submitPayment(api, buildPacs008({ seed, ...c.base }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       // Same seeded content, fresh identifiers: the mutant is never an idempotent repeat of the twin.

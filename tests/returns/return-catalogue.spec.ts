@@ -10,6 +10,7 @@ import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
 import { submitReturn } from '../../fixtures/flows/returns';
 import { expectBusinessRefusal } from '../../fixtures/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
+import { refusalAssumptions } from '../../fixtures/verdicts';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import type { Clients } from '../../fixtures/target';
@@ -28,10 +29,10 @@ async function originalsFor(c: ReturnCase, take: TakeSettled, clients: Clients, 
   return [a!.message, b!.message];
 }
 
-test.describe('return (pacs.004): one rule at a time', () => {
+test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
   for (const c of returnCases) {
     const pool = c.original === 'unknown' ? [] : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 });
-    test(`${verb(c)}: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), annotation: pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
+    test(`${verb(c)}: ${c.name}`, { tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`), annotation: pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
       if (c.original === 'unknown' && profile.expectations.returnUnknownOriginal !== 'accept') {
         verdicts.skip({ kind: 'not-applicable', why: 'needs a target that accepts returns of payments it does not know (profile expectations.returnUnknownOriginal: accept)' });
       }

@@ -91,7 +91,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     if (mode === 'accept') verdicts.assume('RTR-36', 'the return of an unknown original is accepted', { ok: status === 201, expected: 'HTTP 201', received: answerOf(exchange) });
     if (mode === 'refuse') {
       const id = status >= 200 && status < 300 ? idOf(api, exchange) : undefined;
-      const final = id ? await awaitFinalStatus(api, id, { client: returner }) : undefined;
+      const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;
       verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', { ok: (status >= 400 && status < 500) || final?.statusClass === 'rejected', expected: 'a refusal', received: final ? final.history.join(' → ') : answerOf(exchange) });
     }
   });

@@ -8,26 +8,26 @@
  */
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../fixtures/api';
-import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../fixtures/catalogues/robustness-cases';
-import { firstStatusEntry, readStatus, submitPayment } from '../../fixtures/flows/payment';
+import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../fixtures/catalogues/robustness-cases';
+import { judgeUnusualBody } from '../../fixtures/robustness-oracle';
+import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
+import type { Exchange } from '../../helpers/http';
 import { beneficiaryOf, paymentTo, readIncoming } from '../../fixtures/flows/incoming';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import type { Verdicts } from '../../fixtures/verdicts';
 import type { Clients } from '../../fixtures/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 
-const RULE_OF_KIND = { malformed: 'ROB-01', mediaType: 'AT-07', extra: 'ROB-03' } as const;
-
 /** An accepted unusual message must be exactly the payment its documented fields describe. */
-async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, message: Pacs008Message, id: string | undefined): Promise<void> {
-  if (!verdicts.check('ROB-03', 'the accepted message names its payment', { ok: id !== undefined, expected: 'data.paymentsServiceId' })) return;
-  const status = await readStatus(api, id!, { label: 'read back the accepted payment (pacs.002)' });
+async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, message: Pacs008Message, accepted: Exchange): Promise<void> {
+  const id = requireId(api, verdicts, accepted, 'the accepted message names its payment');
+  const status = await readStatus(api, id, { label: 'read back the accepted payment (pacs.002)' });
   const entry = firstStatusEntry(status.exchange.response.json);
   const ids = paymentIds(message);
   const echoed = { orgnlMsgId: (entry?.orgnlGrpInf as Record<string, unknown> | undefined)?.orgnlMsgId, orgnlEndToEndId: entry?.orgnlEndToEndId, orgnlTxId: entry?.orgnlTxId };
   verdicts.equal('ROB-03', 'pacs.002 reports the payment with the identifiers sent', echoed, { orgnlMsgId: ids.msgId, orgnlEndToEndId: ids.endToEndId, orgnlTxId: ids.txId });
   const beneficiary = beneficiaryOf(clients);
   if (beneficiary === clients.primary) return;
-  const incoming = await readIncoming(api, id!, { client: beneficiary, label: 'the beneficiary reads the accepted payment' });
+  const incoming = await readIncoming(api, id, { client: beneficiary, label: 'the beneficiary reads the accepted payment' });
   if (incoming.response.status < 200 || incoming.response.status >= 300) {
     test.info().annotations.push({ type: 'note', description: `the incoming view answered ${incoming.response.status}: amount and debtor not compared` });
     return;
@@ -43,26 +43,13 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
   const message = paymentTo(beneficiaryOf(clients), seed);
   const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
   if (c.refusal === 'tooLarge') verdicts.require('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });
-  const { exchange, paymentsServiceId } = await submitPayment(api, new RawBody(bytes), { ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}), label: `unusual body: ${c.name}` });
-  const status = exchange.response.status;
-  if (c.kind !== 'extra') {
-    verdicts.refused(RULE_OF_KIND[c.kind], exchange, c.refusal, { what: `a body with ${c.name} is refused` });
-    return;
-  }
-  verdicts.check('ROB-03', `a body with ${c.name} gets an answer, never a 5xx`, { ok: status < 500, expected: 'a 2xx or a 4xx', received: answerOf(exchange) });
-  const expected = api.profile.expectations.extraInput ?? 'either';
-  if (status >= 400 && status < 500) {
-    verdicts.assume('ROB-04', `a body with ${c.name} is accepted`, { ok: expected !== 'accept', expected: 'HTTP 201', received: answerOf(exchange) });
-  } else if (status >= 200 && status < 300) {
-    verdicts.assume('ROB-04', `a body with ${c.name} is refused`, { ok: expected !== 'refuse', expected: 'a 4xx', received: answerOf(exchange) });
-    await checkUnchanged(api, verdicts, clients, message, paymentsServiceId);
-  }
+  const { exchange } = await submitPayment(api, new RawBody(bytes), { ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}), label: `unusual body: ${c.name}` });
+  if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008')) await checkUnchanged(api, verdicts, clients, message, exchange);
 }
 
 test.describe('robustness: unusual submissions', { tag: '@op:submitPayment' }, () => {
   for (const c of robustnessCases) {
-    const rules = c.kind === 'extra' ? ['ROB-03', 'ROB-04'] : [RULE_OF_KIND[c.kind]];
-    test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, { tag: rules.map((r) => `@${r}`) }, async ({ api, verdicts, clients, seed }) => {
+    test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, { tag: rulesOfCase(c).map((r) => `@${r}`) }, async ({ api, verdicts, clients, seed }) => {
       await runCase(c, api, verdicts, clients, seed);
     });
   }

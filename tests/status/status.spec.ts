@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../fixtures/schema-check';
 import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
-import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection } from '../../fixtures/catalogues/observations';
+import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/catalogues/observations';
 import type { Api } from '../../fixtures/api';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
@@ -79,11 +79,12 @@ test.describe('payment status lifecycle', () => {
     verdicts.assume('STS-16', 'the accepted code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'accepted', expectations), expected: expectations.statusCodes.accepted.join(' or '), received: final!.txSts });
   });
 
-  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], annotation: takes({ observation: paymentToRejection }) }, async ({ verdicts, profile, observe }) => {
+  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], annotation: takes({ observation: paymentToRejection }) }, async ({ api, verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
     if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
     const { submission, final } = (await observe(paymentToRejection))!;
     verdicts.status('STS-09', 'a payment that will be rejected is still created (201): a rejection is not an HTTP error', submission.exchange, [201]);
+    requireId(api, verdicts, submission.exchange);
     verdicts.require('STS-09', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
     verdicts.check('STS-09', 'the payment ends rejected', { ok: final!.statusClass === 'rejected', expected: 'a rejected txSts', received: final!.history.join(' → ') });
     verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', { ok: final!.reasonCodes.length > 0, expected: 'at least one reason code', received: answerOf(final!.last) });
@@ -103,6 +104,12 @@ test.describe('payment status lifecycle', () => {
 });
 
 test.describe('payment status: refusals', () => {
+  test('refuses: an access token used after expires_in', { tag: ['@AT-05', '@op:paymentStatus'], annotation: takes({ observation: tokenExpiry.paymentStatus }) }, async ({ verdicts, observe }) => {
+    const seen = await observe(tokenExpiry.paymentStatus);
+    verdicts.requireStatus('STS-01', 'the token reads the status before it expires', seen.before, [200]);
+    verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });
+  });
+
   test('an unknown paymentsServiceId is not served', { tag: ['@STS-12'] }, async ({ api, verdicts, seed }) => {
     const { id } = await paid(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile, secretVariables } from '../../helpers/profile';
 
 const root = path.resolve(__dirname, '..', '..');
 const WORKFLOWS = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
@@ -32,10 +32,7 @@ const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 
 /** The env var names a profile reads its secrets from. */
 function secretNames(profileName: string): string[] {
-  const profile = loadProfile(profileName);
-  if (profile.target.kind !== 'remote') return [];
-  const names = Object.values(profile.target.clients).flatMap((refs) => Object.values(refs ?? {}));
-  return [...names, ...Object.values(profile.target.testJwts ?? {})].sort();
+  return secretVariables(loadProfile(profileName)).sort();
 }
 
 for (const file of WORKFLOWS) {
@@ -61,6 +58,10 @@ test('GitHub nightly: scheduled and manual, three shards, every sandbox secret m
   const shardText = strings(shardJob.steps).join('\n');
   assert.match(shardText, /--project=sandbox --shard=\$\{\{ matrix\.shard \}\}\/3/);
   assert.match(shardText, /allure-results-\$\{\{ matrix\.shard \}\}/);
+  // A run writes into its run folder only: the shard names it and copies what the uploads take.
+  assert.ok(shardJob.env?.PAYMENTS_RUN_DIR, 'the shard job names no run folder (PAYMENTS_RUN_DIR)');
+  assert.match(shardText, /"\$PAYMENTS_RUN_DIR\/allure-results\/\." reports\/allure-results\//);
+  assert.match(shardText, /"\$PAYMENTS_RUN_DIR\/results\.json" "reports\/json\/shard-/);
   for (const name of secretNames('sandbox')) {
     assert.equal(shardJob.env?.[name], `\${{ secrets.${name} }}`, `${name} (named in environments/sandbox.json) is not mapped from secrets`);
   }
@@ -91,7 +92,11 @@ test('GitLab nightly: three parallel shards, a report job that needs them and ke
   const ci = load('.gitlab-ci.yml');
   const shards = ci['nightly:sandbox'];
   assert.equal(shards.parallel, 3);
-  assert.match(strings(shards.script).join('\n'), /--project=sandbox --shard=\$\{CI_NODE_INDEX\}\/\$\{CI_NODE_TOTAL\}/);
+  const shardScript = strings(shards.script).join('\n');
+  assert.match(shardScript, /--project=sandbox --shard=\$\{CI_NODE_INDEX\}\/\$\{CI_NODE_TOTAL\}/);
+  assert.ok(shards.variables?.PAYMENTS_RUN_DIR, 'the shard job names no run folder (PAYMENTS_RUN_DIR)');
+  assert.match(shardScript, /"\$PAYMENTS_RUN_DIR\/allure-results\/\." reports\/allure-results\//);
+  assert.match(shardScript, /"\$PAYMENTS_RUN_DIR\/results\.json" "reports\/json\/shard-/);
   const report = ci['nightly:report'];
   assert.deepEqual(report.needs.map((n: { job: string }) => n.job), ['nightly:sandbox']);
   assert.ok(!('when' in report && 'rules' in report), 'GitLab rejects job-level when together with rules');

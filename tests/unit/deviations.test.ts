@@ -1,7 +1,7 @@
 /** Known deviations: validation messages and the nightly policy (known / regression / expired / stale). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDeviations, matches, parseDeviations, DeviationsError, titleWithoutProject, type Deviation, type RunTest } from '../../scripts/deviations';
+import { applyDeviations, fieldNames, matches, parseDeviations, DeviationsError, titleWithoutProject, type Deviation, type RunTest } from '../../fixtures/deviations';
 import { parseNightlyArgs } from '../../scripts/nightly';
 
 const FILE = 'environments/sandbox.deviations.json';
@@ -29,7 +29,7 @@ test('each validation problem is one sentence naming the entry and field', () =>
   assert.equal(error([entry({ rule: 'TOK-01', expires: '31/12/2099' })]), `${FILE}: entry 1 field "expires" must be a date YYYY-MM-DD`);
   assert.equal(error([entry({ rule: 'TOK-01', expires: '2099-02-30' })]), `${FILE}: entry 1 field "expires" is not a real date: 2099-02-30`);
   assert.equal(error([entry({ rule: 'ZZZ-99' })]), `${FILE}: entry 1 field "rule": ZZZ-99 is not in the ledger (fixtures/ledger/rules.ts)`);
-  assert.equal(error([{ ...entry({ rule: 'TOK-01' }), until: 'x' }]), `${FILE}: entry 1 has unknown field "until" (allowed: rule, test, reason, ticket, owner, expires)`);
+  assert.equal(error([{ ...entry({ rule: 'TOK-01' }), until: 'x' }]), `${FILE}: entry 1 has unknown field "until" (allowed: rule, test, reason, ticket, owner, expires, renamedField)`);
   assert.equal(error([entry({ rule: 'tok-1' })]), `${FILE}: entry 1 field "rule" must look like a ledger ID such as P8-12`);
 });
 
@@ -101,4 +101,14 @@ test('nightly arguments: --project is kept for Playwright; filters make the run 
   assert.equal(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json']).discover, false);
   assert.equal(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json', '--discover']).discover, true);
   assert.deepEqual(parseNightlyArgs(['--project=sandbox', '--no-discover']).playwrightArgs, ['--project=sandbox']);
+});
+
+test('renamedField: a documented field under another name, found by every later call until the entry expires', () => {
+  const base = { rule: 'P8-02', reason: 'the production service answers paymentsHubId', ticket: 'T-1', owner: 'qa' };
+  const entries = parseDeviations([{ ...base, renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' }, expires: '2026-12-31' }], 'x.json');
+  assert.deepEqual(fieldNames('paymentsServiceId', entries, '2026-12-01'), ['paymentsServiceId', 'paymentsHubId']);
+  assert.deepEqual(fieldNames('paymentsServiceId', entries, '2027-01-01'), ['paymentsServiceId'], 'an expired entry renames nothing');
+  assert.throws(() => parseDeviations([{ ...base, renamedField: { documented: 'paymentId', actual: 'x' }, expires: '2026-12-31' }], 'x.json'), DeviationsError);
+  const { rule: _rule, ...withoutRule } = base;
+  assert.throws(() => parseDeviations([{ ...withoutRule, test: 'data object', renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' }, expires: '2026-12-31' }], 'x.json'), /without "rule"/);
 });

@@ -191,6 +191,7 @@ const T = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annota
   resultStatus,
   durationMs: 1,
   errors: error ? [error] : [],
+  results: [],
 });
 const check = (rule: string, ok: boolean) => checkAnnotation({ rule, ok, what: `${rule} holds`, ...(ok ? {} : { detail: 'expected x; received y' }) });
 const local = loadProfile('local');

@@ -27,7 +27,7 @@ function dummySecrets(): Record<string, string> {
   if (profile.target.kind !== 'remote') return {};
   const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const out: Record<string, string> = {};
-  for (const refs of Object.values(profile.target.clients)) {
+  for (const refs of [profile.target.clients.primary, profile.target.clients.secondary]) {
     for (const [field, name] of Object.entries(refs ?? {})) out[name] = field === 'privateKey' ? pem : `dummy-${field}`;
   }
   return out;

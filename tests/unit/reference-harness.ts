@@ -74,8 +74,15 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
     }),
   });
   if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
-  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(identity), scope: 'makePayments' });
-  const token = await answer(
+  const token = await requestToken(ref, identity);
+  if (token.status !== 200) throw new Error(`token failed: ${token.status} ${token.text}`);
+  return { identity, token: (token.json as { access_token: string }).access_token };
+}
+
+/** A JWT-bearer token request of §4.1 for `identity`, signed with its key (RS256, or ES256 for an EC key). */
+export async function requestToken(ref: ReferenceHandle, identity: ClientIdentity): Promise<Answer> {
+  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(identity, identity.privateKey.asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: identity.privateKey }, header: { alg: 'ES256' } } : {}), scope: 'makePayments' });
+  return answer(
     await fetch(`${ref.url}/oauth/token`, {
       method: 'POST',
       headers: {
@@ -86,8 +93,6 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
       body: form.toString(),
     }),
   );
-  if (token.status !== 200) throw new Error(`token failed: ${token.status} ${token.text}`);
-  return { identity, token: (token.json as { access_token: string }).access_token };
 }
 
 /** POSTs a message as `party` with a valid SCA JWT over the exact body bytes. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { availableRunsText, listRuns, mayBeRunning, newRunDir, resolveRun, rotateRuns, runFolderName, runPaths, writeRunRecord, type RunRecord } from '../../helpers/run-folder';
 import { runSettings } from '../../helpers/run-settings';
 import { tempDir } from './support/cli';
+import { suiteEnvironment } from '../../helpers/run-settings';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -44,7 +45,7 @@ function makeRun(root: string, minute: number, runId: string, opts: { finished?:
 test('run folder names sort by time and carry the run id', () => {
   assert.equal(runFolderName(new Date('2026-11-22T17:16:22.123Z'), 'ab12cd34'), '20261122T171622Z-ab12cd34');
   assert.equal(runFolderName(new Date('2026-11-22T17:16:22Z'), 'nightly/42 #1'), '20261122T171622Z-nightly_42__1');
-  assert.match(newRunDir('x'), /^reports[/\\]runs[/\\]\d{8}T\d{6}Z-x$/);
+  assert.match(newRunDir('x', suiteEnvironment({}).runsRoot), /^reports[/\\]runs[/\\]\d{8}T\d{6}Z-x$/);
 });
 
 test('rotation keeps the newest 10, and never a folder that may belong to a run still going', () => {

@@ -1,0 +1,75 @@
+/**
+ * What scripts/lib/bench/probe.cjs recorded in each process of a run: its kind, start and end (epoch
+ * ms), its HTTP requests, and its CPU profile.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { memoryEnvironment } from '../run-playwright';
+import type { CpuProfile } from './cpu-profile';
+
+const PROBE = path.join(__dirname, 'probe.cjs');
+
+export interface ProbedRequest {
+  method: string;
+  url: string;
+  sentAt: number;
+  /** When the answer's headers came back; null when none did. */
+  answeredAt: number | null;
+}
+
+export type ProcessKind = 'runner' | 'worker' | 'reference' | 'other';
+
+export interface ProbedProcess {
+  pid: number;
+  kind: ProcessKind;
+  /** Playwright's worker index, for workers. */
+  workerIndex: number | undefined;
+  startedAt: number;
+  endedAt: number;
+  requests: ProbedRequest[];
+  profile: CpuProfile | undefined;
+}
+
+/** The environment that preloads the probe into every Node process of a run, writing into `dir`. */
+export function probeEnvironment(dir: string): Record<string, string> {
+  // NODE_OPTIONS replaces the one runPlaywright would set: keep its memory flags beside the preload.
+  return { PAYMENTS_BENCH_PROBE: dir, NODE_OPTIONS: memoryEnvironment({ NODE_OPTIONS: `--require ${PROBE}` }).NODE_OPTIONS! };
+}
+
+interface Marks {
+  pid: number;
+  argv: string[];
+  workerIndex: string | null;
+  startedAt: number;
+  endedAt: number;
+  requests: ProbedRequest[];
+}
+
+function kindOf(marks: Marks): ProcessKind {
+  const script = marks.argv[0] ?? '';
+  if (marks.workerIndex !== null) return 'worker';
+  if (script.endsWith(path.join('@playwright', 'test', 'cli.js'))) return 'runner';
+  if (script.endsWith(path.join('reference', 'main.ts'))) return 'reference';
+  return 'other';
+}
+
+/** Every process the probe saw, oldest first. */
+export function readProbe(dir: string): ProbedProcess[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f): ProbedProcess => {
+      const marks = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Marks;
+      const profileFile = path.join(dir, `${marks.pid}.cpuprofile`);
+      return {
+        pid: marks.pid,
+        kind: kindOf(marks),
+        workerIndex: marks.workerIndex === null ? undefined : Number(marks.workerIndex),
+        startedAt: marks.startedAt,
+        endedAt: marks.endedAt,
+        requests: marks.requests,
+        profile: existsSync(profileFile) ? (JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile) : undefined,
+      };
+    })
+    .sort((a, b) => a.startedAt - b.startedAt);
+}

@@ -1,0 +1,72 @@
+/**
+ * The targets of a run against the embedded reference: wall time of a full local run (server start
+ * included) and its peak memory, what a one-test run sends, and what a 10 s settlement delay adds.
+ * Each is measured with the machine's load beside it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { renderReport } from '../../report';
+import { measureSuite, countsText, failureList, sameCounts, slowestTests, writeBenchProfile, type Measured } from './suite-run';
+import { removeTemporaryFiles } from './cleanup';
+import { mb, mib, seconds, type Row } from './format';
+import { ONE_TEST_GREP, SETTLEMENT_DELAY_MS, TARGET_ADDED_WALL_S, TARGET_ONE_TEST_REQUESTS, TARGET_PEAK_MB, TARGET_WALL_S, WORKERS } from './targets';
+
+export interface TargetsResult {
+  /** The full local run, Allure results written as `npm run conformance` writes them. */
+  full: Measured;
+  runs: Measured[];
+  rows: Row[];
+  notes: string[];
+}
+
+/** Renders a run's Allure results into a scratch folder with a scratch history: the time `npm run conformance` adds after the run. */
+function timeReportRendering(runDir: string): number | undefined {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'payments-bench-report-'));
+  try {
+    const t0 = performance.now();
+    const index = renderReport(path.join(runDir, 'allure-results'), path.join(scratch, 'report'), { print: false, historyPath: path.join(scratch, 'history.jsonl') });
+    return index ? performance.now() - t0 : undefined;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export async function targetsPart(): Promise<TargetsResult> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+
+  let renderMs: number | undefined;
+  const full = await measureSuite(`full local run, ${WORKERS} workers`, { project: 'local', workers: WORKERS, inspect: (runDir) => (renderMs = timeReportRendering(runDir)) });
+  rows.push({ measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`, value: seconds(full.wallMs), target: `< ${TARGET_WALL_S} s`, ok: full.wallMs < TARGET_WALL_S * 1000, load: full.load });
+  rows.push({ measure: 'peak memory of that run (RSS summed over the process tree)', value: `${mb(full.peakRssBytes)} (${mib(full.peakRssBytes)})`, target: `< ${TARGET_PEAK_MB} MB`, ok: full.peakRssBytes < TARGET_PEAK_MB * 1e6, load: full.load });
+  if (renderMs !== undefined) rows.push({ measure: 'report rendering after it (allure generate, what npm run conformance adds)', value: seconds(renderMs), target: '—', ok: undefined });
+  // The runner writes every Allure result and attachment itself (allure-js-commons fsyncs each file): what that costs the run.
+  const noAllure = await measureSuite(`full local run, ${WORKERS} workers, no Allure results`, { project: 'local', workers: WORKERS, allure: false });
+  rows.push({ measure: 'the same run writing no Allure results (PAYMENTS_ALLURE=0)', value: `${seconds(noAllure.wallMs)} (${noAllure.wallMs <= full.wallMs ? '−' : '+'}${seconds(Math.abs(full.wallMs - noAllure.wallMs))})`, target: '—', ok: undefined, load: noAllure.load });
+
+  // The probe counts every request of every process, client registrations included, not only the transcripts' exchanges.
+  const oneTest = await measureSuite(`--grep ${ONE_TEST_GREP}`, { project: 'local', workers: WORKERS, args: ['--grep', ONE_TEST_GREP], probe: true });
+  const sent = oneTest.processes.filter((p) => p.kind !== 'reference').flatMap((p) => p.requests);
+  rows.push({ measure: `requests of a one-test run (--grep ${ONE_TEST_GREP}, ${oneTest.run.counts.passed + oneTest.run.counts.failed} test run)`, value: String(sent.length), target: `≤ ${TARGET_ONE_TEST_REQUESTS}`, ok: sent.length <= TARGET_ONE_TEST_REQUESTS, load: oneTest.load });
+  notes.push(`the requests of the one-test run: ${sent.map((r) => `${r.method} ${new URL(r.url).pathname}`).join(', ') || 'none'}`);
+
+  // The local profile's 10 s polling timeout would end every wait just as the payment settles: a
+  // temporary copy waits longer. Same suite, same reference, same dialect.
+  writeBenchProfile('bench-delay', 45_000);
+  let delayed: Measured;
+  try {
+    delayed = await measureSuite(`full run, settlement ${SETTLEMENT_DELAY_MS / 1000} s`, { project: 'bench-delay', workers: WORKERS, env: { REF_SETTLEMENT_DELAY_MS: String(SETTLEMENT_DELAY_MS) } });
+  } finally {
+    removeTemporaryFiles();
+  }
+  const added = (delayed.wallMs - full.wallMs) / 1000;
+  rows.push({ measure: `added wall time with a ${SETTLEMENT_DELAY_MS / 1000} s settlement delay (${WORKERS} workers)`, value: `+${added.toFixed(1)} s`, target: `≤ ${TARGET_ADDED_WALL_S} s`, ok: added <= TARGET_ADDED_WALL_S, load: delayed.load });
+  const slow = slowestTests(delayed, 5, SETTLEMENT_DELAY_MS);
+  notes.push(`with the ${SETTLEMENT_DELAY_MS / 1000} s settlement delay, the longest tests (a test waits when its observation or the pool is still settling; ${slow.atLeast} took ≥ ${SETTLEMENT_DELAY_MS / 1000} s): ${slow.slowest.join('; ')}`);
+  if (!sameCounts(full, delayed)) notes.push(`settlement-delay run verdicts differ from the full run: ${countsText(delayed)} vs ${countsText(full)}${failureList(delayed)}`);
+  if (full.run.counts.failed) notes.push(`the full run had failures${failureList(full)}`);
+
+  return { full, runs: [full, noAllure, oneTest, delayed], rows, notes };
+}

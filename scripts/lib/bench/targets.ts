@@ -1,0 +1,26 @@
+/** What `npm run bench` measures against, and the run shapes it measures (issue "Fast runs at any scale", issue 13). */
+
+/** A full local run, 2 workers, server start included. */
+export const TARGET_WALL_S = 15;
+/** Peak memory of that run, RSS summed over the process tree, in MB (10^6 bytes). */
+export const TARGET_PEAK_MB = 600;
+/** `--grep @TOK-01`: a one-test run sends only what that test takes. */
+export const ONE_TEST_GREP = '@TOK-01';
+export const TARGET_ONE_TEST_REQUESTS = 5;
+/** A 10 s settlement delay must overlap: the run grows by at most this much. */
+export const SETTLEMENT_DELAY_MS = 10_000;
+export const TARGET_ADDED_WALL_S = 12;
+
+export const WORKERS = 2;
+
+/** --all: at scale. */
+export const LATENCY_MS = 100;
+export const LATENCY_WORKERS = 8;
+export const TARGET_LATENCY_RATIO = 1.5;
+export const SHARDS = 3;
+
+/** --all: the reference's throughput on valid pacs.008 submissions. */
+export const CONNECTIONS = 50;
+export const WINDOWS = 3;
+export const TARGET_RATE = 1_500;
+export const TARGET_P99_MS = 50;

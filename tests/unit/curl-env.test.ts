@@ -1,0 +1,171 @@
+/**
+ * The curl of a replay attachment is runnable as printed: these tests make a real request against a
+ * reference started here, render its replay (helpers/replay.ts curlReplay), run the printed lines in
+ * bash (`eval "$(npm run -s curl-env -- …)"`, then curl), and check the answer. A remote profile's
+ * credentials come from its secret variables (scripts/lib/curl-env.ts), the sca-token's hd is the
+ * SHA-256 of exactly the body file, and the rendering keeps URLs, clients and faults right.
+ * Run: node --import tsx --test tests/unit/curl-env.test.ts
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startReference, type ReferenceHandle } from '../../reference/server';
+import { HttpClient, type Exchange } from '../../helpers/http';
+import { Redactor } from '../../helpers/redact';
+import { generateRsaKeyPair } from '../../helpers/keys';
+import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
+import { decodeCompact } from '../../helpers/jws';
+import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { curlReplay, type CurlTarget } from '../../helpers/replay';
+import { loadProfile, parseProfile } from '../../helpers/profile';
+import { generatedClient, registerClient } from '../../fixtures/target';
+import { JWT_BEARER_GRANT } from '../../fixtures/api';
+import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
+import { root } from './support/cli';
+
+let reference: ReferenceHandle;
+const http = new HttpClient();
+
+before(async () => {
+  reference = await startReference({ host: '127.0.0.1', port: 0, admin: true, batchIntervalMs: 20, settlementDelayMs: 20 });
+});
+after(async () => {
+  await reference.close();
+  rmSync(path.join(root, 'body.json'), { force: true });
+});
+
+const targetOf = (extra: Partial<CurlTarget> = {}): CurlTarget => ({ project: 'local', kind: 'reference', baseUrl: reference.url, authUrl: reference.url, faults: [], referenceKnobs: {}, ...extra });
+
+/** A registered client of the reference and a valid submission of a payment by it: the exchange a failing test would leave. */
+async function submission(): Promise<Exchange> {
+  const client = generatedClient('primary', 'curltest', 0, generateRsaKeyPair());
+  await registerClient(http, { baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url }, client);
+  const token = await http.send('token', {
+    method: 'POST',
+    url: `${reference.url}/oauth/token`,
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: authenticationJwt(client), scope: 'makePayments' }).toString(),
+  });
+  const body = JSON.stringify(buildPacs008({ seed: 'curl-env' }));
+  return http.send('submit payment', {
+    method: 'POST',
+    url: `${reference.url}/payments/pacs008/v10`,
+    headers: { authorization: `Bearer ${(token.response.json as { access_token: string }).access_token}`, 'x-client-id': client.clientId, 'content-type': 'application/json', accept: 'application/json', 'sca-token': scaJwt(client, body) },
+    body,
+  });
+}
+
+/** Runs printed shell lines in the repository folder, as a person would paste them (asynchronously: the reference answers from this process). */
+function bash(script: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `set -e\n${script}`], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+test('a payment submission: the printed lines, run in bash against a reference of ones own, get 201', async () => {
+  const exchange = await submission();
+  assert.equal(exchange.response.status, 201, exchange.response.text);
+  const printed = curlReplay(exchange, new Redactor(), targetOf());
+  assert.match(printed, /^curl -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m);
+  assert.match(printed, /-H "authorization: \$AUTHORIZATION"/);
+  assert.match(printed, /-H "sca-token: \$SCA_TOKEN"/);
+  assert.match(printed, /-H "x-client-id: \$X_CLIENT_ID"/);
+  assert.match(printed, /--data-binary @body\.json/);
+  assert.ok(!printed.includes(exchange.request.headers['sca-token']!), 'no stale sca-token is printed');
+  const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^HTTP\/1\.1 201/m, run.stdout + run.stderr);
+});
+
+test('a token request: the printed lines get an access token', async () => {
+  const client = generatedClient('primary', 'curltest', 0, generateRsaKeyPair());
+  await registerClient(http, { baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url }, client);
+  const exchange = await http.send('token', {
+    method: 'POST',
+    url: `${reference.url}/oauth/token`,
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: authenticationJwt(client), scope: 'makePayments' }).toString(),
+  });
+  const printed = curlReplay(exchange, new Redactor(), targetOf());
+  assert.match(printed, /--token-request/);
+  assert.match(printed, /^curl -i -X POST "\$AUTH_URL\/oauth\/token"/m);
+  const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^HTTP\/1\.1 200/m, run.stdout + run.stderr);
+  assert.match(run.stdout, /"access_token"/);
+});
+
+test('a remote profile: credentials from its secret variables, the sca-token hd hashes exactly the body file', async () => {
+  const local = JSON.parse(readFileSync(path.join(root, 'environments', 'local.json'), 'utf8')) as Record<string, unknown>;
+  const names = { clientId: 'CURLENV_TEST_CLIENT_ID', clientSecret: 'CURLENV_TEST_CLIENT_SECRET', privateKey: 'CURLENV_TEST_PRIVATE_KEY', kid: 'CURLENV_TEST_KID', iss: 'CURLENV_TEST_ISS' };
+  const profile = parseProfile({ ...local, name: 'remote-test', target: { kind: 'remote', baseUrl: `${reference.url}/`, authUrl: reference.url, clients: { primary: names } } }, 'remote-test.json');
+  const client = generatedClient('primary', 'curltest', 0, generateRsaKeyPair());
+  await registerClient(http, { baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url }, client);
+  const values = { clientId: client.clientId, clientSecret: client.clientSecret, privateKey: client.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: client.kid, iss: client.iss };
+  for (const [field, variable] of Object.entries(names)) process.env[variable] = values[field as keyof typeof values];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'curl-env-'));
+  try {
+    const bodyFile = path.join(dir, 'body.json');
+    writeFileSync(bodyFile, JSON.stringify(buildPacs008({ seed: 'curl-env-remote' })) + '\n');
+    const variables = await curlEnvironment({ profile, client: 'primary', bodyFile, tokenRequest: false, faults: [] });
+    assert.deepEqual(Object.keys(variables), ['BASE_URL', 'AUTHORIZATION', 'X_CLIENT_ID', 'SCA_TOKEN']);
+    assert.equal(variables.BASE_URL, reference.url, 'the profile URL, without its trailing slash');
+    assert.equal(variables.X_CLIENT_ID, client.clientId);
+    const bytes = readFileSync(bodyFile);
+    assert.equal(decodeCompact(variables.SCA_TOKEN!)?.payload.hd, createHash('sha256').update(bytes).digest('base64'));
+    const res = await http.send('submit', {
+      method: 'POST',
+      url: `${variables.BASE_URL}/payments/pacs008/v10`,
+      headers: { authorization: variables.AUTHORIZATION!, 'x-client-id': variables.X_CLIENT_ID!, 'sca-token': variables.SCA_TOKEN!, 'content-type': 'application/json', accept: 'application/json' },
+      body: bytes,
+    });
+    assert.equal(res.response.status, 201, res.response.text);
+  } finally {
+    for (const variable of Object.values(names)) delete process.env[variable];
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('rendering: paths after the base URL, the secondary client, faults, large bodies, remote targets', () => {
+  const exchange = (url: string, body: string, headers: Record<string, string> = {}): Exchange => ({
+    label: 'x',
+    request: { method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, body },
+    response: { status: 500, headers: {}, text: '', json: undefined },
+    startedAt: '',
+    durationMs: 0,
+    retries: [],
+  });
+  const remote = { project: 'sandbox', kind: 'remote' as const, baseUrl: 'https://api.example/v1', authUrl: 'https://auth.example', faults: [], referenceKnobs: {} };
+  const onRemote = curlReplay(exchange('https://api.example/v1/payments/pacs008/v10', '{}', { 'x-client-id': 'c' }), new Redactor(), { ...remote, client: 'secondary' });
+  assert.match(onRemote, /^curl -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m, 'the path after a base URL with a path of its own');
+  assert.match(onRemote, /curl-env -- --project sandbox --client secondary --body-file body\.json\)"/);
+  assert.doesNotMatch(onRemote, /--base-url|npm run reference/, 'a remote profile names its own URLs');
+  const faulted = curlReplay(exchange(`${reference.url}/payments/pacs008/v10`, '{}'), new Redactor(), targetOf({ faults: ['sca-optional'], referenceKnobs: { REF_LATENCY_MS: '5' } }));
+  assert.match(faulted, /--base-url "\$BASE_URL" --faults sca-optional/);
+  assert.match(faulted, /REF_LATENCY_MS=5 npm run reference/);
+  const large = curlReplay(exchange(`${reference.url}/payments/pacs008/v10`, 'x'.repeat(200_000)), new Redactor(), targetOf());
+  assert.ok(large.length < 5_000, 'a 200 kB body is not inlined');
+  assert.doesNotMatch(large, /--data-binary|--body-file/);
+});
+
+test('export lines keep every value literal through eval', async () => {
+  const run = await bash(`${exportLines({ A: "it's $HOME `x` \"q\"", B: 'Bearer abc.def' })}\nprintf '%s|%s' "$A" "$B"`);
+  assert.equal(run.stdout, 'it\'s $HOME `x` "q"|Bearer abc.def');
+});
+
+test('the local profile without --base-url is refused in one sentence', async () => {
+  await assert.rejects(curlEnvironment({ profile: loadProfile('local'), client: 'primary', tokenRequest: false, faults: [] }), /start one \(npm run reference\) and give its URL with --base-url/);
+});

@@ -22,7 +22,7 @@ export interface DialectPlan {
 }
 
 const settings = runSettings();
-const plan = JSON.parse(readFileSync(process.env.PAYMENTS_DIALECT_PLAN ?? 'PAYMENTS_DIALECT_PLAN is unset', 'utf8')) as DialectPlan;
+const plan = JSON.parse(readFileSync(settings.dialectPlan ?? 'PAYMENTS_DIALECT_PLAN is unset', 'utf8')) as DialectPlan;
 const profiles = plan.profiles.map((name) => loadProfile(name, plan.dir, { validated: settings.worker }));
 if (!settings.listing) shareClientKeys();
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../helpers/profile';
 import { workerRedactor } from '../helpers/redact';
+import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../fixtures/projects';
 import { discover, type Discovery } from '../fixtures/discovery/session';
@@ -94,13 +95,14 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
   const dir = options.dir ?? environmentsDir;
   const profileFile = path.join(dir, `${name}.json`);
   const profile = loadProfile(name, dir);
-  if (profile.live && process.env.PAYMENTS_CONFIRM_LIVE !== profile.name) {
+  const environment = suiteEnvironment();
+  if (profile.live && environment.confirmLive !== profile.name) {
     throw new ProfileError(`profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`);
   }
   const unset = unsetSecretsSentence(profile);
   if (unset) throw new ProfileError(unset);
 
-  let referenceUrl = options.referenceUrl ?? process.env.REF_URL;
+  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
   let stop: (() => Promise<void>) | undefined;
   if (profile.target.kind === 'reference' && !referenceUrl) {
     const started = await startReferenceProcess(profile.target.env ?? {});

@@ -45,7 +45,11 @@ const declaredClients = Strict({
 
 const referenceTarget = Strict({
   kind: Type.Literal('reference'),
-  dialect: Type.Optional(Type.String({ description: 'a dialect of reference/dialects.ts (default "default")' })),
+  dialect: Type.Optional(
+    Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown())], {
+      description: 'a preset of reference/dialects.ts (default "default"), or an object of dialect fields over it, e.g. {"refundRoot": "fitoFIPmtRvsl"} (the reference checks names and values)',
+    }),
+  ),
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'extra REF_* environment of the reference process (reference/README.md)' })),
   admin: Type.Optional(Type.Boolean({ description: 'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)' })),
   clients: Type.Optional(declaredClients),

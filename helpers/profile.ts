@@ -12,6 +12,12 @@ import { profileVariable } from './run-settings';
 
 type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
 
+/**
+ * The reference's answers where the spec says "not shown": a preset name, or an object of dialect
+ * fields over the default (reference/README.md "Dialects"; the reference validates it on registration).
+ */
+export type ReferenceDialect = NonNullable<Extract<ProfileFile['target'], { kind: 'reference' }>['dialect']>;
+
 export type OperationName = keyof ProfileFile['operations'];
 /** The clients of a deployment the suite cannot register clients with: environment variable names, never values. */
 export type DeclaredClients = RemoteTarget['clients'];
@@ -139,7 +145,7 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
 
 export function listProfileNames(dir = environmentsDir): string[] {
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && f !== 'profile.schema.json')
+    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && !f.includes('.discovered.') && f !== 'profile.schema.json')
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
 }

@@ -47,6 +47,10 @@ export interface SuiteEnvironment {
   allureHistory: string;
   /** PAYMENTS_MUTATION_PLAN: the kill matrix's plan file (scripts/mutation.ts writes it for its config). */
   mutationPlan: string | undefined;
+  /** PAYMENTS_DIALECT_PLAN: the dialect matrix's plan file (scripts/dialect-matrix.ts writes it for its config). */
+  dialectPlan: string | undefined;
+  /** PAYMENTS_WORKER_NODE_OPTIONS: the workers' NODE_OPTIONS, when the runner was started with a heap of its own. */
+  workerNodeOptions: string | undefined;
   /** PAYMENTS_SIGNING_KEY_PASSPHRASE: passphrase of an encrypted certification signing key. */
   signingKeyPassphrase: string | undefined;
   /** PAYMENTS_CHROMIUM: the system Chromium that check-offline opens reports in. */
@@ -98,6 +102,8 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnv
     reportDir: env.PAYMENTS_REPORT_DIR || path.join('reports', 'allure-report'),
     allureHistory: env.PAYMENTS_ALLURE_HISTORY || path.join('reports', 'history', 'allure-history.jsonl'),
     mutationPlan: env.PAYMENTS_MUTATION_PLAN || undefined,
+    dialectPlan: env.PAYMENTS_DIALECT_PLAN || undefined,
+    workerNodeOptions: env.PAYMENTS_WORKER_NODE_OPTIONS,
     signingKeyPassphrase: env.PAYMENTS_SIGNING_KEY_PASSPHRASE || undefined,
     chromium: env.PAYMENTS_CHROMIUM || '/usr/bin/chromium',
     exploring: env.PAYMENTS_EXPLORE === '1',
@@ -142,6 +148,9 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
   env.PAYMENTS_RUN_ID ||= randomBytes(4).toString('hex');
   env.PAYMENTS_RUN_DIR ||= newRunDir(env.PAYMENTS_RUN_ID, suiteEnvironment(env).runsRoot);
   env.PAYMENTS_FINGERPRINT_KEY ||= randomBytes(32).toString('base64url');
+  // A runner started with a heap of its own (scripts/lib/run-playwright.ts runnerHeapMb): its workers fork with theirs.
+  const workerNodeOptions = suiteEnvironment(env).workerNodeOptions;
+  if (workerNodeOptions !== undefined) env.NODE_OPTIONS = workerNodeOptions;
   const fromArgs = projectArguments(argv);
   // Workers load the config again without the --project arguments: hand them the selection.
   if (fromArgs.length) env.PAYMENTS_PROFILES = fromArgs.join(',');

@@ -51,3 +51,23 @@ export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<s
     retries: exchange.retries,
   };
 }
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
+
+/**
+ * An exchange in a few lines, redacted, for a record a person reads next to a conclusion drawn from
+ * it (a discovered choice): the request line, headers and the start of both bodies.
+ */
+export function exchangeSummary(exchange: Exchange, redactor: Redactor, maxBody = 600): Record<string, unknown> {
+  const url = new URL(exchange.request.url);
+  const responseHeaders = Object.fromEntries(Object.entries(redactor.headers(exchange.response.headers)).filter(([k]) => /^(content-type|www-authenticate|retry-after)$/i.test(k)));
+  return {
+    label: exchange.label,
+    request: `${exchange.request.method} ${url.pathname}`,
+    requestHeaders: redactor.headers(exchange.request.headers),
+    ...(exchange.request.body !== undefined ? { requestBody: clip(redactor.text(bodyText(exchange.request.body)), maxBody) } : {}),
+    status: exchange.response.status,
+    responseHeaders,
+    responseBody: clip(redactor.text(exchange.response.text), maxBody),
+  };
+}

@@ -7,7 +7,14 @@
  *   applies the deviations to Playwright JSON reports that already exist: the merge step of a sharded
  *   CI run, where each shard wrote its own report. A directory means every *.json in it.
  *
- * Exit 0 when every failure is a known, unexpired deviation and no entry is expired or stale.
+ * Before the suite, a discovery (npm run discover) checks the profile's assumptions against what the
+ * target answers now (`--no-discover` skips it; with --from-report it runs only with `--discover`).
+ * An assumption that changed is drift, in a section of its own (scripts/lib/drift.ts): observed by
+ * discovery, or a test that failed on assumption rules alone. Drift is never a conformance failure.
+ *
+ * Exit 0 when every failure is a known, unexpired deviation, no entry is expired or stale and nothing
+ * drifted; 1 on a conformance failure; 2 when the run was refused; 3 when conformance is fine but an
+ * assumption drifted.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,12 +27,17 @@ import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 import { runPaths } from '../helpers/run-folder';
+import { costLine, discoverProfile } from './discover';
+import { driftOf } from '../fixtures/discovery/diff';
+import { nightlyExitCode, renderDrift, splitRegressions, type DriftReport } from './lib/drift';
 
 export interface NightlyArgs {
   project: string;
   fromReports: string[];
   deviationsFile?: string;
   partial: boolean;
+  /** Run a discovery before the suite and report drift (default: yes, unless --from-report). */
+  discover: boolean;
   /** Everything else, passed to Playwright unchanged (--project included). */
   playwrightArgs: string[];
 }
@@ -37,7 +49,8 @@ const FILTERING = /^(--grep|-g|--grep-invert|--shard|--last-failed|--only-change
 const VALUE_FLAGS = new Set(['--workers', '-j', '--reporter', '--timeout', '--retries', '--repeat-each', '--max-failures', '--output', '--config', '-c', '--trace', '--global-timeout', '--grep', '-g', '--grep-invert', '--shard', '--tsconfig']);
 
 export function parseNightlyArgs(argv: string[]): NightlyArgs {
-  const out: NightlyArgs = { project: '', fromReports: [], partial: false, playwrightArgs: [] };
+  const out: NightlyArgs = { project: '', fromReports: [], partial: false, discover: true, playwrightArgs: [] };
+  let discover: boolean | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const take = (flag: string): string | undefined => (a === flag ? argv[++i] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined);
@@ -45,6 +58,7 @@ export function parseNightlyArgs(argv: string[]): NightlyArgs {
     if ((v = take('--from-report')) !== undefined) out.fromReports.push(v);
     else if ((v = take('--deviations')) !== undefined) out.deviationsFile = v;
     else if (a === '--partial') out.partial = true;
+    else if (a === '--discover' || a === '--no-discover') discover = a === '--discover';
     else if ((v = take('--project')) !== undefined) {
       if (out.project && out.project !== v) throw new Error('nightly applies one environment\'s deviations: give exactly one --project');
       out.project = v;
@@ -57,7 +71,8 @@ export function parseNightlyArgs(argv: string[]): NightlyArgs {
       else if (!a.startsWith('-') && !(previous && VALUE_FLAGS.has(previous))) out.partial = true;
     }
   }
-  if (!out.project) throw new Error('usage: npm run nightly -- --project <env> [playwright args | --from-report <json file or dir>...]');
+  if (!out.project) throw new Error('usage: npm run nightly -- --project <env> [--no-discover] [playwright args | --from-report <json file or dir>... [--discover]]');
+  out.discover = discover ?? out.fromReports.length === 0;
   return out;
 }
 
@@ -122,7 +137,19 @@ function markdown(project: string, outcome: DeviationOutcome, ok: boolean): stri
   return [`### Nightly ${project}: ${ok ? 'OK' : 'FAILED'}`, '', ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']), ''].join('\n');
 }
 
-/** Exit code of the job: 0 OK, 1 a regression, an expired or stale deviation or a run problem, 2 refused (nothing ran). */
+/** Discovery against the profile: the fields that drifted, or why it could not run. */
+async function checkAssumptions(args: NightlyArgs): Promise<Pick<DriftReport, 'fields' | 'discovery'>> {
+  if (!args.discover) return { fields: [], discovery: { ran: false, why: args.fromReports.length ? 'a merge of reports (--discover to run one)' : '--no-discover' } };
+  try {
+    const { diff, discovery } = await discoverProfile(args.project, { print: false });
+    console.log(costLine(args.project, discovery));
+    return { fields: driftOf(diff), discovery: { ran: true } };
+  } catch (error) {
+    return { fields: [], discovery: { ran: false, why: (error as Error).message, error: true } };
+  }
+}
+
+/** Exit code of the job: 0 OK, 1 a regression, an expired or stale deviation or a run problem, 2 refused (nothing ran), 3 conformance OK but assumptions drifted. */
 export async function nightly(args: NightlyArgs): Promise<number> {
   try {
     loadProfile(args.project);
@@ -134,6 +161,7 @@ export async function nightly(args: NightlyArgs): Promise<number> {
     throw error;
   }
   const deviations = loadDeviations(args.project, args.deviationsFile);
+  const assumptions = await checkAssumptions(args);
   let tests: TestRecord[];
   let problems: string[] = [];
   let complete = !args.partial;
@@ -175,18 +203,34 @@ export async function nightly(args: NightlyArgs): Promise<number> {
   if (!tests.length) problems.push(`no test of project ${args.project} ran`);
   if (args.playwrightArgs.some((a) => /^--shard/.test(a))) complete = false;
 
-  const outcome = applyDeviations(tests, deviations, todayUtc(), complete);
+  const applied = applyDeviations(tests, deviations, todayUtc(), complete);
+  // A test that failed on assumptions alone is drift, not a regression.
+  const failedRules = new Map(tests.map((t) => [t.title, t.failedRules]));
+  const split = splitRegressions(applied.regressions, (title) => failedRules.get(title));
+  const outcome: DeviationOutcome = { ...applied, regressions: split.conformance, ok: split.conformance.length === 0 && applied.expired.length === 0 && applied.stale.length === 0 };
+  const drift: DriftReport = { ...assumptions, assumptionFailures: split.assumptions };
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const t of tests) counts[t.outcome]++;
   const ok = outcome.ok && problems.length === 0;
   for (const p of problems) console.error(`✖ ${p}`);
   console.log(renderOutcome(args.project, outcome, counts, ok).join('\n'));
+  console.log(renderDrift(args.project, drift).join('\n'));
+  const exitCode = nightlyExitCode(ok, drift);
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
-  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems }, null, 2) + '\n');
+  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2) + '\n');
   const { githubStepSummary } = suiteEnvironment();
-  if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok));
-  return ok ? 0 : 1;
+  if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok) + driftMarkdown(drift));
+  return exitCode;
+}
+
+function driftMarkdown(drift: DriftReport): string {
+  const rows = [
+    ...drift.fields.map((f) => `| 🔀 assumption drift | ${f.field} | profile ${JSON.stringify(f.expected)}, observed ${f.observed.map((o) => JSON.stringify(o)).join(', ')} (${f.rules.join(', ')}) |`),
+    ...drift.assumptionFailures.map((f) => `| 🔀 assumption not met | ${f.test} | ${f.rules.join(', ')} |`),
+    ...(drift.discovery.ran || !drift.discovery.error ? [] : [`| ⚠️ drift unchecked | discovery | ${drift.discovery.why} |`]),
+  ];
+  return rows.length ? ['#### Assumptions', '', '| kind | what | note |', '|---|---|---|', ...rows, ''].join('\n') : '';
 }
 
 if (require.main === module) {

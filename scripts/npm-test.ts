@@ -2,8 +2,10 @@
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
  * secret scan), a short stateful exploration of money flows, a secret scan of a run whose tests fail
- * on purpose (failure messages and replay attachments), the suite against every reference dialect,
- * and the mutation kill matrix. Ends with the one closing line CI reads.
+ * on purpose (failure messages and replay attachments), the suite with the flow-description versions
+ * and against a sandbox-like reference, the dialect matrix (a pairwise covering set of reference
+ * dialects, each with its discovered profile enforced and the local one reported) and the mutation
+ * kill matrix. Ends with the one closing line CI reads.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -35,10 +37,6 @@ const unitFiles = readdirSync('tests/unit')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => path.join('tests/unit', f));
 
-const dialectProfiles = readdirSync('environments')
-  .filter((f) => /^local-.+\.json$/.test(f) && !f.includes('.deviations.'))
-  .map((f) => f.slice(0, -5));
-
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */
 const EXPLORATION_SEQUENCES = 6;
 
@@ -50,7 +48,9 @@ const steps: Step[] = [
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   { name: 'exploration (local reference)', command: [node, ...tsx, 'scripts/explore.ts', '--project=local', '--sequences', String(EXPLORATION_SEQUENCES), '--no-report'], counts: playwrightCounts },
   { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
-  ...dialectProfiles.map(
+  // What the dialect matrix does not vary: the flow description's version set (spec §9), and a
+  // reference without its admin API, whose clients are onboarded like a sandbox's.
+  ...['local-flow-versions', 'local-sandbox-like'].map(
     (profile): Step => ({
       name: `conformance (${profile})`,
       command: [node, 'node_modules/@playwright/test/cli.js', 'test', `--project=${profile}`],
@@ -58,6 +58,7 @@ const steps: Step[] = [
       counts: playwrightCounts,
     }),
   ),
+  { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
 

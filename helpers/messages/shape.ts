@@ -34,3 +34,16 @@ export function fromDeclared(body: Json, shape: MessageShape): Record<string, Js
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
   return (shape.rename ? renameKeys(content, inverse(shape.rename)) : content) as Record<string, Json>;
 }
+
+/**
+ * The JSON spellings a root element is met in, from its ISO 20022 XML name: the first letter lowered
+ * (`fIToFIPmtRvsl`), the leading word lowered as the spec spells pacs.008 (`FIToFICstmrCdtTrf` →
+ * `fitoFICstmrCdtTrf`), and the XML name itself. Discovery tries them when a target refuses the
+ * declared one.
+ */
+export function rootSpellings(xmlName: string): string[] {
+  const lowerFirst = xmlName.charAt(0).toLowerCase() + xmlName.slice(1);
+  const wordEnd = /[a-z][A-Z]/.exec(xmlName);
+  const lowerWord = wordEnd ? xmlName.slice(0, wordEnd.index + 1).toLowerCase() + xmlName.slice(wordEnd.index + 1) : xmlName.toLowerCase();
+  return [...new Set([lowerFirst, lowerWord, xmlName])];
+}

@@ -42,6 +42,11 @@ export interface SuiteRun {
  *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
  *    the system when freed: about 20 MB less per worker, no slower (other C libraries ignore them).
  * The reference sets its own flags on its command line (fixtures/projects.ts).
+ *
+ * A runner that keeps the results of many projects (the dialect matrix: 30 projects, 16,000 tests)
+ * needs more than the workers' 256 MB: `runnerHeapMb` gives the runner its own NODE_OPTIONS and hands
+ * the workers' through PAYMENTS_WORKER_NODE_OPTIONS, which the config puts back in NODE_OPTIONS before
+ * any worker forks (helpers/run-settings.ts).
  */
 const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
 const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
@@ -56,18 +61,25 @@ export function memoryEnvironment(env: NodeJS.ProcessEnv = process.env): Record<
   return { NODE_OPTIONS: withFlags(env.NODE_OPTIONS ?? '', WORKER_V8_FLAGS), MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
 }
 
+/** The runner's own heap, the workers' NODE_OPTIONS handed over for the config to restore (nothing without a size). */
+function runnerHeap(mb: number | undefined): Record<string, string> {
+  if (!mb) return {};
+  const workers = memoryEnvironment().NODE_OPTIONS!;
+  return { NODE_OPTIONS: workers.replace(/--max-old-space-size=\d+/, `--max-old-space-size=${mb}`), PAYMENTS_WORKER_NODE_OPTIONS: workers };
+}
+
 /**
  * Runs the suite into a run folder: env.PAYMENTS_RUN_DIR when the caller names one (the user-facing
  * scripts name reports/runs/<stamp>-<runId>), else a scratch folder under the system temp folder that
  * the caller removes. The exit code lands in run.json.
  */
-export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string; command?: string } = {}): Promise<SuiteRun> {
+export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string; command?: string; runnerHeapMb?: number } = {}): Promise<SuiteRun> {
   const runDir = env.PAYMENTS_RUN_DIR || mkdtempSync(path.join(os.tmpdir(), 'payments-run-'));
   const { jsonReport } = runPaths(runDir);
   const started = Date.now();
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const child = spawn(process.execPath, [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args], {
-    env: { ...process.env, ...memoryEnvironment(), ...env, PAYMENTS_RUN_DIR: runDir, ...(options.command ? { PAYMENTS_RUN_COMMAND: options.command } : {}) },
+    env: { ...process.env, ...memoryEnvironment(), ...runnerHeap(options.runnerHeapMb), ...env, PAYMENTS_RUN_DIR: runDir, ...(options.command ? { PAYMENTS_RUN_COMMAND: options.command } : {}) },
     stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
   });
   let output = '';

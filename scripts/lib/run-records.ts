@@ -3,7 +3,7 @@
  * deviations work with. (Per-rule outcomes come from scripts/lib/certification.ts.)
  */
 import { flattenReport, type PlaywrightJsonReport } from '../../helpers/playwright-report';
-import { describeSkip, skipReasonOf } from '../../fixtures/ledger/outcomes';
+import { describeSkip, outcomesOfReportTest, skipReasonOf } from '../../fixtures/ledger/outcomes';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -17,6 +17,8 @@ export interface TestRecord {
   skipReason?: string;
   /** First line of the first error, for failed tests. */
   error?: string;
+  /** The rules a failed test failed (fixtures/ledger/outcomes.ts). */
+  failedRules?: string[];
 }
 
 export type { PlaywrightJsonReport };
@@ -35,6 +37,7 @@ export function testRecords(report: PlaywrightJsonReport): TestRecord[] {
     if (t.outcome === 'failed') {
       const message = t.errors[0] ?? `status ${t.status}`;
       record.error = stripAnsi(message).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? `status ${t.status}`;
+      record.failedRules = outcomesOfReportTest(t).flatMap((o) => (o.status === 'failed' ? [o.rule] : []));
     }
     return record;
   });

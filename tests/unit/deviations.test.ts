@@ -90,12 +90,17 @@ test('in a partial run or when its tests were skipped, an entry that matched not
 
 test('nightly arguments: --project is kept for Playwright; filters make the run partial', () => {
   const full = parseNightlyArgs(['--project', 'sandbox', '--workers', '2']);
-  assert.deepEqual(full, { project: 'sandbox', fromReports: [], partial: false, playwrightArgs: ['--project=sandbox', '--workers', '2'] });
+  assert.deepEqual(full, { project: 'sandbox', fromReports: [], partial: false, discover: true, playwrightArgs: ['--project=sandbox', '--workers', '2'] });
   assert.equal(parseNightlyArgs(['--project=sandbox', 'tests/auth']).partial, true);
   assert.equal(parseNightlyArgs(['--project=sandbox', '--grep', '@TOK-01']).partial, true);
   assert.equal(parseNightlyArgs(['--project=sandbox', '--shard=1/3']).partial, true);
   assert.deepEqual(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json', '--from-report=dir']).fromReports, ['a.json', 'dir']);
   assert.throws(() => parseNightlyArgs(['--workers', '1']), /--project/);
+  // Discovery (drift) runs before a suite run; a merge of reports runs it only when asked.
+  assert.equal(parseNightlyArgs(['--project=sandbox', '--no-discover']).discover, false);
+  assert.equal(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json']).discover, false);
+  assert.equal(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json', '--discover']).discover, true);
+  assert.deepEqual(parseNightlyArgs(['--project=sandbox', '--no-discover']).playwrightArgs, ['--project=sandbox']);
 });
 
 test('renamedField: a documented field under another name, found by every later call until the entry expires', () => {

@@ -132,6 +132,7 @@ test('loadProfile in another folder: lists its profiles, refuses bad JSON with t
   try {
     for (const name of ['alpha', 'beta']) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...copy(), name }));
     writeFileSync(path.join(dir, 'alpha.deviations.json'), '{}');
+    writeFileSync(path.join(dir, 'alpha.discovered.json'), '{}');
     writeFileSync(path.join(dir, 'broken.json'), '{ "name": ');
     assert.deepEqual(listProfileNames(dir), ['alpha', 'beta', 'broken']);
     assert.equal(loadProfile('beta', dir).name, 'beta');

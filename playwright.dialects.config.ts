@@ -1,0 +1,39 @@
+/**
+ * The dialect matrix's own config (scripts/dialect-matrix.ts writes the plan PAYMENTS_DIALECT_PLAN
+ * names): one project per generated profile of the plan's folder, all against one reference
+ * (REF_URL, started by the script; each project registers its clients in its profile's dialect), with
+ * minimal evidence: the matrix is read by a script, not by a person.
+ */
+import { readFileSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { runSettings } from './helpers/run-settings';
+import { loadProfile } from './helpers/profile';
+import { shareClientKeys } from './helpers/keys';
+import { projectsFor, referenceServers } from './fixtures/projects';
+import type { RunOptions } from './fixtures/options';
+import { runPaths } from './helpers/run-folder';
+
+export interface DialectPlan {
+  /** Folder of the generated profiles (<name>.json). */
+  dir: string;
+  /** The profiles to run, one project each. */
+  profiles: string[];
+  workers: number;
+}
+
+const settings = runSettings();
+const plan = JSON.parse(readFileSync(settings.dialectPlan ?? 'PAYMENTS_DIALECT_PLAN is unset', 'utf8')) as DialectPlan;
+const profiles = plan.profiles.map((name) => loadProfile(name, plan.dir, { validated: settings.worker }));
+if (!settings.listing) shareClientKeys();
+
+export default defineConfig<RunOptions>({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: plan.workers,
+  retries: 0,
+  timeout: 60_000,
+  outputDir: runPaths(settings.runDir).outputDir,
+  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  webServer: referenceServers(profiles, settings),
+  projects: projectsFor(profiles, settings, { evidence: 'minimal' }),
+});

@@ -1,0 +1,279 @@
+/**
+ * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]`
+ *
+ * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
+ * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
+ * pairwise covering array (scripts/lib/covering-array.ts): every pair of values of any two fields is
+ * in some dialect. For each dialect, on that one reference (each project registers its clients in its
+ * own dialect):
+ *   enforce  discovery against the dialect adopted into a copy of the local profile, then the suite
+ *            with that profile, assumptions enforced: the discovered profile describes the dialect;
+ *   report   the suite with the local profile as it is, assumptions reported: whatever the dialect,
+ *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked).
+ * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
+ * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { environmentsDir } from '../helpers/profile';
+import { setJsonValue } from '../helpers/json-edit';
+import { shareClientKeys } from '../helpers/keys';
+import { flattenReport, readReportFile, reportErrors, type ReportTest } from '../helpers/playwright-report';
+import { runPaths } from '../helpers/run-folder';
+import { pairwiseCover, uncoveredPairs, type Factor, type Level, type Row } from './lib/covering-array';
+import { startReferenceProcess } from './lib/reference-process';
+import { runPlaywright } from './lib/run-playwright';
+import { cliMain } from './lib/cli';
+import { discoverProfile, costLine } from './discover';
+import { changesOf } from '../fixtures/discovery/diff';
+import { isDeepStrictEqual } from 'node:util';
+import type { DialectPlan } from '../playwright.dialects.config';
+
+const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
+
+/** The runner keeps every project's results (about 17 KB a test): 30 projects need more than a worker's 256 MB. */
+const RUNNER_HEAP_MB = 1536;
+
+/** The profile every dialect starts from: its expectations are what the report-mode run keeps. */
+const BASE_PROFILE = 'local';
+
+interface Options {
+  only: number[];
+  workers: number;
+  list: boolean;
+  keep: boolean;
+  outDir: string;
+}
+
+export function parseDialectArgs(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: { only: { type: 'string', multiple: true, default: [] }, workers: { type: 'string' }, list: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, out: { type: 'string', default: 'reports/dialects' } },
+    strict: true,
+  });
+  const only = values.only!.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean).map(Number);
+  if (only.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
+  // One worker more than cores: a worker waiting for a settlement leaves its core to another project.
+  return { only, workers: Number(values.workers) || os.cpus().length + 1, list: values.list!, keep: values.keep!, outDir: values.out! };
+}
+
+interface DialectChoice {
+  field: string;
+  values: Level[];
+  default: Level;
+}
+
+/** The reference's dialect fields and their values, as it reports them. */
+async function dialectFactors(referenceUrl: string): Promise<{ factors: Factor[]; defaults: Row }> {
+  const res = await fetch(`${referenceUrl}/_admin/info`);
+  if (res.status !== 200) throw new Error(`GET /_admin/info answered ${res.status}`);
+  const info = (await res.json()) as { dialectChoices?: DialectChoice[] };
+  if (!Array.isArray(info.dialectChoices) || !info.dialectChoices.length) throw new Error('GET /_admin/info has no dialectChoices');
+  return {
+    factors: info.dialectChoices.map((c) => ({ name: c.field, values: c.values })),
+    defaults: Object.fromEntries(info.dialectChoices.map((c) => [c.field, c.default])),
+  };
+}
+
+export interface MatrixDialect {
+  number: number;
+  name: string;
+  /** Every field, as registered (dotted refusal classes). */
+  fields: Row;
+  /** The fields that differ from the default, for a reader. */
+  changed: Row;
+}
+
+const dialectName = (n: number): string => `dialect-${String(n).padStart(2, '0')}`;
+
+/** One dialect per row of the covering array, numbered from 1. */
+export function matrixDialects(factors: readonly Factor[], defaults: Row): MatrixDialect[] {
+  const rows = pairwiseCover(factors);
+  const missing = uncoveredPairs(factors, rows);
+  if (missing.length) throw new Error(`the covering array misses ${missing.length} pairs, e.g. ${missing[0]}`);
+  return rows.map((fields, i) => ({
+    number: i + 1,
+    name: dialectName(i + 1),
+    fields,
+    changed: Object.fromEntries(Object.entries(fields).filter(([k, v]) => defaults[k] !== v)),
+  }));
+}
+
+/** The local profile renamed, aimed at the reference in `dialect`, with `assumptions` as given. */
+function dialectProfileText(base: string, name: string, dialect: MatrixDialect, assumptions: 'enforce' | 'report', description: string): string {
+  let text = setJsonValue(base, ['name'], name);
+  text = setJsonValue(text, ['description'], description);
+  text = setJsonValue(text, ['target', 'dialect'], { name: dialect.name, ...dialect.fields });
+  return setJsonValue(text, ['expectations', 'assumptions'], assumptions);
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  testMs: number;
+}
+
+const countsOf = (tests: readonly ReportTest[]): Counts => {
+  const c: Counts = { passed: 0, failed: 0, skipped: 0, testMs: 0 };
+  for (const t of tests) {
+    c[t.outcome]++;
+    c.testMs += t.durationMs;
+  }
+  return c;
+};
+
+type Answers = ReadonlyMap<string, readonly Level[]>;
+
+/**
+ * How discovery must have observed a dialect field's value: the field is a real switch, reachable
+ * through the API, and discovery reads it into the profile field named. `includes`: among the answers
+ * (a class answered by several probes); `only`: the one answer; `status-path`: "status" observed exactly
+ * when the dialect reports business rejections in pacs.002. `when`: the field shows only in dialects
+ * where it holds (the business status only where business rules refuse at submission). Fields without
+ * an entry are no answer a profile holds (token and id formats, notAcceptable, conflict, unusual
+ * input): the reference's unit tests cover those.
+ */
+const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'only' | 'status-path'; when?: (dialect: Row) => boolean }>> = {
+  ...Object.fromEntries(['validation', 'malformed', 'forbidden', 'sca', 'mediaType', 'tooLarge', 'missingHeader'].map((c) => [`refusalStatus.${c}`, { field: `expectations.refusalStatus.${c}`, seen: 'includes' as const }])),
+  'refusalStatus.business': { field: 'expectations.refusalStatus.business', seen: 'includes', when: (dialect) => dialect['businessRejection'] !== 'status' },
+  errorBody: { field: 'expectations.errorBody', seen: 'only' },
+  interimStatus: { field: 'expectations.statusCodes.pending', seen: 'includes' },
+  acceptedStatus: { field: 'expectations.statusCodes.accepted', seen: 'includes' },
+  rejectStatus: { field: 'expectations.statusCodes.rejected', seen: 'includes' },
+  expiresInType: { field: 'expectations.expiresIn', seen: 'only' },
+  returnUnknownOriginal: { field: 'expectations.returnUnknownOriginal', seen: 'only' },
+  businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
+  idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
+  assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },
+  cancellationRequestRoot: { field: 'messages.cancellation.root', seen: 'only' },
+  resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
+  refundRoot: { field: 'messages.refund.root', seen: 'only' },
+  repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
+};
+
+/** The dialect fields whose value discovery did not observe as the dialect sets it. */
+function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
+  return Object.entries(SWITCHES).flatMap(([name, { field, seen, when }]) => {
+    if (!(name in dialect.fields) || (when && !when(dialect.fields))) return [];
+    const value = dialect.fields[name]!;
+    const observed = answers.get(field) ?? [];
+    const ok = seen === 'includes' ? observed.includes(value) : seen === 'only' ? isDeepStrictEqual(observed, [value]) : observed.includes('status') === (value === 'status');
+    return ok ? [] : [`${name}=${JSON.stringify(value)}, but discovery observed ${field} ${JSON.stringify(observed)}`];
+  });
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  }));
+  return out;
+}
+
+export async function dialectMatrix(options: Options): Promise<boolean> {
+  const started = Date.now();
+  const base = readFileSync(path.join(environmentsDir, `${BASE_PROFILE}.json`), 'utf8');
+  const reference = await startReferenceProcess();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'payments-dialects-'));
+  try {
+    const { factors, defaults } = await dialectFactors(reference.url);
+    const all = matrixDialects(factors, defaults);
+    console.log(`dialect matrix: ${all.length} dialects cover every pair of values of the reference's ${factors.length} dialect fields`);
+    const unknown = options.only.filter((n) => n > all.length);
+    if (unknown.length) throw new Error(`no dialect ${unknown.join(', ')}: there are ${all.length}\n${USAGE}`);
+    const dialects = options.only.length ? all.filter((d) => options.only.includes(d.number)) : all;
+    if (options.list) {
+      for (const d of all) console.log(`  ${d.name}  ${JSON.stringify(d.changed)}`);
+      return true;
+    }
+
+    // Discovery per dialect, adopted into a copy of the local profile: the enforce run's profile.
+    const profiles = path.join(work, 'profiles');
+    mkdirSync(profiles);
+    shareClientKeys();
+    const discoverStarted = Date.now();
+    const discovered = await mapLimit(dialects, 4, async (d) => {
+      const enforce = `${d.name}-enforce`;
+      writeFileSync(path.join(profiles, `${enforce}.json`), dialectProfileText(base, enforce, d, 'enforce', `The local profile with what discovery observed of reference dialect ${d.name} adopted, assumptions enforced.`));
+      writeFileSync(path.join(profiles, `${d.name}-report.json`), dialectProfileText(base, `${d.name}-report`, d, 'report', `The local profile as it is, against reference dialect ${d.name}, assumptions reported.`));
+      const outcome = await discoverProfile(enforce, { dir: profiles, write: true, referenceUrl: reference.url, print: false });
+      const answers: Answers = new Map(outcome.diff.fields.map((f) => [f.field, f.observed]));
+      return { dialect: d, cost: costLine(enforce, outcome.discovery), adopted: changesOf(outcome.diff).map((f) => `${f.field}=${JSON.stringify(f.adopt)}`), unseen: unseenSwitches(d, answers) };
+    });
+    const discoverMs = Date.now() - discoverStarted;
+    for (const x of discovered) console.log(`  ${x.cost}; adopted ${x.adopted.length ? x.adopted.join(' ') : 'nothing'}`);
+    const unseen = discovered.flatMap((x) => x.unseen.map((u) => `${x.dialect.name}: ${u}`));
+    const checked = Object.keys(SWITCHES).filter((f) => factors.some((x) => x.name === f));
+    console.log(`switches: discovery observed ${checked.length} of the ${factors.length} dialect fields as each dialect sets them${unseen.length ? `, except ${unseen.length}:` : ' in every dialect'}`);
+    for (const u of unseen) console.log(`  ✖ ${u}`);
+
+    const projectNames = dialects.flatMap((d) => [`${d.name}-enforce`, `${d.name}-report`]);
+    const plan: DialectPlan = { dir: profiles, profiles: projectNames, workers: options.workers };
+    const planFile = path.join(work, 'dialect-plan.json');
+    writeFileSync(planFile, JSON.stringify(plan));
+    const runDir = path.join(work, 'run');
+    console.log(`suite: ${projectNames.length} projects (${dialects.length} dialects × enforce, report) on one reference, ${options.workers} workers…`);
+    const suiteStarted = Date.now();
+    const run = await runPlaywright([], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_DIALECT_PLAN: planFile, PAYMENTS_ALLURE: '0', REF_URL: reference.url, PAYMENTS_CLIENT_FAULTS: '' }, { quiet: true, config: 'playwright.dialects.config.ts', runnerHeapMb: RUNNER_HEAP_MB });
+    const suiteMs = Date.now() - suiteStarted;
+    const report = readReportFile(runPaths(runDir).jsonReport);
+    const tests = report ? flattenReport(report) : [];
+    const errors = report ? reportErrors(report) : ['no JSON report was written'];
+
+    const rows = dialects.map((d) => {
+      const enforce = countsOf(tests.filter((t) => t.project === `${d.name}-enforce`));
+      const reported = countsOf(tests.filter((t) => t.project === `${d.name}-report`));
+      return { dialect: d, enforce, report: reported };
+    });
+    const line = (c: Counts): string => `${String(c.passed).padStart(4)} passed ${String(c.failed).padStart(3)} failed ${String(c.skipped).padStart(3)} skipped`;
+    console.log(`\n  dialect      enforce (discovered profile)         report (local profile)               test time`);
+    for (const r of rows) console.log(`  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`);
+    const failures = tests.filter((t) => t.outcome === 'failed');
+    for (const t of failures.slice(0, 40)) console.log(`  ✖ ${t.project} › ${t.title}\n      ${(t.errors[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? ''}`);
+    if (failures.length > 40) console.log(`  … and ${failures.length - 40} more failures (${path.join(options.outDir, 'matrix.json')})`);
+    for (const e of errors) console.log(`  ✖ playwright error: ${e.split('\n')[0]}`);
+    const empty = rows.filter((r) => r.enforce.passed + r.enforce.failed + r.enforce.skipped === 0 || r.report.passed + r.report.failed + r.report.skipped === 0);
+    for (const r of empty) console.log(`  ✖ ${r.dialect.name}: a project ran no test`);
+
+    const wallMs = Date.now() - started;
+    const ok = failures.length === 0 && errors.length === 0 && empty.length === 0 && unseen.length === 0 && run.exitCode === 0;
+    mkdirSync(options.outDir, { recursive: true });
+    writeFileSync(
+      path.join(options.outDir, 'matrix.json'),
+      JSON.stringify(
+        {
+          ok,
+          wallMs,
+          discoverMs,
+          suiteMs,
+          workers: options.workers,
+          fields: factors.length,
+          dialects: rows.map((r) => ({ name: r.dialect.name, changed: r.dialect.changed, fields: r.dialect.fields, enforce: r.enforce, report: r.report, adopted: discovered.find((x) => x.dialect === r.dialect)?.adopted })),
+          switchesChecked: checked,
+          unseenSwitches: unseen,
+          failures: failures.map((t) => ({ project: t.project, title: t.title, error: (t.errors[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '').slice(0, 2000) })),
+          errors,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    const total = countsOf(tests);
+    console.log(`\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`);
+    console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+    return ok;
+  } finally {
+    await reference.stop();
+    if (options.keep) console.log(`kept: ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) cliMain(USAGE, () => dialectMatrix(parseDialectArgs(process.argv.slice(2))));

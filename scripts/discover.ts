@@ -1,0 +1,154 @@
+/**
+ * `npm run discover -- --project <env> [--write]`
+ *
+ * Probes the profile's target with a bounded number of requests (fixtures/discovery/) and prints how
+ * many it sent and what it created. Writes environments/<env>.discovered.json: the answer to every
+ * assumption of the ledger, each with the exchange that showed it (redacted), and the diff against the
+ * profile's expectations, which it also prints. `--write` adopts the answers into environments/<env>.json,
+ * changing only the fields that differ (key order and formatting kept).
+ *
+ * A reference profile gets a reference of its own (its REF_* knobs; REF_URL names a running one
+ * instead), its clients registered in the profile's dialect. A live profile is refused unless
+ * PAYMENTS_CONFIRM_LIVE names it, and then only read-safe probes run: nothing is submitted.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../helpers/profile';
+import { workerRedactor } from '../helpers/redact';
+import { suiteEnvironment } from '../helpers/run-settings';
+import { shareClientKeys } from '../helpers/keys';
+import { unsetSecretsSentence } from '../fixtures/projects';
+import { discover, type Discovery } from '../fixtures/discovery/session';
+import { adoptInto, changesOf, diffAgainst, formatDiff, type Diff, type FieldDiff } from '../fixtures/discovery/diff';
+import { choices, rulesOf } from '../fixtures/discovery/choices';
+import { startReferenceProcess } from './lib/reference-process';
+import { cliMain } from './lib/cli';
+
+const USAGE = 'usage: npm run discover -- --project <env> [--write] [--dir <profiles folder, default environments>]';
+
+export interface DiscoverArgs {
+  project: string;
+  write: boolean;
+  /** Folder of the profile (generated profiles, tests); default environments/. */
+  dir?: string;
+}
+
+export function parseDiscoverArgs(argv: string[]): DiscoverArgs {
+  const { values } = parseArgs({ args: argv, options: { project: { type: 'string' }, write: { type: 'boolean', default: false }, dir: { type: 'string' } }, strict: true });
+  if (!values.project) throw new Error(`--project is required\n${USAGE}`);
+  return { project: values.project, write: values.write!, ...(values.dir ? { dir: values.dir } : {}) };
+}
+
+/** Where a profile's discovery is written: next to it, `<env>.discovered.json` (not committed: .gitignore). */
+export const discoveredFile = (dir: string, name: string): string => path.join(dir, `${name}.discovered.json`);
+
+export interface DiscoverOptions {
+  /** Folder of the profile (default environments/). */
+  dir?: string;
+  write?: boolean;
+  /** A running reference to use for a reference profile (else REF_URL, else one is started). */
+  referenceUrl?: string;
+  /** Print the diff (default true). */
+  print?: boolean;
+}
+
+export interface DiscoverOutcome {
+  profile: Profile;
+  discovery: Discovery;
+  diff: Diff;
+  file: string;
+  /** The fields --write changed. */
+  adopted: FieldDiff[];
+}
+
+/** One line of what the probes cost: the bound a reader of a sandbox's logs wants to see. */
+export function costLine(name: string, d: Discovery): string {
+  const created = Object.entries(d.created);
+  const total = created.reduce((n, [, k]) => n + k, 0);
+  return `discover ${name}: ${d.requests} requests, ${total} created${created.length ? ` (${created.map(([op, n]) => `${n} ${op}`).join(', ')})` : ''} in ${(d.wallMs / 1000).toFixed(1)} s${d.readSafeOnly ? ' — read-safe probes only (live profile)' : ''}`;
+}
+
+/** The discovered file: each answer with the rules it speaks for and the exchange that showed it. */
+function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff): unknown {
+  return {
+    profile: profile.name,
+    discoveredAt: new Date().toISOString(),
+    target,
+    cost: { requests: d.requests, created: d.created, wallMs: d.wallMs, readSafeOnly: d.readSafeOnly },
+    ...(d.notRun ? { notRun: d.notRun } : {}),
+    diff: diff.fields,
+    fixed: diff.fixed,
+    observations: d.observations.map(({ key, ...rest }) => ({ key, question: choices[key].question, rules: rulesOf(key), ...rest })),
+  };
+}
+
+/** Refuses to write a text holding any secret the run used: a discovered file is shared, a secret never is. */
+function assertNoSecret(text: string, file: string): void {
+  const leaked = workerRedactor()
+    .secretValues()
+    .filter((s) => s.value.length >= 8 && text.includes(s.value));
+  if (leaked.length) throw new Error(`${file} would hold ${leaked.map((s) => s.label).join(', ')}: not written`);
+}
+
+export async function discoverProfile(name: string, options: DiscoverOptions = {}): Promise<DiscoverOutcome> {
+  const dir = options.dir ?? environmentsDir;
+  const profileFile = path.join(dir, `${name}.json`);
+  const profile = loadProfile(name, dir);
+  const environment = suiteEnvironment();
+  if (profile.live && environment.confirmLive !== profile.name) {
+    throw new ProfileError(`profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`);
+  }
+  const unset = unsetSecretsSentence(profile);
+  if (unset) throw new ProfileError(unset);
+
+  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
+  let stop: (() => Promise<void>) | undefined;
+  if (profile.target.kind === 'reference' && !referenceUrl) {
+    const started = await startReferenceProcess(profile.target.env ?? {});
+    referenceUrl = started.url;
+    stop = started.stop;
+  }
+  try {
+    shareClientKeys();
+    const discovery = await discover(profile, referenceUrl ? { referenceUrl } : {});
+    const text = readFileSync(profileFile, 'utf8');
+    const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);
+    const target = profile.target.kind === 'remote' ? profile.target.baseUrl : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
+    const file = discoveredFile(dir, profile.name);
+    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff), null, 2) + '\n';
+    assertNoSecret(document, file);
+    writeFileSync(file, document);
+    let adopted: FieldDiff[] = [];
+    if (options.write) {
+      adopted = changesOf(diff);
+      const updated = adoptInto(text, diff);
+      // The adopted profile must load: a discovery never leaves a profile the suite refuses.
+      parseProfile(JSON.parse(updated), path.relative(process.cwd(), profileFile) || profileFile);
+      if (updated !== text) writeFileSync(profileFile, updated);
+    }
+    if (options.print !== false) {
+      console.log(costLine(profile.name, discovery));
+      console.log(formatDiff(diff, profile.name).join('\n'));
+      console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
+      if (options.write) console.log(adopted.length ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}` : `${path.relative(process.cwd(), profileFile)} already states every observed answer`);
+    }
+    return { profile, discovery, diff, file, adopted };
+  } finally {
+    await stop?.();
+  }
+}
+
+if (require.main === module) {
+  cliMain(USAGE, async () => {
+    const args = parseDiscoverArgs(process.argv.slice(2));
+    try {
+      await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      console.error(`✖ ${error.message}`);
+      process.exit(2);
+    }
+    return true;
+  });
+}

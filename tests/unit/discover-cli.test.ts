@@ -1,0 +1,55 @@
+/**
+ * `npm run discover` end to end, as a user runs it: a profile whose reference dialect is not the
+ * default (pacs.007 root, interim code, SCA status), discovery against a reference of its own, the
+ * discovered file (each answer with its redacted exchange, no JWT signature, no secret), the diff, and
+ * --write adopting exactly the fields that differ. And the live guard: a live profile is refused
+ * unless confirmed, before any request.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cleanEnv, root, runScript, tempDir } from './support/cli';
+import { setJsonValue } from '../../helpers/json-edit';
+import { loadProfile } from '../../helpers/profile';
+
+const local = readFileSync(path.join(root, 'environments', 'local.json'), 'utf8');
+
+test('discover --write against a non-default dialect: bounded, recorded, adopted in place', { timeout: 120_000 }, () => {
+  const dir = tempDir('discover');
+  const dialect = { refundRoot: 'fitoFIPmtRvsl', interimStatus: 'PDNG', 'refusalStatus.sca': 403 };
+  const original = setJsonValue(setJsonValue(local, ['name'], 'demo'), ['target', 'dialect'], dialect);
+  writeFileSync(path.join(dir, 'demo.json'), original);
+
+  const ran = runScript('discover.ts', ['--project', 'demo', '--dir', dir, '--write'], cleanEnv());
+  assert.equal(ran.status, 0, ran.stderr + ran.stdout);
+  const cost = /discover demo: (\d+) requests, (\d+) created/.exec(ran.stdout);
+  assert.ok(cost, ran.stdout);
+  assert.ok(Number(cost[1]) > 20 && Number(cost[1]) <= 250, `bounded: ${cost[1]} requests`);
+  assert.ok(Number(cost[2]) >= 1, 'the probes create what they print');
+  assert.match(ran.stdout, /✖ messages\.refund\.root +profile "fIToFIPmtRvsl" \(not set: the suite’s default\); observed "fitoFIPmtRvsl" → --write sets "fitoFIPmtRvsl" {2}\[RFD-07\]/);
+  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.statusCodes\.pending, messages\.refund\.root/);
+
+  // Adopted: exactly the three fields that differ, each in place; the profile loads.
+  const adopted = readFileSync(path.join(dir, 'demo.json'), 'utf8');
+  const profile = loadProfile('demo', dir);
+  assert.deepEqual([profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca], ['fitoFIPmtRvsl', ['PDNG'], [403]]);
+  const changed = adopted.split('\n').filter((line) => !original.split('\n').includes(line));
+  assert.deepEqual(changed, ['      "sca": [403],', '      "pending": ["PDNG"],', '  "messages": { "refund": { "root": "fitoFIPmtRvsl" } },']);
+
+  // The discovered file: every answer with the exchange that showed it, nothing secret.
+  const text = readFileSync(path.join(dir, 'demo.discovered.json'), 'utf8');
+  const discovered = JSON.parse(text) as { cost: { requests: number }; observations: { key: string; observed?: unknown; exchange?: { request: string; status: number } }[] };
+  assert.equal(discovered.cost.requests, Number(cost[1]));
+  const refund = discovered.observations.find((o) => o.key === 'messages.refund.root')!;
+  assert.deepEqual([refund.observed, refund.exchange?.request, refund.exchange?.status], ['fitoFIPmtRvsl', 'POST /payments/pacs007/v08', 201]);
+  assert.doesNotMatch(text, /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{20,}/, 'no signed JWT');
+  assert.doesNotMatch(text, /-----BEGIN/, 'no key');
+  assert.match(text, /Bearer \[REDACTED hmac:[0-9a-f]{12}\]/);
+});
+
+test('discover refuses a live profile unless PAYMENTS_CONFIRM_LIVE names it', () => {
+  const ran = runScript('discover.ts', ['--project', 'live'], cleanEnv());
+  assert.equal(ran.status, 2);
+  assert.match(ran.stderr, /profile live targets a LIVE deployment\. Set PAYMENTS_CONFIRM_LIVE=live to confirm; discovery then runs only read-safe probes/);
+});

@@ -1,0 +1,116 @@
+/**
+ * Discovery as data (fixtures/discovery/choices.ts) held to the ledger and the profile schema, and the
+ * diff that compares, adopts and reports drift (fixtures/discovery/diff.ts), on made-up observations.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rules } from '../../fixtures/ledger/rules';
+import { assumptionChoices, choices, isChoiceKey, type Choice, type ChoiceKey } from '../../fixtures/discovery/choices';
+import { adoptInto, changesOf, diffAgainst, driftOf, formatDiff, formatDrift } from '../../fixtures/discovery/diff';
+import type { Observation } from '../../fixtures/discovery/probes';
+import { profileSchema } from '../../helpers/profile-schema';
+import { parseProfile } from '../../helpers/profile';
+
+const localText = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8');
+
+/** Whether a dotted path names a field of the profile schema. */
+function schemaHas(field: string): boolean {
+  let node: unknown = profileSchema;
+  for (const part of field.split('.')) {
+    node = (node as { properties?: Record<string, unknown> }).properties?.[part];
+    if (!node) return false;
+  }
+  return true;
+}
+
+const assumptionRules = rules.filter((r) => r.level === 'assumption' && !r.retired);
+
+test('every assumption rule of the ledger has exactly one discovery entry, and nothing else has one', () => {
+  assert.deepEqual(Object.keys(assumptionChoices).sort(), assumptionRules.map((r) => r.id).sort());
+});
+
+test('a choice adopted into a profile field is one its rules name; a fixed one is what the rule’s field cannot state', () => {
+  for (const rule of assumptionRules) {
+    const entry = assumptionChoices[rule.id]!;
+    if (!Array.isArray(entry)) continue;
+    const named = (rule.profileField ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    for (const key of entry as ChoiceKey[]) {
+      const choice: Choice = choices[key];
+      if (choice.field) {
+        assert.ok(named.some((n) => choice.field === n || choice.field!.startsWith(`${n}.`)), `${rule.id} names ${named.join(', ')}, not ${choice.field} (choice ${key})`);
+        assert.ok(schemaHas(choice.field), `${choice.field} (choice ${key}) is a profile field`);
+        assert.ok(choice.holds, `${key} says how its field holds an answer`);
+      } else {
+        assert.ok(choice.suiteExpects, `${key} says what the suite expects`);
+        // expectations.assumptions (P8-30) is the enforce/report switch, not a field stating an answer.
+        assert.ok(!named.some((n) => n !== 'expectations.assumptions' && schemaHas(n)), `${rule.id} names the profile field ${named.join(', ')}: ${key} should adopt into it`);
+      }
+    }
+  }
+});
+
+test('every choice answers some rule', () => {
+  const used = new Set(Object.values(assumptionChoices).flatMap((e) => (Array.isArray(e) ? (e as ChoiceKey[]) : [])));
+  for (const key of Object.keys(choices)) assert.ok(isChoiceKey(key) && used.has(key), `choice ${key} answers no rule`);
+});
+
+const saw = (key: ChoiceKey, observed: string | number): Observation => ({ key, observed });
+
+test('the diff: agrees, narrower, differs, unobserved; several answers of one field', () => {
+  const profile = JSON.parse(localText) as unknown;
+  const diff = diffAgainst(profile, [
+    saw('refusalStatus.sca', 401),
+    saw('refusalStatus.business', 400),
+    saw('refusalStatus.business', 409),
+    saw('statusCodes.pending', 'PDNG'),
+    saw('businessRejection', 'http'),
+    saw('businessRejection', 'status'),
+    saw('extraInput', 'refuse'),
+    saw('messages.refund.root', 'fitoFIPmtRvsl'),
+    saw('repeatBody.pacs008', 'original'),
+    saw('repeatBody.pacs007', 'original'),
+    { key: 'refusalStatus.tooLarge', unobserved: 'a 2 MiB body was accepted' },
+    saw('amountDecimals', 'accepted'),
+  ]);
+  const of = (field: string) => diff.fields.find((f) => f.field === field)!;
+  assert.equal(of('expectations.refusalStatus.sca').status, 'agrees');
+  assert.deepEqual({ status: of('expectations.refusalStatus.business').status, adopt: of('expectations.refusalStatus.business').adopt }, { status: 'differs', adopt: [400, 409] });
+  assert.deepEqual({ status: of('expectations.statusCodes.pending').status, adopt: of('expectations.statusCodes.pending').adopt }, { status: 'differs', adopt: ['PDNG'] });
+  // http and status: the field can only say "either", and "http" does not admit "status".
+  assert.deepEqual({ status: of('expectations.businessRejection').status, adopt: of('expectations.businessRejection').adopt }, { status: 'differs', adopt: 'either' });
+  // Not set in local.json: the suite reads "either", which admits "refuse" but allows more.
+  assert.deepEqual({ status: of('expectations.extraInput').status, declared: of('expectations.extraInput').declared, adopt: of('expectations.extraInput').adopt }, { status: 'narrower', declared: false, adopt: 'refuse' });
+  assert.equal(of('messages.refund.root').status, 'differs');
+  assert.equal(of('expectations.repeatBody').status, 'agrees', 'not set, and the suite’s default is what was seen');
+  assert.deepEqual({ status: of('expectations.refusalStatus.tooLarge').status, why: of('expectations.refusalStatus.tooLarge').why }, { status: 'unobserved', why: 'a 2 MiB body was accepted' });
+  assert.equal(of('expectations.tokenErrors').why, 'no probe answered it');
+  const fixed = diff.fixed.find((f) => f.key === 'amountDecimals')!;
+  assert.deepEqual({ observed: fixed.observed, suiteExpects: fixed.suiteExpects, rules: fixed.rules }, { observed: 'accepted', suiteExpects: 'refused', rules: ['MNY-04'] });
+  assert.match(formatDiff(diff, 'local').join('\n'), /✖ an amount with 3 decimals .* the suite expects refused; observed "accepted" \(differs\)/);
+});
+
+test('adopting writes every changed field in place, and the profile still loads', () => {
+  const diff = diffAgainst(JSON.parse(localText), [saw('refusalStatus.sca', 403), saw('statusCodes.pending', 'PDNG'), saw('messages.refund.root', 'fitoFIPmtRvsl'), saw('extraInput', 'accept'), saw('expiresIn', 'number')]);
+  assert.deepEqual(changesOf(diff).map((f) => f.field), ['expectations.refusalStatus.sca', 'expectations.statusCodes.pending', 'expectations.extraInput', 'messages.refund.root']);
+  const text = adoptInto(localText, diff);
+  const profile = parseProfile(JSON.parse(text), 'environments/local.json');
+  assert.deepEqual(profile.expectations.refusalStatus.sca, [403]);
+  assert.deepEqual(profile.expectations.statusCodes.pending, ['PDNG']);
+  assert.equal(profile.expectations.extraInput, 'accept');
+  assert.equal(profile.messages.refund.root, 'fitoFIPmtRvsl');
+  assert.deepEqual(Object.keys(JSON.parse(text) as object).slice(8, 10), ['expectations', 'messages']);
+  // Nothing changes where nothing differs.
+  assert.equal(adoptInto(localText, diffAgainst(JSON.parse(localText), [saw('refusalStatus.sca', 401)])), localText);
+});
+
+test('drift: only the assumptions that no longer hold, each with its rules', () => {
+  const diff = diffAgainst(JSON.parse(localText), [saw('refusalStatus.sca', 403), saw('errorBody', 'errors'), saw('messages.refund.root', 'fitoFIPmtRvsl'), saw('extraInput', 'accept')]);
+  const drift = driftOf(diff);
+  assert.deepEqual(drift.map((f) => f.field), ['expectations.refusalStatus.sca', 'messages.refund.root']);
+  assert.deepEqual(formatDrift(drift), [
+    'DRIFT            expectations.refusalStatus.sca: the profile expects [401], the target answered 403 (SCA-15); adopt it with npm run discover -- --write, or take it up with the provider',
+    'DRIFT            messages.refund.root: the profile expects "fIToFIPmtRvsl", the target answered "fitoFIPmtRvsl" (RFD-07); adopt it with npm run discover -- --write, or take it up with the provider',
+  ]);
+});

@@ -33,7 +33,7 @@ export default defineConfig<RunOptions>({
   retries: 0,
   timeout: 60_000,
   outputDir: runPaths(settings.runDir).outputDir,
-  reporter: [['./fixtures/reporters/plan.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  reporter: [['./fixtures/reporters/plan.ts'], ['./fixtures/reporters/progress.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
   webServer: referenceServers(profiles, settings),
   projects: projectsFor(profiles, settings, { evidence: 'minimal' }),
 });

@@ -9,12 +9,22 @@ import { fingerprintKeyOf } from './run-settings';
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
 const SENSITIVE_FIELDS = ['assertion', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'private_key', 'privateKey'];
+/** A sensitive field as a JSON member and as a form or query parameter. */
+const FIELD_SHAPES = SENSITIVE_FIELDS.map((field) => ({
+  field,
+  json: new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g'),
+  form: new RegExp(`(^|[?&\\s])(${field}=)([^&\\s]*)`, 'g'),
+}));
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 // A PEM with no END line (a body cut at the attachment limit) is redacted to the end of the text.
 const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?(?:-----END [A-Z ]+-----|$)/g;
 /** `Basic <base64>` / `Bearer <token>` written into text (logs, error messages), outside a header map. */
 const CREDENTIAL_SHAPE = /\b(Basic|Bearer)(\s+)([A-Za-z0-9+/=._~-]{8,})/gi;
 const PEM_ESCAPED_SHAPE = /-----BEGIN [A-Z ]+-----(?:\\n|[A-Za-z0-9+/=\s])*?-----END [A-Z ]+-----/g;
+
+/** Shorter values are not secrets worth the false matches; a secret is indexed by this many first characters. */
+const MIN_SECRET_LENGTH = 6;
+const PREFIX_LENGTH = MIN_SECRET_LENGTH;
 
 let processRedactor: Redactor | undefined;
 
@@ -44,17 +54,47 @@ export const fingerprintKey = (): string => fingerprintKeyOf() || (processKey ??
 export const fingerprint = (value: string): string => createHmac('sha256', fingerprintKey()).update(value).digest('hex').slice(0, 12);
 
 export class Redactor {
-  /** Secrets replaced by value: those no shape rule catches (client secrets, opaque tokens). */
-  private readonly secrets = new Map<string, string>();
+  /**
+   * Secrets replaced by value (those no shape rule catches: client secrets, opaque tokens), and their
+   * URL-encoded forms, by their first characters, longest first: a text is scanned once, whatever
+   * the number of secrets a run registers (thousands of tokens by its end).
+   */
+  private readonly byPrefix = new Map<string, { value: string; label: string }[]>();
   /** Every secret seen, for the post-run leak scan; JWTs and PEMs are caught by shape, so only listed here. */
   private readonly seen = new Map<string, string>();
 
   /** Registers a value that must never appear in clear (a client secret, an access token...). */
   addSecret(value: string | undefined, label: string): void {
-    if (!value || value.length < 6) return;
+    if (!value || value.length < MIN_SECRET_LENGTH) return;
     this.seen.set(value, label);
     const caughtByShape = value.includes('-----BEGIN') || new RegExp(`^${JWT_SHAPE.source}$`).test(value);
-    if (!caughtByShape) this.secrets.set(value, label);
+    if (caughtByShape) return;
+    for (const form of new Set([value, encodeURIComponent(value)])) {
+      const key = form.slice(0, PREFIX_LENGTH);
+      const candidates = this.byPrefix.get(key) ?? [];
+      if (candidates.some((c) => c.value === form)) continue;
+      candidates.push({ value: form, label });
+      candidates.sort((a, b) => b.value.length - a.value.length);
+      this.byPrefix.set(key, candidates);
+    }
+  }
+
+  /** Each registered secret replaced by its label; at a position where several start, the longest. */
+  private replaceKnown(text: string): string {
+    if (this.byPrefix.size === 0) return text;
+    let out = '';
+    let copied = 0;
+    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; ) {
+      const hit = this.byPrefix.get(text.slice(i, i + PREFIX_LENGTH))?.find((c) => text.startsWith(c.value, i));
+      if (!hit) {
+        i++;
+        continue;
+      }
+      out += `${text.slice(copied, i)}[REDACTED ${hit.label}]`;
+      i += hit.value.length;
+      copied = i;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
   }
 
   /** Every secret registered so far, and the fingerprint key, for the post-run leak scan. */
@@ -65,18 +105,13 @@ export class Redactor {
   text(input: string): string {
     let out = input.replace(PEM_SHAPE, '[REDACTED PEM]').replace(PEM_ESCAPED_SHAPE, '[REDACTED PEM]');
     // Named fields first, so a token inside a JSON string or a form value is replaced whole.
-    for (const field of SENSITIVE_FIELDS) {
+    for (const { field, json, form } of FIELD_SHAPES) {
+      if (!out.includes(field)) continue;
       out = out
-        .replace(new RegExp(`("${field}"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g'), (_m, key: string, value: string) => `${key}${JSON.stringify(describeSecret(value, field))}`)
-        .replace(new RegExp(`(^|[?&\\s])(${field}=)([^&\\s]*)`, 'g'), (_m, lead: string, key: string, value: string) => `${lead}${key}${describeSecret(safeDecode(value), field)}`);
+        .replace(json, (_m, key: string, value: string) => `${key}${JSON.stringify(describeSecret(value, field))}`)
+        .replace(form, (_m, lead: string, key: string, value: string) => `${lead}${key}${describeSecret(safeDecode(value), field)}`);
     }
-    // Longest first, so a secret containing another is replaced whole.
-    for (const [value, label] of [...this.secrets].sort((a, b) => b[0].length - a[0].length)) {
-      const encoded = encodeURIComponent(value);
-      out = out.split(value).join(`[REDACTED ${label}]`);
-      if (encoded !== value) out = out.split(encoded).join(`[REDACTED ${label}]`);
-    }
-    out = out.replace(CREDENTIAL_SHAPE, redactCredential);
+    out = this.replaceKnown(out).replace(CREDENTIAL_SHAPE, redactCredential);
     return out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
   }
 

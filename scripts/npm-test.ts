@@ -42,7 +42,8 @@ const EXPLORATION_SEQUENCES = 6;
 
 const steps: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { name: 'unit tests', command: [node, ...tsx, '--test', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
+  // Three files at a time: most unit tests wait on a reference they started (120 s one at a time, 60 s so).
+  { name: 'unit tests', command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
   { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.

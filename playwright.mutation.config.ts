@@ -26,7 +26,7 @@ export interface MutationPlan {
 
 const settings = runSettings();
 const plan = JSON.parse(readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
-const profile = loadProfile(plan.profile);
+const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
 if (!settings.listing) shareClientKeys();
 
 const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
@@ -35,6 +35,9 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
     name: `${profile.name}~${fault.name}`,
     testDir: './tests',
     testIgnore: ['**/unit/**'],
+    // One worker a fault: a worker's start (Playwright's modules, the fixtures' setup) costs more than
+    // the few tests a fault runs, and the other fault projects keep the other cores busy.
+    workers: 1,
     // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
     ...leftOut({ slow: false, exploring: settings.exploring }),
     use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule, evidence: 'minimal' },

@@ -35,5 +35,6 @@ export default defineConfig<RunOptions>({
   outputDir: runPaths(settings.runDir).outputDir,
   reporter: [['./fixtures/reporters/plan.ts'], ['./fixtures/reporters/progress.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
   webServer: referenceServers(profiles, settings),
-  projects: projectsFor(profiles, settings, { evidence: 'minimal' }),
+  // One worker a dialect: a worker starts once per project, not once per project and worker.
+  projects: projectsFor(profiles, settings, { evidence: 'minimal' }).map((project) => ({ ...project, workers: 1 })),
 });

@@ -108,7 +108,7 @@ test('an answer against its expectation: a 2xx that must be a refusal is followe
   assert.equal(accepted.verdict === 'judged' && accepted.finding.rule, 'XCL-01');
   const either = judgeAnswer({ answer: 'either', why: 'pending' }, 500, 'a refund', 'RFD-01');
   assert.equal(either.verdict === 'judged' && either.finding.ok, false, 'a 5xx is never an answer');
-  assert.equal(judgeAnswer({ answer: 'either', why: 'pending' }, 409, 'a refund', 'RFD-01').verdict, 'judged');
+  assert.equal(judgeAnswer({ answer: 'either', why: 'pending' }, 409, 'a refund', 'RFD-01').verdict, 'open', 'an answer the spec leaves open is no evidence for the rule');
 });
 
 test('statuses the payer reads never move back, never change once final, and match its cancellation', () => {

@@ -151,11 +151,13 @@ const globalFaultCatalogue = [
   // Incoming
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
+  f('incoming-readable-by-any-client', 'INC-03', 'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary.'),
   // Cancellation
   f('cancel-accepts-foreign-payment', 'CXL-01', 'A cancellation of another client’s or an unknown payment is accepted.'),
   f('cancel-before-batch-still-settles', 'CXL-02', 'A cancellation before the batch is confirmed (CNCL) but the payment still settles.'),
   f('cancel-after-batch-succeeds', 'CXL-03', 'A cancellation after the batch was sent is confirmed and the payment cancelled.'),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
+  f('camt029-readable-by-any-client', 'CXL-07', 'GET camt029 serves a cancellation to any client, not only the one that requested it.'),
   // Return
   f('return-answers-500', 'RTR-01', 'A valid return is stored but answered 500: the client cannot tell it was accepted.'),
   f('return-answers-202', 'RTR-37', 'A valid return is answered 202 instead of the assumed 201.'),

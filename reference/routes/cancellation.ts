@@ -97,7 +97,7 @@ async function readResolution(ctx: ServiceContext, req: FastifyRequest<{ Params:
   checkAccept(req);
   if (faults.has('camt029-not-served')) throw errorsOf.notFound('unknown cancellation');
   const cancellation = ctx.store.getCancellation(req.params.id);
-  if (!cancellation || cancellation.clientId !== client.clientId) throw errorsOf.notFound('unknown cancellation');
+  if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client'))) throw errorsOf.notFound('unknown cancellation');
   return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot));
 }
 

@@ -18,7 +18,8 @@ async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: {
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
-  if (!transfer || transfer.kind !== 'payment' || transfer.beneficiaryClientId !== client.clientId) throw errorsOf.notFound('unknown incoming payment');
+  if (!transfer || transfer.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
+  if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client')) throw errorsOf.notFound('unknown incoming payment');
   const stored = readMessage(transfer.message);
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
   return reply.code(200).send({ [PACS008_ROOT]: message });

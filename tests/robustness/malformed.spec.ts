@@ -16,15 +16,30 @@ import { beneficiaryOf, paymentTo, readIncoming } from '../../fixtures/flows/inc
 import type { Verdicts } from '../../fixtures/verdicts';
 import type { Clients } from '../../fixtures/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { ensure } from '../../fixtures/background';
+import { isDeepStrictEqual } from 'node:util';
+
+/** The identifiers a pacs.002 echoes, and the ones a message sent. */
+function echoedIds(status: Exchange): Record<string, unknown> {
+  const entry = firstStatusEntry(status.response.json);
+  return { orgnlMsgId: (entry?.orgnlGrpInf as Record<string, unknown> | undefined)?.orgnlMsgId, orgnlEndToEndId: entry?.orgnlEndToEndId, orgnlTxId: entry?.orgnlTxId };
+}
+function sentIds(message: Pacs008Message): Record<string, unknown> {
+  const ids = paymentIds(message);
+  return { orgnlMsgId: ids.msgId, orgnlEndToEndId: ids.endToEndId, orgnlTxId: ids.txId };
+}
 
 /** An accepted unusual message must be exactly the payment its documented fields describe. */
-async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, message: Pacs008Message, accepted: Exchange): Promise<void> {
+async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, message: Pacs008Message, accepted: Exchange, twin: { message: Pacs008Message; exchange: Exchange }): Promise<void> {
   const id = requireId(api, verdicts, accepted, 'the accepted message names its payment');
   const status = await readStatus(api, id, { label: 'read back the accepted payment (pacs.002)' });
-  const entry = firstStatusEntry(status.exchange.response.json);
-  const ids = paymentIds(message);
-  const echoed = { orgnlMsgId: (entry?.orgnlGrpInf as Record<string, unknown> | undefined)?.orgnlMsgId, orgnlEndToEndId: entry?.orgnlEndToEndId, orgnlTxId: entry?.orgnlTxId };
-  verdicts.equal('ROB-03', 'pacs.002 reports the payment with the identifiers sent', echoed, { orgnlMsgId: ids.msgId, orgnlEndToEndId: ids.endToEndId, orgnlTxId: ids.txId });
+  const echoed = echoedIds(status.exchange);
+  if (!isDeepStrictEqual(echoed, sentIds(message))) {
+    // Only a difference the unusual input made is ROB-03's: a target whose pacs.002 misreports any payment breaks STS-05, whose tests say so.
+    const twinStatus = await readStatus(api, requireId(api, verdicts, twin.exchange, 'the valid twin names its payment'), { label: 'read back the valid twin (pacs.002)' });
+    ensure('STS-05', isDeepStrictEqual(echoedIds(twinStatus.exchange), sentIds(twin.message)), `pacs.002 echoes the valid twin’s identifiers, but it answered ${JSON.stringify(echoedIds(twinStatus.exchange))}`);
+  }
+  verdicts.equal('ROB-03', 'pacs.002 reports the payment with the identifiers sent', echoed, sentIds(message));
   const beneficiary = beneficiaryOf(clients);
   if (beneficiary === clients.primary) return;
   const incoming = await readIncoming(api, id, { client: beneficiary, label: 'the beneficiary reads the accepted payment' });
@@ -38,13 +53,14 @@ async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, me
 }
 
 async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients: Clients, seed: string): Promise<void> {
-  const twin = await submitPayment(api, paymentTo(beneficiaryOf(clients), seed), { label: 'valid twin' });
+  const twinMessage = paymentTo(beneficiaryOf(clients), seed);
+  const twin = await submitPayment(api, twinMessage, { label: 'valid twin' });
   verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
   const message = paymentTo(beneficiaryOf(clients), seed);
   const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
   if (c.refusal === 'tooLarge') verdicts.require('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });
   const { exchange } = await submitPayment(api, new RawBody(bytes), { ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}), label: `unusual body: ${c.name}` });
-  if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008')) await checkUnchanged(api, verdicts, clients, message, exchange);
+  if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008')) await checkUnchanged(api, verdicts, clients, message, exchange, { message: twinMessage, exchange: twin.exchange });
 }
 
 test.describe('robustness: unusual submissions', { tag: '@op:submitPayment' }, () => {

@@ -9,9 +9,8 @@ import { defineConfig } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
-import { projectsFor, referenceServers } from './fixtures/projects';
+import { matrixRun, projectsFor, referenceServers } from './fixtures/projects';
 import type { RunOptions } from './fixtures/options';
-import { runPaths } from './helpers/run-folder';
 
 export interface DialectPlan {
   /** Folder of the generated profiles (<name>.json). */
@@ -27,13 +26,7 @@ const profiles = plan.profiles.map((name) => loadProfile(name, plan.dir, { valid
 if (!settings.listing) shareClientKeys();
 
 export default defineConfig<RunOptions>({
-  testDir: './tests',
-  fullyParallel: true,
-  workers: plan.workers,
-  retries: 0,
-  timeout: 60_000,
-  outputDir: runPaths(settings.runDir).outputDir,
-  reporter: [['./fixtures/reporters/plan.ts'], ['./fixtures/reporters/progress.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  ...matrixRun(settings, plan.workers),
   webServer: referenceServers(profiles, settings),
   // One worker a dialect: a worker starts once per project, not once per project and worker.
   projects: projectsFor(profiles, settings, { evidence: 'minimal' }).map((project) => ({ ...project, workers: 1 })),

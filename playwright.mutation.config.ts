@@ -9,11 +9,10 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
-import { leftOut, projectsFor, referenceServers } from './fixtures/projects';
+import { leftOut, matrixRun, projectsFor, referenceServers } from './fixtures/projects';
 import { grepFor } from './fixtures/ledger/tags';
 import { isOperation } from './fixtures/ledger/operations';
 import type { RunOptions } from './fixtures/options';
-import { runPaths } from './helpers/run-folder';
 
 export interface MutationPlan {
   profile: string;
@@ -46,13 +45,7 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
 });
 
 export default defineConfig<RunOptions>({
-  testDir: './tests',
-  fullyParallel: true,
-  workers: plan.workers,
-  retries: 0,
-  timeout: 60_000,
-  outputDir: runPaths(settings.runDir).outputDir,
-  reporter: [['./fixtures/reporters/plan.ts'], ['./fixtures/reporters/progress.ts'], ['json', { outputFile: runPaths(settings.runDir).jsonReport }], ['./fixtures/reporters/summary.ts']],
+  ...matrixRun(settings, plan.workers),
   webServer: referenceServers([profile], settings),
   projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...faultProjects],
 });

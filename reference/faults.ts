@@ -148,6 +148,7 @@ const globalFaultCatalogue = [
   f('robustness-proto-500', 'ROB-01', 'A body with a __proto__ key crashes the handler (500).'),
   f('malformed-json-500', 'ROB-01', 'A body that is not valid JSON crashes the handler (500) instead of a refusal.'),
   f('deep-nesting-500', 'ROB-03', 'A body nested deeper than 64 levels overflows the handler (500), whatever the dialect.'),
+  f('extra-member-alters-payment', 'ROB-03', 'A pacs.008 carrying a member the spec does not define is accepted and booked with another txId than the one sent.'),
   // Incoming
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),

@@ -77,7 +77,10 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   if (!root) throw validationError(ctx, error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT });
   const result = validatePacs008(root, faults);
   if (!result.ok) throw validationError(ctx, result.errors);
-  const payment = createPayment(ctx, sub, rootKey, result.fields, true);
+  // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
+  const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');
+  const fields = faults.has('extra-member-alters-payment') && extraMember ? { ...result.fields, txId: `${result.fields.txId}-X` } : result.fields;
+  const payment = createPayment(ctx, sub, rootKey, fields, true);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
 }
 

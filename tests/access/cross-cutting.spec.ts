@@ -18,7 +18,7 @@ import type { Clients } from '../../fixtures/target';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
-const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], annotation: takes(...d.takes) });
+const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
 
 /** One case per rule: the first of the catalogue for each rule it names. */
 function onePerRule(cases: readonly ScaCase[], prefix: string): ScaCase[] {

@@ -120,7 +120,7 @@ test.describe('cancellation: repeats and shapes', () => {
 });
 
 test.describe('cancellation: after the payment settled', () => {
-  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', { tag: ['@CXL-03', '@CXL-04'], annotation: takes({ pool: 'settled', count: 1 }) }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
+  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', { tag: ['@CXL-03', '@CXL-04'], ...takes({ pool: 'settled', count: 1 }) }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
     // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), { label: 'cancel the settled payment (camt.056)' });
@@ -142,7 +142,7 @@ test.describe('cancellation: after the payment settled', () => {
 test.describe('cancellation: before and after the batch is sent (batchControl)', () => {
   // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
   // (fixtures/catalogues/observations.ts); the test checks what it saw.
-  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], annotation: takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
+  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], ...takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelBeforeBatch);
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');
     const resolution = resolutionServed(verdicts, seen.resolution);
@@ -158,7 +158,7 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
     verdicts.check('CXL-02', 'the cancelled payment never settles', { ok: classifyStatus(seen.statusAfterSettlement.txSts, expectations) === 'cancelled', expected: 'still cancelled', received: String(seen.statusAfterSettlement.txSts) });
   });
 
-  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], annotation: takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
+  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], ...takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelAfterBatchSent);
     verdicts.require('CXL-03', 'the batch holds the payment', { ok: seen.sent.includes(seen.paymentId), expected: seen.paymentId, received: seen.sent.join(', ') });
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation after the batch is answered');

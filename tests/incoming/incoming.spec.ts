@@ -27,7 +27,7 @@ async function notified(observe: Observe, verdicts: Verdicts, observation: Obser
 const ONE = takes({ pool: 'settled', count: 1 });
 
 test.describe('incoming payment: reading it', () => {
-  test('the beneficiary reads the amount and the sender of the incoming payment', { tag: ['@INC-02', '@INC-05'], annotation: ONE }, async ({ api, verdicts, clients, settledOriginals }) => {
+  test('the beneficiary reads the amount and the sender of the incoming payment', { tag: ['@INC-02', '@INC-05'], ...ONE }, async ({ api, verdicts, clients, settledOriginals }) => {
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const read = await readIncoming(api, payment!.paymentsServiceId, { client: beneficiary, label: 'B reads the incoming payment with the id of A’s submission answer' });
@@ -39,7 +39,7 @@ test.describe('incoming payment: reading it', () => {
     verdicts.equal('INC-02', 'the sender (debtor) A named', seen!.dbtr, sent.dbtr);
   });
 
-  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], annotation: ONE }, async ({ api, verdicts, clients, granted, newClient, settledOriginals }) => {
+  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({ api, verdicts, clients, granted, newClient, settledOriginals }) => {
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const id = payment!.paymentsServiceId;
@@ -58,14 +58,14 @@ test.describe('incoming payment: reading it', () => {
 });
 
 test.describe('incoming payment: notifications', () => {
-  test('the beneficiary is notified with the identifier of the incoming payment', { tag: ['@INC-01'], annotation: takes({ observation: incomingForNotification }) }, async ({ verdicts, notifications, profile, observe }) => {
+  test('the beneficiary is notified with the identifier of the incoming payment', { tag: ['@INC-01'], ...takes({ observation: incomingForNotification }) }, async ({ verdicts, notifications, profile, observe }) => {
     const { notification, settled, beneficiary } = await notified(observe, verdicts, incomingForNotification, profile);
     verdicts.equal('INC-01', 'the notification carries the identifier to query the payment', idOf(notification), settled.paymentsServiceId);
     const others = notifications!.matching((n) => idOf(n) === settled.paymentsServiceId && !n.path.includes(encodeURIComponent(beneficiary.clientId)));
     verdicts.check('INC-01', 'only the beneficiary is notified', { ok: others.length === 0, expected: 'no other notification', received: others.map((n) => n.path).join(', ') });
   });
 
-  test('the notification payload has the assumed shape', { tag: ['@INC-04'], annotation: takes({ observation: incomingForPayloadShape }) }, async ({ verdicts, profile, observe }) => {
+  test('the notification payload has the assumed shape', { tag: ['@INC-04'], ...takes({ observation: incomingForPayloadShape }) }, async ({ verdicts, profile, observe }) => {
     const { notification, settled } = await notified(observe, verdicts, incomingForPayloadShape, profile);
     const body = notification.body as Record<string, unknown> | undefined;
     await test.info().attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });

@@ -54,7 +54,7 @@ test.describe('payment idempotency', () => {
     await checkOnePayment(api, verdicts, results);
   });
 
-  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], annotation: takes({ observation: repeatNotifiedOnce }) }, async ({ api, verdicts, observe }) => {
+  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], ...takes({ observation: repeatNotifiedOnce }) }, async ({ api, verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
     // to a beneficiary of this test alone (fixtures/catalogues/observations.ts).
     const seen = await observe(repeatNotifiedOnce);

@@ -32,14 +32,14 @@ const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 
 test.describe('refund (pacs.007): one refund', () => {
-  test('a refund of part of the payment is accepted', { tag: ['@RFD-01'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a refund of part of the payment is accepted', { tag: ['@RFD-01'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
     const { answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
     refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted');
   });
 
-  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], annotation: TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: the merchant’s institution refunds part');
@@ -48,7 +48,7 @@ test.describe('refund (pacs.007): one refund', () => {
     await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, { client: clients.primary, what: 'a refund by the payer’s institution is refused' });
   });
 
-  test('a single refund of the full amount is refused (the return flow is for that)', { tag: ['@RFD-02'], annotation: TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a single refund of the full amount is refused (the return flow is for that)', { tag: ['@RFD-02'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: refund part of another payment');
@@ -57,7 +57,7 @@ test.describe('refund (pacs.007): one refund', () => {
     await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: 'a single refund of the full amount is refused' });
   });
 
-  test('a refund repeating a used msgId is idempotent (200, same refund)', { tag: ['@RFD-06'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a refund repeating a used msgId is idempotent (200, same refund)', { tag: ['@RFD-06'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
@@ -68,7 +68,7 @@ test.describe('refund (pacs.007): one refund', () => {
     if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('RFD-06', 'the repeat names the first refund', { ok: repeat.paymentsServiceId === answer.paymentsServiceId, expected: String(answer.paymentsServiceId), received: answerOf(repeat.exchange) });
   });
 
-  test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07'], annotation: TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original, other] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, `refund in the declared shape (root ${api.profile.messages.refund.root})`);
@@ -93,7 +93,7 @@ test.describe('refund (pacs.007): several refunds of one payment', () => {
 
 /** A chain of refunds on one settled payment: every accepted step first, then the one that must be refused. */
 function runSplit(c: RefundSplitCase): void {
-  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     // From the pool: settled ahead of the test, and the pool attaches the "pay" exchanges to this test.
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
@@ -112,7 +112,7 @@ function runSplit(c: RefundSplitCase): void {
 // Last in the file: its refund settles two settlement delays after the worker started (the payment,
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
-  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'], annotation: takes({ observation: refundToFinal }) }, async ({ verdicts, observe }) => {
+  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'], ...takes({ observation: refundToFinal }) }, async ({ verdicts, observe }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');

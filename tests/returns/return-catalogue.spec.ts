@@ -31,8 +31,8 @@ async function originalsFor(c: ReturnCase, take: TakeSettled, clients: Clients, 
 
 test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
   for (const c of returnCases) {
-    const pool = c.original === 'unknown' ? [] : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 });
-    test(`${verb(c)}: ${c.name}`, { tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`), annotation: pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
+    const pool = c.original === 'unknown' ? takes() : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 });
+    test(`${verb(c)}: ${c.name}`, { tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`), ...pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
       if (c.original === 'unknown' && profile.expectations.returnUnknownOriginal !== 'accept') {
         verdicts.skip({ kind: 'not-applicable', why: 'needs a target that accepts returns of payments it does not know (profile expectations.returnUnknownOriginal: accept)' });
       }

@@ -10,7 +10,7 @@ import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures
 import { answerOf } from '../../fixtures/verdicts';
 import { paymentAmount, type Pacs008Message } from '../../helpers/messages/pacs008';
 
-test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], annotation: takes({ observation: payNotifyReturn }) }, async ({ verdicts, clients, notifications, observe }) => {
+test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], ...takes({ observation: payNotifyReturn }) }, async ({ verdicts, clients, notifications, observe }) => {
   const seen = await observe(payNotifyReturn);
   if (notifications && clients.secondary) {
     verdicts.check('INC-01', 'a notification naming the payment reaches the beneficiary', { ok: seen.notification !== undefined, expected: 'a notification', received: 'none within the polling timeout' });
@@ -25,7 +25,7 @@ test('flow: pay → notify → read incoming → full return → statuses', { ta
   verdicts.check('STS-08', 'the returned payment’s own status is final and unchanged', { ok: seen.paymentFinalAfterReturn?.statusClass === 'accepted', expected: 'accepted', received: String(seen.paymentFinalAfterReturn?.txSts) });
 });
 
-test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', { tag: ['@CXL-03', '@RTR-18', '@RTR-23'], annotation: takes({ observation: returnAfterRejectedCancellation }) }, async ({ api, verdicts, observe }) => {
+test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', { tag: ['@CXL-03', '@RTR-18', '@RTR-23'], ...takes({ observation: returnAfterRejectedCancellation }) }, async ({ api, verdicts, observe }) => {
   const seen = await observe(returnAfterRejectedCancellation);
   verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation request is answered', seen.cancellation.exchange);
   verdicts.check('CXL-03', 'the cancellation after the batch is not confirmed', { ok: seen.resolution?.outcome !== 'confirmed', expected: `not ${api.profile.messages.resolution.confirmed.join('/')}`, received: String(seen.resolution?.conf) });

@@ -17,7 +17,7 @@ const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 
 test.describe('return (pacs.004): accepted returns', () => {
-  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
     const message = buildPacs004({ seed, original: original!.message });
@@ -29,7 +29,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.assume('RTR-37', 'data.status is PENDING', { ok: dataOf(exchange)?.status === 'PENDING', expected: 'PENDING', received: String(dataOf(exchange)?.status) });
   });
 
-  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
     const minimal = minimalPacs004(buildPacs004({ seed, original: original!.message }));
@@ -38,7 +38,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
   });
 
-  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
     const message = buildPacs004({ seed, original: original!.message });
@@ -51,7 +51,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     }
   });
 
-  test('a second return of the same payment is refused', { tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'], annotation: ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a second return of the same payment is refused', { tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
     const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the payment (pacs.004)' });
@@ -62,7 +62,7 @@ test.describe('return (pacs.004): accepted returns', () => {
 });
 
 test.describe('return (pacs.004): who may return', () => {
-  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'], annotation: TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const beneficiary = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
     const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), { client: beneficiary, label: 'valid twin: the beneficiary returns its payment' });
@@ -73,7 +73,7 @@ test.describe('return (pacs.004): who may return', () => {
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {
-  test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'], annotation: takes({ observation: returnToFinal }) }, async ({ verdicts, observe }) => {
+  test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'], ...takes({ observation: returnToFinal }) }, async ({ verdicts, observe }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.accepted('RTR-01', 'the return is accepted', answer.exchange);

@@ -13,7 +13,7 @@ const drivers = [OPERATION_DRIVERS.cancel, OPERATION_DRIVERS.returnPayment, OPER
 for (const driver of drivers) {
   test.describe(`${driver.op}: unusual bodies`, () => {
     for (const c of robustnessCasesForEveryOperation) {
-      const details = { tag: [...rulesOfCase(c).map((r) => `@${r}`), `@op:${driver.op}`], annotation: takes(...driver.takes) };
+      const details = { tag: [...rulesOfCase(c).map((r) => `@${r}`), `@op:${driver.op}`], ...takes(...driver.takes) };
       test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, details, async ({ api, verdicts, clients, seed, settledOriginals }) => {
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         driver.acceptTwin(verdicts, await send('valid twin'));

@@ -62,7 +62,7 @@ test.describe('payment status report', () => {
 test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
   // status in the background (fixtures/catalogues/observations.ts): the settlement waits overlap.
-  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], annotation: takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
+  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], ...takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
     verdicts.require('P8-02', 'the answer names the payment', { ok: firstRead !== undefined, received: answerOf(submission.exchange) });
@@ -79,7 +79,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.assume('STS-16', 'the accepted code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'accepted', expectations), expected: expectations.statusCodes.accepted.join(' or '), received: final!.txSts });
   });
 
-  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], annotation: takes({ observation: paymentToRejection }) }, async ({ api, verdicts, profile, observe }) => {
+  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], ...takes({ observation: paymentToRejection }) }, async ({ api, verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
     if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
     const { submission, final } = (await observe(paymentToRejection))!;
@@ -92,7 +92,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.assume('STS-15', `the reason is the trigger’s ${trigger!.reasonCode}`, { ok: final!.reasonCodes.includes(trigger!.reasonCode), expected: trigger!.reasonCode, received: final!.reasonCodes.join(', ') || 'none' });
   });
 
-  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'], annotation: takes({ observation: paymentToFinalForRereads }) }, async ({ api, verdicts, observe }) => {
+  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'], ...takes({ observation: paymentToFinalForRereads }) }, async ({ api, verdicts, observe }) => {
     const { submission, final } = await observe(paymentToFinalForRereads);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
     verdicts.require('STS-08', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
@@ -104,7 +104,7 @@ test.describe('payment status lifecycle', () => {
 });
 
 test.describe('payment status: refusals', () => {
-  test('refuses: an access token used after expires_in', { tag: ['@AT-05', '@op:paymentStatus'], annotation: takes({ observation: tokenExpiry.paymentStatus }) }, async ({ verdicts, observe }) => {
+  test('refuses: an access token used after expires_in', { tag: ['@AT-05', '@op:paymentStatus'], ...takes({ observation: tokenExpiry.paymentStatus }) }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.paymentStatus);
     verdicts.requireStatus('STS-01', 'the token reads the status before it expires', seen.before, [200]);
     verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });

@@ -62,6 +62,8 @@ export const proxied = (proxy: ProxySettings): boolean => Boolean(proxy.httpsPro
 
 /** NO_PROXY as undici applies it: the user's list, plus loopback unless PAYMENTS_PROXY_LOOPBACK=1. */
 export function noProxyList(proxy: ProxySettings): string {
+  // undici reads `*` (nothing proxied) only as the whole value: a list with `*` in it would proxy all.
+  if (proxy.noProxy?.trim() === '*') return '*';
   return [...(proxy.noProxy ? [proxy.noProxy] : []), ...(proxy.loopback ? [] : LOOPBACK_HOSTS)].join(',');
 }
 

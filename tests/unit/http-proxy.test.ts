@@ -54,6 +54,7 @@ test('NO_PROXY as applied: the user list plus loopback, unless PAYMENTS_PROXY_LO
   assert.equal(noProxyList(settings({ noProxy: '.corp.example' })), '.corp.example,localhost,127.0.0.1,[::1]');
   assert.equal(noProxyList(settings({ noProxy: '.corp.example', loopback: true })), '.corp.example');
   assert.equal(noProxyList(settings({ loopback: true })), '');
+  assert.equal(noProxyList(settings({ noProxy: ' * ' })), '*', 'NO_PROXY=* means nothing is proxied, and stays so with loopback added');
   // Credentials in a proxy URL never reach a message.
   assert.doesNotMatch(describeProxy(settings({ httpsProxy: 'http://user:s3cret@proxy.corp:3128' })), /s3cret|user/);
 });
@@ -66,6 +67,13 @@ test('with HTTP_PROXY set and loopback allowed, every request goes through the p
   assert.equal((proxy.seen.forwarded.get(targetHost) ?? 0) - before, 3, 'the proxy did not carry the three requests');
   assert.equal(hits - hitsBefore, 3);
   assert.deepEqual((await get(client, '/four')).response.json, { path: '/four', host: targetHost });
+});
+
+test('NO_PROXY=* reaches everything directly', async () => {
+  const client = new HttpClient({ proxy: settings({ httpProxy: proxy.url, noProxy: '*', loopback: true }) });
+  const before = proxy.total();
+  assert.equal((await client.send('direct', { method: 'GET', url: `http://localhost:${targetHost.split(':')[1]}/star`, headers: {} })).response.status, 200);
+  assert.equal(proxy.total() - before, 0);
 });
 
 test('a NO_PROXY host is reached directly', async () => {

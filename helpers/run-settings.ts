@@ -63,6 +63,8 @@ export interface SuiteEnvironment {
   exploreReplay: string | undefined;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;
+  /** The HTTP(S) proxy the suite's requests to a target go through (helpers/http.ts). */
+  proxy: ProxySettings;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
   ci: boolean;
   /** GITHUB_STEP_SUMMARY: the file GitHub Actions shows as the job summary (nightly appends to it). */
@@ -71,6 +73,24 @@ export interface SuiteEnvironment {
   color: boolean | undefined;
   /** TEST_WORKER_INDEX: this process is a Playwright worker (it loads the config the runner already checked). */
   worker: boolean;
+}
+
+/**
+ * The standard proxy variables, as curl and undici read them: the lower-case spelling wins over the
+ * upper-case one. A bank's CI sets them globally; the suite honours them for every request to a target.
+ */
+export interface ProxySettings {
+  /** https_proxy / HTTPS_PROXY: the proxy for https:// targets (HTTP_PROXY's when unset). */
+  httpsProxy: string | undefined;
+  /** http_proxy / HTTP_PROXY: the proxy for http:// targets. */
+  httpProxy: string | undefined;
+  /** no_proxy / NO_PROXY: hosts (and host:port, .domain, *) reached directly. */
+  noProxy: string | undefined;
+  /**
+   * PAYMENTS_PROXY_LOOPBACK=1: loopback hosts (the embedded reference) go through the proxy too.
+   * Otherwise they never do: a proxy cannot reach the runner's own loopback.
+   */
+  loopback: boolean;
 }
 
 /**
@@ -110,6 +130,12 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnv
     exploreSequences: Number(env.PAYMENTS_EXPLORE_SEQUENCES) || undefined,
     exploreReplay: env.PAYMENTS_EXPLORE_REPLAY || undefined,
     referenceUrl: env.REF_URL || undefined,
+    proxy: {
+      httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,
+      httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
+      noProxy: env.no_proxy || env.NO_PROXY || undefined,
+      loopback: env.PAYMENTS_PROXY_LOOPBACK === '1',
+    },
     ci: Boolean(env.CI),
     githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     color: env.NO_COLOR !== undefined ? false : env.FORCE_COLOR ? true : undefined,

@@ -140,6 +140,15 @@ const expectations = Strict(
     repeatBody: Type.Optional(OneOf(['original', 'empty', 'id-only', 'any'], 'the body of an idempotent 200 repeat')),
     extraInput: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)')),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
+    msgIdEcho: Type.Optional(
+      OneOf(['paymentId', 'paymentsId', 'either'], 'the name of the data member that echoes grpHdr.msgId: §2.3’s example writes paymentId, its field table paymentsId'),
+    ),
+    scaOnCancellation: Type.Optional(
+      OneOf(
+        ['required', 'notRequired', 'either'],
+        'whether camt.056 carries and is checked by the sca-token: §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
+      ),
+    ),
     rejectTrigger: Type.Optional(
       Strict({ creditorAccount: Type.String(), reasonCode: Type.String() }, 'with capability rejectTrigger: a payment to this account settles rejected with this reason'),
     ),

@@ -67,6 +67,10 @@ export interface Dialect {
   extraInput: 'refuse' | 'accept';
   /** Invalid UTF-8 in a body: malformed, or decoded with U+FFFD replacement. */
   utf8: 'strict' | 'lenient';
+  /** The data member echoing grpHdr.msgId: §2.3's example writes paymentId, its field table paymentsId. */
+  msgIdEchoName: 'paymentId' | 'paymentsId';
+  /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
+  scaOnCancellation: 'required' | 'notRequired';
 }
 
 export const defaultRefusalStatus: RefusalStatus = {
@@ -104,6 +108,8 @@ export const defaultDialect: Dialect = {
   repeatBody: 'original',
   extraInput: 'refuse',
   utf8: 'strict',
+  msgIdEchoName: 'paymentId',
+  scaOnCancellation: 'required',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -151,6 +157,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   repeatBody: ['original', 'empty', 'id-only'],
   extraInput: ['refuse', 'accept'],
   utf8: ['strict', 'lenient'],
+  msgIdEchoName: ['paymentId', 'paymentsId'],
+  scaOnCancellation: ['required', 'notRequired'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -4,7 +4,7 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import { dataOf, submitPayment } from '../../fixtures/flows/payment';
+import { dataOf, echoesMsgId, submitPayment } from '../../fixtures/flows/payment';
 import { answerOf } from '../../fixtures/verdicts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
@@ -22,13 +22,13 @@ async function checkCreated(api: Api, verdicts: Verdicts, seed: string, rule: st
   if (!members) return;
   const id = data?.paymentsServiceId;
   verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', { ok: typeof id === 'string' && id !== '', expected: 'a non-empty string', received: JSON.stringify(data ?? null) });
-  verdicts.equal('P8-03', 'data.paymentId echoes grpHdr.msgId', data?.paymentId, paymentIds(message).msgId);
+  echoesMsgId(verdicts, api, exchange, paymentIds(message).msgId, { rule: 'P8-03' });
   verdicts.equal('P8-04', 'data.status is PENDING on submission', data?.status, 'PENDING');
   verdicts.check('P8-05', 'data.creationDateTime is a date-time without zone', { ok: new RegExp(LOCAL_DATE_TIME).test(String(data?.creationDateTime)), expected: 'YYYY-MM-DDThh:mm:ss[.fff] without a zone', received: String(data?.creationDateTime) });
 }
 
 test.describe('payment submission: valid message', () => {
-  test('a valid pacs.008 gets 201 and the §2.3 data object', { tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'] }, async ({ api, verdicts, seed }) => {
+  test('a valid pacs.008 gets 201 and the §2.3 data object', { tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05', '@P8-32'] }, async ({ api, verdicts, seed }) => {
     await checkCreated(api, verdicts, seed, 'P8-01');
   });
 

@@ -173,8 +173,9 @@ const messages = Strict(
       }),
     ),
     refund: Type.Optional(messageShape),
+    incomingPayment: Type.Optional(messageShape),
   },
-  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007); defaults in helpers/profile.ts',
+  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007, the pacs.008 of an incoming read); defaults in helpers/profile.ts',
 );
 
 const polling = Strict(

@@ -71,6 +71,8 @@ export interface Dialect {
   msgIdEchoName: 'paymentId' | 'paymentsId';
   /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
   scaOnCancellation: 'required' | 'notRequired';
+  /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
+  incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
 }
 
 export const defaultRefusalStatus: RefusalStatus = {
@@ -110,6 +112,7 @@ export const defaultDialect: Dialect = {
   utf8: 'strict',
   msgIdEchoName: 'paymentId',
   scaOnCancellation: 'required',
+  incomingRoot: 'fitoFICstmrCdtTrf',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -159,6 +162,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   utf8: ['strict', 'lenient'],
   msgIdEchoName: ['paymentId', 'paymentsId'],
   scaOnCancellation: ['required', 'notRequired'],
+  incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

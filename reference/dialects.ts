@@ -73,6 +73,8 @@ export interface Dialect {
   scaOnCancellation: 'required' | 'notRequired';
   /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
+  /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
+  returnAnswer: 'data' | 'id-only';
 }
 
 export const defaultRefusalStatus: RefusalStatus = {
@@ -113,6 +115,7 @@ export const defaultDialect: Dialect = {
   msgIdEchoName: 'paymentId',
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
+  returnAnswer: 'data',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -163,6 +166,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   msgIdEchoName: ['paymentId', 'paymentsId'],
   scaOnCancellation: ['required', 'notRequired'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
+  returnAnswer: ['data', 'id-only'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -155,6 +155,7 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
+  returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
 };
 
 /** The dialect fields whose value discovery did not observe as the dialect sets it. */

@@ -61,7 +61,11 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
-  const response = { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+  // §4.4: "The response body of POST pacs004: not shown".
+  const response =
+    sub.caller.dialect.returnAnswer === 'id-only'
+      ? { paymentsServiceId: id }
+      : { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
   const transfer = createTransfer({
     kind: 'return',
     id,

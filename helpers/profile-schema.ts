@@ -140,6 +140,24 @@ const expectations = Strict(
     repeatBody: Type.Optional(OneOf(['original', 'empty', 'id-only', 'any'], 'the body of an idempotent 200 repeat')),
     extraInput: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)')),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
+    amountPrecision: Type.Optional(
+      OneOf(['refuse', 'accept', 'either'], 'an amount with more decimals than its currency’s minor units (ISO 4217: 2 for GBP and EUR); the spec only types amounts as numbers'),
+    ),
+    amountDigits: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'an amount beyond ISO 20022’s 18 total digits')),
+    notificationPayload: Type.Optional(OneOf(['event-id-time', 'any'], 'the body of a notification (not shown): {event, paymentsServiceId, creationDateTime}, or unchecked')),
+    returnAnswer: Type.Optional(
+      OneOf(['data', 'id-only', 'any'], 'the answer to an accepted pacs.004 (not shown): 201 with a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx'),
+    ),
+    nbOfTxsNumber: Type.Optional(OneOf(['accept', 'refuse', 'either'], 'grpHdr.nbOfTxs sent as the JSON number 1: §2.2 types it "number (sent as a digit string)"')),
+    msgIdEcho: Type.Optional(
+      OneOf(['paymentId', 'paymentsId', 'either'], 'the name of the data member that echoes grpHdr.msgId: §2.3’s example writes paymentId, its field table paymentsId'),
+    ),
+    scaOnCancellation: Type.Optional(
+      OneOf(
+        ['required', 'notRequired', 'either'],
+        'whether camt.056 carries and is checked by the sca-token: §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
+      ),
+    ),
     rejectTrigger: Type.Optional(
       Strict({ creditorAccount: Type.String(), reasonCode: Type.String() }, 'with capability rejectTrigger: a payment to this account settles rejected with this reason'),
     ),
@@ -164,8 +182,9 @@ const messages = Strict(
       }),
     ),
     refund: Type.Optional(messageShape),
+    incomingPayment: Type.Optional(messageShape),
   },
-  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007); defaults in helpers/profile.ts',
+  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007, the pacs.008 of an incoming read); defaults in helpers/profile.ts',
 );
 
 const polling = Strict(

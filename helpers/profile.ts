@@ -36,6 +36,8 @@ export interface MessageShapes {
   resolution: MessageShape & { confirmed: string[]; rejected: string[] };
   /** pacs.007 requests (POST pacs007). */
   refund: MessageShape;
+  /** The pacs.008 an incoming read serves (GET pacs008/{id}): §4.4 names the message, not its JSON shape. */
+  incomingPayment: MessageShape;
 }
 
 /** A loaded profile: the file, with the message shapes it does not declare filled from DEFAULT_MESSAGE_SHAPES. */
@@ -51,6 +53,7 @@ export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },
   refund: { root: 'fIToFIPmtRvsl' },
+  incomingPayment: { root: 'fitoFICstmrCdtTrf' },
 };
 
 export class ProfileError extends Error {
@@ -109,6 +112,7 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
       cancellation: { ...DEFAULT_MESSAGE_SHAPES.cancellation, ...declared.messages?.cancellation },
       resolution: { ...DEFAULT_MESSAGE_SHAPES.resolution, ...declared.messages?.resolution },
       refund: { ...DEFAULT_MESSAGE_SHAPES.refund, ...declared.messages?.refund },
+      incomingPayment: { ...DEFAULT_MESSAGE_SHAPES.incomingPayment, ...declared.messages?.incomingPayment },
     },
   };
   const expectedName = path.basename(file, '.json');

@@ -67,6 +67,14 @@ export interface Dialect {
   extraInput: 'refuse' | 'accept';
   /** Invalid UTF-8 in a body: malformed, or decoded with U+FFFD replacement. */
   utf8: 'strict' | 'lenient';
+  /** The data member echoing grpHdr.msgId: §2.3's example writes paymentId, its field table paymentsId. */
+  msgIdEchoName: 'paymentId' | 'paymentsId';
+  /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
+  scaOnCancellation: 'required' | 'notRequired';
+  /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
+  incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
+  /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
+  returnAnswer: 'data' | 'id-only';
 }
 
 export const defaultRefusalStatus: RefusalStatus = {
@@ -104,6 +112,10 @@ export const defaultDialect: Dialect = {
   repeatBody: 'original',
   extraInput: 'refuse',
   utf8: 'strict',
+  msgIdEchoName: 'paymentId',
+  scaOnCancellation: 'required',
+  incomingRoot: 'fitoFICstmrCdtTrf',
+  returnAnswer: 'data',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -151,6 +163,10 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   repeatBody: ['original', 'empty', 'id-only'],
   extraInput: ['refuse', 'accept'],
   utf8: ['strict', 'lenient'],
+  msgIdEchoName: ['paymentId', 'paymentsId'],
+  scaOnCancellation: ['required', 'notRequired'],
+  incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
+  returnAnswer: ['data', 'id-only'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -152,6 +152,10 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
   refundRoot: { field: 'messages.refund.root', seen: 'only' },
   repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
+  msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
+  scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
+  incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
+  returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
 };
 
 /** The dialect fields whose value discovery did not observe as the dialect sets it. */

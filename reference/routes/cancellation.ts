@@ -30,7 +30,8 @@ function decide(ctx: ServiceContext, target: Transfer, faultsHas: (name: 'cancel
 }
 
 async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const sub = prepareSubmission(ctx, req);
+  // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one.
+  const sub = prepareSubmission(ctx, req, (caller) => caller.dialect.scaOnCancellation === 'notRequired');
   const { client, faults, dialect } = sub.caller;
   const root = dialect.cancellationRequestRoot;
   const assignmentId = peekString(sub.body, root, 'assgnmt', 'id');

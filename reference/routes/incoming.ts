@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import { authenticate, checkAccept } from '../headers';
 import { errorsOf } from '../errors';
-import { PACS008_ROOT } from '../validate/pacs008';
 import { isObject } from '../validate/check';
 import { readMessage } from '../ledger-of-payments/store';
 
@@ -14,7 +13,7 @@ function withoutDebtor(message: Record<string, unknown>): Record<string, unknown
 }
 
 async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
-  const { client, faults } = authenticate(ctx, req, 'incomingPayment');
+  const { client, faults, dialect } = authenticate(ctx, req, 'incomingPayment');
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
@@ -22,7 +21,8 @@ async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: {
   if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client')) throw errorsOf.notFound('unknown incoming payment');
   const stored = readMessage(transfer.message);
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
-  return reply.code(200).send({ [PACS008_ROOT]: message });
+  // §4.4 names the message (pacs.008.001.08), not its JSON root: the dialect spells it.
+  return reply.code(200).send({ [dialect.incomingRoot]: message });
 }
 
 export function registerIncomingRoutes(app: FastifyInstance, ctx: ServiceContext): void {

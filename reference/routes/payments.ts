@@ -19,7 +19,7 @@ function createPayment(ctx: ServiceContext, sub: Submission, rootKey: string, fi
   const response: Record<string, unknown> = {
     // payment-id-field-renamed: the production service's name for the id; the id itself is unchanged.
     [faults.has('payment-id-field-renamed') ? 'paymentsHubId' : 'paymentsServiceId']: numericAlias ?? id,
-    paymentId: faults.has('payment-id-not-echoed') ? id : fields.msgId,
+    [sub.caller.dialect.msgIdEchoName]: faults.has('payment-id-not-echoed') ? id : fields.msgId,
     status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
     creationDateTime: faults.has('payment-creation-time-zoned') ? new Date(sub.nowMs).toISOString() : localDateTime(sub.nowMs),
   };

@@ -69,7 +69,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
-  const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+  const response = { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
   const transfer = createTransfer({
     kind: 'refund',
     id,

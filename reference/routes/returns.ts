@@ -8,7 +8,7 @@ import { peekString, prepareSubmission, validationError } from './submit';
 import { businessOutcome, businessReasons, findOriginalPayment, MONEY_RACE_WINDOW_MS, replayOrConflict, type BusinessFailure } from './business';
 
 async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const sub = prepareSubmission(ctx, req, 'return-without-sca');
+  const sub = prepareSubmission(ctx, req, (caller) => caller.faults.has('return-without-sca'));
   const { client, faults } = sub.caller;
   const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');
   const existing = msgId && !faults.has('return-repeat-not-idempotent') ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
@@ -61,7 +61,11 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
-  const response = { paymentsServiceId: id, paymentId: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+  // §4.4: "The response body of POST pacs004: not shown".
+  const response =
+    sub.caller.dialect.returnAnswer === 'id-only'
+      ? { paymentsServiceId: id }
+      : { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
   const transfer = createTransfer({
     kind: 'return',
     id,

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
-import type { FaultName, FaultSet } from '../faults';
+import type { FaultSet } from '../faults';
 import { type Caller, authenticate, checkAccept, headerValue, requireJsonContentType } from '../headers';
 import { parseJsonBody } from '../body';
 import { sha256Base64, verifySca } from '../sca';
@@ -26,10 +26,11 @@ export interface Submission {
 }
 
 /**
- * `scaSkippedBy`: a fault that, when on for the caller, drops the SCA requirement of this route. The
- * operation (for per-operation faults) is the route's, looked up from its path.
+ * `scaSkipped`: whether this route, for this caller, neither requires nor checks the sca-token (a
+ * fault, or a dialect's reading of §5.5). The operation (for per-operation faults) is the route's,
+ * looked up from its path.
  */
-export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaSkippedBy?: FaultName): Submission {
+export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaSkipped?: (caller: Caller) => boolean): Submission {
   const caller = authenticate(ctx, req, operationOf(req));
   checkAccept(req);
   if (!caller.faults.has('content-type-unchecked')) requireJsonContentType(req);
@@ -37,7 +38,7 @@ export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaS
   const { text, value: body } = parseJsonBody(raw, caller.faults, caller.dialect);
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
-  if (!scaSkippedBy || !caller.faults.has(scaSkippedBy)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) }, nowMs);
+  if (!scaSkipped?.(caller)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) }, nowMs);
   return { caller, raw, text, rawHash, body, nowMs };
 }
 

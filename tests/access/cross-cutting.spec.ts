@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isJsonAnswer } from '../../helpers/http';
+import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
 import { acceptedScaVariants, documentedRules, headerCases, type ScaCase } from '../../fixtures/catalogues/sca-cases';
@@ -77,26 +78,42 @@ for (const driver of drivers.filter(submitting)) {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
         test(`refuses: ${c.name}`, details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+          verdicts.scaGoverns(driver.op);
           if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);
           const accessToken = await api.accessToken(actor);
           const mutant = await send(`mutant: ${c.name}`, (body) => c.mutate({ client: actor, other: otherThan(clients, actor), accessToken, otherAccessToken: undefined, body }));
-          for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+          for (const rule of documentedRules(c)) verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+        });
+      }
+
+      if (driver.op === 'cancel') {
+        test('a camt.056 without sca-token is answered as the profile reads §5.5', details(driver, ['SCA-18', 'ROB-03']), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const answer = await send('the same request without sca-token', () => ({ sca: ABSENT }));
+          const status = answer.response.status;
+          const reading = profile.expectations.scaOnCancellation ?? 'either';
+          verdicts.check('ROB-03', 'a camt.056 without sca-token never gets a 5xx', { ok: status < 500, expected: 'a 2xx or a 4xx', received: answerOf(answer) });
+          if (reading === 'required') verdicts.assume('SCA-18', 'a camt.056 without sca-token is refused', { ok: status >= 400 && status < 500, expected: 'a 4xx', received: answerOf(answer) });
+          if (reading === 'notRequired') verdicts.assume('SCA-18', 'a camt.056 without sca-token is accepted', { ok: status >= 200 && status < 300, expected: 'a 2xx', received: answerOf(answer) });
         });
       }
 
       test('refuses: SCA nonce reused for a second request', details(driver, ['SCA-11', 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+        verdicts.scaGoverns(driver.op);
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         const nonce = `nonce-${randomUUID()}`;
         driver.acceptTwin(verdicts, await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })));
         const second = await send('another request reusing the nonce', () => ({ sca: { claims: { nonce } } }));
-        verdicts.refused('SCA-11', second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
+        verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
       });
 
       for (const variant of acceptedScaVariants) {
         test(`accepted: SCA ${variant.name}`, details(driver, variant.rules), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+          verdicts.scaGoverns(driver.op);
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const answer = await send(`SCA ${variant.name}`, () => variant.options());
@@ -107,13 +124,14 @@ for (const driver of drivers.filter(submitting)) {
 
     for (const attack of jwtAttacks) {
       test(`refuses: SCA ${attack.name}`, details(driver, [attack.rules.sca, 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
+        verdicts.scaGoverns(driver.op);
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         driver.acceptTwin(verdicts, await send('valid twin'));
         const actor = driver.actor(clients);
         const mutant = await send(`mutant: SCA ${attack.name}`, (body) => ({
           sca: { token: attack.forge({ client: actor, header: jwtHeader(actor), claims: scaClaims(actor, body), host: (name, doc, type) => loopback.host(name, doc, type) }) },
         }));
-        verdicts.refused(attack.rules.sca, mutant, 'sca', { what: `${driver.op} refuses an SCA JWT with ${attack.name}` });
+        verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', { what: `${driver.op} refuses an SCA JWT with ${attack.name}` });
       });
     }
   });

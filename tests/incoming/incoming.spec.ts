@@ -9,11 +9,11 @@ import { test, takes } from '../../fixtures/test';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/catalogues/observations';
-import { beneficiaryOf, readIncoming } from '../../fixtures/flows/incoming';
+import { beneficiaryOf, incomingTransaction, readIncoming } from '../../fixtures/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
-import { paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { paymentTransaction } from '../../helpers/messages/pacs008';
 
 const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
@@ -32,11 +32,10 @@ test.describe('incoming payment: reading it', () => {
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const read = await readIncoming(api, payment!.paymentsServiceId, { client: beneficiary, label: 'B reads the incoming payment with the id of A’s submission answer' });
     verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: 200 });
-    const seen = (read.response.json as Pacs008Message | undefined)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
-    verdicts.gate('INC-05', 'the incoming view is the pacs.008 under its root fitoFICstmrCdtTrf', seen !== undefined, answerOf(read));
+    const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
-    verdicts.equal('INC-02', 'the amount A sent', seen!.intrBkSttlmAmt, sent.intrBkSttlmAmt);
-    verdicts.equal('INC-02', 'the sender (debtor) A named', seen!.dbtr, sent.dbtr);
+    verdicts.equal('INC-02', 'the amount A sent', seen.intrBkSttlmAmt, sent.intrBkSttlmAmt);
+    verdicts.equal('INC-02', 'the sender (debtor) A named', seen.dbtr, sent.dbtr);
   });
 
   test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({ api, verdicts, clients, granted, newClient, settledOriginals }) => {
@@ -69,6 +68,7 @@ test.describe('incoming payment: notifications', () => {
     const { notification, settled } = await notified(observe, verdicts, incomingForPayloadShape, profile);
     const body = notification.body as Record<string, unknown> | undefined;
     await test.info().attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
+    if ((profile.expectations.notificationPayload ?? 'any') === 'any') return;
     verdicts.assume('INC-04', 'event is payment.incoming', { ok: body?.event === 'payment.incoming', expected: 'payment.incoming', received: String(body?.event) });
     verdicts.assume('INC-04', 'paymentsServiceId names the payment', { ok: body?.paymentsServiceId === settled.paymentsServiceId, expected: settled.paymentsServiceId, received: String(body?.paymentsServiceId) });
     verdicts.assume('INC-04', 'creationDateTime is a date-time without zone', { ok: typeof body?.creationDateTime === 'string' && new RegExp(LOCAL_DATE_TIME).test(body.creationDateTime), expected: 'YYYY-MM-DDThh:mm:ss', received: String(body?.creationDateTime) });

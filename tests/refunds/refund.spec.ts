@@ -6,7 +6,7 @@
  * shape blocks these tests instead of failing them; the amount rules are documented.
  */
 import { test, takes } from '../../fixtures/test';
-import { expectBusinessRefusal, type SubmitResult, type SettledPayment } from '../../fixtures/flows/payment';
+import { echoesMsgId, expectBusinessRefusal, type SubmitResult, type SettledPayment } from '../../fixtures/flows/payment';
 import { beneficiaryOf } from '../../fixtures/flows/incoming';
 import { submitRefund } from '../../fixtures/flows/refunds';
 import { refundToFinal } from '../../fixtures/catalogues/observations';
@@ -78,8 +78,8 @@ test.describe('refund (pacs.007): one refund', () => {
     verdicts.assume('RFD-07', `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`, { ok: status === 201, expected: 'HTTP 201', received: answerOf(answer.exchange) });
     if (status < 200 || status >= 300) return;
     const shape = validateAgainst(submissionResponseSchema, answer.exchange.response.json);
-    verdicts.assume('RFD-07', 'the pacs.007 answer is a §2.3-like data object', { ok: shape.errors.length === 0, expected: 'data with paymentsServiceId, paymentId, status, creationDateTime', received: shape.errors.join('; ') });
-    verdicts.assume('RFD-07', 'data.paymentId echoes the refund msgId', { ok: (answer.exchange.response.json as { data?: { paymentId?: unknown } })?.data?.paymentId === message[PACS007_ROOT].grpHdr.msgId, expected: message[PACS007_ROOT].grpHdr.msgId, received: answerOf(answer.exchange) });
+    verdicts.assume('RFD-07', 'the pacs.007 answer is a §2.3-like data object', { ok: shape.errors.length === 0, expected: 'data with paymentsServiceId, paymentId (or paymentsId), status, creationDateTime', received: shape.errors.join('; ') });
+    echoesMsgId(verdicts, api, answer.exchange, message[PACS007_ROOT].grpHdr.msgId, { rule: 'RFD-07', assumed: true });
     // The same content under a root no one declared is not a refund.
     const renamed = buildPacs007({ seed, original: other!.message });
     const wrongRoot = await api.submit('refund', { suiteUnknownRoot: renamed[PACS007_ROOT] }, { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)' });

@@ -12,7 +12,7 @@ import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase 
 import { judgeUnusualBody } from '../../fixtures/robustness-oracle';
 import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
 import type { Exchange } from '../../helpers/http';
-import { beneficiaryOf, paymentTo, readIncoming } from '../../fixtures/flows/incoming';
+import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../fixtures/flows/incoming';
 import type { Verdicts } from '../../fixtures/verdicts';
 import type { Clients } from '../../fixtures/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
@@ -47,9 +47,9 @@ async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, me
     test.info().annotations.push({ type: 'note', description: `the incoming view answered ${incoming.response.status}: amount and debtor not compared` });
     return;
   }
-  const seen = (incoming.response.json as Pacs008Message | undefined)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
+  const seen = incomingTransaction(api, verdicts, incoming);
   const sent = paymentTransaction(message);
-  verdicts.equal('ROB-03', 'the beneficiary sees the amount and debtor sent', { amount: seen?.intrBkSttlmAmt, debtor: seen?.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr });
+  verdicts.equal('ROB-03', 'the beneficiary sees the amount and debtor sent', { amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr });
 }
 
 async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients: Clients, seed: string): Promise<void> {

@@ -16,6 +16,7 @@ import {
   judgeDuplicates,
   judgeFollowed,
   judgeIncoming,
+  invalidAmountExpectation,
   judgeInvalidAmount,
   judgeNotifications,
   judgePayerStatus,
@@ -168,10 +169,15 @@ test('IDEM-02 on notifications: one naming a payment nobody created, with a msgI
   assert.equal(judgeNotifications(known, [{ id: 'id-elsewhere', msgId: 'MSG-9' }]).ok, true, 'no evidence of a second payment for a msgId the suite used');
 });
 
-test('amounts no reading accepts are refused; a 5xx for them is a robustness failure', () => {
-  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 400).ok, true);
-  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201).ok, false);
-  assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e308', 500).rule, 'ROB-03');
+test('amounts ISO does not allow are refused or accepted as the profile says; a 5xx for them is a robustness failure', () => {
+  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 400, 'refuse').ok, true);
+  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201, 'refuse').ok, false);
+  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201, 'either').ok, true, 'the spec only types amounts as numbers');
+  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 400, 'either').ok, true);
+  assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e19', 400, 'accept').ok, false);
+  assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e308', 500, 'either').rule, 'ROB-03');
+  assert.equal(invalidAmountExpectation('MNY-04', { amountPrecision: 'accept', amountDigits: 'refuse' }), 'accept');
+  assert.equal(invalidAmountExpectation('MNY-05', {}), 'either');
 });
 
 test('steps in words, which need a third institution, how many payments each may create', () => {

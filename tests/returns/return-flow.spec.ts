@@ -8,16 +8,19 @@
 import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/catalogues/observations';
 import { answerOf } from '../../fixtures/verdicts';
-import { paymentAmount, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { paymentAmount } from '../../helpers/messages/pacs008';
+import { incomingMessage } from '../../fixtures/flows/incoming';
 
-test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], ...takes({ observation: payNotifyReturn }) }, async ({ verdicts, clients, notifications, observe }) => {
+test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], ...takes({ observation: payNotifyReturn }) }, async ({ api, verdicts, clients, notifications, observe }) => {
   const seen = await observe(payNotifyReturn);
   if (notifications && clients.secondary) {
     verdicts.check('INC-01', 'a notification naming the payment reaches the beneficiary', { ok: seen.notification !== undefined, expected: 'a notification', received: 'none within the polling timeout' });
     const read = seen.incomingRead!;
     verdicts.accepted('INC-02', 'the beneficiary reads the incoming payment', read);
-    const incoming = (read.response.json as Pacs008Message | undefined)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
-    verdicts.equal('INC-02', 'the beneficiary sees the amount sent', incoming?.intrBkSttlmAmt, paymentAmount(seen.original.message));
+    // The flow goes on to the return whatever shape the read has: only its content check waits for INC-05.
+    const incoming = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
+    if (incoming) verdicts.equal('INC-02', 'the beneficiary sees the amount sent', incoming.intrBkSttlmAmt, paymentAmount(seen.original.message));
+    else test.info().annotations.push({ type: 'note', description: `INC-02's amount not compared: the incoming view is not under the declared root ${api.profile.messages.incomingPayment.root} (INC-05)` });
   }
   verdicts.accepted('RTR-01', 'the full return is accepted', seen.answer.exchange);
   verdicts.require('RTR-35', 'the return names its paymentsServiceId', { ok: seen.final !== undefined, received: answerOf(seen.answer.exchange) });

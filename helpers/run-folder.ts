@@ -83,6 +83,17 @@ export function runPaths(dir: string): RunPaths {
   };
 }
 
+/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json): empty when it is all there. */
+export function missingFromRecord(dir: string, options: { allure?: boolean } = {}): string[] {
+  const files = runPaths(dir);
+  const missing: string[] = [];
+  if (!readRunRecord(dir)?.endedAt) missing.push('run.json with an end');
+  if (!existsSync(files.jsonReport)) missing.push('results.json');
+  if ((options.allure ?? true) && !(existsSync(files.allureResults) && readdirSync(files.allureResults).some((f) => f.endsWith('-result.json')))) missing.push('Allure results');
+  if (!existsSync(files.plan)) missing.push('plan.json');
+  return missing;
+}
+
 export function readRunRecord(dir: string): RunRecord | undefined {
   try {
     return JSON.parse(readFileSync(path.join(dir, RUN_RECORD), 'utf8')) as RunRecord;

@@ -194,6 +194,37 @@ export function availableRunsText(root: string, max = 10): string {
   return `runs under ${root}, newest first: ${shown}${runs.length > max ? `; and ${runs.length - max} more` : ''}`;
 }
 
+/** A run folder that `last`, `previous` or `last~N` passed over, and why. */
+export interface PassedOver {
+  name: string;
+  why: string;
+  /** The folder kept no record of its run (no run.json or results.json, or no end while no run is going): "last" is then not the run the user just made. */
+  recordLost: boolean;
+}
+
+function whyNotComparable(entry: RunEntry, now: number): Omit<PassedOver, 'name'> {
+  if (!entry.record) return { why: 'no run.json', recordLost: true };
+  if (!entry.record.endedAt) return mayBeRunning(entry, now) ? { why: 'still running', recordLost: false } : { why: 'never ended (killed?)', recordLost: true };
+  if (!executedTests(entry.record)) return { why: 'ran no test', recordLost: false };
+  return { why: 'no results.json', recordLost: true };
+}
+
+/**
+ * The run folders newer than the run `last`, `previous` or `last~N` names that it passed over
+ * because they are not comparable; empty for any other name.
+ */
+export function passedOver(spec: string, root: string, now = Date.now()): PassedOver[] {
+  if (!(spec === 'last' || spec === 'previous' || /^last~\d+$/.test(spec))) return [];
+  const chosen = resolveRun(spec, root);
+  const skipped: PassedOver[] = [];
+  for (const entry of listRuns(root)) {
+    if (entry.dir === chosen) break;
+    if (executedTests(entry.record) && existsSync(path.join(entry.dir, 'results.json'))) continue;
+    skipped.push({ name: entry.name, ...whyNotComparable(entry, now) });
+  }
+  return skipped;
+}
+
 /**
  * A run named the way a user would: `last`, `previous` (or `last~N`), a run id, a run folder name, or
  * a path (a run folder, a Playwright JSON report, a certification bundle). Undefined when nothing

@@ -1,19 +1,23 @@
 /**
  * One Playwright project per selected environment profile (environments/<name>.json; --project,
- * default local), the reference servers they need, and the reporters. Everything else lives in
- * fixtures/: projects.ts (profiles → projects, refusals), reporters/reporters.ts, options.ts.
+ * default local), the reference servers they need, and the reporters: what the terminal shows (the
+ * `reporter` list, which --reporter replaces) and the run's record (kept whatever --reporter says).
+ * Everything else lives in fixtures/: projects.ts (profiles → projects, refusals), reporters/, options.ts.
  */
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { projectsFor, referenceServers, selectedProfiles, workerCount } from './fixtures/projects';
-import { reportersFor } from './fixtures/reporters/reporters';
+import { consoleReporters, recordOptions } from './fixtures/reporters/reporters';
+import { keepRecord } from './fixtures/reporters/keep-record';
 import type { RunOptions } from './fixtures/options';
 import { runPaths } from './helpers/run-folder';
 
 const settings = runSettings();
 const profiles = selectedProfiles(settings);
 const servers = referenceServers(profiles, settings);
+// The runner keeps the run's record whatever --reporter says (fixtures/reporters/record.ts); a listing keeps none.
+if (!settings.worker && !settings.listing) keepRecord(recordOptions(profiles, settings, settings.clientFaults));
 
 export default defineConfig<RunOptions>({
   testDir: './tests',
@@ -24,7 +28,7 @@ export default defineConfig<RunOptions>({
   forbidOnly: settings.ci,
   globalSetup: './fixtures/global-setup.ts',
   outputDir: runPaths(settings.runDir).outputDir,
-  reporter: reportersFor(profiles, settings, settings.clientFaults),
+  reporter: consoleReporters(settings),
   ...(servers.length ? { webServer: servers } : {}),
   projects: projectsFor(profiles, settings, { faults: settings.clientFaults }),
 });

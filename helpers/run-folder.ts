@@ -83,6 +83,17 @@ export function runPaths(dir: string): RunPaths {
   };
 }
 
+/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json): empty when it is all there. */
+export function missingFromRecord(dir: string, options: { allure?: boolean } = {}): string[] {
+  const files = runPaths(dir);
+  const missing: string[] = [];
+  if (!readRunRecord(dir)?.endedAt) missing.push('run.json with an end');
+  if (!existsSync(files.jsonReport)) missing.push('results.json');
+  if ((options.allure ?? true) && !(existsSync(files.allureResults) && readdirSync(files.allureResults).some((f) => f.endsWith('-result.json')))) missing.push('Allure results');
+  if (!existsSync(files.plan)) missing.push('plan.json');
+  return missing;
+}
+
 export function readRunRecord(dir: string): RunRecord | undefined {
   try {
     return JSON.parse(readFileSync(path.join(dir, RUN_RECORD), 'utf8')) as RunRecord;
@@ -181,6 +192,37 @@ export function availableRunsText(root: string, max = 10): string {
   if (!runs.length) return `no finished run under ${root} yet (npm run conformance makes one)`;
   const shown = runs.slice(0, max).map(describe).join('; ');
   return `runs under ${root}, newest first: ${shown}${runs.length > max ? `; and ${runs.length - max} more` : ''}`;
+}
+
+/** A run folder that `last`, `previous` or `last~N` passed over, and why. */
+export interface PassedOver {
+  name: string;
+  why: string;
+  /** The folder kept no record of its run (no run.json or results.json, or no end while no run is going): "last" is then not the run the user just made. */
+  recordLost: boolean;
+}
+
+function whyNotComparable(entry: RunEntry, now: number): Omit<PassedOver, 'name'> {
+  if (!entry.record) return { why: 'no run.json', recordLost: true };
+  if (!entry.record.endedAt) return mayBeRunning(entry, now) ? { why: 'still running', recordLost: false } : { why: 'never ended (killed?)', recordLost: true };
+  if (!executedTests(entry.record)) return { why: 'ran no test', recordLost: false };
+  return { why: 'no results.json', recordLost: true };
+}
+
+/**
+ * The run folders newer than the run `last`, `previous` or `last~N` names that it passed over
+ * because they are not comparable; empty for any other name.
+ */
+export function passedOver(spec: string, root: string, now = Date.now()): PassedOver[] {
+  if (!(spec === 'last' || spec === 'previous' || /^last~\d+$/.test(spec))) return [];
+  const chosen = resolveRun(spec, root);
+  const skipped: PassedOver[] = [];
+  for (const entry of listRuns(root)) {
+    if (entry.dir === chosen) break;
+    if (executedTests(entry.record) && existsSync(path.join(entry.dir, 'results.json'))) continue;
+    skipped.push({ name: entry.name, ...whyNotComparable(entry, now) });
+  }
+  return skipped;
 }
 
 /**

@@ -192,6 +192,19 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
   };
 }
 
+/**
+ * PW_TEST_REPORTER, Playwright's own: the module of one more reporter it makes after the configured
+ * or `--reporter` ones (fixtures/reporters/record.ts, the run's record). Set by the config in the
+ * runner, removed by that reporter once made, so the workers and servers the runner starts do not
+ * inherit it.
+ */
+export function nameRecordReporter(file: string, env: NodeJS.ProcessEnv = process.env): void {
+  env.PW_TEST_REPORTER = file;
+}
+export function forgetRecordReporter(env: NodeJS.ProcessEnv = process.env): void {
+  delete env.PW_TEST_REPORTER;
+}
+
 /** Environment variable through which Playwright's webServer hands a reference port to the workers. */
 export const portVariable = (serverName: string): string => `REF_PORT_${serverName.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`;
 

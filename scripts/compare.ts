@@ -18,7 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { availableRunsText, resolveRun } from '../helpers/run-folder';
+import { availableRunsText, passedOver, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
@@ -368,7 +368,12 @@ const USAGE = 'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|di
 export function loadNamedRun(spec: string, transcriptOverride?: string, runsRoot = suiteEnvironment().runsRoot): RunData {
   const resolved = resolveRun(spec, runsRoot);
   const hint = `give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; ${availableRunsText(runsRoot)}`;
+  // A newer run that kept no record would make "last" an older run than the user just made: say so instead of comparing it.
+  const skipped = passedOver(spec, runsRoot);
+  const listed = skipped.map((s) => `${s.name} (${s.why})`).join(', ');
+  if (skipped.some((s) => s.recordLost)) throw new Error(`"${spec}" would pass over newer run folders that kept no record of their run: ${listed}; name the runs to compare instead (${availableRunsText(runsRoot)})`);
   if (!resolved) throw new Error(`"${spec}" names no run: ${hint}`);
+  if (skipped.length) console.error(`compare: "${spec}" is ${path.basename(resolved)}, passing over ${listed}`);
   try {
     return loadRun(resolved, transcriptOverride);
   } catch (error) {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeRunRecord, runFolderName } from '../../helpers/run-folder';
+import { passedOver, writeRunRecord, runFolderName } from '../../helpers/run-folder';
 import { loadNamedRun } from '../../scripts/compare';
 import { cleanEnv, runScript, tempDir } from './support/cli';
 
@@ -78,4 +78,34 @@ test('npm run compare -- last previous compares the two newest runs; -- reports 
   const line = bad.stderr.trim();
   assert.equal(line.split('\n').length, 1, bad.stderr);
   assert.match(line, /^✖ "reports" is not a run .*: give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; runs under .*new22222.*old11111/);
+});
+
+test('a newer run folder that kept no record: last and previous say so in one sentence instead of comparing older runs', () => {
+  const { root, older, newer } = runsRoot();
+  // What a run left before it kept its record whatever --reporter said: a folder with a plan and transcripts, no run.json.
+  const lost = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 3, 3)), 'lost3333'));
+  mkdirSync(path.join(lost, 'transcripts'), { recursive: true });
+  writeFileSync(path.join(lost, 'plan.json'), '{"projects":{}}');
+  for (const spec of ['last', 'previous']) {
+    assert.throws(
+      () => loadNamedRun(spec, undefined, root),
+      (e: Error) => !e.message.includes('\n') && e.message.includes(`"${spec}" would pass over newer run folders that kept no record of their run: ${path.basename(lost)} (no run.json)`) && /new22222.*old11111/.test(e.message),
+    );
+  }
+  assert.equal(loadNamedRun('new22222', undefined, root).source, newer, 'a run named by its id still loads');
+  assert.equal(loadNamedRun(older, undefined, root).source, older);
+
+  const env = cleanEnv({ PAYMENTS_RUNS_ROOT: root });
+  const refused = runScript('compare.ts', ['previous', 'last', '--out', tempDir('compare-out')], env);
+  assert.equal(refused.status, 2);
+  assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+  assert.match(refused.stderr, /kept no record of their run: .*lost3333 \(no run\.json\)/);
+});
+
+test('a newer run still going is passed over, named as such (a note, not a refusal)', () => {
+  const { root, newer } = runsRoot();
+  const going = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 3, 3)), 'going333'));
+  writeRunRecord(going, { runId: 'going333', seed: '1', projects: ['local'], command: 'x', startedAt: 'x', status: 'running', pid: process.pid, host: 'h' });
+  assert.deepEqual(passedOver('last', root), [{ name: path.basename(going), why: 'still running', recordLost: false }]);
+  assert.equal(loadNamedRun('last', undefined, root).source, newer);
 });

@@ -1,6 +1,7 @@
 /**
  * The targets of a run against the embedded reference: wall time of a full local run (server start
- * included) and its peak memory, what a one-test run sends, and what a 10 s settlement delay adds.
+ * included) and its peak memory, the same run given --reporter=dot (same time, same record), what a
+ * one-test run sends, and what a 10 s settlement delay adds.
  * Each is measured with the machine's load beside it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +12,8 @@ import { renderReport } from '../../report';
 import { measureSuite, countsText, failureList, sameCounts, slowestTests, writeBenchProfile, type Measured } from './suite-run';
 import { removeTemporaryFiles } from './cleanup';
 import { mb, mib, seconds, type Row } from './format';
-import { ONE_TEST_GREP, SETTLEMENT_DELAY_MS, TARGET_ADDED_WALL_S, TARGET_ONE_TEST_REQUESTS, TARGET_PEAK_MB, TARGET_WALL_S, WORKERS } from './targets';
+import { ONE_TEST_GREP, SETTLEMENT_DELAY_MS, TARGET_ADDED_WALL_S, TARGET_ONE_TEST_REQUESTS, TARGET_PEAK_MB, TARGET_REPORTER_FLAG_PCT, TARGET_WALL_S, WORKERS } from './targets';
+import { missingFromRecord } from '../../../helpers/run-folder';
 
 export interface TargetsResult {
   /** The full local run, Allure results written as `npm run conformance` writes them. */
@@ -42,6 +44,19 @@ export async function targetsPart(): Promise<TargetsResult> {
   rows.push({ measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`, value: seconds(full.wallMs), target: `< ${TARGET_WALL_S} s`, ok: full.wallMs < TARGET_WALL_S * 1000, load: full.load });
   rows.push({ measure: 'peak memory of that run (RSS summed over the process tree)', value: `${mb(full.peakRssBytes)} (${mib(full.peakRssBytes)})`, target: `< ${TARGET_PEAK_MB} MB`, ok: full.peakRssBytes < TARGET_PEAK_MB * 1e6, load: full.load });
   if (renderMs !== undefined) rows.push({ measure: 'report rendering after it (allure generate, what npm run conformance adds)', value: seconds(renderMs), target: '—', ok: undefined });
+  // Playwright's --reporter replaces the config's reporters; the suite's plan and record must not go with them.
+  let missing: string[] = [];
+  const dot = await measureSuite(`full local run, ${WORKERS} workers, --reporter=dot`, { project: 'local', workers: WORKERS, args: ['--reporter=dot'], inspect: (runDir) => (missing = missingFromRecord(runDir)) });
+  const change = (100 * (dot.wallMs - full.wallMs)) / full.wallMs;
+  rows.push({
+    measure: `the same run given --reporter=dot (${missing.length ? `record lacks ${missing.join(', ')}` : 'plan, run.json, results.json and Allure results kept'})`,
+    value: `${seconds(dot.wallMs)} (${change < 0 ? '−' : '+'}${Math.abs(change).toFixed(0)} %)`,
+    target: `±${TARGET_REPORTER_FLAG_PCT} %, record kept`,
+    ok: Math.abs(change) <= TARGET_REPORTER_FLAG_PCT && !missing.length,
+    load: dot.load,
+  });
+  if (!sameCounts(full, dot)) notes.push(`--reporter=dot run verdicts differ from the full run: ${countsText(dot)} vs ${countsText(full)}${failureList(dot)}`);
+
   // The runner writes every Allure result and attachment itself (allure-js-commons fsyncs each file): what that costs the run.
   const noAllure = await measureSuite(`full local run, ${WORKERS} workers, no Allure results`, { project: 'local', workers: WORKERS, allure: false });
   rows.push({ measure: 'the same run writing no Allure results (PAYMENTS_ALLURE=0)', value: `${seconds(noAllure.wallMs)} (${noAllure.wallMs <= full.wallMs ? '−' : '+'}${seconds(Math.abs(full.wallMs - noAllure.wallMs))})`, target: '—', ok: undefined, load: noAllure.load });
@@ -68,5 +83,5 @@ export async function targetsPart(): Promise<TargetsResult> {
   if (!sameCounts(full, delayed)) notes.push(`settlement-delay run verdicts differ from the full run: ${countsText(delayed)} vs ${countsText(full)}${failureList(delayed)}`);
   if (full.run.counts.failed) notes.push(`the full run had failures${failureList(full)}`);
 
-  return { full, runs: [full, noAllure, oneTest, delayed], rows, notes };
+  return { full, runs: [full, dot, noAllure, oneTest, delayed], rows, notes };
 }

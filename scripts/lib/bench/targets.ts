@@ -11,6 +11,9 @@ export const TARGET_ONE_TEST_REQUESTS = 5;
 export const SETTLEMENT_DELAY_MS = 10_000;
 export const TARGET_ADDED_WALL_S = 12;
 
+/** The same full run given `--reporter=dot`: a reporter flag changes what the terminal shows, not the run (issue 21, item 5). */
+export const TARGET_REPORTER_FLAG_PCT = 15;
+
 export const WORKERS = 2;
 
 /** --all: at scale. */

@@ -1,0 +1,65 @@
+/**
+ * Issue "A bank's first day", item 5: a `--reporter` given on the command line replaces what the
+ * terminal shows, never the run's record. The same small selection run twice, once as is and once
+ * with `--reporter=dot`: both plan the same prefetch before the workers start (plan.json), leave the
+ * same run folder (run.json ended, results.json, Allure results) and send the same requests (counted
+ * in every process by the bench's probe, as `npm run bench` counts a one-test run's). Before, the
+ * flag replaced the reporters that plan and keep the record: no plan (every test started what it
+ * takes itself, 4× slower in a full run), no run.json, results.json or Allure results.
+ * Run: node --import tsx --test tests/unit/reporter-flag.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { missingFromRecord, readRunRecord, runPaths } from '../../helpers/run-folder';
+import { flattenReport, readReportFile } from '../../helpers/playwright-report';
+import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
+import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';
+
+/** A test that takes nothing ahead (the bench's one-test run) and one whose observation the plan starts with the worker. */
+const SELECTION = ['--project=local', '--grep', '@TOK-01 |goes from pending to accepted'];
+
+interface Kept {
+  stdout: string;
+  runDir: string;
+  requests: string[];
+}
+
+function run(extra: string[]): Kept {
+  const scratch = tempDir('reporter-flag');
+  const runDir = path.join(scratch, 'run');
+  const probe = path.join(scratch, 'probe');
+  const ran = runPlaywrightCli([...SELECTION, ...extra], cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '2', PAYMENTS_SEED: '4242', ...probeEnvironment(probe) }));
+  assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+  // The requests the suite sent (the reference's own are not the suite's), as "METHOD /path" without identifiers.
+  const requests = readProbe(probe)
+    .filter((p) => p.kind !== 'reference')
+    .flatMap((p) => p.requests.map((r) => `${r.method} ${new URL(r.url).pathname.split('/').slice(0, 4).join('/')}`))
+    .sort();
+  return { stdout: ran.stdout, runDir, requests };
+}
+
+test('--reporter=dot keeps the plan, the run folder and the requests of the same run without it', () => {
+  const plain = run([]);
+  const dot = run(['--reporter=dot']);
+
+  assert.match(plain.stdout, /✓ .*@TOK-01/, 'the default terminal reporter lists each test');
+  assert.doesNotMatch(dot.stdout, /✓ /, '--reporter=dot replaced what the terminal shows');
+
+  for (const kept of [plain, dot]) {
+    assert.deepEqual(missingFromRecord(kept.runDir), [], `the record of ${kept.runDir}`);
+    assert.equal(readRunRecord(kept.runDir)?.counts?.executed, 2);
+    assert.deepEqual(flattenReport(readReportFile(runPaths(kept.runDir).jsonReport)!).map((t) => t.outcome), ['passed', 'passed']);
+  }
+  assert.match(readRunRecord(dot.runDir)!.command, /--reporter=dot/);
+
+  const plan = (k: Kept): unknown => JSON.parse(readFileSync(runPaths(k.runDir).plan, 'utf8'));
+  assert.deepEqual(plan(dot), plan(plain), 'the same plan, written before the workers started');
+  assert.notDeepEqual((plan(plain) as { projects: { local: { observations: string[] } } }).projects.local.observations, [], 'the plan starts an observation');
+
+  // Every request that creates something is the same; how often a status is read while it settles depends on the machine.
+  const writes = (k: Kept): string[] => k.requests.filter((r) => !r.startsWith('GET '));
+  assert.deepEqual(writes(dot), writes(plain), 'the same requests with --reporter=dot');
+  assert.deepEqual([...new Set(dot.requests)], [...new Set(plain.requests)], 'the same kinds of reads');
+});

@@ -47,6 +47,25 @@ export function declaredClients(profile: Profile): DeclaredClients | undefined {
   return profile.target.admin === false ? profile.target.clients : undefined;
 }
 
+/** A client a profile declares by variable: its role as a sentence names it, and whether its key may be of any type. */
+export interface DeclaredClient {
+  role: string;
+  refs: SecretRefs;
+  /** A pre-registered weak-key client (target.clients.weakKeys.*): its key may be EC, its tokens are meant to be refused. */
+  weak: boolean;
+}
+
+/** Every client a profile declares by variable (primary, secondary, weakKeys.*), in the profile's order. */
+export function declaredClientList(profile: Profile): DeclaredClient[] {
+  const clients = declaredClients(profile);
+  if (!clients) return [];
+  return [
+    { role: 'primary', refs: clients.primary, weak: false },
+    ...(clients.secondary ? [{ role: 'secondary', refs: clients.secondary, weak: false }] : []),
+    ...Object.entries(clients.weakKeys ?? {}).map(([kind, refs]) => ({ role: `weakKeys.${kind}`, refs: refs!, weak: true })),
+  ];
+}
+
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },

@@ -3,7 +3,8 @@
  * against helpers/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
  * because a wall of ajv output is not what a QA engineer should have to read.
  */
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { JsonSyntaxError, readJsonFile } from './json-file';
 import path from 'node:path';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
 import type { ProfileFile } from './profile-schema';
@@ -153,13 +154,15 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
     const known = listProfileNames(dir).join(', ');
     throw new ProfileError(`no profile "${name}": expected ${path.relative(process.cwd(), file)} (profiles here: ${known})`);
   }
+  const shown = path.relative(process.cwd(), file) || file;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = readJsonFile(file, shown);
   } catch (error) {
-    throw new ProfileError(`${path.relative(process.cwd(), file)} is not valid JSON: ${(error as Error).message}`);
+    if (error instanceof JsonSyntaxError) throw new ProfileError(error.message);
+    throw error;
   }
-  return parseProfile(json, path.relative(process.cwd(), file) || file, options);
+  return parseProfile(json, shown, options);
 }
 
 export function listProfileNames(dir = environmentsDir): string[] {

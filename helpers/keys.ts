@@ -4,6 +4,7 @@
  */
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { workerRedactor } from './redact';
 import { suiteEnvironment } from './run-settings';
 
@@ -49,22 +50,48 @@ export function jwkText(pair: KeyPair): string {
 }
 
 /**
+ * Why a private key could not be loaded, as the end of a sentence whose subject is the variable or
+ * option that held it ("PAYMENTS_SANDBOX_PRIVATE_KEY names no file: ./keys/sandbox.pem …"). Never the
+ * key itself: a value is shown only when it has the shape of a file path.
+ */
+export class KeyLoadError extends Error {
+  override name = 'KeyLoadError';
+}
+
+/**
  * Loads a private key given as PEM text or as a path to a PEM file (profile secrets allow both).
  * `anyType`: a pre-registered weak-key client's key may be EC (§5.4 says its tokens are refused).
  */
 export function loadPrivateKey(pemOrPath: string, options: { anyType?: boolean } = {}): KeyPair {
-  const text = pemOrPath.includes('-----BEGIN') ? pemOrPath : readPemFile(pemOrPath);
-  const privateKey = createPrivateKey(text);
+  const fromFile = !pemOrPath.includes('-----BEGIN');
+  const text = fromFile ? readPemFile(pemOrPath) : pemOrPath;
+  const source = fromFile ? ` (the file ${pemOrPath})` : '';
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(text);
+  } catch (error) {
+    // Node's reason names the problem (a passphrase needed, an unsupported format), never the key.
+    throw new KeyLoadError(`does not hold a usable private key${source}: ${(error as Error).message}`);
+  }
   if (privateKey.asymmetricKeyType !== 'rsa' && !options.anyType) {
-    throw new Error(`the private key is ${privateKey.asymmetricKeyType ?? 'unknown'}, but the API needs RSA (spec §5.4)`);
+    throw new KeyLoadError(`holds a private key of type ${privateKey.asymmetricKeyType ?? 'unknown'}${source}, but the API needs RSA (spec §5.4)`);
   }
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
+/** A value that reads as a file path (./keys/a.pem, /etc/…, C:\…, ~/…, x.pem), not as key material pasted without its PEM lines. */
+const PATH_SHAPE = /^(\.{1,2}[\\/]|[\\/]|~[\\/]|[A-Za-z]:[\\/])|\.(pem|key|p8|der|txt)$/i;
+
 function readPemFile(file: string): string {
-  if (!existsSync(file)) throw new Error(`the private key is neither PEM text nor an existing file path`);
-  return readFileSync(file, 'utf8');
+  const relative = isAbsolute(file) ? '' : ` (relative to ${process.cwd()})`;
+  const shown = PATH_SHAPE.test(file) && file.length < 512 && !/\s/.test(file) ? `: ${file}${relative}` : ' (its value is not shown: it has the shape of neither)';
+  if (!existsSync(file)) throw new KeyLoadError(`is neither PEM text nor the path of an existing file${shown}`);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new KeyLoadError(`names a file that cannot be read: ${file} (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
 }
 
 /**

@@ -3,7 +3,8 @@
  * against helpers/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
  * because a wall of ajv output is not what a QA engineer should have to read.
  */
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { JsonSyntaxError, readJsonFile } from './json-file';
 import path from 'node:path';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
 import type { ProfileFile } from './profile-schema';
@@ -47,6 +48,25 @@ export type Profile = Omit<ProfileFile, 'messages' | '$schema'> & { messages: Me
 export function declaredClients(profile: Profile): DeclaredClients | undefined {
   if (profile.target.kind === 'remote') return profile.target.clients;
   return profile.target.admin === false ? profile.target.clients : undefined;
+}
+
+/** A client a profile declares by variable: its role as a sentence names it, and whether its key may be of any type. */
+export interface DeclaredClient {
+  role: string;
+  refs: SecretRefs;
+  /** A pre-registered weak-key client (target.clients.weakKeys.*): its key may be EC, its tokens are meant to be refused. */
+  weak: boolean;
+}
+
+/** Every client a profile declares by variable (primary, secondary, weakKeys.*), in the profile's order. */
+export function declaredClientList(profile: Profile): DeclaredClient[] {
+  const clients = declaredClients(profile);
+  if (!clients) return [];
+  return [
+    { role: 'primary', refs: clients.primary, weak: false },
+    ...(clients.secondary ? [{ role: 'secondary', refs: clients.secondary, weak: false }] : []),
+    ...Object.entries(clients.weakKeys ?? {}).map(([kind, refs]) => ({ role: `weakKeys.${kind}`, refs: refs!, weak: true })),
+  ];
 }
 
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
@@ -138,13 +158,15 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
     const known = listProfileNames(dir).join(', ');
     throw new ProfileError(`no profile "${name}": expected ${path.relative(process.cwd(), file)} (profiles here: ${known})`);
   }
+  const shown = path.relative(process.cwd(), file) || file;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = readJsonFile(file, shown);
   } catch (error) {
-    throw new ProfileError(`${path.relative(process.cwd(), file)} is not valid JSON: ${(error as Error).message}`);
+    if (error instanceof JsonSyntaxError) throw new ProfileError(error.message);
+    throw error;
   }
-  return parseProfile(json, path.relative(process.cwd(), file) || file, options);
+  return parseProfile(json, shown, options);
 }
 
 export function listProfileNames(dir = environmentsDir): string[] {

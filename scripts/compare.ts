@@ -9,7 +9,8 @@
  *   - tests newly failing / newly passing / otherwise changed / added / removed;
  *   - HTTP status changes per (test, request label), from the transcripts;
  *   - response schema drift: per operation (method + path with the version segment and ids
- *     normalised, + status), the JSON field paths and their types; fields added, removed or retyped.
+ *     normalised, + status), the JSON field paths and their types; fields added, removed or retyped
+ *     (the members the suite's own probes send, served back by a target, are not the target's schema).
  * The project name is normalised out of test titles, so a --project=local run compares with a
  * --project=local-flow-versions run. Prints text, writes reports/compare/index.html, and prints
  * "no differences" when there are none. Exit 0 after a comparison (differences are information;
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { availableRunsText, passedOver, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
+import { PROBE_MEMBER_NAMES } from '../fixtures/catalogues/robustness-cases';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
 
@@ -133,7 +135,11 @@ export function normalisePath(url: string): string {
 type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 const jsonType = (v: unknown): JsonType => (v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as JsonType));
 
-/** Field paths of a JSON value with the types seen at each ($ is the root, [] an array element). */
+/**
+ * Field paths of a JSON value with the types seen at each ($ is the root, [] an array element). The
+ * suite's own probe members (suiteExtra, __proto__, constructor…, fixtures/catalogues/robustness-cases.ts)
+ * are left out with all beneath them: a target serving back what a probe sent has not changed its schema.
+ */
 export function fieldTypes(value: unknown, into = new Map<string, Set<JsonType>>(), at = '$'): Map<string, Set<JsonType>> {
   const add = (p: string, t: JsonType): void => {
     const set = into.get(p) ?? new Set<JsonType>();
@@ -142,7 +148,7 @@ export function fieldTypes(value: unknown, into = new Map<string, Set<JsonType>>
   };
   add(at, jsonType(value));
   if (Array.isArray(value)) for (const item of value) fieldTypes(item, into, `${at}[]`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) fieldTypes(v, into, `${at}.${k}`);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (!PROBE_MEMBER_NAMES.has(k)) fieldTypes(v, into, `${at}.${k}`);
   return into;
 }
 

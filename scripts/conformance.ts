@@ -5,7 +5,8 @@
  * and proves no secret reached anything the run wrote.
  *
  * A run refused before any test ran (a profile error, a bad --project, a live profile without
- * confirmation, unset secret variables, an unreachable target) prints its one-sentence reason, renders
+ * confirmation, unset secret variables, a private key that cannot be loaded, an unreachable target,
+ * credentials the token endpoint refuses) prints its one-sentence reason, renders
  * nothing, prints no report path, and exits 2.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

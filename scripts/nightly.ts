@@ -19,9 +19,9 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentsDir, loadProfile, ProfileError } from '../helpers/profile';
+import { loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { applyDeviations, describeDeviation, DeviationsError, parseDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../fixtures/deviations';
+import { applyDeviations, describeDeviation, deviationsFile, DeviationsError, loadDeviations as loadFileDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../fixtures/deviations';
 import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
@@ -76,17 +76,7 @@ export function parseNightlyArgs(argv: string[]): NightlyArgs {
   return out;
 }
 
-export function loadDeviations(project: string, file = path.join(environmentsDir, `${project}.deviations.json`)): Deviation[] {
-  if (!existsSync(file)) return [];
-  let json: unknown;
-  const shown = path.relative(process.cwd(), file) || file;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new DeviationsError(`${shown} is not valid JSON: ${(error as Error).message}`);
-  }
-  return parseDeviations(json, shown);
-}
+export const loadDeviations = (project: string, file = deviationsFile(project)): Deviation[] => loadFileDeviations(file);
 
 function reportFiles(inputs: string[]): string[] {
   return inputs.flatMap((input) => {

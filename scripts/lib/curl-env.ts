@@ -14,7 +14,7 @@ import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/cl
 import { HttpClient } from '../../helpers/http';
 import { generateRsaKeyPair } from '../../helpers/keys';
 import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../fixtures/target';
-import { JWT_BEARER_GRANT } from '../../fixtures/api';
+import { basicCredentials, tokenRequest } from '../../fixtures/api';
 import { unsetSecretsSentence } from '../../fixtures/projects';
 
 export interface CurlEnvOptions {
@@ -56,19 +56,11 @@ async function clientFor(options: CurlEnvOptions, target: Target, http: HttpClie
 }
 
 async function accessToken(profile: Profile, target: Target, client: ClientIdentity, http: HttpClient): Promise<string> {
-  const form = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: authenticationJwt(client), scope: 'makePayments' });
-  const exchange = await http.send('curl-env: access token', {
-    method: 'POST',
-    url: target.authUrl + (profile.tokenPath ?? '/oauth/token'),
-    headers: { authorization: basicCredentials(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-  });
+  const exchange = await http.send('curl-env: access token', tokenRequest(target.authUrl + (profile.tokenPath ?? '/oauth/token'), client, authenticationJwt(client)));
   const token = (exchange.response.json as { access_token?: unknown } | undefined)?.access_token;
   if (exchange.response.status !== 200 || typeof token !== 'string') throw new Error(`the token endpoint ${target.authUrl} answered ${exchange.response.status}, not an access token`);
   return token;
 }
-
-const basicCredentials = (client: ClientIdentity): string => `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
 
 /** The variables the replay's curl line reads, in the order they are printed. */
 export async function curlEnvironment(options: CurlEnvOptions): Promise<Record<string, string>> {

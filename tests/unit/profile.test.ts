@@ -137,7 +137,7 @@ test('loadProfile in another folder: lists its profiles, refuses bad JSON with t
     assert.deepEqual(listProfileNames(dir), ['alpha', 'beta', 'broken']);
     assert.equal(loadProfile('beta', dir).name, 'beta');
     assert.throws(() => loadProfile('gamma', dir), /profiles here: alpha, beta, broken/);
-    assert.throws(() => loadProfile('broken', dir), (e: unknown) => e instanceof ProfileError && /broken\.json is not valid JSON/.test(e.message));
+    assert.throws(() => loadProfile('broken', dir), (e: unknown) => e instanceof ProfileError && /broken\.json:1:10: not valid JSON at line 1, column 10: Unexpected end of JSON input; the line reads: { "name":▸$/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

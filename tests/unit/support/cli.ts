@@ -7,7 +7,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
 export const playwrightCli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -46,9 +46,16 @@ export function runPlaywrightCli(args: string[], env: NodeJS.ProcessEnv, timeout
   return ran(spawnSync(process.execPath, [playwrightCli, 'test', ...args], { cwd: root, env, encoding: 'utf8', timeout }), started);
 }
 
-/** Dummy values for every secret variable a remote profile names (no real secret is needed to be refused). */
+let dummyKey: string | undefined;
+/** An RSA key of no client, made once per process: the runner loads every declared key before it reaches the target. */
+const dummyPrivateKey = (): string => (dummyKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+
+/**
+ * Dummy values for every secret variable a remote profile names (no real secret is needed to be
+ * refused), a loadable key for the private-key variables (a dummy one is refused before the target is reached).
+ */
 export function dummySecrets(names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, `dummy-${n.toLowerCase()}`]));
+  return Object.fromEntries(names.map((n) => [n, /PRIVATE_KEY$/.test(n) ? dummyPrivateKey() : `dummy-${n.toLowerCase()}`]));
 }
 
 export interface SyntheticTest {

@@ -136,6 +136,9 @@ export class HttpClient {
     const repeatable = sendOptions.repeatable ?? (req.method === 'GET' || req.method === 'HEAD');
     let budget = retry.budgetMs;
     let attempt = req;
+    // undici loads on the first request: loaded before pacing, or every request paced while it loads
+    // would leave at once when it is there (a burst the target's rate limit answers with 429s).
+    if (this.pacer) await undici();
     for (;;) {
       await this.pacer?.turn(clientKey(attempt));
       let response: HttpResponse;

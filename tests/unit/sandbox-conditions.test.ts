@@ -181,3 +181,24 @@ test('a remote profile gets workers sized for round trips, not cores; a declared
   assert.equal(workerCount([loadProfile('live')], settings, 2), 1, 'live declares 1');
   assert.equal(workerCount([sandbox], { workers: 3 } as unknown as Parameters<typeof workerCount>[1], 2), 3);
 });
+
+test('run floor: max(critical path × RTT, requests ÷ rate), from the transcripts', async () => {
+  const { runFloor, describeFloor } = await import('../../helpers/run-floor');
+  const at = (ms: number) => new Date(ms).toISOString();
+  const exchanges = [
+    // test a: three requests one after the other, and one alongside the second
+    { test: 'a', startedAt: at(0), durationMs: 50 },
+    { test: 'a', startedAt: at(60), durationMs: 50 },
+    { test: 'a', startedAt: at(70), durationMs: 50 },
+    { test: 'a', startedAt: at(130), durationMs: 50, retries: [{ status: 429, waitedMs: 1000 }] },
+    { test: 'b', startedAt: at(0), durationMs: 80 },
+  ];
+  const floor = runFloor(exchanges, 2)!;
+  assert.equal(floor.requests, 6, 'a retry is a request too');
+  assert.equal(floor.criticalPath, 3);
+  assert.equal(floor.criticalTest, 'a');
+  assert.equal(floor.rttMs, 50);
+  assert.equal(floor.floorMs, 3_000, '6 requests at 2/s outlast 3 × 50 ms');
+  assert.match(describeFloor(floor, 2, 4_500), /wall 4\.5 s, floor 3\.0 s .*1\.50× the floor/);
+  assert.equal(runFloor([], 2), undefined);
+});

@@ -125,6 +125,8 @@ function undici(): Promise<{ request: typeof request; agent: Agent }> {
 
 export class HttpClient {
   private readonly pacer: Pacer | undefined;
+  /** Requests sent, retries included (a run's floor counts them: helpers/run-floor.ts). */
+  requestsSent = 0;
   constructor(private readonly options: HttpClientOptions = {}) {
     this.pacer = options.requestsPerSecond ? new Pacer(options.requestsPerSecond) : undefined;
   }
@@ -142,6 +144,7 @@ export class HttpClient {
     for (;;) {
       await this.pacer?.turn(clientKey(attempt));
       let response: HttpResponse;
+      this.requestsSent++;
       try {
         response = await this.once(attempt);
       } catch (error) {

@@ -4,7 +4,7 @@
  * Printed beside the wall time at the end of a run whose profile declares a rate limit, so a reader
  * sees how far the run is from what the target allows (issue 21: within 1.5×).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What a transcript line (helpers/transcript.ts exchangeRecord, with its test) says about timing. */
@@ -16,7 +16,7 @@ export interface TimedExchange {
 }
 
 export interface RunFloor {
-  /** Requests sent: exchanges recorded in the transcripts and their retries. */
+  /** Requests sent: the workers' count, else the exchanges recorded in the transcripts and their retries. */
   requests: number;
   /** The most requests of one test that ran one after the other (no overlap). */
   criticalPath: number;
@@ -40,7 +40,28 @@ function longestChain(intervals: [number, number][]): number {
   return count;
 }
 
-export function runFloor(exchanges: readonly TimedExchange[], requestsPerSecond: number): RunFloor | undefined {
+/** Where a worker leaves the number of requests it sent, background work included. */
+const COUNT_FILE = /^requests-w\d+\.json$/;
+
+export function writeRequestCount(dir: string, workerIndex: number, sent: number): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `requests-w${workerIndex}.json`), JSON.stringify({ sent }) + '\n');
+}
+
+/** Requests every worker of the run sent (retries and background work included); undefined when none wrote its count. */
+export function readRequestCounts(dir: string): number | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => COUNT_FILE.test(f));
+  } catch {
+    return undefined;
+  }
+  if (!files.length) return undefined;
+  return files.reduce((sum, f) => sum + (Number((JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { sent?: unknown }).sent) || 0), 0);
+}
+
+/** `sent`: the workers' own count of requests, when known (the transcripts hold only what a test showed). */
+export function runFloor(exchanges: readonly TimedExchange[], requestsPerSecond: number, sent?: number): RunFloor | undefined {
   if (!exchanges.length) return undefined;
   const byTest = new Map<string, [number, number][]>();
   let requests = 0;
@@ -60,6 +81,7 @@ export function runFloor(exchanges: readonly TimedExchange[], requestsPerSecond:
     if (chain > criticalPath) [criticalPath, criticalTest] = [chain, test];
   }
   if (!Number.isFinite(rttMs)) rttMs = 0;
+  requests = Math.max(requests, sent ?? 0);
   return { requests, criticalPath, criticalTest, rttMs, floorMs: Math.max(criticalPath * rttMs, (requests / requestsPerSecond) * 1000) };
 }
 

@@ -202,3 +202,22 @@ test('run floor: max(critical path × RTT, requests ÷ rate), from the transcrip
   assert.match(describeFloor(floor, 2, 4_500), /wall 4\.5 s, floor 3\.0 s .*1\.50× the floor/);
   assert.equal(runFloor([], 2), undefined);
 });
+
+test('run floor: the workers\' own count of requests (background work included) wins over the transcripts\'', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { runFloor, readRequestCounts, writeRequestCount } = await import('../../helpers/run-floor');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
+  try {
+    assert.equal(readRequestCounts(dir), undefined);
+    writeRequestCount(dir, 0, 30);
+    writeRequestCount(dir, 3, 12);
+    assert.equal(readRequestCounts(dir), 42);
+    const floor = runFloor([{ test: 'a', startedAt: new Date(0).toISOString(), durationMs: 50 }], 10, readRequestCounts(dir))!;
+    assert.equal(floor.requests, 42);
+    assert.equal(floor.floorMs, 4_200);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

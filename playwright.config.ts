@@ -28,7 +28,7 @@ export default defineConfig<RunOptions>({
   forbidOnly: settings.ci,
   globalSetup: './fixtures/global-setup.ts',
   outputDir: runPaths(settings.runDir).outputDir,
-  reporter: consoleReporters(settings),
+  reporter: consoleReporters(profiles, settings),
   ...(servers.length ? { webServer: servers } : {}),
   projects: projectsFor(profiles, settings, { faults: settings.clientFaults }),
 });

@@ -28,8 +28,70 @@ export interface Exchange {
   response: HttpResponse;
   startedAt: string;
   durationMs: number;
-  /** 429 answers that were retried after Retry-After, kept so that no retry is hidden. */
-  retries: { status: number; waitedMs: number }[];
+  /**
+   * Transient answers that were retried (429, 502, 503, 504 after Retry-After; a connection lost on a
+   * repeatable request: status 0 with the error's code), kept so that no retry is hidden.
+   */
+  retries: Retry[];
+}
+
+export interface Retry {
+  status: number;
+  waitedMs: number;
+  /** The error code when no answer came (ECONNRESET, UND_ERR_HEADERS_TIMEOUT...). */
+  error?: string;
+}
+
+/**
+ * Answers a sandbox's infrastructure gives, not the API: a rate limit (429, RFC 6585 §4), a gateway
+ * or a service briefly unavailable (502, 503, 504). Retried within the budget; still there after it,
+ * the test that got one is inconclusive, never failed nor passed.
+ */
+export const TRANSIENT_STATUSES: readonly number[] = [429, 502, 503, 504];
+
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUSES.includes(status);
+}
+
+/** Transient answers and lost connections are retried at most maxRetries times, waiting at most budgetMs in all. */
+export interface RetryPolicy {
+  maxRetries: number;
+  budgetMs: number;
+}
+
+/** What every profile gets unless it declares concurrency.retry: a sandbox's conditions are not the target's fault. */
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, budgetMs: 30_000 };
+
+/** The wait after a lost connection (no Retry-After to honour). */
+const CONNECTION_RETRY_MS = 250;
+
+/**
+ * A request that got no answer (connection reset or closed, a timeout) after its retries: an
+ * infrastructure failure, which the fixtures report as inconclusive.
+ */
+export class TransportFailure extends Error {
+  override name = 'TransportFailure';
+  constructor(
+    readonly label: string,
+    readonly request: HttpRequest,
+    readonly code: string,
+    readonly retries: readonly Retry[],
+    cause: unknown,
+  ) {
+    super(`${label}: ${request.method} ${new URL(request.url).pathname} got no answer (${code})${retries.length ? ` after ${retries.length} retries` : ''}`, { cause });
+  }
+}
+
+/** How one request may be sent again. */
+export interface SendOptions {
+  /**
+   * The request may be sent again after an answer that might mean it was processed (502, 503, 504, a
+   * lost connection): a read, a token request, the repeat of a message the target accepted already.
+   * Default: GET and HEAD. A 429 is always retried: the limiter refused the request unprocessed.
+   */
+  repeatable?: boolean;
+  /** Builds each next attempt: fresh single-use values (an assertion's jti, an SCA nonce) over the same body. */
+  renew?: () => HttpRequest;
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
@@ -42,7 +104,12 @@ export class TargetUnreachableError extends Error {
 }
 
 export interface HttpClientOptions {
-  retry429?: { maxRetries: number; budgetMs: number };
+  /** Transient answers are retried within this (default DEFAULT_RETRY). */
+  retry?: RetryPolicy;
+  /** Former name of `retry` (it retried 429 only), still read. */
+  retry429?: RetryPolicy;
+  /** Requests are paced to at most this many a second per client (X-Client-Id, else the Basic user): the target's rate limit, this worker's share. */
+  requestsPerSecond?: number;
   timeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
   /** Proxy settings of this client alone (tests); default: the environment's, one transport per process. */
@@ -115,32 +182,58 @@ export function targetTransport(): Promise<Transport> {
 
 export class HttpClient {
   private readonly transport: () => Promise<Transport>;
+  private readonly pacer: Pacer | undefined;
+  /** Requests sent, retries included (a run's floor counts them: helpers/run-floor.ts). */
+  requestsSent = 0;
 
   constructor(private readonly options: HttpClientOptions = {}) {
     let own: Promise<Transport> | undefined;
     const proxy = options.proxy;
     this.transport = proxy ? () => (own ??= makeTransport(proxy)) : targetTransport;
+    this.pacer = options.requestsPerSecond ? new Pacer(options.requestsPerSecond) : undefined;
   }
 
-  async send(label: string, req: HttpRequest): Promise<Exchange> {
+  async send(label: string, req: HttpRequest, sendOptions: SendOptions = {}): Promise<Exchange> {
     const started = Date.now();
-    const retries: Exchange['retries'] = [];
-    const retry = this.options.retry429 ?? { maxRetries: 3, budgetMs: 10_000 };
+    const retries: Retry[] = [];
+    const retry = this.options.retry ?? this.options.retry429 ?? DEFAULT_RETRY;
+    const repeatable = sendOptions.repeatable ?? (req.method === 'GET' || req.method === 'HEAD');
     let budget = retry.budgetMs;
+    let attempt = req;
+    // undici loads on the first request: loaded before pacing, or every request paced while it loads
+    // would leave at once when it is there (a burst the target's rate limit answers with 429s).
+    if (this.pacer) await this.transport();
     for (;;) {
-      const response = await this.once(req);
-      if (response.status === 429 && retries.length < retry.maxRetries) {
+      await this.pacer?.turn(clientKey(attempt));
+      let response: HttpResponse;
+      this.requestsSent++;
+      try {
+        response = await this.once(attempt);
+      } catch (error) {
+        const code = transportErrorCode(error);
+        if (code === undefined) throw error;
+        if (repeatable && retries.length < retry.maxRetries && CONNECTION_RETRY_MS <= budget) {
+          budget -= CONNECTION_RETRY_MS;
+          retries.push({ status: 0, waitedMs: CONNECTION_RETRY_MS, error: code });
+          await sleep(CONNECTION_RETRY_MS);
+          attempt = sendOptions.renew?.() ?? attempt;
+          continue;
+        }
+        throw new TransportFailure(label, attempt, code, retries, error);
+      }
+      if (retryable(response.status, repeatable) && retries.length < retry.maxRetries) {
         const wait = retryAfterMs(response.headers['retry-after']);
         if (wait <= budget) {
           budget -= wait;
-          retries.push({ status: 429, waitedMs: wait });
-          await new Promise((r) => setTimeout(r, wait));
+          retries.push({ status: response.status, waitedMs: wait });
+          await sleep(wait);
+          attempt = sendOptions.renew?.() ?? attempt;
           continue;
         }
       }
       const exchange: Exchange = {
         label,
-        request: req,
+        request: attempt,
         response,
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
@@ -178,6 +271,56 @@ export class HttpClient {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     return { status: res.statusCode, headers, text, json: parseJson(text, headers['content-type']) };
+  }
+}
+
+/** A 429 is retried on any request (refused before it was processed); 502, 503, 504 only on a repeatable one. */
+function retryable(status: number, repeatable: boolean): boolean {
+  return status === 429 || (repeatable && isTransientStatus(status));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Connection lost or timed out: no answer at all (a refused connection is TargetUnreachableError, not this). */
+const TRANSPORT_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+
+function transportErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && TRANSPORT_ERRORS.has(code) ? code : undefined;
+}
+
+/** Whom a target's rate limit counts a request against: its X-Client-Id, else the Basic credentials' client (token requests). */
+export function clientKey(req: HttpRequest): string {
+  for (const [name, value] of Object.entries(req.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-client-id' && value) return value;
+    if (lower === 'authorization' && /^basic /i.test(value)) return Buffer.from(value.slice(6).trim(), 'base64').toString('utf8').split(':')[0] ?? '';
+  }
+  return '';
+}
+
+/**
+ * Spaces the requests of each client evenly at `perSecond`: a request takes the next free slot of its
+ * client, so concurrent requests queue instead of bouncing off the target's 429s.
+ */
+export class Pacer {
+  private readonly next = new Map<string, number>();
+  private readonly intervalMs: number;
+  constructor(perSecond: number, private readonly now: () => number = Date.now) {
+    this.intervalMs = 1000 / perSecond;
+  }
+
+  /** Milliseconds the caller must wait for its slot (the slot is taken). */
+  reserve(key: string): number {
+    const now = this.now();
+    const slot = Math.max(now, this.next.get(key) ?? now);
+    this.next.set(key, slot + this.intervalMs);
+    return slot - now;
+  }
+
+  async turn(key: string): Promise<void> {
+    const wait = this.reserve(key);
+    if (wait > 0) await sleep(wait);
   }
 }
 

@@ -204,17 +204,32 @@ const prefetch = Strict(
   'work started ahead of the tests that wait for the scheme',
 );
 
+const retryPolicy = (what: string) =>
+  Strict(
+    {
+      maxRetries: Type.Integer({ minimum: 0, description: 'how often one request is sent again' }),
+      budgetMs: Type.Integer({ minimum: 0, description: 'total time one request may spend waiting to be sent again' }),
+    },
+    what,
+  );
+
 const concurrency = Strict(
   {
     workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'Playwright workers cap (PAYMENTS_WORKERS overrides)' })),
-    retry429: Type.Optional(
+    retry: Type.Optional(
+      retryPolicy(
+        'transient answers (429, 502, 503, 504; Retry-After honoured) and lost connections are retried within this budget: a 429 on any request, the others on reads, token requests and repeats of accepted messages (default {"maxRetries":4,"budgetMs":30000})',
+      ),
+    ),
+    retry429: Type.Optional(retryPolicy('former name of retry (read as retry; a profile may not set both)')),
+    rateLimit: Type.Optional(
       Strict(
-        { maxRetries: Type.Integer({ minimum: 0 }), budgetMs: Type.Integer({ minimum: 0 }) },
-        '429 answers are retried after Retry-After within this budget',
+        { requestsPerSecond: Type.Number({ exclusiveMinimum: 0, description: 'requests a second the target allows one client; the run paces each client to it, shared by the workers' }) },
+        "the target's rate limit per client: requests are paced to it instead of bouncing off 429s",
       ),
     ),
   },
-  'workers and 429 handling',
+  'workers, retries of transient answers, and the rate limit',
 );
 
 const slowLane = Strict(

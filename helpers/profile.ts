@@ -145,6 +145,12 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   if (profile.live && profile.exploration) {
     throw new ProfileError(`${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`);
   }
+  if (profile.concurrency?.retry429) {
+    if (profile.concurrency.retry) throw new ProfileError(`${file}: fields "concurrency.retry" and "concurrency.retry429" are the same setting: keep "concurrency.retry"`);
+    // The former name: it retried 429 only; the setting now covers every transient answer.
+    const { retry429, ...rest } = profile.concurrency;
+    profile.concurrency = { ...rest, retry: retry429 };
+  }
   if (profile.polling.maxIntervalMs < profile.polling.intervalMs) {
     throw new ProfileError(`${file}: field "polling.maxIntervalMs" must be at least polling.intervalMs`);
   }

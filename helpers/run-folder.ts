@@ -26,6 +26,8 @@ export interface RunCounts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Tests the target's infrastructure left without evidence (429/502/503/504 after retries, no answer); not counted in skipped. */
+  inconclusive?: number;
   flaky: number;
   /** Tests that reached a result (passed, failed or skipped by a fixture): 0 means nothing ran. */
   executed: number;
@@ -45,6 +47,15 @@ export interface RunRecord {
   totalTests?: number;
   pid: number;
   host: string;
+}
+
+/** Exit status of a run with inconclusive tests (infrastructure) and no failure: neither a pass nor a conformance failure. */
+export const EXIT_INCONCLUSIVE = 4;
+
+/** 0 passed, 1 failed (or interrupted), 4 nothing failed but some tests were inconclusive. */
+export function runExitCode(status: string, counts: Pick<RunCounts, 'inconclusive'>): number {
+  if (status !== 'passed') return 1;
+  return counts.inconclusive ? EXIT_INCONCLUSIVE : 0;
 }
 
 /** 20261122T171622Z: sortable, UTC, valid in a file name everywhere. */

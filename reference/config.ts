@@ -9,6 +9,12 @@ export interface Config {
   batchIntervalMs: number;
   settlementDelayMs: number;
   latencyMs: number;
+  /** Requests a second each client may send (REF_RATE_LIMIT_RPS); more get 429 with Retry-After. 0: no limit. */
+  rateLimitRps: number;
+  /** Share of pacs.002/camt.029 reads answered 503 with Retry-After (REF_STATUS_503_PERCENT), 0 to 100. */
+  status503Percent: number;
+  /** Seed of which status reads get that 503 (REF_TRANSIENT_SEED): the same order of reads, the same 503s. */
+  transientSeed: number;
   tokenTtlS: number;
   clockSkewS: number;
   rejectAccount: string;
@@ -46,6 +52,13 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   return value;
 }
 
+function percent(name: string, raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 0;
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0 || value > 100) throw new Error(`${name} must be a number from 0 to 100, got "${raw}"`);
+  return value;
+}
+
 /** Builds the configuration; explicit options win over the environment. */
 export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const host = options.host ?? env['REF_HOST'] ?? '127.0.0.1';
@@ -74,6 +87,9 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env['REF_BATCH_INTERVAL_MS'], 100, 1),
     settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env['REF_SETTLEMENT_DELAY_MS'], 100, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env['REF_LATENCY_MS'], 0, 0),
+    rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env['REF_RATE_LIMIT_RPS'], 0, 0),
+    status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env['REF_STATUS_503_PERCENT']),
+    transientSeed: options.transientSeed ?? int('REF_TRANSIENT_SEED', env['REF_TRANSIENT_SEED'], 1, 0),
     tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env['REF_TOKEN_TTL_S'], 300, 1),
     clockSkewS: options.clockSkewS ?? int('REF_CLOCK_SKEW_S', env['REF_CLOCK_SKEW_S'], 30, 0),
     rejectAccount: options.rejectAccount ?? env['REF_REJECT_ACCOUNT'] ?? '99999999',

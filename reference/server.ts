@@ -23,6 +23,7 @@ import { registerRefundRoutes } from './routes/refunds';
 import { registerIncomingRoutes } from './routes/incoming';
 import { requestDialect } from './request-scope';
 import { registerRequestHooks } from './request-hooks';
+import { registerSandboxConditions } from './sandbox-conditions';
 
 export interface ReferenceHandle {
   url: string;
@@ -97,6 +98,7 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
   });
   app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound(NOT_FOUND_MESSAGE)));
   registerRequestHooks(app, ctx);
+  registerSandboxConditions(app, ctx);
 
   if (ctx.config.latencyMs > 0) {
     const delay = ctx.config.latencyMs;

@@ -128,6 +128,10 @@ function printVerdict(project: string, verdict: Verdict, results: RuleResult[]):
     console.log(`\nNot assessed (${verdict.notAssessed.length}, block certification): set what each line names, or run npm run discover -- --project ${project}`);
     for (const r of verdict.notAssessed) console.log(`  – ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
   }
+  if (verdict.inconclusive.length) {
+    console.log(`\nInconclusive (infrastructure) (${verdict.inconclusive.length}, block certification): the target's infrastructure answered instead of the API; run again`);
+    for (const r of verdict.inconclusive) console.log(`  ? ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
+  }
   const notApplicable = results.filter((r) => r.level === 'documented' && r.status === 'not applicable');
   if (notApplicable.length) {
     console.log(`\nNot applicable on this profile (${notApplicable.length}, not required): what the provider would have to grant`);
@@ -205,6 +209,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
           passed: verdict.passed,
           failed: verdict.failed.map((r) => r.id),
           notAssessed: verdict.notAssessed.map((r) => ({ id: r.id, blockedBy: r.blockedBy })),
+          inconclusive: verdict.inconclusive.map((r) => ({ id: r.id, answers: r.blockedBy })),
           notCited: verdict.notCited.map((r) => r.id),
         },
         counts,

@@ -13,13 +13,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runSettings } from '../helpers/run-settings';
+import { EXIT_INCONCLUSIVE } from '../helpers/run-folder';
 import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 
 export interface ConformanceResult {
   ok: boolean;
-  /** Exit code for the command: 0 all passed, 1 failures or a leak or no report, 2 refused (nothing ran). */
+  /** Exit code for the command: 0 all passed, 1 failures or a leak or no report, 2 refused (nothing ran), 4 no failure but inconclusive tests (infrastructure). */
   exitCode: number;
   counts: SuiteCounts;
   runDir: string;
@@ -46,7 +47,10 @@ export async function conformance(args: string[], options: { reportDir?: string 
     if (report && scan.leaks.length === 0) console.log(`report: ${report}`);
     else if (report) console.error('✖ the report holds a secret: do not share it');
     const ok = run.exitCode === 0 && report !== undefined && scan.leaks.length === 0;
-    return { ok, exitCode: ok ? 0 : 1, counts: run.counts, runDir, ...(report ? { report } : {}) };
+    // Nothing failed, but the infrastructure left some tests without evidence: not a pass either.
+    const exitCode = !ok ? 1 : run.counts.inconclusive ? EXIT_INCONCLUSIVE : 0;
+    if (exitCode === EXIT_INCONCLUSIVE) console.log(`${run.counts.inconclusive} tests inconclusive (infrastructure): exit ${EXIT_INCONCLUSIVE}`);
+    return { ok, exitCode, counts: run.counts, runDir, ...(report ? { report } : {}) };
   } finally {
     // The canary holds the run's real secrets: it never outlives the command.
     rmSync(work, { recursive: true, force: true });

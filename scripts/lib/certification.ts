@@ -10,7 +10,7 @@ import type { Rule } from '../../fixtures/ledger/rules';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 
-export type RuleStatus = 'passed' | 'failed' | 'not assessed' | 'not applicable' | 'not cited';
+export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'not assessed' | 'not applicable' | 'not cited';
 
 export interface RuleResult {
   id: string;
@@ -58,6 +58,10 @@ export function summariseRules(rules: readonly Rule[], tests: readonly ReportTes
       const base = { id: rule.id, level: rule.level, statement: rule.statement, applies, tests: { passed: entry?.passed ?? 0, failed: entry?.failed ?? 0, skipped: entry?.skipped ?? 0 } };
       if (!entry) return { ...base, status: applies ? 'not cited' : 'not applicable' };
       if (entry.failed) return { ...base, status: 'failed', failures: entry.failures };
+      // A test the infrastructure left without evidence may be the one that would have failed it:
+      // the rule is not certified on the others' passes.
+      const infrastructure = entry.reasons.filter((r) => r?.kind === 'inconclusive');
+      if (infrastructure.length) return { ...base, status: 'inconclusive', blockedBy: [...new Set(infrastructure.map((r) => describeSkip(r!)))] };
       if (entry.passed) return { ...base, status: 'passed' };
       const blockedBy = [...new Set(entry.reasons.map((r) => (r ? describeSkip(r) : 'skipped')))];
       if (!applies || entry.reasons.every((r) => r?.kind === 'capability')) return { ...base, status: 'not applicable', blockedBy };
@@ -70,6 +74,8 @@ export interface Verdict {
   /** Documented, applicable rules by status: what stands between this run and CERTIFIED. */
   failed: RuleResult[];
   notAssessed: RuleResult[];
+  /** Rules one of whose tests the infrastructure left inconclusive (429/503… after retries): run again. */
+  inconclusive: RuleResult[];
   notCited: RuleResult[];
   passed: number;
   required: number;
@@ -80,9 +86,10 @@ export function verdictOf(results: readonly RuleResult[]): Verdict {
   const required = results.filter((r) => r.level === 'documented' && r.applies);
   const failed = required.filter((r) => r.status === 'failed');
   const notAssessed = required.filter((r) => r.status === 'not assessed');
+  const inconclusive = required.filter((r) => r.status === 'inconclusive');
   const notCited = required.filter((r) => r.status === 'not cited');
   const passed = required.filter((r) => r.status === 'passed').length;
-  return { certified: required.length > 0 && passed === required.length, failed, notAssessed, notCited, passed, required: required.length };
+  return { certified: required.length > 0 && passed === required.length, failed, notAssessed, inconclusive, notCited, passed, required: required.length };
 }
 
 // ── the profile as evidence ──────────────────────────────────────────────────────────────────────

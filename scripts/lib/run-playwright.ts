@@ -7,13 +7,22 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../../fixtures/reporters/progress';
+import { INCONCLUSIVE_ANNOTATION } from '../../fixtures/ledger/outcomes';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
-import { executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
+import { EXIT_INCONCLUSIVE, executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
 
 export interface SuiteCounts {
   passed: number;
   failed: number;
+  /** Skipped tests, the inconclusive ones not among them. */
   skipped: number;
+  /** Tests the target's infrastructure left without evidence (fixtures/inconclusive.ts). */
+  inconclusive: number;
+}
+
+/** Whether a report's test ended inconclusive (infrastructure): skipped with an `inconclusive` annotation. */
+export function isInconclusive(t: ReportTest): boolean {
+  return t.outcome === 'skipped' && [...t.annotations, ...t.resultAnnotations].some((a) => a.type === INCONCLUSIVE_ANNOTATION);
 }
 
 export interface SuiteRun {
@@ -96,8 +105,9 @@ export async function runPlaywright(args: string[], env: Record<string, string> 
   const report = readReportFile(jsonReport);
   const tests = report ? flattenReport(report) : [];
   if (!tests.length && exitCode !== 0 && options.quiet) process.stderr.write(output.slice(-4000));
-  const counts: SuiteCounts = { passed: 0, failed: 0, skipped: 0 };
-  for (const t of tests) counts[t.outcome]++;
-  const record = readRunRecord(runDir) ? updateRunRecord(runDir, { exitCode }) : undefined;
+  const counts: SuiteCounts = { passed: 0, failed: 0, skipped: 0, inconclusive: 0 };
+  for (const t of tests) counts[isInconclusive(t) ? 'inconclusive' : t.outcome]++;
+  // run.json keeps the run's own status: 4 when nothing failed but tests were inconclusive (Playwright says 0).
+  const record = readRunRecord(runDir) ? updateRunRecord(runDir, { exitCode: exitCode === 0 && counts.inconclusive ? EXIT_INCONCLUSIVE : exitCode }) : undefined;
   return { exitCode, counts, tests, durationMs: Date.now() - started, runDir, jsonReport, record, executed: executedTests(record) };
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpClient, retryAfterMs, TargetUnreachableError, type Exchange } from '../../helpers/http';
+import { clientKey, HttpClient, Pacer, retryAfterMs, TargetUnreachableError, TransportFailure, type Exchange, type HttpRequest } from '../../helpers/http';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();
@@ -165,4 +165,113 @@ test('retryAfterMs: seconds, HTTP date, absent, garbage', () => {
   assert.equal(retryAfterMs(new Date(Date.now() - 60_000).toUTCString()), 0);
   const future = retryAfterMs(new Date(Date.now() + 30_000).toUTCString());
   assert.ok(future > 28_000 && future <= 30_000, String(future));
+});
+
+// ── a sandbox's conditions: 503s, lost connections, pacing (issue 21) ────────────────────────────
+
+test('503 with Retry-After on a read: retried within the budget, every retry recorded', async () => {
+  let calls = 0;
+  const r = route((_req, _b, res) => {
+    if (++calls < 3) res.writeHead(503, { 'retry-after': '0' }).end();
+    else res.writeHead(200).end('ok');
+  });
+  const ex = await new HttpClient({ retry: { maxRetries: 4, budgetMs: 1_000 } }).send('status read', { method: 'GET', url: r.url, headers: {} });
+  assert.equal(ex.response.status, 200);
+  assert.deepEqual(ex.retries, [{ status: 503, waitedMs: 0 }, { status: 503, waitedMs: 0 }]);
+  assert.equal(r.hits(), 3);
+});
+
+test('503 on a POST that is not marked repeatable is returned at once: a first submission may have been processed', async () => {
+  const r = route((_req, _b, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+  const ex = await new HttpClient().send('submit', { method: 'POST', url: r.url, headers: {}, body: '{}' });
+  assert.equal(ex.response.status, 503);
+  assert.deepEqual(ex.retries, []);
+  assert.equal(r.hits(), 1);
+});
+
+test('a 429 is retried on any request (the limiter refused it unprocessed); 502/503/504 only on a repeatable one', async () => {
+  let calls = 0;
+  const r = route((_req, _b, res) => (++calls === 1 ? res.writeHead(429, { 'retry-after': '0' }).end() : res.writeHead(201).end()));
+  const ex = await new HttpClient().send('submit', { method: 'POST', url: r.url, headers: {}, body: '{}' });
+  assert.equal(ex.response.status, 201);
+  assert.deepEqual(ex.retries, [{ status: 429, waitedMs: 0 }]);
+  for (const status of [502, 503, 504]) {
+    let n = 0;
+    const g = route((_req, _b, res) => (++n === 1 ? res.writeHead(status).end() : res.writeHead(200).end()));
+    const repeat = await new HttpClient({ retry: { maxRetries: 2, budgetMs: 5_000 } }).send('repeat', { method: 'POST', url: g.url, headers: {}, body: '{}' }, { repeatable: true });
+    assert.equal(repeat.response.status, 200, `${status} retried on a repeatable POST`);
+    assert.equal(repeat.retries[0]!.status, status);
+  }
+});
+
+test('renew builds each next attempt (a fresh nonce); the exchange records the attempt that was answered', async () => {
+  const seenNonces: string[] = [];
+  const r = route((req, _b, res) => {
+    seenNonces.push(String(req.headers['x-nonce']));
+    if (seenNonces.length === 1) res.writeHead(503, { 'retry-after': '0' }).end();
+    else res.writeHead(200).end();
+  });
+  let nonce = 0;
+  const build = (): HttpRequest => ({ method: 'POST', url: r.url, headers: { 'x-nonce': String(++nonce) }, body: 'same' });
+  const ex = await new HttpClient().send('token', build(), { repeatable: true, renew: build });
+  assert.deepEqual(seenNonces, ['1', '2']);
+  assert.equal(ex.request.headers['x-nonce'], '2');
+});
+
+test('a lost connection: retried on a read, a TransportFailure (inconclusive) once the retries are spent or on a POST', async () => {
+  let calls = 0;
+  const flaky = route((req, _b, res) => {
+    if (++calls === 1) req.socket.destroy();
+    else res.writeHead(200).end('ok');
+  });
+  const ex = await new HttpClient().send('read', { method: 'GET', url: flaky.url, headers: {} });
+  assert.equal(ex.response.status, 200);
+  assert.equal(ex.retries[0]!.status, 0);
+  assert.match(ex.retries[0]!.error ?? '', /ECONNRESET|UND_ERR_SOCKET/);
+
+  const dead = route((req) => req.socket.destroy());
+  await assert.rejects(new HttpClient({ retry: { maxRetries: 1, budgetMs: 5_000 } }).send('read', { method: 'GET', url: dead.url, headers: {} }), (error: unknown) => {
+    assert.ok(error instanceof TransportFailure);
+    assert.equal(error.retries.length, 1);
+    assert.match(error.message, /got no answer/);
+    return true;
+  });
+  const before = dead.hits();
+  await assert.rejects(new HttpClient().send('submit', { method: 'POST', url: dead.url, headers: {}, body: '{}' }), TransportFailure);
+  assert.equal(dead.hits() - before, 1, 'a POST is never sent twice after a lost connection');
+});
+
+test('the former option name retry429 is still read', async () => {
+  const r = route((_req, _b, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+  const ex = await new HttpClient({ retry429: { maxRetries: 1, budgetMs: 1_000 } }).send('read', { method: 'GET', url: r.url, headers: {} });
+  assert.equal(ex.retries.length, 1);
+});
+
+test('Pacer: each client gets evenly spaced slots; clients do not wait for each other; an idle client starts at once', () => {
+  let now = 1_000;
+  const pacer = new Pacer(10, () => now);
+  assert.deepEqual([pacer.reserve('a'), pacer.reserve('a'), pacer.reserve('a')], [0, 100, 200]);
+  assert.equal(pacer.reserve('b'), 0, 'another client has its own slots');
+  now += 5_000;
+  assert.equal(pacer.reserve('a'), 0, 'no debt carried over an idle time, and no burst saved up either');
+  assert.equal(pacer.reserve('a'), 100);
+});
+
+test('paced requests of one client reach the server no faster than the rate', async () => {
+  const times: number[] = [];
+  const r = route((_req, _b, res) => {
+    times.push(Date.now());
+    res.writeHead(200).end();
+  });
+  const client = new HttpClient({ requestsPerSecond: 20 });
+  const started = Date.now();
+  await Promise.all(Array.from({ length: 5 }, () => client.send('read', { method: 'GET', url: r.url, headers: { 'x-client-id': 'c1' } })));
+  assert.equal(times.length, 5);
+  assert.ok(times.at(-1)! - started >= 4 * 50 - 5, `the fifth request of 5 at 20/s leaves 200 ms after the first, took ${times.at(-1)! - started}`);
+});
+
+test('clientKey: the X-Client-Id, else the Basic credentials\' client', () => {
+  assert.equal(clientKey({ method: 'GET', url: 'http://x', headers: { 'X-Client-Id': 'c1', authorization: 'Bearer t' } }), 'c1');
+  assert.equal(clientKey({ method: 'POST', url: 'http://x', headers: { authorization: `Basic ${Buffer.from('c2:secret').toString('base64')}` } }), 'c2');
+  assert.equal(clientKey({ method: 'GET', url: 'http://x', headers: {} }), '');
 });

@@ -88,7 +88,7 @@ test('a run that executes tests: its own run folder, the report shows that run o
     assert.equal(record.status, 'passed');
     assert.deepEqual(record.projects, ['local']);
     assert.match(String(record.command), /^npm run conformance -- tests\/status\/status\.spec\.ts/);
-    assert.deepEqual(record.counts, { passed: 1, failed: 0, skipped: 0, flaky: 0, executed: 1 });
+    assert.deepEqual(record.counts, { passed: 1, failed: 0, skipped: 0, inconclusive: 0, flaky: 0, executed: 1 });
     assert.ok(record.startedAt && record.endedAt && record.seed && record.runId);
     const printed = /^report: (.+)$/m.exec(output)?.[1];
     assert.ok(printed && existsSync(printed), `the printed report path does not exist: ${printed}`);

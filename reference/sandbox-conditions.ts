@@ -1,0 +1,78 @@
+/**
+ * A provider's sandbox as a bank meets it on its first day (README, "Sandbox conditions"): a rate
+ * limit per client answered 429 with Retry-After, and a share of status reads answered 503 with
+ * Retry-After. Both are off unless a REF_* knob turns them on; neither ever touches the admin API.
+ * They run before any route (an onRequest hook, before the body is read), as a gateway in front of a
+ * real service would: a request they refuse was not processed.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from './context';
+import { ApiError, sendApiError } from './errors';
+import { requestDialect } from './request-scope';
+
+/** A per-client token bucket: `rate` requests a second, a burst of one second's worth. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(private readonly rate: number) {}
+
+  /** 0 when the request may go, else the milliseconds until it could. */
+  take(key: string, now = Date.now()): number {
+    const bucket = this.buckets.get(key) ?? { tokens: this.rate, at: now };
+    bucket.tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - bucket.tokens) / this.rate) * 1000);
+  }
+}
+
+/** mulberry32: a small seeded generator, so a share of answers is the same run after run for the same order of requests. */
+export function seededShare(seed: number, percent: number): () => boolean {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const draw = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return draw * 100 < percent;
+  };
+}
+
+/** Who a rate limit counts against: the X-Client-Id, else the Basic credentials' client (the token endpoint), else the peer. */
+export function rateLimitKey(req: FastifyRequest): string {
+  const clientId = req.headers['x-client-id'];
+  if (typeof clientId === 'string' && clientId) return `client:${clientId}`;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^basic /i.test(auth)) {
+    const user = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8').split(':')[0];
+    if (user) return `client:${user}`;
+  }
+  return `peer:${req.ip}`;
+}
+
+/** The status reads a sandbox's flakiness hits: pacs.002 and camt.029 (reads of a state that moves). */
+const STATUS_READ = /^\/payments\/(pacs002|camt029)\//;
+
+export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceContext): void {
+  const { rateLimitRps, status503Percent, transientSeed } = ctx.config;
+  const limiter = rateLimitRps > 0 ? new RateLimiter(rateLimitRps) : undefined;
+  const unavailable = status503Percent > 0 ? seededShare(transientSeed, status503Percent) : undefined;
+  if (!limiter && !unavailable) return;
+  app.addHook('onRequest', async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (url.startsWith('/_admin')) return;
+    const waitMs = limiter?.take(rateLimitKey(req)) ?? 0;
+    if (waitMs > 0) {
+      const error = new ApiError(429, { code: 'rate_limited', message: `more than ${rateLimitRps} requests a second from this client (REF_RATE_LIMIT_RPS)` }, { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+      return sendApiError(reply, requestDialect(ctx, req), error);
+    }
+    if (unavailable && req.method === 'GET' && STATUS_READ.test(url) && unavailable()) {
+      const error = new ApiError(503, { code: 'service_unavailable', message: 'the status service is briefly unavailable (REF_STATUS_503_PERCENT)' }, { 'Retry-After': '1' });
+      return sendApiError(reply, requestDialect(ctx, req), error);
+    }
+  });
+}

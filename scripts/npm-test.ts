@@ -23,7 +23,7 @@ const node = process.execPath;
 const tsx = ['--import', 'tsx'];
 
 const playwrightCounts = (output: string) => {
-  const m = [...output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped$/gm)].at(-1);
+  const m = [...output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped(?:, \d+ inconclusive)?$/gm)].at(-1);
   return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) } : undefined;
 };
 const nodeTestCounts = (output: string) => {

@@ -29,6 +29,8 @@ export interface Exchange {
   durationMs: number;
   /** 429 answers that were retried after Retry-After, kept so that no retry is hidden. */
   retries: { status: number; waitedMs: number }[];
+  /** The id of the negative case's mutation this request carried (fixtures/catalogues/mutations.ts), for its replay. */
+  mutation?: string;
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */

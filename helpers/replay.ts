@@ -1,7 +1,8 @@
 /**
  * The replay of one failed test: the command that reruns exactly that test (same data seed, same
  * target settings, its own run folder), and the failing request as a runnable curl whose credentials
- * come fresh from `npm run curl-env`, never from a stale header.
+ * come fresh from `npm run curl-env`, never from a stale header, with the negative case's mutation
+ * applied to them; as an attachment that starts with the paths of its files in the run folder.
  */
 import { createHash } from 'node:crypto';
 import type { Exchange } from './http';
@@ -61,9 +62,10 @@ export interface ReplayMutation {
   notReapplied?: string;
 }
 
-/** The one line that says what the curl's credentials are: the test's mutation applied, or why not. */
-export function credentialsLine(mutation: ReplayMutation | undefined): string {
+/** The one line that says what the curl's credentials are: the test's mutation applied, or why not (`short`: without the why). */
+export function credentialsLine(mutation: ReplayMutation | undefined, short = false): string {
   if (!mutation) return "credentials: fresh and valid, like the test's (it sent them unmutated)";
+  if (mutation.notReapplied && short) return `credentials: fresh and VALID, not this test's mutation (${mutation.description})`;
   if (mutation.notReapplied) return `credentials: fresh and VALID, not this test's mutation (${mutation.description}): ${mutation.notReapplied}; the rerun reproduces it`;
   return `credentials: fresh, with this test's mutation applied: ${mutation.description}`;
 }
@@ -174,7 +176,8 @@ const fit = (line: string, width = TERMINAL_WIDTH): string => (line.length <= wi
 export function replayPointer(paths: { rerun: string; curl?: string }, mutation: ReplayMutation | undefined): string[] {
   const files = [`rerun:   bash ${paths.rerun}`, ...(paths.curl ? [`request: bash ${paths.curl}`] : [])];
   if (!paths.curl) return files;
-  // The credentials line gets what the paths leave of what the terminal shows (the files have it whole).
-  const left = SHOWN_CHARACTERS - files.join('\n').length - 1;
-  return [...files, fit(credentialsLine(mutation), Math.min(TERMINAL_WIDTH, left))];
+  // The credentials line gets what the paths leave of what the terminal shows (the files have it
+  // whole), its newline included: Playwright's "..." then starts a line of its own.
+  const left = SHOWN_CHARACTERS - files.join('\n').length - 2;
+  return [...files, fit(credentialsLine(mutation, true), Math.min(TERMINAL_WIDTH, left))];
 }

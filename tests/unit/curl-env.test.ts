@@ -288,7 +288,8 @@ test('the replay attachment starts with lines a terminal shows whole: the files,
   const dir = 'reports/runs/20261125T183847Z-907affa0/replay';
   const pointer = replayPointer({ rerun: `${dir}/${stem}.sh`, curl: `${dir}/${stem}.curl.sh` }, replayMutation('sca-x5u-header-pointing-at-an-attackers-certificate-signed-with-its-key'));
   for (const line of pointer) assert.ok(line.length <= TERMINAL_WIDTH, `${line.length} columns: ${line}`);
-  assert.ok(pointer.join('\n').length <= 300, 'Playwright prints the first 300 characters of a text attachment');
+  assert.ok(pointer.join('\n').length + 1 <= 300, 'Playwright prints the first 300 characters of a text attachment');
+  assert.match(pointer[2]!, /^credentials: fresh and VALID, not this test's mutation \(SCA x5u header/);
   const files = replayFiles({ command: 'PAYMENTS_SEED=1 npx playwright test', curl: 'curl …', testName: '[local] t › x' });
   assert.match(files.rerun, /^PAYMENTS_SEED=1 npx playwright test$/m);
   assert.match(files.curl!, /^curl …$/m);

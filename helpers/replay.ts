@@ -1,8 +1,10 @@
 /**
  * The replay of one failed test: the command that reruns exactly that test (same data seed, same
  * target settings, its own run folder), and the failing request as a runnable curl whose credentials
- * come fresh from `npm run curl-env`, never from a stale header.
+ * come fresh from `npm run curl-env`, never from a stale header, with the negative case's mutation
+ * applied to them; as an attachment that starts with the paths of its files in the run folder.
  */
+import { createHash } from 'node:crypto';
 import type { Exchange } from './http';
 import type { Redactor } from './redact';
 
@@ -48,6 +50,24 @@ export interface CurlTarget {
   faults: readonly string[];
   /** The run's REF_* knobs, for a reference of one's own (helpers/run-settings.ts referenceKnobs). */
   referenceKnobs: Readonly<Record<string, string>>;
+  /** The mutation the failing request carried (fixtures/catalogues/mutations.ts): curl-env applies it again. */
+  mutation?: ReplayMutation;
+}
+
+/** A negative case's mutation as a replay states it. */
+export interface ReplayMutation {
+  id: string;
+  description: string;
+  /** Why it cannot be applied to fresh credentials; absent: curl-env applies it (--mutation). */
+  notReapplied?: string;
+}
+
+/** The one line that says what the curl's credentials are: the test's mutation applied, or why not (`short`: without the why). */
+export function credentialsLine(mutation: ReplayMutation | undefined, short = false): string {
+  if (!mutation) return "credentials: fresh and valid, like the test's (it sent them unmutated)";
+  if (mutation.notReapplied && short) return `credentials: fresh and VALID, not this test's mutation (${mutation.description})`;
+  if (mutation.notReapplied) return `credentials: fresh and VALID, not this test's mutation (${mutation.description}): ${mutation.notReapplied}; the rerun reproduces it`;
+  return `credentials: fresh, with this test's mutation applied: ${mutation.description}`;
 }
 
 /** Bodies larger than this are not inlined (a too-large-body test sends megabytes): the replay command sends them. */
@@ -59,6 +79,8 @@ const bodyText = (body: Uint8Array | string): string => (typeof body === 'string
  * The request as a curl a person can run, as printed: the body in a file, the target and the
  * credentials in variables that `npm run curl-env` prints fresh (scripts/curl-env.ts: an access
  * token, and an sca-token signed over that very file), so nothing expired or redacted is pasted back.
+ * A negative case's mutation is applied to those fresh credentials (`--mutation`), so the curl sends
+ * what the test sent and meets the same answer; one that cannot be applied again is said so.
  * Against the embedded reference the run's clients are gone with it: curl-env registers a fresh
  * client with a reference of one's own, so the request is runnable but meets none of the run's data
  * (a return finds no original); the replay command above is what reproduces the test itself.
@@ -70,13 +92,21 @@ export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlT
   const base = tokenRequest ? target.authUrl : target.baseUrl;
   const urlVariable = tokenRequest ? 'AUTH_URL' : 'BASE_URL';
   const pathAndQuery = request.url.startsWith(base) ? request.url.slice(base.length) : undefined;
-  const lines: string[] = ['# The request with fresh, valid credentials. A mutation in its headers or its sca-token is not', '# carried over: the replay command above repeats the test exactly.'];
+  const reapplied = target.mutation && !target.mutation.notReapplied ? target.mutation : undefined;
+  const lines: string[] = [`# ${credentialsLine(target.mutation)}`];
   if (target.kind === 'reference') {
     const knobs = Object.entries(target.referenceKnobs).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
     lines.push(`# Start a reference of your own in another shell (${knobs}npm run reference), then here:`, '#   export BASE_URL=<the base_url it prints>');
+    lines.push(': "${BASE_URL:?start a reference (npm run reference) and export BASE_URL=<the base_url it prints>}"');
   }
-  const envArgs = [`--project ${shellQuote(target.project)}`, ...(target.client ? [`--client ${target.client}`] : []), ...(target.kind === 'reference' ? ['--base-url "$BASE_URL"'] : []), ...(target.faults.length ? [`--faults ${shellQuote(target.faults.join(','))}`] : [])];
-  const parts = [`curl -i -X ${request.method} ${pathAndQuery !== undefined ? `"$${urlVariable}${pathAndQuery}"` : shellQuote(request.url)}`];
+  const envArgs = [
+    `--project ${shellQuote(target.project)}`,
+    ...(target.client ? [`--client ${target.client}`] : []),
+    ...(target.kind === 'reference' ? ['--base-url "$BASE_URL"'] : []),
+    ...(target.faults.length ? [`--faults ${shellQuote(target.faults.join(','))}`] : []),
+    ...(reapplied ? [`--mutation ${shellQuote(reapplied.id)}`] : []),
+  ];
+  const parts = [`curl -sS -i -X ${request.method} ${pathAndQuery !== undefined ? `"$${urlVariable}${pathAndQuery}"` : shellQuote(request.url)}`];
   if (tokenRequest) {
     lines.push(`eval "$(npm run -s curl-env -- ${[...envArgs, '--token-request'].join(' ')})"`);
     for (const [name, value] of Object.entries(request.headers)) {
@@ -109,4 +139,45 @@ export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlT
   if (inline) parts.push('--data-binary @body.json');
   lines.push(parts.join(' \\\n  '));
   return lines.join('\n');
+}
+
+/** Longest slug of a test title in a replay file's name: its path must fit a terminal line. */
+const MAX_SLUG = 28;
+
+/**
+ * The name of a test's replay files: its title, short, and a hash of where it is (project, file, title
+ * path), so that two tests never share one and a test keeps its name from run to run.
+ */
+export function replayFileStem(project: string, file: string, titlePath: readonly string[]): string {
+  const title = titlePath.at(-1) ?? 'test';
+  const whole = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  // Cut at a word's end when there is one far enough in: "refuses-sca-hd-of-another", not "…-another-bo".
+  const cut = whole.length <= MAX_SLUG ? whole : whole.slice(0, MAX_SLUG + 1).replace(/-[^-]*$/, '');
+  const slug = cut.length >= MAX_SLUG / 2 ? cut : whole.slice(0, MAX_SLUG);
+  const hash = createHash('sha256').update(JSON.stringify([project, file, ...titlePath])).digest('hex').slice(0, 6);
+  return `${slug || 'test'}-${hash}`;
+}
+
+/** The replay's files: the rerun command, and the curl lines, each runnable as written (`bash <file>`). */
+export function replayFiles(input: { command: string; curl?: string; testName: string }): { rerun: string; curl?: string } {
+  const rerun = ['# Reruns exactly this test (same data seed, same target settings, a run folder of its own).', `# ${input.testName}`, '# In the repository folder: bash <this file>', input.command, ''].join('\n');
+  if (!input.curl) return { rerun };
+  return { rerun, curl: [`# The last request of ${input.testName}`, '# In the repository folder: bash <this file> (or paste its lines)', input.curl, ''].join('\n') };
+}
+
+/** Terminal lines: keep each to this width. */
+export const TERMINAL_WIDTH = 120;
+/** Playwright's terminal reporters print the first 300 characters of a text attachment. */
+const SHOWN_CHARACTERS = 300;
+
+const fit = (line: string, width = TERMINAL_WIDTH): string => (line.length <= width ? line : `${line.slice(0, width - 1)}…`);
+
+/** The first lines of the replay attachment: where its files are, and what the curl's credentials are. */
+export function replayPointer(paths: { rerun: string; curl?: string }, mutation: ReplayMutation | undefined): string[] {
+  const files = [`rerun:   bash ${paths.rerun}`, ...(paths.curl ? [`request: bash ${paths.curl}`] : [])];
+  if (!paths.curl) return files;
+  // The credentials line gets what the paths leave of what the terminal shows (the files have it
+  // whole), its newline included: Playwright's "..." then starts a line of its own.
+  const left = SHOWN_CHARACTERS - files.join('\n').length - 2;
+  return [...files, fit(credentialsLine(mutation, true), Math.min(TERMINAL_WIDTH, left))];
 }

@@ -81,6 +81,8 @@ export interface RunPaths {
   outputDir: string;
   /** What the selected tests will take (fixtures/plan.ts), written when the run begins. */
   plan: string;
+  /** A failed test's replay files (fixtures/replay.ts): `<test>.sh` reruns it, `<test>.curl.sh` sends its last request. */
+  replay: string;
 }
 
 export function runPaths(dir: string): RunPaths {
@@ -91,6 +93,7 @@ export function runPaths(dir: string): RunPaths {
     transcripts: path.join(dir, 'transcripts'),
     outputDir: path.join(dir, 'test-results'),
     plan: path.join(dir, 'plan.json'),
+    replay: path.join(dir, 'replay'),
   };
 }
 

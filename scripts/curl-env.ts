@@ -1,7 +1,8 @@
 /**
  * `eval "$(npm run -s curl-env -- --project <profile> [--client secondary] [--body-file body.json]
- * [--base-url <reference URL>] [--faults a,b] [--token-request])"`: the fresh credentials the curl
- * line of a replay attachment reads (scripts/lib/curl-env.ts), as `export` lines. Prints secrets to
+ * [--base-url <reference URL>] [--faults a,b] [--token-request] [--mutation <id>])"`: the fresh credentials
+ * the curl line of a replay attachment reads (scripts/lib/curl-env.ts), as `export` lines; with the
+ * failed test's mutation applied to them when it names one. Prints secrets to
  * stdout on purpose: it is meant to be eval'd, not logged.
  */
 import { parseArgs } from 'node:util';
@@ -9,7 +10,7 @@ import { loadProfile } from '../helpers/profile';
 import { cliMain } from './lib/cli';
 import { curlEnvironment, exportLines, type CurlEnvOptions } from './lib/curl-env';
 
-const USAGE = 'usage: eval "$(npm run -s curl-env -- --project <profile> [--client primary|secondary] [--body-file <file>] [--base-url <reference URL>] [--faults a,b] [--token-request])"';
+const USAGE = 'usage: eval "$(npm run -s curl-env -- --project <profile> [--client primary|secondary] [--body-file <file>] [--base-url <reference URL>] [--faults a,b] [--token-request] [--mutation <id>])"';
 
 export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
   const { values } = parseArgs({
@@ -21,6 +22,7 @@ export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
       'base-url': { type: 'string' },
       faults: { type: 'string', default: '' },
       'token-request': { type: 'boolean', default: false },
+      mutation: { type: 'string' },
     },
     strict: true,
   });
@@ -34,6 +36,7 @@ export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
     ...(values['body-file'] ? { bodyFile: values['body-file'] } : {}),
     tokenRequest: values['token-request']!,
     faults: values.faults!.split(',').map((s) => s.trim()).filter(Boolean),
+    ...(values.mutation ? { mutation: values.mutation } : {}),
   };
 }
 

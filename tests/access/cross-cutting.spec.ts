@@ -13,7 +13,7 @@ import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogu
 import { acceptedScaVariants, documentedRules, headerCases, type ScaCase } from '../../fixtures/catalogues/sca-cases';
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
-import { jwtHeader, scaClaims } from '../../helpers/client-jwts';
+import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
 import { SUBMITTING_OPERATIONS } from '../../fixtures/ledger/operations';
 import type { Clients } from '../../fixtures/target';
 
@@ -48,7 +48,7 @@ for (const driver of drivers) {
           const other = otherThan(clients, actor);
           const accessToken = await api.accessToken(actor);
           const otherAccessToken = c.needsOtherClient && other ? await api.accessToken(other) : undefined;
-          const mutant = await send(`mutant: ${c.name}`, (body) => c.mutate({ client: actor, other, accessToken, otherAccessToken, body }));
+          const mutant = await send(`mutant: ${c.name}`, (body) => headerMutant(c, { client: actor, other, accessToken, otherAccessToken, body }));
           for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
         });
       }
@@ -84,7 +84,7 @@ for (const driver of drivers.filter(submitting)) {
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);
           const accessToken = await api.accessToken(actor);
-          const mutant = await send(`mutant: ${c.name}`, (body) => c.mutate({ client: actor, other: otherThan(clients, actor), accessToken, otherAccessToken: undefined, body }));
+          const mutant = await send(`mutant: ${c.name}`, (body) => headerMutant(c, { client: actor, other: otherThan(clients, actor), accessToken, otherAccessToken: undefined, body }));
           for (const rule of documentedRules(c)) verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
         });
       }
@@ -107,7 +107,7 @@ for (const driver of drivers.filter(submitting)) {
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         const nonce = `nonce-${randomUUID()}`;
         driver.acceptTwin(verdicts, await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })));
-        const second = await send('another request reusing the nonce', () => ({ sca: { claims: { nonce } } }));
+        const second = await send('another request reusing the nonce', () => ({ sca: { claims: { nonce } }, mutation: SCA_NONCE_REUSED }));
         verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
       });
 
@@ -128,9 +128,7 @@ for (const driver of drivers.filter(submitting)) {
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         driver.acceptTwin(verdicts, await send('valid twin'));
         const actor = driver.actor(clients);
-        const mutant = await send(`mutant: SCA ${attack.name}`, (body) => ({
-          sca: { token: attack.forge({ client: actor, header: jwtHeader(actor), claims: scaClaims(actor, body), host: (name, doc, type) => loopback.host(name, doc, type) }) },
-        }));
+        const mutant = await send(`mutant: SCA ${attack.name}`, (body) => scaAttackMutant(attack, actor, body, (name, doc, type) => loopback.host(name, doc, type)));
         verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', { what: `${driver.op} refuses an SCA JWT with ${attack.name}` });
       });
     }

@@ -9,6 +9,7 @@ import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../fixtures/schema-check';
 import { answerOf } from '../../fixtures/verdicts';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
+import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../fixtures/catalogues/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../fixtures/catalogues/jwt-attacks';
 
 test.describe('token endpoint: valid exchange', () => {
@@ -46,7 +47,7 @@ test.describe('token endpoint: valid exchange', () => {
     const assertion = authenticationJwt(clients.primary);
     const first = await api.requestToken({ form: { assertion }, label: 'request a token (first use of the assertion)' });
     verdicts.requireStatus('TOK-01', 'the first use of the assertion gets 200', first, [200]);
-    const replay = await api.requestToken({ form: { assertion }, label: 'replay the same assertion' });
+    const replay = await api.requestToken({ form: { assertion }, mutation: ASSERTION_REUSED, label: 'replay the same assertion' });
     const status = replay.response.status;
     verdicts.check('TOK-01', 'a replayed assertion gets an answer, never a 5xx', { ok: status < 500, expected: '200 or a 4xx', received: answerOf(replay) });
     const mode = api.profile.expectations.assertionReplay ?? 'either';
@@ -72,7 +73,7 @@ test.describe('token endpoint: refusals', () => {
       if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: api.profile.name });
       const twin = await api.requestToken({ label: 'valid twin' });
       verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
-      const mutant = await api.requestToken({ ...c.mutate({ client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });
+      const mutant = await api.requestToken({ ...tokenMutant(c, { client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });
       const status = mutant.response.status;
       for (const rule of c.rules) verdicts.check(rule, `the token request is refused: ${c.name}`, { ok: status >= 400 && status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
       if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749') {
@@ -90,8 +91,7 @@ test.describe('token endpoint: attacks on the assertion (RFC 8725)', () => {
       const twin = await api.requestToken({ label: 'valid twin' });
       verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
       const client = clients.primary;
-      const assertion = attack.forge({ client, header: jwtHeader(client), claims: authenticationClaims(client), host: (name, body, type) => loopback.host(name, body, type) });
-      const mutant = await api.requestToken({ form: { assertion }, label: `mutant: ${attack.name}` });
+      const mutant = await api.requestToken({ ...assertionAttackMutant(attack, client, (name, body, type) => loopback.host(name, body, type)), label: `mutant: ${attack.name}` });
       verdicts.check(attack.rules.assertion, `the token request is refused: ${attack.name}`, { ok: mutant.response.status >= 400 && mutant.response.status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
     });
   }

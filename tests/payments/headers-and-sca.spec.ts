@@ -11,7 +11,7 @@ import { acceptedScaVariants, documentedRules, headerCases, reserialisations } f
 import { submitPayment } from '../../fixtures/flows/payment';
 import { refusalAssumptions } from '../../fixtures/verdicts';
 import { tokenExpiry } from '../../fixtures/catalogues/observations';
-import { bodyHash } from '../../helpers/body-hash';
+import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
@@ -21,7 +21,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       const body = JSON.stringify(buildPacs008({ seed }));
-      const options = c.mutate({
+      const options = headerMutant(c, {
         client: clients.primary,
         other: clients.secondary,
         accessToken: await api.accessToken(clients.primary),
@@ -37,7 +37,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     const nonce = `nonce-${randomUUID()}`;
     const first = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, label: 'valid twin carrying the nonce' });
     verdicts.requireStatus('P8-01', 'the first use of the nonce is accepted', first.exchange, [201]);
-    const second = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, label: 'another payment reusing the nonce' });
+    const second = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, mutation: SCA_NONCE_REUSED, label: 'another payment reusing the nonce' });
     verdicts.refused('SCA-11', second.exchange, 'sca', { what: 'a second payment reusing the nonce is refused' });
   });
 
@@ -71,7 +71,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created', twin.exchange, [201]);
       const compact = JSON.stringify(buildPacs008({ seed }));
-      const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), { sca: { claims: { hd: bodyHash(compact) } }, label: `mutant: ${r.name}, hd of the original bytes` });
+      const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), { ...reserialisedMutant(r, compact), label: `mutant: ${r.name}, hd of the original bytes` });
       verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });
     });
   }

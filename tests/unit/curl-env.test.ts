@@ -3,7 +3,8 @@
  * reference started here, render its replay (helpers/replay.ts curlReplay), run the printed lines in
  * bash (`eval "$(npm run -s curl-env -- …)"`, then curl), and check the answer. A remote profile's
  * credentials come from its secret variables (scripts/lib/curl-env.ts), the sca-token's hd is the
- * SHA-256 of exactly the body file, and the rendering keeps URLs, clients and faults right.
+ * SHA-256 of exactly the body file, and the rendering keeps URLs, clients and faults right. A negative
+ * case's curl carries its mutation (--mutation): run as printed, it gets the answer the test got.
  * Run: node --import tsx --test tests/unit/curl-env.test.ts
  */
 import { after, before, test } from 'node:test';
@@ -20,11 +21,17 @@ import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
 import { decodeCompact } from '../../helpers/jws';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { curlReplay, type CurlTarget } from '../../helpers/replay';
+import { curlReplay, replayFileStem, replayFiles, replayPointer, TERMINAL_WIDTH, type CurlTarget } from '../../helpers/replay';
 import { loadProfile, parseProfile } from '../../helpers/profile';
 import { generatedClient, registerClient } from '../../fixtures/target';
-import { JWT_BEARER_GRANT } from '../../fixtures/api';
+import { JWT_BEARER_GRANT, paymentRequestHeaders, scaTokenOf, tokenRequestParts, type SubmitOptions, type TokenRequestOptions } from '../../fixtures/api';
+import { headerCases } from '../../fixtures/catalogues/sca-cases';
+import { tokenCases } from '../../fixtures/catalogues/token-cases';
+import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
+import { headerMutant, mutations, replayMutation, SCA_NONCE_REUSED, tokenMutant, type FreshCredentials } from '../../fixtures/catalogues/mutations';
+import type { ClientIdentity } from '../../helpers/client-jwts';
 import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
+import { parseCurlEnvArgs } from '../../scripts/curl-env';
 import { root } from './support/cli';
 
 let reference: ReferenceHandle;
@@ -79,7 +86,7 @@ test('a payment submission: the printed lines, run in bash against a reference o
   const exchange = await submission();
   assert.equal(exchange.response.status, 201, exchange.response.text);
   const printed = curlReplay(exchange, new Redactor(), targetOf());
-  assert.match(printed, /^curl -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m);
+  assert.match(printed, /^curl -sS -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m);
   assert.match(printed, /-H "authorization: \$AUTHORIZATION"/);
   assert.match(printed, /-H "sca-token: \$SCA_TOKEN"/);
   assert.match(printed, /-H "x-client-id: \$X_CLIENT_ID"/);
@@ -101,7 +108,7 @@ test('a token request: the printed lines get an access token', async () => {
   });
   const printed = curlReplay(exchange, new Redactor(), targetOf());
   assert.match(printed, /--token-request/);
-  assert.match(printed, /^curl -i -X POST "\$AUTH_URL\/oauth\/token"/m);
+  assert.match(printed, /^curl -sS -i -X POST "\$AUTH_URL\/oauth\/token"/m);
   const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /^HTTP\/1\.1 200/m, run.stdout + run.stderr);
@@ -150,7 +157,7 @@ test('rendering: paths after the base URL, the secondary client, faults, large b
   });
   const remote = { project: 'sandbox', kind: 'remote' as const, baseUrl: 'https://api.example/v1', authUrl: 'https://auth.example', faults: [], referenceKnobs: {} };
   const onRemote = curlReplay(exchange('https://api.example/v1/payments/pacs008/v10', '{}', { 'x-client-id': 'c' }), new Redactor(), { ...remote, client: 'secondary' });
-  assert.match(onRemote, /^curl -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m, 'the path after a base URL with a path of its own');
+  assert.match(onRemote, /^curl -sS -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m, 'the path after a base URL with a path of its own');
   assert.match(onRemote, /curl-env -- --project sandbox --client secondary --body-file body\.json\)"/);
   assert.doesNotMatch(onRemote, /--base-url|npm run reference/, 'a remote profile names its own URLs');
   const faulted = curlReplay(exchange(`${reference.url}/payments/pacs008/v10`, '{}'), new Redactor(), targetOf({ faults: ['sca-optional'], referenceKnobs: { REF_LATENCY_MS: '5' } }));
@@ -168,4 +175,122 @@ test('export lines keep every value literal through eval', async () => {
 
 test('the local profile without --base-url is refused in one sentence', async () => {
   await assert.rejects(curlEnvironment({ profile: loadProfile('local'), client: 'primary', tokenRequest: false, faults: [] }), /start one \(npm run reference\) and give its URL with --base-url/);
+});
+
+// ── a negative case's curl carries its mutation ──────────────────────────────────────────────────
+
+const refs = () => ({ baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url });
+
+async function registered(role: 'primary' | 'secondary', faults: string[] = []): Promise<ClientIdentity> {
+  const client = generatedClient(role, 'curltest', 0, generateRsaKeyPair());
+  await registerClient(http, refs(), client, { faults });
+  return client;
+}
+
+async function tokenOf(client: ClientIdentity): Promise<string> {
+  const { headers, fields } = tokenRequestParts(client);
+  const answer = await http.send('token', { method: 'POST', url: `${reference.url}/oauth/token`, headers, body: new URLSearchParams(fields).toString() });
+  return (answer.response.json as { access_token: string }).access_token;
+}
+
+/** The mutant a negative test sends (the headers Api builds), with the mutation id on the exchange as Api records it. */
+async function mutantSubmission(mutant: (fresh: FreshCredentials) => SubmitOptions, faults: string[] = []): Promise<Exchange> {
+  const client = await registered('primary', faults);
+  const other = await registered('secondary', faults);
+  const body = JSON.stringify(buildPacs008({ seed: 'curl-env-mutant' }));
+  const options = mutant({ client, other, accessToken: await tokenOf(client), otherAccessToken: await tokenOf(other), body });
+  const sca = scaTokenOf(client, body, options.sca);
+  const headers = paymentRequestHeaders(client, options.accessToken ?? (await tokenOf(client)), options, { 'content-type': 'application/json', ...(sca ? { 'sca-token': sca } : {}) });
+  const exchange = await http.send('mutant', { method: 'POST', url: `${reference.url}/payments/pacs008/v10`, headers, body });
+  return options.mutation ? { ...exchange, mutation: options.mutation } : exchange;
+}
+
+const mutantTarget = (exchange: Exchange, faults: string[] = []): CurlTarget => {
+  const mutation = replayMutation(exchange.mutation);
+  return targetOf({ faults, ...(mutation ? { mutation } : {}) });
+};
+const statusLine = (stdout: string): string => /^HTTP\/1\.1 (\d{3})/m.exec(stdout)?.[1] ?? `no status in: ${stdout}`;
+const errorCode = (text: string): unknown => (JSON.parse(text.slice(text.indexOf('\n{') + 1)) as { errors?: { code: string }[] }).errors?.[0]?.code;
+const hdCase = headerCases.find((c) => c.name === 'SCA hd of another body')!;
+
+test('a failed hd test: its curl, run as printed, gets the refusal the test got (401 invalid_sca_token), and without the mutation it would not', async () => {
+  const exchange = await mutantSubmission((fresh) => headerMutant(hdCase, fresh));
+  assert.equal(exchange.response.status, 401, exchange.response.text);
+  const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
+  assert.match(printed, /^# credentials: fresh, with this test's mutation applied: SCA hd of another body$/m);
+  assert.match(printed, /--mutation SCA-hd-of-another-body --body-file body\.json\)"/);
+  const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(statusLine(run.stdout), '401', run.stdout);
+  assert.equal(errorCode(run.stdout), 'invalid_sca_token');
+  const unmutated = await bash(`export BASE_URL=${reference.url}\n${printed.replace(' --mutation SCA-hd-of-another-body', '')}`);
+  assert.equal(statusLine(unmutated.stdout), '201', 'the same lines with valid credentials are accepted: the mutation is what the curl reproduces');
+});
+
+test('a failed hd test against a target that ignores hd (fault sca-hd-unchecked): the curl is accepted, as the test was', async () => {
+  const exchange = await mutantSubmission((fresh) => headerMutant(hdCase, fresh), ['sca-hd-unchecked']);
+  assert.equal(exchange.response.status, 201, exchange.response.text);
+  const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange, ['sca-hd-unchecked']));
+  const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+  assert.equal(statusLine(run.stdout), '201', run.stdout + run.stderr);
+});
+
+test('mutations of headers and of the secondary client: a missing X-Client-Id, an access token of the other client', async () => {
+  for (const name of ['no X-Client-Id header', "the secondary client's access token with the primary's X-Client-Id"]) {
+    const c = headerCases.find((h) => h.name === name)!;
+    const exchange = await mutantSubmission((fresh) => headerMutant(c, fresh));
+    assert.ok(exchange.response.status >= 400 && exchange.response.status < 500, `${name}: ${exchange.response.status}`);
+    const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
+    const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+    assert.equal(statusLine(run.stdout), String(exchange.response.status), `${name}: ${run.stdout}${run.stderr}`);
+  }
+});
+
+test('a token request mutation: the assertion with an unknown kid gets the test\'s 400 invalid_grant', async () => {
+  const c = tokenCases.find((t) => t.name === 'kid unknown')!;
+  const client = await registered('primary');
+  const options: TokenRequestOptions = tokenMutant(c, { client, other: undefined });
+  const { headers, fields } = tokenRequestParts(client, options);
+  const sent = await http.send('mutant', { method: 'POST', url: `${reference.url}/oauth/token`, headers, body: new URLSearchParams(fields).toString() });
+  assert.equal(sent.response.status, 400);
+  const exchange = { ...sent, mutation: options.mutation! };
+  const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
+  assert.match(printed, /--mutation token-kid-unknown --token-request\)"/);
+  const run = await bash(`export BASE_URL=${reference.url}\n${printed}`);
+  assert.equal(statusLine(run.stdout), '400', run.stdout + run.stderr);
+  assert.match(run.stdout, /"error":"invalid_grant"/);
+});
+
+test('a mutation that cannot be applied again is said so, and curl-env is not asked for it', () => {
+  const exchange = { label: 'x', request: { method: 'POST' as const, url: `${reference.url}/payments/pacs008/v10`, headers: { 'content-type': 'application/json' }, body: '{}' }, response: { status: 201, headers: {}, text: '', json: undefined }, startedAt: '', durationMs: 0, retries: [], mutation: SCA_NONCE_REUSED };
+  const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
+  assert.match(printed, /^# credentials: fresh and VALID, not this test's mutation \(an SCA nonce the request before it used\): the nonce was spent/m);
+  assert.doesNotMatch(printed, /--mutation/);
+  const unknown = replayMutation('no-such-mutation');
+  assert.equal(unknown?.notReapplied, 'a mutation curl-env does not know');
+});
+
+test('the mutation registry: every negative case of the catalogues has one id, and curl-env refuses an id it cannot apply in one sentence', async () => {
+  const ids = new Set(mutations.map((m) => m.id));
+  assert.equal(ids.size, mutations.length);
+  assert.ok(mutations.length >= headerCases.length + tokenCases.length + 2 * jwtAttacks.length);
+  assert.deepEqual(parseCurlEnvArgs(['--mutation', 'SCA-hd-of-another-body']).mutation, 'SCA-hd-of-another-body');
+  const profile = loadProfile('local');
+  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: false, faults: [], mutation: 'no-such' }), /unknown mutation no-such; known: /);
+  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: false, faults: [], mutation: SCA_NONCE_REUSED }), /cannot be applied to fresh credentials: the nonce was spent/);
+  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: true, faults: [], mutation: 'SCA-hd-of-another-body' }), /is of a payments request, not of a token request/);
+});
+
+test('the replay attachment starts with lines a terminal shows whole: the files, then the credentials', () => {
+  const stem = replayFileStem('local', 'tests/access/cross-cutting.spec.ts', ['refund: SCA', 'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key']);
+  assert.match(stem, /^refuses-sca-x5u-header-[0-9a-f]{6}$/);
+  assert.notEqual(stem, replayFileStem('local', 'tests/access/cross-cutting.spec.ts', ['cancel: SCA', 'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key']));
+  const dir = 'reports/runs/20261125T183847Z-907affa0/replay';
+  const pointer = replayPointer({ rerun: `${dir}/${stem}.sh`, curl: `${dir}/${stem}.curl.sh` }, replayMutation('sca-x5u-header-pointing-at-an-attackers-certificate-signed-with-its-key'));
+  for (const line of pointer) assert.ok(line.length <= TERMINAL_WIDTH, `${line.length} columns: ${line}`);
+  assert.ok(pointer.join('\n').length + 1 <= 300, 'Playwright prints the first 300 characters of a text attachment');
+  assert.match(pointer[2]!, /^credentials: fresh and VALID, not this test's mutation \(SCA x5u header/);
+  const files = replayFiles({ command: 'PAYMENTS_SEED=1 npx playwright test', curl: 'curl …', testName: '[local] t › x' });
+  assert.match(files.rerun, /^PAYMENTS_SEED=1 npx playwright test$/m);
+  assert.match(files.curl!, /^curl …$/m);
 });

@@ -5,7 +5,9 @@
  * many it sent and what it created. Writes environments/<env>.discovered.json: the answer to every
  * assumption of the ledger, each with the exchange that showed it (redacted), and the diff against the
  * profile's expectations, which it also prints. `--write` adopts the answers into environments/<env>.json,
- * changing only the fields that differ (key order and formatting kept).
+ * changing only the fields that differ (key order and formatting kept). It ends with the fixpoint
+ * check: the adopted profile must admit every answer the target gave, else it names the field and
+ * why, and exits 1.
  *
  * A reference profile gets a reference of its own (its REF_* knobs; REF_URL names a running one
  * instead), its clients registered in the profile's dialect. A live profile is refused unless
@@ -20,7 +22,7 @@ import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../fixtures/projects';
 import { discover, type Discovery } from '../fixtures/discovery/session';
-import { adoptInto, changesOf, diffAgainst, formatDiff, type Diff, type FieldDiff } from '../fixtures/discovery/diff';
+import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../fixtures/discovery/diff';
 import { choices, rulesOf } from '../fixtures/discovery/choices';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
@@ -60,6 +62,8 @@ export interface DiscoverOutcome {
   file: string;
   /** The fields --write changed. */
   adopted: FieldDiff[];
+  /** The fixpoint check: the answers the adopted profile does not admit (empty: it holds on this target). */
+  fixpoint: UnmetAnswer[];
 }
 
 /** One line of what the probes cost: the bound a reader of a sandbox's logs wants to see. */
@@ -120,9 +124,12 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     assertNoSecret(document, file);
     writeFileSync(file, document);
     let adopted: FieldDiff[] = [];
+    const updated = adoptInto(text, diff);
+    // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
+    // just asked, must admit every answer it saw. Judged over the observations: no second run.
+    const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
     if (options.write) {
       adopted = changesOf(diff);
-      const updated = adoptInto(text, diff);
       // The adopted profile must load: a discovery never leaves a profile the suite refuses.
       parseProfile(JSON.parse(updated), path.relative(process.cwd(), profileFile) || profileFile);
       if (updated !== text) writeFileSync(profileFile, updated);
@@ -132,8 +139,9 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       console.log(formatDiff(diff, profile.name).join('\n'));
       console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
       if (options.write) console.log(adopted.length ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}` : `${path.relative(process.cwd(), profileFile)} already states every observed answer`);
+      console.log(formatFixpoint(fixpoint, discovery.observations.filter((o) => o.observed !== undefined).length).join('\n'));
     }
-    return { profile, discovery, diff, file, adopted };
+    return { profile, discovery, diff, file, adopted, fixpoint };
   } finally {
     await stop?.();
   }
@@ -143,7 +151,9 @@ if (require.main === module) {
   cliMain(USAGE, async () => {
     const args = parseDiscoverArgs(process.argv.slice(2));
     try {
-      await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+      const outcome = await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+      // An adopted profile that would fail on the target it came from is not an answer: say so before anyone runs the suite on it.
+      return outcome.fixpoint.length === 0;
     } catch (error) {
       if (!(error instanceof ProfileError)) throw error;
       console.error(`✖ ${error.message}`);

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { isJsonAnswer } from '../../helpers/http';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
-import { acceptedScaVariants, documentedRules, headerCases, type ScaCase } from '../../fixtures/catalogues/sca-cases';
+import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../fixtures/catalogues/sca-cases';
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
 import { jwtHeader, scaClaims } from '../../helpers/client-jwts';
@@ -20,16 +20,6 @@ const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
 const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
 
-/** One case per rule: the first of the catalogue for each rule it names. */
-function onePerRule(cases: readonly ScaCase[], prefix: string): ScaCase[] {
-  const seen = new Set<string>();
-  return cases.filter((c) => {
-    const rule = documentedRules(c).find((r) => r.startsWith(prefix));
-    if (!rule || seen.has(rule)) return false;
-    seen.add(rule);
-    return true;
-  });
-}
 const accessCases = onePerRule(headerCases, 'AT-');
 const scaCases = onePerRule(headerCases, 'SCA-');
 

@@ -74,7 +74,7 @@ export function costLine(name: string, d: Discovery): string {
 }
 
 /** The discovered file: each answer with the rules it speaks for and the exchange that showed it. */
-function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff): unknown {
+function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff, fixpoint: readonly UnmetAnswer[]): unknown {
   return {
     profile: profile.name,
     discoveredAt: new Date().toISOString(),
@@ -82,6 +82,8 @@ function discoveredDocument(profile: Profile, target: string, d: Discovery, diff
     cost: { requests: d.requests, created: d.created, wallMs: d.wallMs, readSafeOnly: d.readSafeOnly },
     ...(d.notRun ? { notRun: d.notRun } : {}),
     diff: diff.fields,
+    // The answers the adopted profile would not admit: empty when it holds on this target.
+    fixpoint,
     fixed: diff.fixed,
     observations: d.observations.map(({ key, ...rest }) => ({ key, question: choices[key].question, rules: rulesOf(key), ...rest })),
   };
@@ -120,14 +122,14 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);
     const target = profile.target.kind === 'remote' ? profile.target.baseUrl : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
     const file = discoveredFile(dir, profile.name);
-    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff), null, 2) + '\n';
-    assertNoSecret(document, file);
-    writeFileSync(file, document);
     let adopted: FieldDiff[] = [];
     const updated = adoptInto(text, diff);
     // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
     // just asked, must admit every answer it saw. Judged over the observations: no second run.
     const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
+    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff, fixpoint), null, 2) + '\n';
+    assertNoSecret(document, file);
+    writeFileSync(file, document);
     if (options.write) {
       adopted = changesOf(diff);
       // The adopted profile must load: a discovery never leaves a profile the suite refuses.

@@ -132,6 +132,9 @@ const expectations = Strict(
     ),
     errorBody: Type.Optional(OneOf(['errors', 'problem', 'message', 'any'], 'shape of payments-API error bodies')),
     tokenErrors: Type.Optional(OneOf(['rfc6749', 'any'], 'token endpoint errors follow RFC 6749 §5.2, or unchecked')),
+    tokenErrorCodes: Type.Optional(
+      OneOf(['generic', 'specific', 'either'], 'with tokenErrors rfc6749: a missing grant_type, scope or assertion gets invalid_request (generic), the parameter’s own code (specific), or either (default; RFC 6749 §5.2 allows both)'),
+    ),
     statusCodes: Strict({ pending: statusList, accepted: statusList, rejected: statusList, cancelled: statusList }, 'txSts codes of each status class'),
     expiresIn: Type.Optional(OneOf(['number', 'string', 'either'], 'how expires_in is rendered')),
     businessRejection: Type.Optional(OneOf(['http', 'status', 'either'], 'a 4xx at submission, or 201 then rejected in pacs.002')),

@@ -36,6 +36,18 @@ export interface RefusalStatus {
 
 export type RefusalClass = keyof RefusalStatus;
 
+/**
+ * One cause within a refusal class answered otherwise than the rest of its class, as conforming
+ * servers do (400 for an hd mismatch, 401 for every other SCA failure: the spec shows no error
+ * status, so both are fine). `class`: the cause gets its class's status.
+ */
+export interface CauseStatus {
+  /** An sca-token whose hd is not the SHA-256 of the body (SCA-09), of class sca. */
+  scaHd: 'class' | 400 | 401 | 403;
+}
+
+export type RefusalCause = keyof CauseStatus;
+
 export interface Dialect {
   name: string;
   refusalStatus: RefusalStatus;
@@ -75,6 +87,14 @@ export interface Dialect {
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
+  /** Causes answered otherwise than their refusal class (off the dialect matrix: offMatrixChoices). */
+  causeStatus: CauseStatus;
+  /**
+   * The OAuth error code of a token request missing grant_type, scope or assertion. RFC 6749 §5.2 has
+   * two readings: generic, invalid_request ("missing a required parameter"); specific, the code of
+   * the parameter (unsupported_grant_type, invalid_scope, invalid_grant). Off the dialect matrix.
+   */
+  tokenErrorCodes: 'generic' | 'specific';
 }
 
 export const defaultRefusalStatus: RefusalStatus = {
@@ -116,6 +136,8 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
+  causeStatus: { scaHd: 'class' },
+  tokenErrorCodes: 'generic',
 };
 
 export const dialects: Readonly<Record<string, Dialect>> = {
@@ -143,7 +165,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
 };
 
 type Choice = string | number;
-type TopField = Exclude<keyof Dialect, 'name' | 'refusalStatus'>;
+type TopField = Exclude<keyof Dialect, 'name' | 'refusalStatus' | 'causeStatus' | 'tokenErrorCodes'>;
 
 const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   errorBody: ['errors', 'problem', 'message'],
@@ -201,7 +223,23 @@ export const dialectChoices: readonly DialectChoice[] = [
   ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
 ];
 
-const choiceByField = new Map(dialectChoices.map((c) => [c.field, c]));
+/**
+ * Dialect fields the dialect matrix does not vary (they are not in dialectChoices, which it reads):
+ * choices added to show one behaviour on demand, e.g. a class split by cause for discovery's evidence.
+ * A JSON dialect sets them like any field (`"causeStatus.scaHd": 400`, `"tokenErrorCodes": "specific"`).
+ */
+export const offMatrixChoices: readonly DialectChoice[] = [
+  { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
+  { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
+];
+
+const choiceByField = new Map([...dialectChoices, ...offMatrixChoices].map((c) => [c.field, c]));
+
+/** The status of a refusal of `refusal` (and `cause`, when it has one) in `dialect`. */
+export function refusalStatusIn(dialect: Dialect, refusal: RefusalClass, cause?: RefusalCause): number {
+  const own = cause ? dialect.causeStatus[cause] : 'class';
+  return own === 'class' ? dialect.refusalStatus[refusal] : own;
+}
 
 /**
  * Pre-refusalStatus field names, still accepted in a JSON dialect: validationStatus set the status of
@@ -249,9 +287,14 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
   if (nameField !== undefined && typeof nameField !== 'string') throw new Error('dialect name must be a string');
   const out: Record<string, unknown> = { ...base, name: nameField ?? 'custom' };
   const refusal: Record<string, unknown> = { ...base.refusalStatus };
+  const causes: Record<string, unknown> = { ...base.causeStatus };
   for (const [key, value] of Object.entries(fields)) {
     if (key === 'name' || key === 'base') continue;
-    if (key === 'refusalStatus') {
+    if (key === 'causeStatus') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('dialect field causeStatus must be an object');
+      for (const [cause, status] of Object.entries(value as Record<string, unknown>)) causes[cause] = checked(`causeStatus.${cause}`, status);
+    } else if (key.startsWith('causeStatus.')) causes[key.slice('causeStatus.'.length)] = checked(key, value);
+    else if (key === 'refusalStatus') {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('dialect field refusalStatus must be an object');
       for (const [cls, status] of Object.entries(value as Record<string, unknown>)) refusal[cls] = checked(`refusalStatus.${cls}`, status);
     } else if (key.startsWith('refusalStatus.')) refusal[key.slice('refusalStatus.'.length)] = checked(key, value);
@@ -260,5 +303,6 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
     } else out[key] = checked(key, value);
   }
   out['refusalStatus'] = refusal;
+  out['causeStatus'] = causes;
   return out as unknown as Dialect;
 }

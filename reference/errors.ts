@@ -1,6 +1,6 @@
 /** Error values and their rendering: API errors follow the dialect, token errors follow RFC 6749. */
 import type { FastifyReply } from 'fastify';
-import { type Dialect, type RefusalClass, defaultRefusalStatus } from './dialects';
+import { type Dialect, type RefusalCause, type RefusalClass, defaultRefusalStatus, refusalStatusIn } from './dialects';
 
 export interface FieldError {
   code: string;
@@ -21,7 +21,9 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors: readonly FieldError[];
   readonly headers: Readonly<Record<string, string>>;
-  constructor(status: number | RefusalClass, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}) {
+  /** The cause within the class, when a dialect may answer it otherwise (dialects.ts CauseStatus). */
+  readonly refusalCause: RefusalCause | undefined;
+  constructor(status: number | RefusalClass, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}, cause?: RefusalCause) {
     const list = Array.isArray(errors) ? (errors as readonly FieldError[]) : [errors as FieldError];
     const fixed = typeof status === 'number' ? status : defaultRefusalStatus[status];
     super(list[0]?.message ?? `HTTP ${fixed}`);
@@ -29,10 +31,11 @@ export class ApiError extends Error {
     this.status = fixed;
     this.errors = list;
     this.headers = headers;
+    this.refusalCause = cause;
   }
 
   statusIn(dialect: Dialect): number {
-    return this.refusal ? dialect.refusalStatus[this.refusal] : this.status;
+    return this.refusal ? refusalStatusIn(dialect, this.refusal, this.refusalCause) : this.status;
   }
 }
 

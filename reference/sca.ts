@@ -8,6 +8,7 @@ import type { ServiceContext } from './context';
 import type { Caller } from './headers';
 import { ApiError, errorsOf } from './errors';
 import type { FaultSet } from './faults';
+import type { RefusalCause } from './dialects';
 import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type RemoteKeys } from './jwt-verify';
 import { usableKey } from './key-use';
 
@@ -47,7 +48,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (faults.has('sca-optional')) return;
     throw errorsOf.missingHeader('sca-token');
   }
-  const fail = (message: string): ApiError => new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' });
+  const fail = (message: string, cause?: RefusalCause): ApiError => new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' }, {}, cause);
   const attacks = scaAttackFaults(faults);
   const jws = parseCompactJws(input.token, { unencodedPayload: attacks.b64 });
   if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
@@ -90,7 +91,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
   if (!faults.has('sca-hd-unchecked')) {
     const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
-    if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body');
+    if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
   }
 
   const nonce = payload['nonce'];

@@ -177,21 +177,24 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
     throw invalidClient(req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required');
   }
   let faults: FaultSet = client?.faults ?? ctx.globalFaults;
+  // A missing parameter: RFC 6749 §5.2's invalid_request, or the parameter's own code (dialect tokenErrorCodes).
+  const missing = (parameter: string, specific: string): OAuthError =>
+    (client?.dialect ?? ctx.processDialect).tokenErrorCodes === 'specific' ? new OAuthError(400, specific, `${parameter} is required`) : invalidRequest(`${parameter} is required`);
 
   const params = readParams(req, faults);
   const grantType = params.get('grant_type');
   if (!faults.has('token-accepts-any-grant-type')) {
-    if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
+    if (grantType === undefined || grantType === '') throw missing('grant_type', 'unsupported_grant_type');
     if (grantType !== JWT_BEARER) throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be ${JWT_BEARER}`);
   }
   const scope = params.get('scope');
   if (scope === undefined || scope === '') {
-    if (!faults.has('token-scope-optional')) throw invalidRequest('scope is required');
+    if (!faults.has('token-scope-optional')) throw missing('scope', 'invalid_scope');
   } else if (scope !== SCOPE) throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
 
   const assertion = params.get('assertion');
   if (assertion === undefined || assertion === '') {
-    if (!client || !faults.has('token-accepts-missing-assertion')) throw invalidRequest('assertion is required');
+    if (!client || !faults.has('token-accepts-missing-assertion')) throw missing('assertion', 'invalid_grant');
   } else {
     const jws = parseCompactJws(assertion, { unencodedPayload: faults.has('token-honours-b64-false') });
     if (!jws) throw invalidGrant('assertion is not a JWS of three Base64url parts');

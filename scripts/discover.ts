@@ -5,7 +5,9 @@
  * many it sent and what it created. Writes environments/<env>.discovered.json: the answer to every
  * assumption of the ledger, each with the exchange that showed it (redacted), and the diff against the
  * profile's expectations, which it also prints. `--write` adopts the answers into environments/<env>.json,
- * changing only the fields that differ (key order and formatting kept).
+ * changing only the fields that differ (key order and formatting kept). It ends with the fixpoint
+ * check: the adopted profile must admit every answer the target gave, else it names the field and
+ * why, and exits 1.
  *
  * A reference profile gets a reference of its own (its REF_* knobs; REF_URL names a running one
  * instead), its clients registered in the profile's dialect. A live profile is refused unless
@@ -20,7 +22,7 @@ import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../fixtures/projects';
 import { discover, type Discovery } from '../fixtures/discovery/session';
-import { adoptInto, changesOf, diffAgainst, formatDiff, type Diff, type FieldDiff } from '../fixtures/discovery/diff';
+import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../fixtures/discovery/diff';
 import { choices, rulesOf } from '../fixtures/discovery/choices';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
@@ -60,6 +62,8 @@ export interface DiscoverOutcome {
   file: string;
   /** The fields --write changed. */
   adopted: FieldDiff[];
+  /** The fixpoint check: the answers the adopted profile does not admit (empty: it holds on this target). */
+  fixpoint: UnmetAnswer[];
 }
 
 /** One line of what the probes cost: the bound a reader of a sandbox's logs wants to see. */
@@ -70,7 +74,7 @@ export function costLine(name: string, d: Discovery): string {
 }
 
 /** The discovered file: each answer with the rules it speaks for and the exchange that showed it. */
-function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff): unknown {
+function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff, fixpoint: readonly UnmetAnswer[]): unknown {
   return {
     profile: profile.name,
     discoveredAt: new Date().toISOString(),
@@ -78,6 +82,8 @@ function discoveredDocument(profile: Profile, target: string, d: Discovery, diff
     cost: { requests: d.requests, created: d.created, wallMs: d.wallMs, readSafeOnly: d.readSafeOnly },
     ...(d.notRun ? { notRun: d.notRun } : {}),
     diff: diff.fields,
+    // The answers the adopted profile would not admit: empty when it holds on this target.
+    fixpoint,
     fixed: diff.fixed,
     observations: d.observations.map(({ key, ...rest }) => ({ key, question: choices[key].question, rules: rulesOf(key), ...rest })),
   };
@@ -116,13 +122,16 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);
     const target = profile.target.kind === 'remote' ? profile.target.baseUrl : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
     const file = discoveredFile(dir, profile.name);
-    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff), null, 2) + '\n';
+    let adopted: FieldDiff[] = [];
+    const updated = adoptInto(text, diff);
+    // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
+    // just asked, must admit every answer it saw. Judged over the observations: no second run.
+    const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
+    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff, fixpoint), null, 2) + '\n';
     assertNoSecret(document, file);
     writeFileSync(file, document);
-    let adopted: FieldDiff[] = [];
     if (options.write) {
       adopted = changesOf(diff);
-      const updated = adoptInto(text, diff);
       // The adopted profile must load: a discovery never leaves a profile the suite refuses.
       parseProfile(JSON.parse(updated), path.relative(process.cwd(), profileFile) || profileFile);
       if (updated !== text) writeFileSync(profileFile, updated);
@@ -132,8 +141,9 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       console.log(formatDiff(diff, profile.name).join('\n'));
       console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
       if (options.write) console.log(adopted.length ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}` : `${path.relative(process.cwd(), profileFile)} already states every observed answer`);
+      console.log(formatFixpoint(fixpoint, discovery.observations.filter((o) => o.observed !== undefined).length).join('\n'));
     }
-    return { profile, discovery, diff, file, adopted };
+    return { profile, discovery, diff, file, adopted, fixpoint };
   } finally {
     await stop?.();
   }
@@ -143,7 +153,9 @@ if (require.main === module) {
   cliMain(USAGE, async () => {
     const args = parseDiscoverArgs(process.argv.slice(2));
     try {
-      await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+      const outcome = await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+      // An adopted profile that would fail on the target it came from is not an answer: say so before anyone runs the suite on it.
+      return outcome.fixpoint.length === 0;
     } catch (error) {
       if (!(error instanceof ProfileError)) throw error;
       console.error(`✖ ${error.message}`);

@@ -10,7 +10,7 @@ import { isJsonAnswer } from '../../helpers/http';
 import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
-import { acceptedScaVariants, documentedRules, headerCases, type ScaCase } from '../../fixtures/catalogues/sca-cases';
+import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../fixtures/catalogues/sca-cases';
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
@@ -21,16 +21,6 @@ const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
 const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
 
-/** One case per rule: the first of the catalogue for each rule it names. */
-function onePerRule(cases: readonly ScaCase[], prefix: string): ScaCase[] {
-  const seen = new Set<string>();
-  return cases.filter((c) => {
-    const rule = documentedRules(c).find((r) => r.startsWith(prefix));
-    if (!rule || seen.has(rule)) return false;
-    seen.add(rule);
-    return true;
-  });
-}
 const accessCases = onePerRule(headerCases, 'AT-');
 const scaCases = onePerRule(headerCases, 'SCA-');
 

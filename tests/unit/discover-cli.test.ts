@@ -12,6 +12,7 @@ import path from 'node:path';
 import { cleanEnv, root, runScript, tempDir } from './support/cli';
 import { setJsonValue } from '../../helpers/json-edit';
 import { loadProfile } from '../../helpers/profile';
+import { MAX_REQUESTS } from '../../fixtures/discovery/session';
 
 const local = readFileSync(path.join(root, 'environments', 'local.json'), 'utf8');
 
@@ -25,17 +26,24 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   assert.equal(ran.status, 0, ran.stderr + ran.stdout);
   const cost = /discover demo: (\d+) requests, (\d+) created/.exec(ran.stdout);
   assert.ok(cost, ran.stdout);
-  assert.ok(Number(cost[1]) > 20 && Number(cost[1]) <= 250, `bounded: ${cost[1]} requests`);
+  assert.ok(Number(cost[1]) > 20 && Number(cost[1]) <= MAX_REQUESTS, `bounded: ${cost[1]} requests`);
   assert.ok(Number(cost[2]) >= 1, 'the probes create what they print');
   assert.match(ran.stdout, /✖ messages\.refund\.root +profile "fIToFIPmtRvsl" \(not set: the suite’s default\); observed "fitoFIPmtRvsl" → --write sets "fitoFIPmtRvsl" {2}\[RFD-07\]/);
-  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.statusCodes\.pending, messages\.refund\.root/);
+  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, messages\.refund\.root/);
+  assert.match(ran.stdout, /fixpoint: the adopted profile admits every one of the \d+ answers discovery observed/);
 
-  // Adopted: exactly the three fields that differ, each in place; the profile loads.
+  // Adopted: exactly the three fields that differ and the one the default left open (tokenErrorCodes), each in place; the profile loads.
   const adopted = readFileSync(path.join(dir, 'demo.json'), 'utf8');
   const profile = loadProfile('demo', dir);
   assert.deepEqual([profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca], ['fitoFIPmtRvsl', ['PDNG'], [403]]);
   const changed = adopted.split('\n').filter((line) => !original.split('\n').includes(line));
-  assert.deepEqual(changed, ['      "sca": [403],', '      "pending": ["PDNG"],', '  "messages": { "refund": { "root": "fitoFIPmtRvsl" } },']);
+  assert.deepEqual(changed, [
+    '      "sca": [403],',
+    '      "pending": ["PDNG"],',
+    '    "rejectTrigger": { "creditorAccount": "99999999", "reasonCode": "AC04" },',
+    '    "tokenErrorCodes": "generic"',
+    '  "messages": { "refund": { "root": "fitoFIPmtRvsl" } },',
+  ]);
 
   // The discovered file: every answer with the exchange that showed it, nothing secret.
   const text = readFileSync(path.join(dir, 'demo.discovered.json'), 'utf8');

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rules } from '../../fixtures/ledger/rules';
 import { assumptionChoices, choices, isChoiceKey, type Choice, type ChoiceKey } from '../../fixtures/discovery/choices';
-import { adoptInto, changesOf, diffAgainst, driftOf, formatDiff, formatDrift } from '../../fixtures/discovery/diff';
+import { adoptInto, changesOf, diffAgainst, driftOf, fixpointProblems, formatDiff, formatDrift, formatFixpoint, unmetAnswers } from '../../fixtures/discovery/diff';
+import { setJsonValue } from '../../helpers/json-edit';
 import type { Observation } from '../../fixtures/discovery/probes';
 import { profileSchema } from '../../helpers/profile-schema';
 import { parseProfile } from '../../helpers/profile';
@@ -112,4 +113,58 @@ test('drift: only the assumptions that no longer hold, each with its rules', () 
     'DRIFT            expectations.refusalStatus.sca: the profile expects [401], the target answered 403 (SCA-15); adopt it with npm run discover -- --write, or take it up with the provider',
     'DRIFT            messages.refund.root: the profile expects "fIToFIPmtRvsl", the target answered "fitoFIPmtRvsl" (RFD-07); adopt it with npm run discover -- --write, or take it up with the provider',
   ]);
+});
+
+// ── every trigger of a class (issue 20): union, never narrow, the fixpoint ─────────────────────────
+
+const drawn = (key: ChoiceKey, observed: string | number, trigger: string): Observation => ({ key, observed, trigger });
+
+test('a class asked with several triggers adopts the union of their answers, and drift names the trigger', () => {
+  // A server answering 400 for an hd mismatch and 401 for every other SCA failure: both are conforming.
+  const observations = [drawn('refusalStatus.sca', 401, 'SCA without kid'), drawn('refusalStatus.sca', 400, 'SCA hd of another body'), drawn('refusalStatus.sca', 401, 'SCA typ JWS')];
+  const diff = diffAgainst(JSON.parse(localText), observations);
+  const sca = diff.fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: sca.status, adopt: sca.adopt, complete: sca.complete }, { status: 'differs', adopt: [401, 400], complete: true });
+  assert.deepEqual(sca.unmet.map((u) => [u.observed, u.trigger]), [[400, 'SCA hd of another body']]);
+  assert.match(formatDrift(driftOf(diff))[0]!, /the target answered 401, 400; not admitted: 400 for SCA hd of another body \(SCA-15\)/);
+  const profile = parseProfile(JSON.parse(adoptInto(localText, diff)), 'environments/local.json');
+  assert.deepEqual(profile.expectations.refusalStatus.sca, [401, 400]);
+});
+
+test('never narrowed below what was seen: a trigger that did not answer keeps the field, widened only by what was observed', () => {
+  const wide = setJsonValue(localText, ['expectations', 'refusalStatus', 'sca'], [401, 403]);
+  const missed: Observation = { key: 'refusalStatus.sca', unobserved: 'the probe failed: the discovery budget of 600 requests is spent', trigger: 'SCA typ JWS' };
+  // Complete: narrowed to exactly what was seen.
+  const complete = diffAgainst(JSON.parse(wide), [drawn('refusalStatus.sca', 401, 'SCA without kid')]).fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: complete.status, adopt: complete.adopt }, { status: 'narrower', adopt: [401] });
+  // One trigger unanswered: the field stays, and the diff says why.
+  const partial = diffAgainst(JSON.parse(wide), [drawn('refusalStatus.sca', 401, 'SCA without kid'), missed]).fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: partial.status, adopt: partial.adopt, complete: partial.complete }, { status: 'agrees', adopt: [401, 403], complete: false });
+  assert.match(partial.why!, /not every trigger answered \(1 did not: SCA typ JWS: the probe failed: .*\), so the field is not narrowed/);
+  assert.deepEqual(changesOf(diffAgainst(JSON.parse(wide), [drawn('refusalStatus.sca', 401, 'SCA without kid'), missed])), []);
+  // One trigger unanswered and an answer the field does not admit: widened by it, nothing dropped.
+  const widened = diffAgainst(JSON.parse(wide), [drawn('refusalStatus.sca', 400, 'SCA hd of another body'), missed]).fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: widened.status, adopt: widened.adopt }, { status: 'differs', adopt: [401, 403, 400] });
+  // A mode field too: "either" is never narrowed to one answer while a trigger is missing; a live (read-safe) run narrows nothing.
+  const mode = diffAgainst(JSON.parse(localText), [saw('extraInput', 'refuse'), { key: 'extraInput', unobserved: 'HTTP 500' }]).fields.find((f) => f.field === 'expectations.extraInput')!;
+  assert.deepEqual({ status: mode.status, adopt: mode.adopt }, { status: 'agrees', adopt: 'either' });
+  const live = diffAgainst(JSON.parse(wide), [drawn('refusalStatus.sca', 401, 'x')], 'profile live is live: only read-safe probes ran').fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: live.status, adopt: live.adopt }, { status: 'agrees', adopt: [401, 403] });
+  // Nothing observed: the field stays as it was, with why.
+  const unseen = diffAgainst(JSON.parse(wide), [missed]).fields.find((f) => f.field === 'expectations.refusalStatus.sca')!;
+  assert.deepEqual({ status: unseen.status, adopt: unseen.adopt, why: unseen.why }, { status: 'unobserved', adopt: undefined, why: missed.unobserved });
+});
+
+test('the fixpoint: the adopted profile admits every observed answer, or the check names the field and why', () => {
+  const observations = [drawn('refusalStatus.sca', 401, 'SCA without kid'), drawn('refusalStatus.sca', 400, 'SCA hd of another body'), drawn('tokenErrors', 'rfc6749', 'wrong client secret'), drawn('tokenErrorCodes', 'specific', 'scope missing'), saw('messages.refund.root', 'fitoFIPmtRvsl')];
+  const adopted = JSON.parse(adoptInto(localText, diffAgainst(JSON.parse(localText), observations)));
+  assert.deepEqual(fixpointProblems(adopted, observations), []);
+  assert.deepEqual(formatFixpoint([], observations.length), ['fixpoint: the adopted profile admits every one of the 5 answers discovery observed']);
+  // Against the profile as it was (nightly's drift reads the same judge): sca 400 and the refund root are not admitted.
+  assert.deepEqual(unmetAnswers(JSON.parse(localText), observations).map((u) => `${u.field}=${JSON.stringify(u.observed)}`), ['expectations.refusalStatus.sca=400', 'messages.refund.root="fitoFIPmtRvsl"']);
+  // Two roots for one exact field: no value states both, so the fixpoint fails and says which field and why.
+  const roots = [saw('messages.refund.root', 'fitoFIPmtRvsl'), saw('messages.refund.root', 'fIToFIPmtRvsl')];
+  const problems = fixpointProblems(JSON.parse(adoptInto(localText, diffAgainst(JSON.parse(localText), roots))), roots);
+  assert.deepEqual(problems.map((u) => [u.field, u.observed]), [['messages.refund.root', 'fitoFIPmtRvsl']]);
+  assert.match(formatFixpoint(problems, 2).join('\n'), /would fail on the target it was discovered from \(1 answer not admitted\):\n {2}✖ messages\.refund\.root: states "fIToFIPmtRvsl", but the target answered "fitoFIPmtRvsl"/);
 });

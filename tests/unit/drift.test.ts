@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { DRIFT_EXIT_CODE, failsOnlyAssumptions, nightlyExitCode, renderDrift, splitRegressions, type DriftReport } from '../../scripts/lib/drift';
 import type { FieldDiff } from '../../fixtures/discovery/diff';
 
-const scaDrift: FieldDiff = { field: 'expectations.refusalStatus.sca', rules: ['SCA-15'], expected: [401], declared: true, observed: [403], adopt: [403], status: 'differs' };
+const scaDrift: FieldDiff = { field: 'expectations.refusalStatus.sca', rules: ['SCA-15'], expected: [401], declared: true, observed: [403], adopt: [403], status: 'differs', unmet: [{ field: 'expectations.refusalStatus.sca', key: 'refusalStatus.sca', observed: 403, expected: [401] }], complete: true };
 const none: DriftReport = { fields: [], assumptionFailures: [], discovery: { ran: true } };
 
 test('a test that failed only on assumption rules is drift; one that failed a documented rule stays a regression', () => {

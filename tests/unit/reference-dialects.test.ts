@@ -5,8 +5,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultDialect, dialectChoices, dialects, resolveDialect, type Dialect } from '../../reference/dialects';
-import { Harness, camt056, ids, pacs004, pacs007, pacs008, send, type TestClient } from './support/reference-harness';
+import { defaultDialect, dialectChoices, dialects, offMatrixChoices, refusalStatusIn, resolveDialect, type Dialect } from '../../reference/dialects';
+import { Harness, JWT_BEARER, camt056, ids, pacs004, pacs007, pacs008, send, sha256b64, type TestClient } from './support/reference-harness';
 
 let h: Harness;
 before(async () => {
@@ -62,7 +62,7 @@ test('dialectChoices lists every field once, default first, and every preset use
   assert.equal(new Set(fields).size, fields.length);
   const expected = [
     ...Object.keys(defaultDialect.refusalStatus).map((k) => `refusalStatus.${k}`),
-    ...Object.keys(defaultDialect).filter((k) => k !== 'name' && k !== 'refusalStatus'),
+    ...Object.keys(defaultDialect).filter((k) => !['name', 'refusalStatus', 'causeStatus', 'tokenErrorCodes'].includes(k)),
   ].sort();
   assert.deepEqual([...fields].sort(), expected);
   const read = (d: Dialect, field: string): unknown => (field.startsWith('refusalStatus.') ? d.refusalStatus[field.slice(14) as keyof Dialect['refusalStatus']] : d[field as keyof Dialect]);
@@ -300,5 +300,44 @@ test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or 
     const res = await h.post('pacs008/v10', c, t, JSON.stringify(pacs008()), headers);
     assert.equal(res.status, 401);
     assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
+  }
+});
+
+test('off the matrix: causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing parameter; neither is in dialectChoices', async () => {
+  const fields = dialectChoices.map((c) => c.field);
+  for (const c of offMatrixChoices) assert.ok(!fields.includes(c.field), `${c.field} stays off the dialect matrix`);
+  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class' });
+  assert.equal(defaultDialect.tokenErrorCodes, 'generic');
+  const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });
+  assert.deepEqual([refusalStatusIn(split, 'sca', 'scaHd'), refusalStatusIn(split, 'sca'), refusalStatusIn(defaultDialect, 'sca', 'scaHd')], [400, 401, 401]);
+  assert.equal(resolveDialect({ causeStatus: { scaHd: 403 }, 'refusalStatus.sca': 400 }).causeStatus.scaHd, 403);
+  assert.throws(() => resolveDialect({ 'causeStatus.scaHd': 418 }), /causeStatus\.scaHd must be one of "class", 400, 401, 403/);
+  assert.throws(() => resolveDialect({ 'causeStatus.other': 400 }), /unknown dialect field "causeStatus\.other"/);
+
+  // On the wire: an hd mismatch gets 400, every other SCA failure the class's 401.
+  const c = await h.client({ dialect: { 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' } });
+  const t = await h.token(c);
+  const body = JSON.stringify(pacs008());
+  const otherHd = h.sca(c, `${body} `);
+  assert.equal((await h.post('pacs008/v10', c, t, body, { 'sca-token': otherHd })).status, 400, 'hd of another body');
+  assert.equal((await h.post('pacs008/v10', c, t, body, { 'sca-token': 'a.b.c' })).status, 401, 'an sca-token that is not a JWS');
+  assert.notEqual(sha256b64(body), sha256b64(`${body} `));
+
+  // A missing parameter: the parameter's own code in this dialect, invalid_request in the default one.
+  const form = (c2: TestClient, omit: string): Promise<{ status: number; json: unknown }> => {
+    const params = new URLSearchParams({ grant_type: JWT_BEARER, assertion: h.assertion(c2), scope: 'makePayments' });
+    params.delete(omit);
+    return send(`${h.url}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${c2.clientId}:${c2.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: params.toString(),
+    });
+  };
+  const plain = await h.client();
+  for (const [omit, specific] of [['grant_type', 'unsupported_grant_type'], ['scope', 'invalid_scope'], ['assertion', 'invalid_grant']] as const) {
+    const a = await form(c, omit);
+    assert.deepEqual([a.status, (a.json as { error: string }).error], [400, specific], `${omit} missing, specific`);
+    const b = await form(plain, omit);
+    assert.deepEqual([b.status, (b.json as { error: string }).error], [400, 'invalid_request'], `${omit} missing, generic`);
   }
 });

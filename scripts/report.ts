@@ -42,6 +42,19 @@ export function phoningHome(html: string): string[] {
 export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_BLOCK, '');
 
 /**
+ * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
+ * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
+ * lost its end. This style, added to the page, lets the values wrap instead. It selects by the
+ * app's data-testid attributes, which its own tests rely on, not by its generated class names.
+ */
+const READABLE_METADATA = `<style>
+[data-testid="metadata-item-value"] { display: flex; flex-wrap: wrap; gap: 4px; }
+[data-testid="metadata-item-value"] div, [data-testid="metadata-item-value"] span,
+[data-testid="metadata-item-key"] { overflow: visible; text-overflow: clip; white-space: normal; max-width: none; }
+</style>`;
+export const readableMetadata = (html: string): string => html.replace('</head>', `${READABLE_METADATA}\n</head>`);
+
+/**
  * The data files the single-file app reads: widgets/…, data/test-results/, data/test-env-groups/ and
  * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json,
  * about 1 MB each for 600 tests) that the app never fetches (its bundle names no data/history path):
@@ -97,7 +110,7 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
       console.error(`✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`);
       return undefined;
     }
-    const html = stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')));
+    const html = readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8'))));
     const problems = phoningHome(html);
     if (problems.length) {
       console.error(`✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`);

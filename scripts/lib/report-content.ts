@@ -11,11 +11,16 @@
  *   embeds it.
  * - Labels no reader uses (language, framework, package, titlePath) and repeated ones are dropped;
  *   Allure copies every label into each test's history of every later report.
+ * - The overview's metadata starts with every verdict counted on its own (passed, failed, skipped
+ *   for a capability, blocked, inconclusive…, from each test's verdict label), and says what the
+ *   ring's percentage counts: Allure's leaves skipped tests out without saying so.
  *
  * The run folder's allure-results are never changed: a slimmed copy is rendered.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
+import { VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../fixtures/ledger/outcomes';
 
 export type ReportEvidence = 'full' | 'failures';
 
@@ -35,6 +40,9 @@ interface AllureStep {
 
 interface AllureResult extends AllureStep {
   labels?: { name: string; value: string }[];
+  historyId?: string;
+  uuid?: string;
+  stop?: number;
 }
 
 /** Labels allure-playwright writes that no view of this report shows or groups by. */
@@ -50,6 +58,38 @@ export interface SlimmedResults {
   omitted: number;
   /** Tests whose exchanges were left out. */
   passedTests: number;
+  /** Tests per verdict (a retried test counted once, by its last result). */
+  verdicts: Partial<Record<Verdict, number>>;
+}
+
+const WORDS_TO_VERDICT = new Map(Object.entries(VERDICT_WORDS).map(([verdict, words]) => [words, verdict as Verdict]));
+
+/** A result's verdict: its verdict label (fixtures/reporting.ts), else what its status says. */
+function verdictOfResult(result: AllureResult): Verdict {
+  const label = result.labels?.find((l) => l.name === VERDICT_LABEL)?.value;
+  const known = label === undefined ? undefined : WORDS_TO_VERDICT.get(label);
+  if (known) return known;
+  return result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
+}
+
+/** The overview's metadata: the verdict counts first, then what the reporter recorded about the run. */
+function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict, number>>): string {
+  const file = path.join(from, 'environment.properties');
+  const recorded = existsSync(file) ? parseEnvInfo(readFileSync(file, 'utf8')) : {};
+  // Short keys: the overview cuts a key at about 16 characters; the value says the rest.
+  const n = (v: Verdict): number => verdicts[v] ?? 0;
+  const counted: Record<string, string> = {
+    passed: String(n('passed')),
+    failed: String(n('failed')),
+    skipped: `${n('capability')} (a capability is missing)`,
+    blocked: `${n('blocked')} (an assumption or rule failed)`,
+    inconclusive: String(n('inconclusive')),
+  };
+  if (n('not-applicable')) counted['not applicable'] = String(n('not-applicable'));
+  if (n('skipped')) counted['skipped, other'] = String(n('skipped'));
+  // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
+  counted['ring %'] = 'passed ÷ (passed + failed)';
+  return stringifyEnvInfo({ ...counted, ...recorded });
 }
 
 /**
@@ -95,10 +135,13 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   mkdirSync(to, { recursive: true });
   const omitted = new Set<string>();
   let passedTests = 0;
+  const last = new Map<string, { stop: number; verdict: Verdict }>();
   const files = readdirSync(from);
   for (const file of files.filter((f) => f.endsWith('-result.json'))) {
     const result = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as AllureResult;
     slimLabels(result);
+    const key = result.historyId ?? result.uuid ?? file;
+    if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0)) last.set(key, { stop: result.stop ?? 0, verdict: verdictOfResult(result) });
     if (evidence === 'failures' && result.status === 'passed') {
       const before = omitted.size;
       result.steps = withoutExchanges(result.steps ?? [], omitted);
@@ -109,8 +152,11 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
     writeFileSync(path.join(to, file), JSON.stringify(result));
   }
   for (const file of files) {
-    if (file.endsWith('-result.json') || omitted.has(file)) continue;
+    if (file.endsWith('-result.json') || file === 'environment.properties' || omitted.has(file)) continue;
     copyFileSync(path.join(from, file), path.join(to, file));
   }
-  return { omitted: omitted.size, passedTests };
+  const verdicts: Partial<Record<Verdict, number>> = {};
+  for (const { verdict } of last.values()) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+  writeFileSync(path.join(to, 'environment.properties'), environmentWithVerdicts(from, verdicts));
+  return { omitted: omitted.size, passedTests, verdicts };
 }

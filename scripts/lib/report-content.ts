@@ -73,7 +73,7 @@ function verdictOfResult(result: AllureResult): Verdict {
 }
 
 /** The overview's metadata: the verdict counts first, then what the reporter recorded about the run. */
-function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict, number>>): string {
+function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict, number>>, evidence: ReportEvidence): string {
   const file = path.join(from, 'environment.properties');
   const recorded = existsSync(file) ? parseEnvInfo(readFileSync(file, 'utf8')) : {};
   // Short keys: the overview cuts a key at about 16 characters; the value says the rest.
@@ -89,6 +89,8 @@ function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict,
   if (n('skipped')) counted['skipped, other'] = String(n('skipped'));
   // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
   counted['ring %'] = 'passed ÷ (passed + failed)';
+  // Where a passed test's exchanges are, for a reader who looks for them on its page.
+  if (evidence === 'failures') counted.exchanges = "attached to tests that did not pass; every one in the run folder's transcripts/ (npm run report -- <run> --full embeds them)";
   return stringifyEnvInfo({ ...counted, ...recorded });
 }
 
@@ -157,6 +159,6 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   }
   const verdicts: Partial<Record<Verdict, number>> = {};
   for (const { verdict } of last.values()) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
-  writeFileSync(path.join(to, 'environment.properties'), environmentWithVerdicts(from, verdicts));
+  writeFileSync(path.join(to, 'environment.properties'), environmentWithVerdicts(from, verdicts, evidence));
   return { omitted: omitted.size, passedTests, verdicts };
 }

@@ -183,8 +183,9 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     for (let n = 2; existsSync(dir); n++) dir = path.join(root, `${bundleTimestamp(startedAt)}-${n}`);
     mkdirSync(dir, { recursive: true });
 
-    // Rendered in the work folder (deleted below): only the copies in the bundle are printed.
-    const html = renderReport(files.allureResults, path.join(work, 'allure-report'), { print: false });
+    // Rendered in the work folder (deleted below): only the copies in the bundle are printed. The
+    // certification report embeds every exchange, passed tests' too: it is evidence on its own.
+    const html = renderReport(files.allureResults, path.join(work, 'allure-report'), { print: false, evidence: 'full' });
     if (html) {
       copyFileSync(html, path.join(dir, 'report.html'));
       copyFileSync(path.join(path.dirname(html), SPEC_PAGE), path.join(dir, SPEC_PAGE)); // the report's spec links

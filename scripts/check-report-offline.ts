@@ -5,7 +5,8 @@
  * page and anything it opens makes. Passes only when every request is file:, data: or blob: — the
  * report opens offline and phones nobody (a bank's evidence must not). Requests to anything else are
  * blocked (they never leave the machine) and listed. The page is also driven a little: the overview,
- * then the first test, its attachments tab and its spec link.
+ * then the first test, its attachments tab and its spec link. It prints each report's size and how
+ * long its overview took to show (a report that takes seconds to open is one nobody reads).
  *
  * Chromium comes from the system (`apt-get install -y chromium`; PAYMENTS_CHROMIUM names another
  * binary): no browser is downloaded.
@@ -43,11 +44,13 @@ export function testResultIds(html: string): string[] {
 
 /** Opens the overview, then one test (its attachments, its spec link): what a reader does first. */
 async function exercise(page: Page, url: string, ids: string[]): Promise<string> {
+  const started = Date.now();
   await page.goto(url);
   await page.waitForLoadState('load');
   const seen: string[] = [await page.title()];
   try {
     await page.locator('[data-testid="report-title"]').waitFor({ timeout: 15_000 });
+    seen.push(`overview shown in ${Date.now() - started} ms`);
     seen.push(`overview: ${(await page.locator('[data-testid="report-data"]').innerText()).replace(/\s+/g, ' ').slice(0, 80)}`);
   } catch {
     seen.push('overview did not render');
@@ -111,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
       if (check.external.length) {
         ok = false;
         console.error(`✖ ${check.report}: ${check.external.length} request(s) to the network when opened: ${check.external.join(', ')}`);
-      } else console.log(`✓ ${check.report}: ${check.requests} requests, all file:/data:/blob: (${check.seen})`);
+      } else console.log(`✓ ${check.report} (${(statSync(check.report).size / 1e6).toFixed(1)} MB): ${check.requests} requests, all file:/data:/blob: (${check.seen})`);
     }
   } finally {
     await cleanup();

@@ -3,6 +3,7 @@
  * ledger agree. It lists the tests (Playwright --list: no server is started, nothing is sent), then
  *   - fails when a test cites a rule ID the ledger does not have (a typo silently covers nothing);
  *   - lists every (rule, operation) pair no test covers (--strict makes them a failure: npm test);
+ *   - fails when two tests under one operation of the report share a title (a reader cannot tell them apart);
  *   - prints, per flow, how many rules are cited;
  *   - with --project, what that profile can assess: the documented rules it cannot, and why.
  */
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
 import { grantedCapabilities, ruleApplies, whatToGrant } from '../fixtures/ledger/capabilities';
 import type { Operation } from '../fixtures/ledger/operations';
-import { operationsOf, ruleIdsOf } from '../fixtures/ledger/tags';
+import { operationsOf, reportOperationOf, ruleIdsOf } from '../fixtures/ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
 import { loadProfile } from '../helpers/profile';
 import { cliMain } from './lib/cli';
@@ -23,6 +24,10 @@ export interface ListedTest {
   ruleIds: string[];
   /** Operations the test says it exercises (@op:… tags). */
   operations?: Operation[];
+  /** The test's own title, as the report names it (the last part of `title`). */
+  name?: string;
+  /** The operation the report files it under (reportOperationOf). */
+  reportOperation?: Operation;
 }
 
 export interface FlowCoverage {
@@ -45,6 +50,8 @@ export interface LedgerCheckResult {
   uncoveredPairs: { rule: string; operation: Operation }[];
   /** Tests citing a rule of several operations without saying which one they exercise. */
   unplaced: { rule: string; test: string }[];
+  /** Titles several tests share under one operation of the report, with those tests. */
+  sameTitle: { operation: string; name: string; tests: string[] }[];
   coverage: FlowCoverage[];
   /** rule ID → titles of the tests citing it. */
   citations: Map<string, string[]>;
@@ -64,7 +71,10 @@ export function listTests(profiles: string[]): ListedTest[] {
   if (report.errors?.length) throw new Error(`playwright --list reported errors:\n${reportErrors(report).join('\n')}`);
   // Keyed by the title without the project: each project lists the same spec with the same tags.
   const tests = new Map<string, ListedTest>();
-  for (const t of flattenReport(report)) tests.set(t.title, { title: t.title, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags) });
+  for (const t of flattenReport(report)) {
+    const reportOperation = reportOperationOf(t.tags);
+    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), ...(reportOperation ? { reportOperation } : {}) });
+  }
   return [...tests.values()];
 }
 
@@ -102,8 +112,23 @@ export function checkLedger(tests: ListedTest[], options: { strict?: boolean; le
     return { flow, documented: count(of('documented')), assumption: count(of('assumption')), tests: tests.filter((t) => t.ruleIds.some((id) => flowIds.has(id))).length };
   });
 
-  const ok = unknown.length === 0 && !(options.strict && (uncitedDocumented.length > 0 || uncoveredPairs.length > 0));
-  return { ok, tests, unknown, retiredCited, uncitedDocumented, uncitedAssumptions, uncoveredPairs, unplaced, coverage, citations };
+  const sameTitle = sharedTitles(tests);
+  const ok = unknown.length === 0 && sameTitle.length === 0 && !(options.strict && (uncitedDocumented.length > 0 || uncoveredPairs.length > 0));
+  return { ok, tests, unknown, retiredCited, uncitedDocumented, uncitedAssumptions, uncoveredPairs, unplaced, sameTitle, coverage, citations };
+}
+
+/** Titles two or more tests share under one operation of the report (the tree shows nothing else of them). */
+export function sharedTitles(tests: readonly ListedTest[]): LedgerCheckResult['sameTitle'] {
+  const byKey = new Map<string, { operation: string; name: string; tests: string[] }>();
+  for (const t of tests) {
+    if (t.name === undefined) continue;
+    const operation = t.reportOperation ?? '(no operation)';
+    const key = `${operation}\u0000${t.name}`;
+    const entry = byKey.get(key) ?? { operation, name: t.name, tests: [] };
+    entry.tests.push(t.title);
+    byKey.set(key, entry);
+  }
+  return [...byKey.values()].filter((e) => e.tests.length > 1);
 }
 
 export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?: boolean } = {}): string {
@@ -118,6 +143,10 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   if (untagged.length) {
     lines.push('', `! ${untagged.length} test(s) cite no rule:`);
     for (const t of untagged.slice(0, 20)) lines.push(`  ${t.title}`);
+  }
+  if (result.sameTitle.length) {
+    lines.push('', `✖ ${result.sameTitle.length} title(s) shared by tests under one operation (the report cannot tell them apart: say what differs):`);
+    for (const d of result.sameTitle) lines.push(`  ${d.operation}: "${d.name}"\n    ${d.tests.join('\n    ')}`);
   }
   if (result.unplaced.length) {
     lines.push('', `! ${result.unplaced.length} citation(s) of a rule of several operations without an @op: tag saying which:`);

@@ -2,8 +2,9 @@
  * Renders Allure results into one self-contained HTML file that opens from disk and never phones
  * home, with the spec's offline copy (spec.html) next to it for the report's spec links.
  *
- * `npm run report [-- <run>]`: <run> is `last` (the default: the newest run that executed tests),
- * `previous`, a run id, a run folder, or an Allure results folder (the merge job of a sharded CI run).
+ * `npm run report [-- <run> [<out dir>] [--full]]`: <run> is `last` (the default: the newest run that
+ * executed tests), `previous`, a run id, a run folder, or an Allure results folder (the merge job of a
+ * sharded CI run). `--full` embeds the text of passed tests' exchanges too (scripts/lib/report-content.ts).
  *
  * Allure 3 puts a report into a subfolder when the output folder is not empty, so the report is
  * rendered into a fresh folder and then moved into place. Allure's awesome plugin (3.18) always writes
@@ -16,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
+import { reportResults, type ReportEvidence } from './lib/report-content';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
@@ -39,11 +41,38 @@ export function phoningHome(html: string): string[] {
 /** Removes the analytics block; the rest of the page is left as Allure wrote it. */
 export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_BLOCK, '');
 
+/**
+ * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
+ * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
+ * lost its end. This style, added to the page, lets the values wrap instead. It selects by the
+ * app's data-testid attributes, which its own tests rely on, not by its generated class names.
+ */
+const READABLE_METADATA = `<style>
+[data-testid="metadata-item-value"] { display: flex; flex-wrap: wrap; gap: 4px; }
+[data-testid="metadata-item-value"] div, [data-testid="metadata-item-value"] span,
+[data-testid="metadata-item-key"] { overflow: visible; text-overflow: clip; white-space: normal; max-width: none; }
+</style>`;
+export const readableMetadata = (html: string): string => html.replace('</head>', `${READABLE_METADATA}\n</head>`);
+
+/**
+ * The data files the single-file app reads: widgets/…, data/test-results/, data/test-env-groups/ and
+ * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json,
+ * about 1 MB each for 600 tests) that the app never fetches (its bundle names no data/history path):
+ * dead weight in every report that has a history. Each test's own history is in its test result.
+ */
+const UNREAD_HISTORY = /,?d\("data\/history\/[^"]+\.json","[A-Za-z0-9+/=]*"\)/g;
+export const stripUnreadHistory = (html: string): string => html.replace(UNREAD_HISTORY, '').replace('Promise.allSettled([,', 'Promise.allSettled([');
+
 export interface RenderOptions {
   /** Print "report: <path>" (default true). Callers that move the report elsewhere print their own path. */
   print?: boolean;
   /** Allure history file (default allurerc's historyPath: reports/history/allure-history.jsonl). */
   historyPath?: string;
+  /**
+   * What is embedded (scripts/lib/report-content.ts): 'failures' (the default) leaves out the text of
+   * passed tests' exchanges, which stays in the run's transcripts; 'full' embeds every exchange.
+   */
+  evidence?: ReportEvidence;
 }
 
 /** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
@@ -67,7 +96,9 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
   const attachment = `${randomUUID()}-attachment.html`;
   writeFileSync(path.join(extra, attachment), specHtml());
   writeFileSync(path.join(extra, `${randomUUID()}-globals.json`), JSON.stringify({ attachments: [{ name: 'spec (offline copy, spec/payments-api.md)', source: attachment, type: 'text/html', timestamp: Date.now() }], errors: [] }));
-  const run = spawnSync(process.execPath, [cli, 'generate', path.resolve(resultsDir), extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
+  const results = path.join(parent, `.${path.basename(outputDir)}-results-${process.pid}-${Date.now()}`);
+  reportResults(resultsDir, results, options.evidence ?? 'failures');
+  const run = spawnSync(process.execPath, [cli, 'generate', results, extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
     env,
@@ -79,7 +110,7 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
       console.error(`✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`);
       return undefined;
     }
-    const html = stripAnalytics(readFileSync(indexFile, 'utf8'));
+    const html = readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8'))));
     const problems = phoningHome(html);
     if (problems.length) {
       console.error(`✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`);
@@ -92,6 +123,7 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
   } finally {
     rmSync(fresh, { recursive: true, force: true });
     rmSync(extra, { recursive: true, force: true });
+    rmSync(results, { recursive: true, force: true });
   }
   const index = path.resolve(outputDir, 'index.html');
   if (options.print !== false) console.log(`report: ${index}`);
@@ -113,10 +145,11 @@ export function resultsFor(spec: string | undefined): string {
 }
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
+  const args = process.argv.slice(2).filter((a) => a !== '--full');
+  const evidence: ReportEvidence = process.argv.includes('--full') ? 'full' : 'failures';
   try {
     const results = resultsFor(args[0]);
-    process.exit(renderReport(results, args[1] ?? DEFAULT_OUTPUT) ? 0 : 1);
+    process.exit(renderReport(results, args[1] ?? DEFAULT_OUTPUT, { evidence }) ? 0 : 1);
   } catch (error) {
     console.error(`✖ ${(error as Error).message}`);
     process.exit(2);

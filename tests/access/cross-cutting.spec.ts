@@ -14,11 +14,13 @@ import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '.
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
-import { SUBMITTING_OPERATIONS } from '../../fixtures/ledger/operations';
+import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../fixtures/ledger/operations';
 import type { Clients } from '../../fixtures/target';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
+/** The same case runs on every operation: its title names the operation, so no two read alike in a list. */
+const on = (d: OperationDriver, title: string): string => `${title} — ${OPERATION_LABELS[d.op]}`;
 const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
 
 const accessCases = onePerRule(headerCases, 'AT-');
@@ -30,7 +32,7 @@ for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of accessCases) {
-        test(`refuses: ${c.name}`, details(driver, [...c.rules, ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        test(on(driver, `refuses: ${c.name}`), details(driver, [...c.rules, ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
           if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
@@ -44,7 +46,7 @@ for (const driver of drivers) {
       }
     }
 
-    test('answers Accept: application/json with a JSON body', details(driver, ['AT-06']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+    test(on(driver, 'answers Accept: application/json with a JSON body'), details(driver, ['AT-06']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
       const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
       const answer = await send('a valid request with Accept: application/json');
       driver.acceptTwin(verdicts, answer);
@@ -53,7 +55,7 @@ for (const driver of drivers) {
     });
 
     if (submitting(driver) && driver.op !== 'submitPayment') {
-      test('refuses: a body declared text/plain', details(driver, ['AT-07', ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      test(on(driver, 'refuses: a body declared text/plain'), details(driver, ['AT-07', ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals }) => {
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         driver.acceptTwin(verdicts, await send('valid twin'));
         const mutant = await send('mutant: the same body declared text/plain', () => ({ headers: { 'content-type': 'text/plain' } }));
@@ -67,7 +69,7 @@ for (const driver of drivers.filter(submitting)) {
   test.describe(`${driver.op}: SCA`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
-        test(`refuses: ${c.name}`, details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        test(on(driver, `refuses: ${c.name}`), details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
           verdicts.scaGoverns(driver.op);
           if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
@@ -92,7 +94,7 @@ for (const driver of drivers.filter(submitting)) {
         });
       }
 
-      test('refuses: SCA nonce reused for a second request', details(driver, ['SCA-11', 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      test(on(driver, 'refuses: SCA nonce reused for a second request'), details(driver, ['SCA-11', 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
         verdicts.scaGoverns(driver.op);
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         const nonce = `nonce-${randomUUID()}`;
@@ -102,7 +104,7 @@ for (const driver of drivers.filter(submitting)) {
       });
 
       for (const variant of acceptedScaVariants) {
-        test(`accepted: SCA ${variant.name}`, details(driver, variant.rules), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+        test(on(driver, `accepted: SCA ${variant.name}`), details(driver, variant.rules), async ({ api, verdicts, clients, seed, settledOriginals }) => {
           verdicts.scaGoverns(driver.op);
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
@@ -113,7 +115,7 @@ for (const driver of drivers.filter(submitting)) {
     }
 
     for (const attack of jwtAttacks) {
-      test(`refuses: SCA ${attack.name}`, details(driver, [attack.rules.sca, 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
+      test(on(driver, `refuses: SCA ${attack.name}`), details(driver, [attack.rules.sca, 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
         verdicts.scaGoverns(driver.op);
         const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
         driver.acceptTwin(verdicts, await send('valid twin'));

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rules, ruleById } from '../../fixtures/ledger/rules';
 import { faultCatalogue } from '../../reference/faults';
-import { checkLedger } from '../../scripts/ledger-check';
+import { checkLedger, listTests, sharedTitles } from '../../scripts/ledger-check';
 import { isOperation } from '../../fixtures/ledger/operations';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
@@ -87,4 +87,23 @@ test('ledger check: a rule of several operations is covered only on the operatio
   assert.deepEqual(one.uncoveredPairs.filter((p) => p.rule === multi.id).map((p) => p.operation), multi.operations.slice(1));
   const unplaced = checkLedger([{ title: 't', ruleIds: [multi.id] }]);
   assert.deepEqual(unplaced.unplaced, [{ rule: multi.id, test: 't' }]);
+});
+
+test('ledger check: two tests under one operation of the report with one title fail it, naming both', () => {
+  const listed = [
+    { title: 'a.spec.ts › paymentStatus: access › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'paymentStatus' as const },
+    { title: 'b.spec.ts › status › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'paymentStatus' as const },
+    { title: 'a.spec.ts › refund: access › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'refund' as const },
+  ];
+  const result = checkLedger(listed);
+  assert.equal(result.ok, false);
+  assert.deepEqual(result.sameTitle, [{ operation: 'paymentStatus', name: 'refuses: x', tests: [listed[0]!.title, listed[1]!.title] }]);
+  assert.deepEqual(sharedTitles(listed.slice(1)), [], 'one title under two operations is told apart by the tree');
+});
+
+test('every listed test has a title of its own under its operation of the report, and an operation', () => {
+  const listed = listTests(['local', 'local-sandbox-like']);
+  assert.ok(listed.length > 500, `${listed.length} tests listed`);
+  assert.deepEqual(sharedTitles(listed), []);
+  assert.deepEqual(listed.filter((t) => t.reportOperation === undefined).map((t) => t.title), [], 'tests the report would file under no operation');
 });

@@ -31,7 +31,8 @@ test('a client secret planted in one embedded attachment of a single-file report
     { name: 'leaky', attachment: `POST /oauth/token\nclient_secret=${secret}\n` },
     { name: 'clean too', attachment: 'GET /payments/pacs002/v12/x' },
   ]);
-  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), { historyPath: path.join(work, 'h.jsonl'), print: false })!;
+  // Every exchange embedded, as a certification report has them (a default report leaves out passed tests' exchanges).
+  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), { historyPath: path.join(work, 'h.jsonl'), print: false, evidence: 'full' })!;
   // As a certification bundle holds it: report.html alone, the raw results gone.
   const bundle = path.join(work, 'bundle');
   mkdirSync(bundle);

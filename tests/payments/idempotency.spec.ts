@@ -5,7 +5,7 @@
  * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { dataOf, readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
+import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import type { Api } from '../../fixtures/api';
@@ -33,7 +33,7 @@ test.describe('payment idempotency', () => {
     const shape = api.profile.expectations.repeatBody ?? 'original';
     if (shape === 'original') {
       verdicts.assume('IDEM-04', 'the repeat names the original payment', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: first.paymentsServiceId, received: answerOf(repeat.exchange) });
-      verdicts.assume('IDEM-04', 'the repeat echoes the msgId as paymentId', { ok: dataOf(repeat.exchange)?.paymentId === paymentIds(message).msgId, expected: paymentIds(message).msgId, received: answerOf(repeat.exchange) });
+      echoesMsgId(verdicts, api, repeat.exchange, paymentIds(message).msgId, { rule: 'IDEM-04', assumed: true });
     } else if (shape === 'empty') {
       verdicts.assume('IDEM-04', 'the repeat has an empty body', { ok: repeat.exchange.response.text.trim() === '', expected: 'no body', received: answerOf(repeat.exchange) });
     } else if (shape === 'id-only') {

@@ -87,7 +87,7 @@ export interface Dialect {
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
-  /** Causes answered otherwise than their refusal class (off the dialect matrix: offMatrixChoices). */
+  /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
    * The OAuth error code of a token request missing grant_type, scope or assertion. RFC 6749 §5.2 has
@@ -221,19 +221,12 @@ export interface DialectChoice {
 export const dialectChoices: readonly DialectChoice[] = [
   ...(Object.keys(refusalChoices) as RefusalClass[]).map((k) => ({ field: `refusalStatus.${k}`, values: refusalChoices[k], default: defaultRefusalStatus[k] })),
   ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
-];
-
-/**
- * Dialect fields the dialect matrix does not vary (they are not in dialectChoices, which it reads):
- * choices added to show one behaviour on demand, e.g. a class split by cause for discovery's evidence.
- * A JSON dialect sets them like any field (`"causeStatus.scaHd": 400`, `"tokenErrorCodes": "specific"`).
- */
-export const offMatrixChoices: readonly DialectChoice[] = [
+  // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
 
-const choiceByField = new Map([...dialectChoices, ...offMatrixChoices].map((c) => [c.field, c]));
+const choiceByField = new Map(dialectChoices.map((c) => [c.field, c]));
 
 /** The status of a refusal of `refusal` (and `cause`, when it has one) in `dialect`. */
 export function refusalStatusIn(dialect: Dialect, refusal: RefusalClass, cause?: RefusalCause): number {

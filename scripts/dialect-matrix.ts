@@ -156,6 +156,8 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
+  tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
+  'causeStatus.scaHd': { field: 'expectations.refusalStatus.sca', seen: 'includes', when: (dialect) => dialect['causeStatus.scaHd'] !== 'class' },
 };
 
 /** The dialect fields whose value discovery did not observe as the dialect sets it. */

@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultDialect, dialectChoices, dialects, offMatrixChoices, refusalStatusIn, resolveDialect, type Dialect } from '../../reference/dialects';
+import { defaultDialect, dialectChoices, dialects, refusalStatusIn, resolveDialect, type Dialect } from '../../reference/dialects';
 import { Harness, JWT_BEARER, camt056, ids, pacs004, pacs007, pacs008, send, sha256b64, type TestClient } from './support/reference-harness';
 
 let h: Harness;
@@ -62,10 +62,16 @@ test('dialectChoices lists every field once, default first, and every preset use
   assert.equal(new Set(fields).size, fields.length);
   const expected = [
     ...Object.keys(defaultDialect.refusalStatus).map((k) => `refusalStatus.${k}`),
-    ...Object.keys(defaultDialect).filter((k) => !['name', 'refusalStatus', 'causeStatus', 'tokenErrorCodes'].includes(k)),
+    ...Object.keys(defaultDialect.causeStatus).map((k) => `causeStatus.${k}`),
+    ...Object.keys(defaultDialect).filter((k) => !['name', 'refusalStatus', 'causeStatus'].includes(k)),
   ].sort();
   assert.deepEqual([...fields].sort(), expected);
-  const read = (d: Dialect, field: string): unknown => (field.startsWith('refusalStatus.') ? d.refusalStatus[field.slice(14) as keyof Dialect['refusalStatus']] : d[field as keyof Dialect]);
+  const read = (d: Dialect, field: string): unknown =>
+    field.startsWith('refusalStatus.')
+      ? d.refusalStatus[field.slice(14) as keyof Dialect['refusalStatus']]
+      : field.startsWith('causeStatus.')
+        ? d.causeStatus[field.slice(12) as keyof Dialect['causeStatus']]
+        : d[field as keyof Dialect];
   for (const c of dialectChoices) {
     assert.equal(c.values[0], c.default, `${c.field}: default first`);
     assert.equal(read(defaultDialect, c.field), c.default, c.field);
@@ -303,9 +309,9 @@ test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or 
   }
 });
 
-test('off the matrix: causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing parameter; neither is in dialectChoices', async () => {
+test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing parameter; the dialect matrix varies both', async () => {
   const fields = dialectChoices.map((c) => c.field);
-  for (const c of offMatrixChoices) assert.ok(!fields.includes(c.field), `${c.field} stays off the dialect matrix`);
+  for (const field of ['causeStatus.scaHd', 'tokenErrorCodes']) assert.ok(fields.includes(field), `${field} is in dialectChoices`);
   assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class' });
   assert.equal(defaultDialect.tokenErrorCodes, 'generic');
   const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });

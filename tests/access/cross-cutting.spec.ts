@@ -18,7 +18,11 @@ import type { Clients } from '../../fixtures/target';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
-const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
+/** A test of one operation: its rules, what its driver takes and needs, and what the case itself needs. */
+const details = (d: OperationDriver, rules: string[], needsOtherClient = false) => ({
+  tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`],
+  ...takes(...d.takes, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+});
 
 /** One case per rule: the first of the catalogue for each rule it names. */
 function onePerRule(cases: readonly ScaCase[], prefix: string): ScaCase[] {
@@ -39,8 +43,7 @@ for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of accessCases) {
-        test(`refuses: ${c.name}`, details(driver, [...c.rules, ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
-          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+        test(`refuses: ${c.name}`, details(driver, [...c.rules, ...refusalAssumptions()], c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);
@@ -76,8 +79,7 @@ for (const driver of drivers.filter(submitting)) {
   test.describe(`${driver.op}: SCA`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
-        test(`refuses: ${c.name}`, details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
-          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+        test(`refuses: ${c.name}`, details(driver, c.rules, c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);

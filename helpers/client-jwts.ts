@@ -15,11 +15,52 @@ export interface ClientIdentity {
   clientSecret: string;
   kid: string;
   iss: string;
-  privateKey: KeyObject;
-  publicPem: string;
+  /** Absent for a keyless sandbox client (spec §5.6): it sends `predefined` instead of signing. */
+  privateKey?: KeyObject;
+  publicPem?: string;
   /** Sort code of the client's institution: payments to it are incoming payments for this client. */
   memberId?: string;
+  /** The sandbox's predefined authentication JWT and test SCA JWT (spec §5.6), for a client without a key pair. */
+  predefined?: PredefinedTokens;
 }
+
+export interface PredefinedTokens {
+  /** Meant to be sent again and again (a fixed jti, a long lifetime). */
+  assertion: string;
+  /** Accepted by the sandbox for any body. */
+  scaToken: string;
+}
+
+/** A JWT the client must sign itself, asked of a client that has no private key. */
+export class MissingSigningKey extends Error {
+  override name = 'MissingSigningKey';
+}
+
+/**
+ * What happens when a test asks a keyless client for a signature of its own: the fixtures install a
+ * handler that ends the test as skipped, naming the missing key; elsewhere (a script) it is an error.
+ */
+let onMissingKey: ((client: ClientIdentity) => never) | undefined;
+export function handleMissingSigningKey(handler: ((client: ClientIdentity) => never) | undefined): void {
+  onMissingKey = handler;
+}
+
+/** The client's private key; a keyless client (spec §5.6) has none: the test is skipped, or the call fails. */
+export function signingKeyOf(client: ClientIdentity): KeyObject {
+  if (client.privateKey) return client.privateKey;
+  if (onMissingKey) onMissingKey(client);
+  throw new MissingSigningKey(`client ${client.role} has no private key: it sends the sandbox's predefined tokens (spec §5.6), and this needs a JWT it signs itself`);
+}
+
+/** The client's public key (PEM); a keyless client's is not known to it (the provider holds the pair). */
+export function publicPemOf(client: ClientIdentity): string {
+  if (client.publicPem) return client.publicPem;
+  if (onMissingKey) onMissingKey(client);
+  throw new MissingSigningKey(`client ${client.role} has no key pair of its own: it sends the sandbox's predefined tokens (spec §5.6)`);
+}
+
+/** Whether the options ask for anything but the client's plain JWT (then only the client's own key can make it). */
+const customised = (options: JwtOptions): boolean => Object.values(options).some((value) => value !== undefined);
 
 export interface JwtOptions {
   header?: Override;
@@ -48,11 +89,17 @@ export function scaClaims(client: ClientIdentity, body: Uint8Array | string, opt
   return applyOverride({ iss: client.iss, iat: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID(), alg: 'SHA256', hd: bodyHash(body), nonce: randomUUID() }, options.claims);
 }
 
+/** The authentication JWT: signed by the client, or a keyless client's predefined one (spec §5.6) when nothing in it is changed. */
 export function authenticationJwt(client: ClientIdentity, options: JwtOptions = {}): string {
-  return signCompact(jwtHeader(client, options), authenticationClaims(client, options), options.signer ?? { kind: 'rs256', key: client.privateKey });
+  if (!client.privateKey && client.predefined && !customised(options)) return client.predefined.assertion;
+  return signCompact(jwtHeader(client, options), authenticationClaims(client, options), options.signer ?? { kind: 'rs256', key: signingKeyOf(client) });
 }
 
-/** `body` must be the exact bytes that will be sent: hd is computed over them. */
+/**
+ * `body` must be the exact bytes that will be sent: hd is computed over them. A keyless client sends
+ * its predefined test SCA JWT, which the sandbox accepts for any body (spec §5.6).
+ */
 export function scaJwt(client: ClientIdentity, body: Uint8Array | string, options: JwtOptions = {}): string {
-  return signCompact(jwtHeader(client, options), scaClaims(client, body, options), options.signer ?? { kind: 'rs256', key: client.privateKey });
+  if (!client.privateKey && client.predefined && !customised(options)) return client.predefined.scaToken;
+  return signCompact(jwtHeader(client, options), scaClaims(client, body, options), options.signer ?? { kind: 'rs256', key: signingKeyOf(client) });
 }

@@ -32,6 +32,8 @@ export function declaredClientKey(profile: Profile, role: string, variable: stri
 /** The first key of the profile's declared clients that cannot be loaded, as one sentence; undefined when all load. */
 export function keyProblem(profile: Profile): string | undefined {
   for (const { role, refs, weak } of declaredClientList(profile)) {
+    // A keyless client (spec §5.6) signs nothing: its predefined tokens are checked by the token request.
+    if (!refs.privateKey) continue;
     try {
       declaredClientKey(profile, role, refs.privateKey, { weak });
     } catch (error) {

@@ -23,9 +23,11 @@ const secretRefs = Strict(
   {
     clientId: envName('variable holding the client ID (also X-Client-Id and the assertion sub)'),
     clientSecret: envName('variable holding the client secret (HTTP Basic on the token request)'),
-    privateKey: envName("variable holding the client's RSA private key: PEM text or a path to a PEM file"),
-    kid: envName('variable holding the key ID registered with the public key'),
-    iss: envName('variable holding the issuer registered with the public key'),
+    privateKey: Type.Optional(
+      envName("variable holding the client's RSA private key: PEM text or a path to a PEM file. Only the primary may leave it out, with target.testJwts: it then sends the sandbox's predefined tokens (spec §5.6)"),
+    ),
+    kid: Type.Optional(envName('variable holding the key ID registered with the public key (required with privateKey)')),
+    iss: Type.Optional(envName('variable holding the issuer registered with the public key (required with privateKey)')),
     memberId: Type.Optional(envName("variable holding the institution's sort code (clrSysMmbId.mmbId)")),
   },
   'environment variable NAMES (never values) of one client',
@@ -43,6 +45,16 @@ const declaredClients = Strict({
   ),
 });
 
+const testJwts = Type.Optional(
+  Strict(
+    {
+      assertion: Type.Optional(envName("variable holding the sandbox's predefined authentication JWT (spec §5.6)")),
+      scaToken: Type.Optional(envName("variable holding the sandbox's predefined SCA JWT (spec §5.6)")),
+    },
+    'the sandbox test JWTs: what a primary without privateKey sends instead of signing (spec §5.6)',
+  ),
+);
+
 const referenceTarget = Strict({
   kind: Type.Literal('reference'),
   dialect: Type.Optional(
@@ -53,6 +65,7 @@ const referenceTarget = Strict({
   env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'extra REF_* environment of the reference process (reference/README.md)' })),
   admin: Type.Optional(Type.Boolean({ description: 'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)' })),
   clients: Type.Optional(declaredClients),
+  testJwts,
 });
 
 const httpUrl = (description: string) => Type.String({ format: 'uri', pattern: '^https?://', description });
@@ -62,15 +75,7 @@ const remoteTarget = Strict({
   baseUrl: httpUrl('{base_url} of the spec: the payments API'),
   authUrl: httpUrl('{auth_url} of the spec: the authentication API'),
   clients: declaredClients,
-  testJwts: Type.Optional(
-    Strict(
-      {
-        assertion: Type.Optional(envName("variable holding the sandbox's predefined authentication JWT (spec §5.6)")),
-        scaToken: Type.Optional(envName("variable holding the sandbox's predefined SCA JWT (spec §5.6)")),
-      },
-      'the sandbox test JWTs',
-    ),
-  ),
+  testJwts,
   incomingPaymentId: Type.Optional(Type.String({ description: 'a paymentsServiceId of an incoming payment known to exist for the primary client' })),
 });
 

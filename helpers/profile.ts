@@ -142,6 +142,23 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
   if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
     throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
   }
+  const clients = declaredClients(profile);
+  if (clients) {
+    const roles: [string, SecretRefs | undefined][] = [['primary', clients.primary], ['secondary', clients.secondary], ...Object.entries(clients.weakKeys ?? {}).map(([k, v]): [string, SecretRefs | undefined] => [`weakKeys.${k}`, v])];
+    for (const [role, refs] of roles) {
+      if (!refs) continue;
+      if (refs.privateKey) {
+        for (const field of ['kid', 'iss'] as const) if (!refs[field]) throw new ProfileError(`${file}: field "target.clients.${role}.${field}" is required with privateKey (spec §5.7: the kid and iss registered with the key)`);
+      } else if (role !== 'primary') {
+        throw new ProfileError(`${file}: field "target.clients.${role}.privateKey" is required (only the primary may go without a key pair, sending the sandbox's predefined tokens of spec §5.6)`);
+      } else {
+        const jwts = profile.target.kind === 'remote' || profile.target.kind === 'reference' ? profile.target.testJwts : undefined;
+        if (!jwts?.assertion || !jwts.scaToken) {
+          throw new ProfileError(`${file}: field "target.testJwts" must name both "assertion" and "scaToken" when target.clients.primary has no privateKey (a client without a key pair sends the sandbox's predefined tokens, spec §5.6)`);
+        }
+      }
+    }
+  }
   if (profile.live && profile.exploration) {
     throw new ProfileError(`${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`);
   }
@@ -192,13 +209,24 @@ export function operationPath(profile: Profile, op: OperationName, version?: str
   return p;
 }
 
-/** Every environment variable a remote profile names for secrets: every client (weak-key ones too) and the test JWTs. */
+/**
+ * Every environment variable a profile names for secrets that a run uses: every client (weak-key ones
+ * too), and the predefined test JWTs only when a client has no key pair to sign its own (spec §5.6):
+ * a client that signs never sends them, so a bank that has both is not asked for them.
+ */
 export function secretVariables(profile: Profile): string[] {
   const clients = declaredClients(profile);
   if (!clients) return [];
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
-  const testJwts = profile.target.kind === 'remote' ? Object.values(profile.target.testJwts ?? {}) : [];
+  const keyless = !clients.primary.privateKey;
+  const testJwts = keyless && (profile.target.kind === 'remote' || profile.target.kind === 'reference') ? Object.values(profile.target.testJwts ?? {}) : [];
   return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts])];
+}
+
+/** Every secret variable a profile names, used by a run or not: what a CI template maps from its secret store. */
+export function declaredSecretVariables(profile: Profile): string[] {
+  const testJwts = profile.target.kind === 'remote' || profile.target.kind === 'reference' ? Object.values(profile.target.testJwts ?? {}) : [];
+  return [...new Set([...secretVariables(profile), ...(declaredClients(profile) ? testJwts : [])])];
 }
 
 /** The secret variables of a profile that are unset, in the profile's order. */

@@ -21,6 +21,13 @@ export interface Client {
   faults: FaultSet;
   /** The registration's `dialect`, else the process dialect: this client's requests are answered in it. */
   dialect: Dialect;
+  /**
+   * A sandbox's predefined test tokens for a client without a key pair (spec §5.6): the jti of the
+   * authentication JWT the provider issued, which may be sent again and again, and of the test SCA
+   * JWT, which is accepted for any body (its hd and nonce are not checked). Both are still verified
+   * like any other (signature, kid, iss, exp). Null: the client signs its own.
+   */
+  predefinedTokens: { assertionJti: string; scaJti: string } | null;
 }
 
 export interface RegistrationResult {
@@ -101,6 +108,15 @@ export class Registry {
           problems.push((error as Error).message);
         }
     }
+    const predefinedIn = body['predefinedTokens'];
+    let predefinedTokens: Client['predefinedTokens'] = null;
+    if (predefinedIn !== undefined && predefinedIn !== null) {
+      const p = typeof predefinedIn === 'object' && !Array.isArray(predefinedIn) ? (predefinedIn as Record<string, unknown>) : {};
+      const assertionJti = str(p, 'assertionJti', problems);
+      const scaJti = str(p, 'scaJti', problems);
+      if (assertionJti && scaJti) predefinedTokens = { assertionJti, scaJti };
+      else problems.push('predefinedTokens must be {"assertionJti": "…", "scaJti": "…"}');
+    }
     if (problems.length > 0 || !clientId || !clientSecret || !kid || !iss || !publicKey) return { ok: false, problems };
 
     const client: Client = {
@@ -116,6 +132,7 @@ export class Registry {
       tokenTtlSeconds: typeof ttl === 'number' ? ttl : null,
       faults: new Set<FaultName>([...this.globalFaults, ...own]),
       dialect,
+      predefinedTokens,
     };
     const previous = this.clients.get(clientId);
     if (previous?.memberId && this.members.get(previous.memberId) === clientId) this.members.delete(previous.memberId);

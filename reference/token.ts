@@ -142,7 +142,9 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   if (faults.has('token-rejects-extra-claims')) {
     for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
   }
-  if (typeof jti === 'string' && jti !== '' && client.dialect.assertionReplay === 'refuse') {
+  // The predefined authentication JWT of a keyless sandbox client is meant to be sent again and again (§5.6).
+  const predefined = typeof jti === 'string' && jti === client.predefinedTokens?.assertionJti;
+  if (typeof jti === 'string' && jti !== '' && client.dialect.assertionReplay === 'refuse' && !predefined) {
     const key = `${client.clientId}\u0000${jti}`;
     if (ctx.assertionJtis.has(key)) throw invalidGrant('assertion jti was already used');
     const forgetAt = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;

@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
-import { grantedCapabilities, ruleApplies, whatToGrant } from '../fixtures/ledger/capabilities';
+import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../fixtures/ledger/capabilities';
+import { needsOf } from '../fixtures/plan';
+import { declaredClients, type Profile } from '../helpers/profile';
 import type { Operation } from '../fixtures/ledger/operations';
 import { operationsOf, reportOperationOf, ruleIdsOf } from '../fixtures/ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
@@ -28,6 +30,8 @@ export interface ListedTest {
   name?: string;
   /** The operation the report files it under (reportOperationOf). */
   reportOperation?: Operation;
+  /** Capabilities the test itself needs beyond its rules' (`takes({ needs })`). */
+  needs?: Capability[];
 }
 
 export interface FlowCoverage {
@@ -73,7 +77,7 @@ export function listTests(profiles: string[]): ListedTest[] {
   const tests = new Map<string, ListedTest>();
   for (const t of flattenReport(report)) {
     const reportOperation = reportOperationOf(t.tags);
-    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), ...(reportOperation ? { reportOperation } : {}) });
+    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), ...(reportOperation ? { reportOperation } : {}) });
   }
   return [...tests.values()];
 }
@@ -172,15 +176,35 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   return lines.join('\n');
 }
 
-/** What one profile can assess: every documented rule, assessable or not, and why not. */
-export function formatAssessable(profileName: string): string {
+/** What the profile's assessment rests on that the bank fills in itself: its own sort code, or the target's answer to unknown originals. */
+function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
+  const clients = declaredClients(profile);
+  if (!clients || clients.secondary) return [];
+  if (clients.primary.memberId) {
+    return [`  returns, refunds and incoming reads rest on the primary's sort code (target.clients.primary.memberId, variable ${clients.primary.memberId}): the primary pays itself there and, as that payment's beneficiary's institution (§1, §2.2 cdtrAgt), returns and refunds it`];
+  }
+  if (granted.has('returnableOriginal')) return [`  returns send back payments the service never saw (expectations.returnUnknownOriginal: "accept"): the §2.5 field rules are judged on such returns; declare target.clients.primary.memberId for the rest`];
+  return [];
+}
+
+/** What one profile can assess: every documented rule, assessable or not, and why not; and the tests it skips for what they need themselves. */
+export function formatAssessable(profileName: string, tests: readonly ListedTest[] = []): string {
   const profile = loadProfile(profileName);
   const granted = grantedCapabilities(profile);
   const documented = rules.filter((r) => r.level === 'documented' && !r.retired);
   const cannot = documented.filter((r) => !ruleApplies(r, profile, granted));
   const share = ((100 * (documented.length - cannot.length)) / documented.length).toFixed(1);
-  const lines = [``, `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`];
-  for (const r of cannot) lines.push(`  not assessable: ${r.id} ${r.statement}\n      needs ${whatToGrant(r.needs!, r.id)}`);
+  const lines = [``, `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`, ...restsOn(profile, granted)];
+  // Rules that need the same thing are listed together: a bank reads what to ask for once.
+  const byNeed = new Map<string, Rule[]>();
+  for (const r of cannot) byNeed.set(whatToGrant(r.needs!, r.id), [...(byNeed.get(whatToGrant(r.needs!, r.id)) ?? []), r]);
+  for (const [need, list] of byNeed) {
+    if (list.length === 1) lines.push(`  not assessable: ${list[0]!.id} ${list[0]!.statement}\n      needs ${need}`);
+    else lines.push(`  not assessable: ${list.length} rules (${list.map((r) => r.id).join(', ')})\n      need ${need}`);
+  }
+  const testNeeds = new Map<Capability, number>();
+  for (const t of tests) for (const c of t.needs ?? []) if (!granted.has(c)) testNeeds.set(c, (testNeeds.get(c) ?? 0) + 1);
+  for (const [c, n] of testNeeds) lines.push(`  ${n} test(s) skipped for what they need themselves, not their rules: ${whatToGrant(c)}`);
   return lines.join('\n');
 }
 
@@ -189,7 +213,7 @@ export function ledgerCheck(options: { profiles?: string[]; strict?: boolean; pr
   const result = checkLedger(listTests(profiles), options);
   if (options.print !== false) {
     console.log(formatLedgerCheck(result, options));
-    if (options.profiles?.length) for (const p of profiles) console.log(formatAssessable(p));
+    if (options.profiles?.length) for (const p of profiles) console.log(formatAssessable(p, result.tests));
   }
   return result;
 }

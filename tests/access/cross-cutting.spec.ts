@@ -21,7 +21,11 @@ const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
 /** The same case runs on every operation: its title names the operation, so no two read alike in a list. */
 const on = (d: OperationDriver, title: string): string => `${title} — ${OPERATION_LABELS[d.op]}`;
-const details = (d: OperationDriver, rules: string[]) => ({ tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`], ...takes(...d.takes) });
+/** A test of one operation: its rules, what its driver takes and needs, and what the case itself needs. */
+const details = (d: OperationDriver, rules: string[], needsOtherClient = false) => ({
+  tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`],
+  ...takes(...d.takes, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+});
 
 const accessCases = onePerRule(headerCases, 'AT-');
 const scaCases = onePerRule(headerCases, 'SCA-');
@@ -32,8 +36,7 @@ for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of accessCases) {
-        test(on(driver, `refuses: ${c.name}`), details(driver, [...c.rules, ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
-          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+        test(on(driver, `refuses: ${c.name}`), details(driver, [...c.rules, ...refusalAssumptions()], c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);
@@ -69,9 +72,8 @@ for (const driver of drivers.filter(submitting)) {
   test.describe(`${driver.op}: SCA`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
-        test(on(driver, `refuses: ${c.name}`), details(driver, c.rules), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        test(on(driver, `refuses: ${c.name}`), details(driver, c.rules, c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
           verdicts.scaGoverns(driver.op);
-          if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));
           const actor = driver.actor(clients);

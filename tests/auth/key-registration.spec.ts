@@ -8,7 +8,7 @@ import { test } from '../../fixtures/test';
 import { clientFromEnvironment } from '../../fixtures/target';
 import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
 import type { Signer } from '../../helpers/jws';
-import type { ClientIdentity } from '../../helpers/client-jwts';
+import { signingKeyOf, type ClientIdentity } from '../../helpers/client-jwts';
 import { declaredClients, type WeakKey } from '../../helpers/profile';
 import { answerOf } from '../../fixtures/verdicts';
 
@@ -34,7 +34,7 @@ const cases: KeyCase[] = [
 
 /** The signature a key's owner would make: ES256 for an EC key, RS256 otherwise. */
 const signerOf = (client: ClientIdentity): { signer: Signer; alg: string } =>
-  client.privateKey.asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: client.privateKey }, alg: 'ES256' } : { signer: { kind: 'rs256', key: client.privateKey }, alg: 'RS256' };
+  signingKeyOf(client).asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: signingKeyOf(client) }, alg: 'ES256' } : { signer: { kind: 'rs256', key: signingKeyOf(client) }, alg: 'RS256' };
 
 test.describe('key registration: a key the spec forbids makes every token request fail', () => {
   for (const c of cases) {

@@ -3,7 +3,7 @@
  * which every case sends its valid twin first, then one mutation.
  */
 import { isJsonAnswer } from '../../helpers/http';
-import { test } from '../../fixtures/test';
+import { test, takes } from '../../fixtures/test';
 import { tokenCases, tokenErrorCodes } from '../../fixtures/catalogues/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../fixtures/schema-check';
@@ -69,8 +69,7 @@ test.describe('token endpoint: valid exchange', () => {
 
 test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13'] }, async ({ api, verdicts, clients }) => {
-      if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: api.profile.name });
+    test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13'], ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, clients }) => {
       const twin = await api.requestToken({ label: 'valid twin' });
       verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
       const mutant = await api.requestToken({ ...tokenMutant(c, { client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });

@@ -58,7 +58,7 @@ test.describe('cancellation: whose payment', () => {
     verdicts.refused('CXL-01', answer.exchange, 'notFound', { what: 'the cancellation of a payment that was never made is refused' });
   });
 
-  test('a cancellation of another client’s payment is refused', { tag: ['@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a cancellation of another client’s payment is refused', { tag: ['@CXL-01'], ...takes({ needs: 'secondClient' }) }, async ({ api, verdicts, clients, seed }) => {
     const other = clients.secondary!;
     const own = paymentTo(other, seed);
     await pay(api, verdicts, clients.primary, own);

@@ -16,8 +16,7 @@ import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of headerCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions()].map((r) => `@${r}`) }, async ({ api, verdicts, seed, clients, profile }) => {
-      if (c.needsOtherClient && !clients.secondary) verdicts.skip({ kind: 'capability', capability: 'secondClient', profile: profile.name });
+    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions()].map((r) => `@${r}`), ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, seed, clients }) => {
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       const body = JSON.stringify(buildPacs008({ seed }));

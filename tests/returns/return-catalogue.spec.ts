@@ -1,13 +1,15 @@
 /**
  * Return (pacs.004, spec §2.5): the negative catalogue. Each case returns two settled payments of
  * the same seed template: the valid twin returns the first and must be accepted, then the mutant
- * (one rule broken, or one allowed variant) returns the second. The beneficiary's institution (the
- * secondary client) returns: §1 "started by the beneficiary's institution".
+ * (one rule broken, or one allowed variant) returns the second. The beneficiary's institution returns
+ * (§1): the secondary client, or the primary paid at its own sort code; with neither, payments the
+ * service never saw, where the profile says it accepts their return (fixtures/flows/returns.ts).
  */
 import { test, takes } from '../../fixtures/test';
 import { returnCases, type ReturnCase } from '../../fixtures/catalogues/pacs004-cases';
 import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { submitReturn } from '../../fixtures/flows/returns';
+import { originalsToReturn, submitReturn } from '../../fixtures/flows/returns';
+import type { Api } from '../../fixtures/api';
 import { expectBusinessRefusal } from '../../fixtures/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
 import { refusalAssumptions } from '../../fixtures/verdicts';
@@ -21,28 +23,38 @@ const is4xx = (exchange: Exchange): boolean => exchange.response.status >= 400 &
 
 const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 'refuses');
 
-/** Two originals for the twin and the mutant: settled payments, or payments the service never saw. */
-async function originalsFor(c: ReturnCase, take: TakeSettled, clients: Clients, seed: string): Promise<[Pacs008Message, Pacs008Message]> {
+/**
+ * Two originals for the twin and the mutant: settled payments the returner received, or payments the
+ * service never saw (the case's own choice, or the profile's only way: fixtures/flows/returns.ts).
+ */
+async function originalsFor(c: ReturnCase, api: Api, take: TakeSettled, clients: Clients, seed: string): Promise<{ originals: [Pacs008Message, Pacs008Message]; known: boolean }> {
   const beneficiary = beneficiaryOf(clients);
-  if (c.original === 'unknown') return [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)];
-  const [a, b] = await take({ payer: clients.primary, beneficiary, ...(c.cancellationRequested ? { withRejectedCancellation: true } : {}) }, 2);
-  return [a!.message, b!.message];
+  if (c.original === 'unknown') return { originals: [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)], known: false };
+  const { originals, known } = await originalsToReturn(api, clients, take, seed, 2, { withRejectedCancellation: c.cancellationRequested ?? false });
+  return { originals: [originals[0]!, originals[1]!], known };
 }
+
+/**
+ * What a case needs to return: a payment the client may return (its own sort code's, the second
+ * client's, or one the service never saw where that is accepted); a payment it received, when the
+ * rule is about the original itself (its amount, RTR-33) or its cancellation request (rtrdInstdAmt).
+ */
+const needsOf = (c: ReturnCase) => (c.original === 'unknown' ? [] : [{ needs: c.cancellationRequested || c.outcome === 'businessRefusal' ? ('beneficiarySide' as const) : ('returnableOriginal' as const) }]);
 
 test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
   for (const c of returnCases) {
-    const pool = c.original === 'unknown' ? takes() : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 });
+    const pool = c.original === 'unknown' ? takes() : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 }, ...needsOf(c));
     test(`${verb(c)}: ${c.name}`, { tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`), ...pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
       if (c.original === 'unknown' && profile.expectations.returnUnknownOriginal !== 'accept') {
         verdicts.skip({ kind: 'not-applicable', why: 'needs a target that accepts returns of payments it does not know (profile expectations.returnUnknownOriginal: accept)' });
       }
       const returner = beneficiaryOf(clients);
-      const [twinOriginal, mutantOriginal] = await originalsFor(c, settledOriginals, clients, seed);
+      const { originals: [twinOriginal, mutantOriginal], known } = await originalsFor(c, api, settledOriginals, clients, seed);
 
       const twin = buildPacs004({ seed, original: twinOriginal, ...(c.twin ?? {}) });
       const twinAnswer = await submitReturn(api, twin, { client: returner, label: 'valid twin: return the payment (pacs.004)' });
       // The profile says unknown originals are accepted (else the test was skipped above): a refused twin means they are not (RTR-36 reports it).
-      if (c.original === 'unknown') verdicts.gate('RTR-36', 'the valid twin returns a payment the service does not know', !is4xx(twinAnswer.exchange), `the target refused it: ${answerOf(twinAnswer.exchange)}`);
+      if (!known) verdicts.gate('RTR-36', 'the valid twin returns a payment the service does not know', !is4xx(twinAnswer.exchange), `the target refused it: ${answerOf(twinAnswer.exchange)}`);
       verdicts.require('RTR-01', 'the valid twin is accepted (or the case proves nothing)', { ok: twinAnswer.exchange.response.status >= 200 && twinAnswer.exchange.response.status < 300, expected: 'a 2xx', received: `HTTP ${twinAnswer.exchange.response.status}` });
 
       const mutant: Pacs004Message = buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) });

@@ -6,7 +6,7 @@
 import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, echoesMsgId, expectBusinessRefusal, idOf } from '../../fixtures/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { submitReturn } from '../../fixtures/flows/returns';
+import { originalsToReturn, submitReturn } from '../../fixtures/flows/returns';
 import { returnToFinal } from '../../fixtures/catalogues/observations';
 import { answerOf } from '../../fixtures/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
@@ -18,9 +18,8 @@ const TWO = takes({ pool: 'settled', count: 2 });
 
 test.describe('return (pacs.004): accepted returns', () => {
   test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const returner = beneficiaryOf(clients);
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const message = buildPacs004({ seed, original: original!.message });
+    const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
+    const message = buildPacs004({ seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
     const declared = api.profile.expectations.returnAnswer ?? 'data';
     verdicts.accepted('RTR-01', 'a valid return is accepted', exchange, declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 });
@@ -35,18 +34,16 @@ test.describe('return (pacs.004): accepted returns', () => {
   });
 
   test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const returner = beneficiaryOf(clients);
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const minimal = minimalPacs004(buildPacs004({ seed, original: original!.message }));
+    const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
+    const minimal = minimalPacs004(buildPacs004({ seed, original: originals[0]! }));
     verdicts.require('RTR-30', 'the minimal message has no optional total', { ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined });
     const { exchange } = await submitReturn(api, minimal, { client: returner, label: 'return with only the required fields (pacs.004)' });
     verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
   });
 
   test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const returner = beneficiaryOf(clients);
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const message = buildPacs004({ seed, original: original!.message });
+    const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
+    const message = buildPacs004({ seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
     verdicts.accepted('RTR-01', 'the first return is accepted', first.exchange);
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });

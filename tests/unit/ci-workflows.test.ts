@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { loadProfile, secretVariables } from '../../helpers/profile';
+import { declaredSecretVariables, loadProfile } from '../../helpers/profile';
 
 const root = path.resolve(__dirname, '..', '..');
 const WORKFLOWS = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
@@ -34,7 +34,7 @@ const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 
 /** The env var names a profile reads its secrets from. */
 function secretNames(profileName: string): string[] {
-  return secretVariables(loadProfile(profileName)).sort();
+  return declaredSecretVariables(loadProfile(profileName)).sort();
 }
 
 for (const file of WORKFLOWS) {

@@ -88,23 +88,23 @@ test('keys are loaded before any request: a bad path, a file that is no key, a n
   const good = onboarded({});
   assert.equal(withVariables(good, () => keyProblem(sandboxLike)), undefined);
 
-  const missing = withVariables({ ...good, [refs.privateKey]: './keys/sandbox.pem' }, () => keyProblem(sandboxLike))!;
+  const missing = withVariables({ ...good, [refs.privateKey!]: './keys/sandbox.pem' }, () => keyProblem(sandboxLike))!;
   assert.equal(missing, `profile local-sandbox-like, client primary: ${refs.privateKey} is neither PEM text nor the path of an existing file: ./keys/sandbox.pem (relative to ${process.cwd()}).`);
 
   const notAKey = path.join(work, 'sandbox.pem');
   writeFileSync(notAKey, 'this is not a key\n');
-  assert.match(withVariables({ ...good, [refs.privateKey]: notAKey }, () => keyProblem(sandboxLike))!, new RegExp(`^profile local-sandbox-like, client primary: ${refs.privateKey} does not hold a usable private key \\(the file ${notAKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): .+\\.$`));
+  assert.match(withVariables({ ...good, [refs.privateKey!]: notAKey }, () => keyProblem(sandboxLike))!, new RegExp(`^profile local-sandbox-like, client primary: ${refs.privateKey} does not hold a usable private key \\(the file ${notAKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): .+\\.$`));
 
   const directory = path.join(work, 'keys');
   mkdirSync(directory);
-  assert.match(withVariables({ ...good, [refs.privateKey]: directory }, () => keyProblem(sandboxLike))!, /names a file that cannot be read: .*keys \(EISDIR\)\.$/);
+  assert.match(withVariables({ ...good, [refs.privateKey!]: directory }, () => keyProblem(sandboxLike))!, /names a file that cannot be read: .*keys \(EISDIR\)\.$/);
 
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   assert.match(withVariables({ ...good, PAYMENTS_SANDBOX_LIKE_SECONDARY_PRIVATE_KEY: ec }, () => keyProblem(sandboxLike))!, /^profile local-sandbox-like, client secondary: PAYMENTS_SANDBOX_LIKE_SECONDARY_PRIVATE_KEY holds a private key of type ec, but the API needs RSA \(spec §5\.4\)\.$/);
   assert.equal(withVariables({ ...good, PAYMENTS_SANDBOX_LIKE_EC_PRIVATE_KEY: ec }, () => keyProblem(sandboxLike)), undefined, 'the weak-key EC client is meant to hold an EC key');
 
   // A value that is neither a path nor PEM (key material pasted without its PEM lines) is never shown.
-  const pasted = withVariables({ ...good, [refs.privateKey]: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' }, () => keyProblem(sandboxLike))!;
+  const pasted = withVariables({ ...good, [refs.privateKey!]: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' }, () => keyProblem(sandboxLike))!;
   assert.ok(!pasted.includes('MIIEvQ'), pasted);
 });
 
@@ -144,7 +144,7 @@ test('npm run conformance -- --project=local-sandbox-like with a private key pat
   mkdirSync(reportDir, { recursive: true });
   writeFileSync(path.join(reportDir, 'index.html'), '<html>stale</html>');
   const mtime = statSync(path.join(reportDir, 'index.html')).mtimeMs;
-  const run = refused('conformance', { [refs.privateKey]: './keys/sandbox.pem' }, { PAYMENTS_REPORT_DIR: reportDir });
+  const run = refused('conformance', { [refs.privateKey!]: './keys/sandbox.pem' }, { PAYMENTS_REPORT_DIR: reportDir });
   assert.equal(run.status, 2, run.output);
   assert.match(run.output, /✖ profile local-sandbox-like, client primary: PAYMENTS_SANDBOX_LIKE_PRIMARY_PRIVATE_KEY is neither PEM text nor the path of an existing file: \.\/keys\/sandbox\.pem \(relative to \S+\)\./);
   assert.doesNotMatch(run.output, /report:|secret scan|run folder:|passed|failed/, run.output);

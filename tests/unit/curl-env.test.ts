@@ -121,7 +121,7 @@ test('a remote profile: credentials from its secret variables, the sca-token hd 
   const profile = parseProfile({ ...local, name: 'remote-test', target: { kind: 'remote', baseUrl: `${reference.url}/`, authUrl: reference.url, clients: { primary: names } } }, 'remote-test.json');
   const client = generatedClient('primary', 'curltest', 0, generateRsaKeyPair());
   await registerClient(http, { baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url }, client);
-  const values = { clientId: client.clientId, clientSecret: client.clientSecret, privateKey: client.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: client.kid, iss: client.iss };
+  const values = { clientId: client.clientId, clientSecret: client.clientSecret, privateKey: client.privateKey!.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: client.kid, iss: client.iss };
   for (const [field, variable] of Object.entries(names)) process.env[variable] = values[field as keyof typeof values];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'curl-env-'));
   try {

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { root, sourceFiles } from './support/import-graph';
-import { listProfileNames, loadProfile, secretVariables } from '../../helpers/profile';
+import { declaredSecretVariables, listProfileNames, loadProfile } from '../../helpers/profile';
 
 const SETTINGS_MODULE = 'helpers/run-settings.ts';
 const CI_TEMPLATES = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
@@ -75,7 +75,7 @@ function tableVariables(readme: string, heading: string): string[] {
 const suiteTable = tableVariables(read('README.md'), '## Environment variables');
 /** `REF_PORT_<server>` stands for every name with that prefix. */
 const listed = (name: string): boolean => suiteTable.some((row) => row === name || (row.includes('<') && name.startsWith(row.slice(0, row.indexOf('<')))));
-const profileSecrets = new Set(listProfileNames().flatMap((name) => secretVariables(loadProfile(name))));
+const profileSecrets = new Set(listProfileNames().flatMap((name) => declaredSecretVariables(loadProfile(name))));
 
 test('only helpers/run-settings.ts reads process.env in the suite (others get a typed setting from it)', () => {
   const reads = suiteFiles.filter((f) => f !== SETTINGS_MODULE && !STANDALONE.includes(f)).flatMap(processEnvReads);

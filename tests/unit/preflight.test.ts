@@ -20,8 +20,7 @@ const SANDBOX_VARS = [
   'PAYMENTS_SANDBOX_PRIVATE_KEY',
   'PAYMENTS_SANDBOX_KID',
   'PAYMENTS_SANDBOX_ISS',
-  'PAYMENTS_SANDBOX_TEST_ASSERTION',
-  'PAYMENTS_SANDBOX_TEST_SCA_TOKEN',
+  'PAYMENTS_SANDBOX_MEMBER_ID',
 ];
 
 /** No code frame, no stack, no "Error:" prefix: what a thrown error would print. */
@@ -31,8 +30,12 @@ function assertNoStack(output: string): void {
   assert.doesNotMatch(output, /\bError: /, `an error object was printed:\n${output}`);
 }
 
-test('every secret variable of a remote profile is named: clients (all roles) and test JWTs', () => {
+test('every secret variable a run of a remote profile uses is named: clients (all roles), and the test JWTs only for a client without a key pair', () => {
   assert.deepEqual(secretVariables(sandbox).sort(), [...SANDBOX_VARS].sort());
+  const primary = (sandbox.target as { clients: { primary: Record<string, string> } }).clients.primary;
+  const { privateKey: _key, kid: _kid, iss: _iss, ...keyless } = primary;
+  const withoutKey = parseProfile({ ...sandbox, name: 'keyless', target: { ...sandbox.target, clients: { primary: keyless } } }, 'keyless.json');
+  assert.deepEqual(secretVariables(withoutKey).sort(), ['PAYMENTS_SANDBOX_CLIENT_ID', 'PAYMENTS_SANDBOX_CLIENT_SECRET', 'PAYMENTS_SANDBOX_MEMBER_ID', 'PAYMENTS_SANDBOX_TEST_ASSERTION', 'PAYMENTS_SANDBOX_TEST_SCA_TOKEN']);
   const both = parseProfile(
     {
       ...sandbox,
@@ -54,7 +57,7 @@ test('the sentence names every unset variable and nothing that is set', () => {
   assert.equal(unsetSecretsSentence(sandbox, dummySecrets(SANDBOX_VARS)), undefined);
 });
 
-test('npx playwright test --project=sandbox without its variables stops at once, naming all 7, no stack, no run folder', () => {
+test('npx playwright test --project=sandbox without its variables stops at once, naming all 6, no stack, no run folder', () => {
   const runDir = path.join(tempDir('preflight'), 'run');
   const run = runPlaywrightCli(['--project=sandbox'], cleanEnv({ PAYMENTS_RUN_DIR: runDir }), 15_000);
   const output = run.stdout + run.stderr;

@@ -81,7 +81,7 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
 
 /** A JWT-bearer token request of §4.1 for `identity`, signed with its key (RS256, or ES256 for an EC key). */
 export async function requestToken(ref: ReferenceHandle, identity: ClientIdentity): Promise<Answer> {
-  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(identity, identity.privateKey.asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: identity.privateKey }, header: { alg: 'ES256' } } : {}), scope: 'makePayments' });
+  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(identity, identity.privateKey!.asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: identity.privateKey! }, header: { alg: 'ES256' } } : {}), scope: 'makePayments' });
   return answer(
     await fetch(`${ref.url}/oauth/token`, {
       method: 'POST',

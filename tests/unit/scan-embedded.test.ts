@@ -78,7 +78,7 @@ test('every client and key a worker creates is registered with its redactor: ext
   for (const role of ['beneficiary', 'twin', 'mutant', 'shortlived', 'manual-batch']) {
     const client = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
     assert.equal(values().get(client.clientSecret), `${role} client secret`);
-    assert.ok(values().has(pem(client.privateKey)), `${role} private key`);
+    assert.ok(values().has(pem(client.privateKey!)), `${role} private key`);
   }
   for (const [what, key] of [
     ['the stranger key', strangerKey().privateKey],

@@ -8,8 +8,7 @@ import path from 'node:path';
 import { buildManifest, diffManifest, readBundleFiles, serialiseManifest, sha256, signJws, verifyJws, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, publicPemOf } from '../../scripts/lib/signing';
 import { sanitiseProfile, summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { testRecords, type TestRecord } from '../../scripts/lib/run-records';
-import type { Rule } from '../../fixtures/ledger/rules';
-import type { ReportTest } from '../../helpers/playwright-report';
+import { reportTest, ruleFixture } from './support/report-tests';
 import { checkAnnotation, skipAnnotation } from '../../fixtures/ledger/outcomes';
 import { loadProfile } from '../../helpers/profile';
 import { verifyEvidence } from '../../scripts/verify-evidence';
@@ -178,21 +177,8 @@ test('testRecords reads outcomes, tags, skip reasons and first error lines', () 
   );
 });
 
-const R = (id: string, level: Rule['level'] = 'documented', needs?: Rule['needs']): Rule => ({ id, section: '§0', level, flow: 'auth', statement: id, operations: ['token'], ...(needs ? { needs } : {}) });
-const T = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annotations: ReportTest['annotations'] = [], error?: string): ReportTest => ({
-  project: 'local',
-  titlePath: ['f', `${tags.join('+')} ${resultStatus}`],
-  title: `f › ${tags.join('+')} ${resultStatus}`,
-  tags,
-  status: resultStatus === 'failed' ? 'unexpected' : resultStatus === 'skipped' ? 'skipped' : 'expected',
-  outcome: resultStatus,
-  annotations,
-  resultAnnotations: [],
-  resultStatus,
-  durationMs: 1,
-  errors: error ? [error] : [],
-  results: [],
-});
+const R = ruleFixture;
+const T = reportTest;
 const check = (rule: string, ok: boolean) => checkAnnotation({ rule, ok, what: `${rule} holds`, ...(ok ? {} : { detail: 'expected x; received y' }) });
 const local = loadProfile('local');
 const sandbox = loadProfile('sandbox');

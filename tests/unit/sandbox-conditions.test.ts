@@ -16,8 +16,8 @@ import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../helpers/http';
 import { loadProfile } from '../../helpers/profile';
-import type { Rule } from '../../fixtures/ledger/rules';
 import type { ReportTest } from '../../helpers/playwright-report';
+import { reportTest, ruleFixture } from './support/report-tests';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 
 test('RateLimiter: a second\'s burst per client, then the wait until the next token', () => {
@@ -101,21 +101,8 @@ test('infrastructure answers: 429, 502, 503, 504 after the retries, described wi
   assert.equal(asInconclusive(new Error('boom')), undefined, 'any other error stays an error');
 });
 
-const R = (id: string): Rule => ({ id, section: '§0', level: 'documented', flow: 'auth', statement: id, operations: ['token'] });
-const T = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annotations: ReportTest['annotations'] = []): ReportTest => ({
-  project: 'local',
-  titlePath: ['f', tags.join('+')],
-  title: `f › ${tags.join('+')}`,
-  tags,
-  status: resultStatus === 'failed' ? 'unexpected' : resultStatus === 'skipped' ? 'skipped' : 'expected',
-  outcome: resultStatus,
-  annotations,
-  resultAnnotations: [],
-  resultStatus,
-  durationMs: 1,
-  errors: [],
-  results: [],
-});
+const R = ruleFixture;
+const T = reportTest;
 const inconclusiveTest = (tags: string[]): ReportTest => {
   const failure = new InfrastructureInconclusive('query status: GET /x answered 503 with Retry-After 1, after 4 retries (503, 503, 503, 503)');
   return T(tags, 'skipped', [{ type: INCONCLUSIVE_ANNOTATION, description: failure.answer }, skipAnnotation(failure.reason)]);

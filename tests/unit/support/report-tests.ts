@@ -1,0 +1,33 @@
+/**
+ * Rows of a Playwright JSON report and ledger rules, as the certification and verdict tests need them:
+ * one builder each, so a change to ReportTest or Rule is made once.
+ */
+import type { Rule } from '../../../fixtures/ledger/rules';
+import type { ReportTest } from '../../../helpers/playwright-report';
+
+/** A ledger rule of the auth flow on the token operation. */
+export const ruleFixture = (id: string, level: Rule['level'] = 'documented', needs?: Rule['needs']): Rule => ({
+  id,
+  section: '§0',
+  level,
+  flow: 'auth',
+  statement: id,
+  operations: ['token'],
+  ...(needs ? { needs } : {}),
+});
+
+/** A test of the report citing `tags`, ended as `resultStatus`; its title names both, so each is unique. */
+export const reportTest = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annotations: ReportTest['annotations'] = [], error?: string): ReportTest => ({
+  project: 'local',
+  titlePath: ['f', `${tags.join('+')} ${resultStatus}`],
+  title: `f › ${tags.join('+')} ${resultStatus}`,
+  tags,
+  status: resultStatus === 'failed' ? 'unexpected' : resultStatus === 'skipped' ? 'skipped' : 'expected',
+  outcome: resultStatus,
+  annotations,
+  resultAnnotations: [],
+  resultStatus,
+  durationMs: 1,
+  errors: error ? [error] : [],
+  results: [],
+});

@@ -10,8 +10,8 @@ import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './fixtures/projects';
-import { grepFor } from './fixtures/ledger/tags';
-import { isOperation } from './fixtures/ledger/operations';
+import { grepFor } from './ledger/tags';
+import { isOperation } from './ledger/operations';
 import type { RunOptions } from './fixtures/options';
 
 export interface MutationPlan {

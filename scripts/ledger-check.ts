@@ -10,12 +10,12 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { rules, ruleById, type Flow, type Rule } from '../fixtures/ledger/rules';
-import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../fixtures/ledger/capabilities';
+import { rules, ruleById, type Flow, type Rule } from '../ledger/rules';
+import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../ledger/capabilities';
 import { needsOf } from '../fixtures/plan';
 import { declaredClients, type Profile } from '../helpers/profile';
-import type { Operation } from '../fixtures/ledger/operations';
-import { operationsOf, reportOperationOf, ruleIdsOf } from '../fixtures/ledger/tags';
+import type { Operation } from '../ledger/operations';
+import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
 import { loadProfile } from '../helpers/profile';
 import { cliMain } from './lib/cli';
@@ -140,7 +140,7 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   const untagged = result.tests.filter((t) => t.ruleIds.length === 0);
   lines.push(`ledger check: ${result.tests.length} tests, ${result.citations.size} distinct rule IDs cited`);
   if (result.unknown.length) {
-    lines.push('', `✖ ${result.unknown.length} cited ID(s) are not in fixtures/ledger/rules.ts:`);
+    lines.push('', `✖ ${result.unknown.length} cited ID(s) are not in ledger/rules.ts:`);
     for (const u of result.unknown) lines.push(`  ${u.id}  cited by ${u.tests.length} test(s), e.g. ${u.tests[0]}`);
   }
   for (const r of result.retiredCited) lines.push(`! ${r.id} is retired but still cited by ${r.tests.length} test(s), e.g. ${r.tests[0]}`);

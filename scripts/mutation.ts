@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
-import { ruleById } from '../fixtures/ledger/rules';
+import { ruleById } from '../ledger/rules';
 import { loadProfile } from '../helpers/profile';
 import { reportErrors, readReportFile } from '../helpers/playwright-report';
 import { runPlaywright } from './lib/run-playwright';

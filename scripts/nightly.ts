@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { applyDeviations, describeDeviation, deviationsFile, DeviationsError, loadDeviations as loadFileDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../fixtures/deviations';
+import { applyDeviations, describeDeviation, deviationsFile, DeviationsError, loadDeviations as loadFileDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../ledger/deviations';
 import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';

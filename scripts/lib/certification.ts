@@ -1,12 +1,12 @@
 /**
  * What a run says about each rule of the ledger, and the certification verdict. Per-rule outcomes
- * come from the tests' rule checks (fixtures/ledger/outcomes.ts): a failing check fails its own rule
+ * come from the tests' rule checks (ledger/outcomes.ts): a failing check fails its own rule
  * only, a test blocked by an assumption leaves its rule "not assessed" with that assumption, and a
  * rule the profile cannot assess (a capability it does not grant) is not required.
  */
-import { ruleApplies, grantedCapabilities } from '../../fixtures/ledger/capabilities';
-import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../fixtures/ledger/outcomes';
-import type { Rule } from '../../fixtures/ledger/rules';
+import { ruleApplies, grantedCapabilities } from '../../ledger/capabilities';
+import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../ledger/outcomes';
+import type { Rule } from '../../ledger/rules';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 

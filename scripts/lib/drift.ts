@@ -6,7 +6,7 @@
  *   - a test failed, but only on assumption rules (an enforce-mode profile): the target answers
  *     otherwise than the profile expects, and nothing documented broke.
  */
-import { ruleById } from '../../fixtures/ledger/rules';
+import { ruleById } from '../../ledger/rules';
 import { formatDrift, type FieldDiff } from '../../fixtures/discovery/diff';
 
 /** Exit status of a nightly run whose conformance is fine but whose assumptions drifted (0 OK, 1 conformance, 2 refused). */

@@ -1,6 +1,6 @@
 /** Renders the kill matrix (scripts/mutation.ts) as one standalone HTML page: no scripts, no external assets. */
 import type { Matrix, FaultResult, Verdict } from './matrix';
-import { OPERATIONS, OPERATION_LABELS } from '../../fixtures/ledger/operations';
+import { OPERATIONS, OPERATION_LABELS } from '../../ledger/operations';
 
 const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

@@ -1,14 +1,14 @@
 /**
  * The kill matrix from a run of playwright.mutation.config.ts: for each fault of the reference, did
  * a test fail the very rule it breaks (on the operation it breaks)? Kills are judged per rule from the
- * tests' rule checks (fixtures/ledger/outcomes.ts): a test that failed some other rule does not kill.
+ * tests' rule checks (ledger/outcomes.ts): a test that failed some other rule does not kill.
  */
 import type { FaultInfo } from '../../reference/faults';
-import { rules, ruleById, type Rule } from '../../fixtures/ledger/rules';
-import { grantedCapabilities, ruleApplies } from '../../fixtures/ledger/capabilities';
-import { isOperation, OPERATIONS, type Operation } from '../../fixtures/ledger/operations';
-import { operationsOf, ruleIdsOf } from '../../fixtures/ledger/tags';
-import { outcomesOfReportTest, skipReasonOf } from '../../fixtures/ledger/outcomes';
+import { rules, ruleById, type Rule } from '../../ledger/rules';
+import { grantedCapabilities, ruleApplies } from '../../ledger/capabilities';
+import { isOperation, OPERATIONS, type Operation } from '../../ledger/operations';
+import { operationsOf, ruleIdsOf } from '../../ledger/tags';
+import { outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { suiteEnvironment } from '../../helpers/run-settings';

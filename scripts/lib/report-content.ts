@@ -20,7 +20,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
-import { VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../fixtures/ledger/outcomes';
+import { VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../ledger/outcomes';
 
 export type ReportEvidence = 'full' | 'failures';
 

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../../fixtures/reporters/progress';
-import { INCONCLUSIVE_ANNOTATION } from '../../fixtures/ledger/outcomes';
+import { INCONCLUSIVE_ANNOTATION } from '../../ledger/outcomes';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
 import { EXIT_INCONCLUSIVE, executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
 

@@ -3,7 +3,7 @@
  * deviations work with. (Per-rule outcomes come from scripts/lib/certification.ts.)
  */
 import { flattenReport, type PlaywrightJsonReport } from '../../helpers/playwright-report';
-import { describeSkip, outcomesOfReportTest, skipReasonOf } from '../../fixtures/ledger/outcomes';
+import { describeSkip, outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -17,7 +17,7 @@ export interface TestRecord {
   skipReason?: string;
   /** First line of the first error, for failed tests. */
   error?: string;
-  /** The rules a failed test failed (fixtures/ledger/outcomes.ts). */
+  /** The rules a failed test failed (ledger/outcomes.ts). */
   failedRules?: string[];
 }
 

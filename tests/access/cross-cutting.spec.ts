@@ -14,7 +14,7 @@ import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '.
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
-import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../fixtures/ledger/operations';
+import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import type { Clients } from '../../fixtures/target';
 
 const drivers = Object.values(OPERATION_DRIVERS);

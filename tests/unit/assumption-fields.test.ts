@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rules } from '../../fixtures/ledger/rules';
+import { rules } from '../../ledger/rules';
 import { assumptionChoices, choices, type Choice } from '../../fixtures/discovery/choices';
-import { CAPABILITY_WORDS, whatToGrant, type Capability } from '../../fixtures/ledger/capabilities';
+import { CAPABILITY_WORDS, whatToGrant, type Capability } from '../../ledger/capabilities';
 import { profileSchema } from '../../helpers/profile-schema';
 
 interface SchemaNode {

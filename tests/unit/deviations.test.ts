@@ -1,7 +1,7 @@
 /** Known deviations: validation messages and the nightly policy (known / regression / expired / stale). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDeviations, fieldNames, matches, parseDeviations, DeviationsError, titleWithoutProject, type Deviation, type RunTest } from '../../fixtures/deviations';
+import { applyDeviations, fieldNames, matches, parseDeviations, DeviationsError, titleWithoutProject, type Deviation, type RunTest } from '../../ledger/deviations';
 import { parseNightlyArgs } from '../../scripts/nightly';
 
 const FILE = 'environments/sandbox.deviations.json';
@@ -28,7 +28,7 @@ test('each validation problem is one sentence naming the entry and field', () =>
   assert.equal(error([entry({ rule: 'TOK-01' }), { rule: 'TOK-01', reason: 'x y', owner: 'me', expires: '2099-01-01' }]), `${FILE}: entry 2 is missing "ticket"`);
   assert.equal(error([entry({ rule: 'TOK-01', expires: '31/12/2099' })]), `${FILE}: entry 1 field "expires" must be a date YYYY-MM-DD`);
   assert.equal(error([entry({ rule: 'TOK-01', expires: '2099-02-30' })]), `${FILE}: entry 1 field "expires" is not a real date: 2099-02-30`);
-  assert.equal(error([entry({ rule: 'ZZZ-99' })]), `${FILE}: entry 1 field "rule": ZZZ-99 is not in the ledger (fixtures/ledger/rules.ts)`);
+  assert.equal(error([entry({ rule: 'ZZZ-99' })]), `${FILE}: entry 1 field "rule": ZZZ-99 is not in the ledger (ledger/rules.ts)`);
   assert.equal(error([{ ...entry({ rule: 'TOK-01' }), until: 'x' }]), `${FILE}: entry 1 has unknown field "until" (allowed: rule, test, reason, ticket, owner, expires, renamedField)`);
   assert.equal(error([entry({ rule: 'tok-1' })]), `${FILE}: entry 1 field "rule" must look like a ledger ID such as P8-12`);
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { rules } from '../../fixtures/ledger/rules';
+import { rules } from '../../ledger/rules';
 import { assumptionChoices, choices, isChoiceKey, type Choice, type ChoiceKey } from '../../fixtures/discovery/choices';
 import { adoptInto, changesOf, diffAgainst, driftOf, fixpointProblems, formatDiff, formatDrift, formatFixpoint, unmetAnswers } from '../../fixtures/discovery/diff';
 import { setJsonValue } from '../../helpers/json-edit';

@@ -9,7 +9,7 @@ import { buildManifest, diffManifest, readBundleFiles, serialiseManifest, sha256
 import { sanitiseProfile, summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { testRecords, type TestRecord } from '../../scripts/lib/run-records';
 import { reportTest, ruleFixture } from './support/report-tests';
-import { checkAnnotation, skipAnnotation } from '../../fixtures/ledger/outcomes';
+import { checkAnnotation, skipAnnotation } from '../../ledger/outcomes';
 import { loadProfile } from '../../helpers/profile';
 import { verifyEvidence } from '../../scripts/verify-evidence';
 import { compareRuns, hasDifferences, normalisePath, normaliseTitle, renderText, type RunData } from '../../scripts/compare';

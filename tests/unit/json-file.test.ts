@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonSyntaxError, parseJsonText } from '../../helpers/json-file';
 import { environmentsDir, loadProfile, ProfileError } from '../../helpers/profile';
-import { DeviationsError, loadDeviations } from '../../fixtures/deviations';
+import { DeviationsError, loadDeviations } from '../../ledger/deviations';
 
 const syntaxError = (text: string): JsonSyntaxError => {
   try {

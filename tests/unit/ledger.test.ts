@@ -7,10 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rules, ruleById } from '../../fixtures/ledger/rules';
+import { rules, ruleById } from '../../ledger/rules';
 import { faultCatalogue } from '../../reference/faults';
 import { checkLedger, listTests, sharedTitles } from '../../scripts/ledger-check';
-import { isOperation } from '../../fixtures/ledger/operations';
+import { isOperation } from '../../ledger/operations';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
 const FLOWS = new Set(['auth', 'access', 'payment', 'status', 'incoming', 'cancellation', 'return', 'refund', 'money', 'robustness']);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { loadProfile, secretVariables } from '../../helpers/profile';
 import { onboardedClients } from '../../fixtures/provisioning';
 import { clientFromEnvironment, resolveTarget } from '../../fixtures/target';
-import { grantedCapabilities } from '../../fixtures/ledger/capabilities';
+import { grantedCapabilities } from '../../ledger/capabilities';
 import { shareClientKeys } from '../../helpers/keys';
 import { startReference } from '../../reference/server';
 import { requestToken } from './reference-harness';

@@ -2,7 +2,7 @@
  * Item "every README link resolves": in every Markdown file the repository ships (README.md,
  * environments/, reference/, reports/…; the spec aside, it is the provider's text), a relative link
  * names an existing file, and its #anchor a heading of that file; a path written as code
- * (`fixtures/deviations.ts`) names an existing file too, from the file's folder or the repository's
+ * (`ledger/deviations.ts`) names an existing file too, from the file's folder or the repository's
  * root. Paths under reports/ name what a run writes, not what the repository holds.
  */
 import { test } from 'node:test';
@@ -95,5 +95,5 @@ test('every relative link and every path written as code in them names an existi
 test('the checker finds what is broken: a missing file, a missing heading, a code path that names nothing', () => {
   assert.deepEqual([...headingAnchors('# The reference payments service\n## `target`, kind `remote`\n## Faults\n## Faults\n```\n# not a heading\n```\n')], ['the-reference-payments-service', 'target-kind-remote', 'faults', 'faults-1']);
   assert.deepEqual(links('see [a](b.md#c) and [web](https://x.example) <a href="d.md">d</a>\n```\n[e](f.md)\n```'), ['b.md#c', 'https://x.example', 'd.md']);
-  assert.deepEqual(codePaths('`../shared/spec/payments-api.md` and `environments/<env>.json`, `npm run x`, `fixtures/deviations.ts`'), ['../shared/spec/payments-api.md', 'fixtures/deviations.ts']);
+  assert.deepEqual(codePaths('`../shared/spec/payments-api.md` and `environments/<env>.json`, `npm run x`, `ledger/deviations.ts`'), ['../shared/spec/payments-api.md', 'ledger/deviations.ts']);
 });

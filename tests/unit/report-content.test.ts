@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { reportResults } from '../../scripts/lib/report-content';
-import { describeVerdicts, skipAnnotation, verdictOf, type SkipReason } from '../../fixtures/ledger/outcomes';
+import { describeVerdicts, skipAnnotation, verdictOf, type SkipReason } from '../../ledger/outcomes';
 import { renderReport } from '../../scripts/report';
 import { tempDir } from './support/cli';
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { RateLimiter, seededShare } from '../../reference/sandbox-conditions';
 import { startReference } from '../../reference/server';
 import { MemoryTokenCache, renewalMarginMs, saysTokenExpired } from '../../fixtures/api';
-import { ruleOutcomes, describeSkip, INCONCLUSIVE_ANNOTATION, skipAnnotation, checkAnnotation } from '../../fixtures/ledger/outcomes';
+import { ruleOutcomes, describeSkip, INCONCLUSIVE_ANNOTATION, skipAnnotation, checkAnnotation } from '../../ledger/outcomes';
 import { InfrastructureInconclusive, describeInfrastructureAnswer, isInfrastructureAnswer, asInconclusive } from '../../fixtures/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { rules } from '../../fixtures/ledger/rules';
+import { rules } from '../../ledger/rules';
 import { specLink, specLinkFor, firstSection } from '../../helpers/spec-links';
 import { renderSpecHtml, specHtml, SPEC_FILE } from '../../helpers/spec-html';
 import { loadProfile, parseProfile, ProfileError } from '../../helpers/profile';

@@ -2,7 +2,7 @@
  * Rows of a Playwright JSON report and ledger rules, as the certification and verdict tests need them:
  * one builder each, so a change to ReportTest or Rule is made once.
  */
-import type { Rule } from '../../../fixtures/ledger/rules';
+import type { Rule } from '../../../ledger/rules';
 import type { ReportTest } from '../../../helpers/playwright-report';
 
 /** A ledger rule of the auth flow on the token operation. */

@@ -17,8 +17,8 @@ import type { Profile } from '../../helpers/profile';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
 import { HttpClient } from '../../helpers/http';
 import { generateRsaKeyPair } from '../../helpers/keys';
-import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../fixtures/target';
-import { basicCredentials, paymentRequestHeaders, scaTokenOf, tokenRequest, tokenRequestParts } from '../../fixtures/api';
+import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../client/target';
+import { basicCredentials, paymentRequestHeaders, scaTokenOf, tokenRequest, tokenRequestParts } from '../../client/api';
 import { mutationOf, type Mutation } from '../../fixtures/catalogues/mutations';
 import { unsetSecretsSentence } from '../../fixtures/projects';
 

@@ -48,7 +48,7 @@ interface AllureResult extends AllureStep {
 /** Labels allure-playwright writes that no view of this report shows or groups by. */
 const UNREAD_LABELS = new Set(['language', 'framework', 'package', 'titlePath']);
 
-/** An exchange attachment (fixtures/api.ts): "[label — ]METHOD /path → status". */
+/** An exchange attachment (client/api.ts): "[label — ]METHOD /path → status". */
 const EXCHANGE = /^(?:.* — )?([A-Z]+ \S+) → (\d{3})$/;
 
 const isExchange = (a: AllureAttachment): boolean => a.type === 'text/plain' && EXCHANGE.test(a.name);

@@ -15,7 +15,7 @@ import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
-import type { Clients } from '../../fixtures/target';
+import type { Clients } from '../../client/target';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);

@@ -4,7 +4,7 @@
  * when it is at most the profile's bound (slowLane.tokenExpiry.maxWaitSeconds).
  */
 import { test } from '../../fixtures/test';
-import { requireId, submitPayment } from '../../fixtures/flows/payment';
+import { requireId, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {

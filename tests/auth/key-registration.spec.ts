@@ -5,7 +5,7 @@
  * target.clients.weakKeys). Twin: a client with a conforming key gets a token.
  */
 import { test } from '../../fixtures/test';
-import { clientFromEnvironment } from '../../fixtures/target';
+import { clientFromEnvironment } from '../../client/target';
 import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
 import type { Signer } from '../../helpers/jws';
 import { signingKeyOf, type ClientIdentity } from '../../helpers/client-jwts';

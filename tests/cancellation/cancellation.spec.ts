@@ -7,12 +7,12 @@
  * batchControl the suite also cancels before the batch is sent (CXL-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
-import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../fixtures/flows/cancellation';
+import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
-import type { Api } from '../../fixtures/api';
+import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { classifyStatus } from '../../helpers/status-vocabulary';
 import { buildCamt056 } from '../../helpers/messages/camt056';

@@ -9,7 +9,7 @@ import { test, takes } from '../../fixtures/test';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/catalogues/observations';
-import { beneficiaryOf, incomingTransaction, readIncoming } from '../../fixtures/flows/incoming';
+import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
-import { RawBody } from '../../fixtures/api';
+import { RawBody } from '../../client/api';
 import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
-import { submitPayment } from '../../fixtures/flows/payment';
+import { submitPayment } from '../../client/flows/payment';
 import { refusalAssumptions } from '../../fixtures/verdicts';
 import { tokenExpiry } from '../../fixtures/catalogues/observations';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';

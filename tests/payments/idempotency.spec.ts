@@ -5,10 +5,10 @@
  * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../fixtures/flows/payment';
+import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
-import type { Api } from '../../fixtures/api';
+import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */

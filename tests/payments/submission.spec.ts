@@ -4,11 +4,11 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import { dataOf, echoesMsgId, submitPayment } from '../../fixtures/flows/payment';
+import { dataOf, echoesMsgId, submitPayment } from '../../client/flows/payment';
 import { answerOf } from '../../fixtures/verdicts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
-import { RawBody, type Api } from '../../fixtures/api';
+import { RawBody, type Api } from '../../client/api';
 import type { Verdicts } from '../../fixtures/verdicts';
 import type { Expectations } from '../../helpers/profile';
 

@@ -6,7 +6,7 @@
  */
 import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../fixtures/catalogues/pacs008-cases';
-import { expectBusinessRefusal, submitPayment } from '../../fixtures/flows/payment';
+import { expectBusinessRefusal, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { refusalAssumptions } from '../../fixtures/verdicts';
 

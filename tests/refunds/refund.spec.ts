@@ -6,13 +6,13 @@
  * shape blocks these tests instead of failing them; the amount rules are documented.
  */
 import { test, takes } from '../../fixtures/test';
-import { echoesMsgId, expectBusinessRefusal, type SubmitResult, type SettledPayment } from '../../fixtures/flows/payment';
-import { beneficiaryOf } from '../../fixtures/flows/incoming';
-import { submitRefund } from '../../fixtures/flows/refunds';
+import { echoesMsgId, expectBusinessRefusal, type SubmitResult, type SettledPayment } from '../../client/flows/payment';
+import { beneficiaryOf } from '../../client/flows/incoming';
+import { submitRefund } from '../../client/flows/refunds';
 import { refundToFinal } from '../../fixtures/catalogues/observations';
 import { refundSplits, type RefundSplitCase } from '../../fixtures/catalogues/refund-cases';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
-import type { Api } from '../../fixtures/api';
+import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
 import { submissionResponseSchema } from '../../helpers/schemas/submission-response';

@@ -3,19 +3,19 @@
  * the same seed template: the valid twin returns the first and must be accepted, then the mutant
  * (one rule broken, or one allowed variant) returns the second. The beneficiary's institution returns
  * (§1): the secondary client, or the primary paid at its own sort code; with neither, payments the
- * service never saw, where the profile says it accepts their return (fixtures/flows/returns.ts).
+ * service never saw, where the profile says it accepts their return (client/flows/returns.ts).
  */
 import { test, takes } from '../../fixtures/test';
 import { returnCases, type ReturnCase } from '../../fixtures/catalogues/pacs004-cases';
-import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { originalsToReturn, submitReturn } from '../../fixtures/flows/returns';
-import type { Api } from '../../fixtures/api';
-import { expectBusinessRefusal } from '../../fixtures/flows/payment';
+import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { originalsToReturn, submitReturn } from '../../client/flows/returns';
+import type { Api } from '../../client/api';
+import { expectBusinessRefusal } from '../../client/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
 import { refusalAssumptions } from '../../fixtures/verdicts';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
-import type { Clients } from '../../fixtures/target';
+import type { Clients } from '../../client/target';
 import { answerOf } from '../../fixtures/verdicts';
 import type { Exchange } from '../../helpers/http';
 
@@ -25,7 +25,7 @@ const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 
 
 /**
  * Two originals for the twin and the mutant: settled payments the returner received, or payments the
- * service never saw (the case's own choice, or the profile's only way: fixtures/flows/returns.ts).
+ * service never saw (the case's own choice, or the profile's only way: client/flows/returns.ts).
  */
 async function originalsFor(c: ReturnCase, api: Api, take: TakeSettled, clients: Clients, seed: string): Promise<{ originals: [Pacs008Message, Pacs008Message]; known: boolean }> {
   const beneficiary = beneficiaryOf(clients);

@@ -9,7 +9,7 @@ import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/catalogues/observations';
 import { answerOf } from '../../fixtures/verdicts';
 import { paymentAmount } from '../../helpers/messages/pacs008';
-import { incomingMessage } from '../../fixtures/flows/incoming';
+import { incomingMessage } from '../../client/flows/incoming';
 
 test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], ...takes({ observation: payNotifyReturn }) }, async ({ api, verdicts, clients, notifications, observe }) => {
   const seen = await observe(payNotifyReturn);

@@ -4,9 +4,9 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, echoesMsgId, namesOnlyItsId, expectBusinessRefusal, idOf } from '../../fixtures/flows/payment';
-import { beneficiaryOf, paymentTo } from '../../fixtures/flows/incoming';
-import { originalsToReturn, submitReturn } from '../../fixtures/flows/returns';
+import { awaitFinalStatus, dataOf, echoesMsgId, namesOnlyItsId, expectBusinessRefusal, idOf } from '../../client/flows/payment';
+import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/catalogues/observations';
 import { answerOf } from '../../fixtures/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';

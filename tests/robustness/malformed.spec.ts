@@ -7,14 +7,14 @@
  * valid twin goes first, and the SCA hd always matches the bytes sent.
  */
 import { test } from '../../fixtures/test';
-import { RawBody, type Api } from '../../fixtures/api';
+import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../fixtures/catalogues/robustness-cases';
 import { judgeUnusualBody } from '../../fixtures/robustness-oracle';
-import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
+import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
-import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../fixtures/flows/incoming';
+import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../fixtures/verdicts';
-import type { Clients } from '../../fixtures/target';
+import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { ensure } from '../../fixtures/background';
 import { isDeepStrictEqual } from 'node:util';

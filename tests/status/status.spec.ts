@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../fixtures/schema-check';
-import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../fixtures/flows/payment';
+import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/catalogues/observations';
-import type { Api } from '../../fixtures/api';
+import type { Api } from '../../client/api';
 import { answerOf, type Verdicts } from '../../fixtures/verdicts';
 import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';

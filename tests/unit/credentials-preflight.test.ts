@@ -15,7 +15,7 @@ import path from 'node:path';
 import { loadProfile, type SecretRefs } from '../../helpers/profile';
 import { Redactor } from '../../helpers/redact';
 import type { Exchange } from '../../helpers/http';
-import { onboardedClients } from '../../fixtures/provisioning';
+import { onboardedClients } from '../../client/provisioning';
 import { suspectVariables, tokenRefusalSentence } from '../../fixtures/credentials';
 import { keyProblem } from '../../helpers/declared-keys';
 import { cleanEnv, runPlaywrightCli, runScript, tempDir } from './support/cli';

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReference } from '../../reference/server';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { generatedClient } from '../../fixtures/target';
+import { generatedClient } from '../../client/target';
 import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
 import { HttpClient } from '../../helpers/http';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { claimLivePayment, largestAmount } from '../../fixtures/live-budget';
+import { claimLivePayment, largestAmount } from '../../client/live-budget';
 import { loadProfile } from '../../helpers/profile';
 
 const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadProfile, secretVariables } from '../../helpers/profile';
-import { onboardedClients } from '../../fixtures/provisioning';
-import { clientFromEnvironment, resolveTarget } from '../../fixtures/target';
+import { onboardedClients } from '../../client/provisioning';
+import { clientFromEnvironment, resolveTarget } from '../../client/target';
 import { grantedCapabilities } from '../../ledger/capabilities';
 import { shareClientKeys } from '../../helpers/keys';
 import { startReference } from '../../reference/server';

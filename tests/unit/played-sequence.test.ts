@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Exchange } from '../../helpers/http';
-import type { Api } from '../../fixtures/api';
+import type { Api } from '../../client/api';
 import type { SequenceRunner } from '../../fixtures/exploration/executor';
 import type { Finding } from '../../fixtures/exploration/model';
 import { play, showPlayed } from '../../fixtures/exploration/played';

@@ -5,7 +5,7 @@
  */
 import { startReference, type ReferenceHandle } from '../../reference/server';
 import type { ConfigOptions } from '../../reference/config';
-import { generatedClient } from '../../fixtures/target';
+import { generatedClient } from '../../client/target';
 import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../helpers/messages/pacs008';

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RateLimiter, seededShare } from '../../reference/sandbox-conditions';
 import { startReference } from '../../reference/server';
-import { MemoryTokenCache, renewalMarginMs, saysTokenExpired } from '../../fixtures/api';
+import { MemoryTokenCache, renewalMarginMs, saysTokenExpired } from '../../client/api';
 import { ruleOutcomes, describeSkip, INCONCLUSIVE_ANNOTATION, skipAnnotation, checkAnnotation } from '../../ledger/outcomes';
 import { InfrastructureInconclusive, describeInfrastructureAnswer, isInfrastructureAnswer, asInconclusive } from '../../fixtures/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';

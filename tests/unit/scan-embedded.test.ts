@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import { scanForSecrets, SecretMatcher, findSecrets } from '../../scripts/scan-secrets';
 import { renderReport } from '../../scripts/report';
-import { generatedClient } from '../../fixtures/target';
+import { generatedClient } from '../../client/target';
 import { strangerKey } from '../../fixtures/catalogues/jwt-attacks';
 import { generateEcKeyPair, generateRsaKeyPair, shareClientKeys } from '../../helpers/keys';
 import { workerRedactor } from '../../helpers/redact';

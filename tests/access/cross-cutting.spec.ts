@@ -12,7 +12,7 @@ import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
 import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../fixtures/catalogues/sca-cases';
 import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
-import { answerOf, refusalAssumptions } from '../../fixtures/verdicts';
+import { answerOf, refusalAssumptions } from '../../checks/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import type { Clients } from '../../client/target';

@@ -10,7 +10,7 @@ import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyP
 import type { Signer } from '../../helpers/jws';
 import { signingKeyOf, type ClientIdentity } from '../../helpers/client-jwts';
 import { declaredClients, type WeakKey } from '../../helpers/profile';
-import { answerOf } from '../../fixtures/verdicts';
+import { answerOf } from '../../checks/verdicts';
 
 interface KeyCase {
   name: string;

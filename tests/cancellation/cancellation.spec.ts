@@ -11,7 +11,7 @@ import { readStatus, requireId, submitPayment, type SubmitResult } from '../../c
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { classifyStatus } from '../../helpers/status-vocabulary';

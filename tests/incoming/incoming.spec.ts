@@ -6,7 +6,7 @@
  * is not shown: the pacs.008 under its root is an assumption (INC-05) that gates the content checks.
  */
 import { test, takes } from '../../fixtures/test';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/catalogues/observations';
 import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';

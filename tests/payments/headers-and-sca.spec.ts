@@ -9,7 +9,7 @@ import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../client/api';
 import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
 import { submitPayment } from '../../client/flows/payment';
-import { refusalAssumptions } from '../../fixtures/verdicts';
+import { refusalAssumptions } from '../../checks/verdicts';
 import { tokenExpiry } from '../../fixtures/catalogues/observations';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';

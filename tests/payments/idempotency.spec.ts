@@ -7,7 +7,7 @@
 import { test, takes } from '../../fixtures/test';
 import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
 

@@ -5,11 +5,11 @@
  */
 import { test } from '../../fixtures/test';
 import { dataOf, echoesMsgId, submitPayment } from '../../client/flows/payment';
-import { answerOf } from '../../fixtures/verdicts';
+import { answerOf } from '../../checks/verdicts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
 import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { RawBody, type Api } from '../../client/api';
-import type { Verdicts } from '../../fixtures/verdicts';
+import type { Verdicts } from '../../checks/verdicts';
 import type { Expectations } from '../../helpers/profile';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */

@@ -8,7 +8,7 @@ import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../fixtures/catalogues/pacs008-cases';
 import { expectBusinessRefusal, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { refusalAssumptions } from '../../fixtures/verdicts';
+import { refusalAssumptions } from '../../checks/verdicts';
 
 test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {

@@ -11,7 +11,7 @@ import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundToFinal } from '../../fixtures/catalogues/observations';
 import { refundSplits, type RefundSplitCase } from '../../fixtures/catalogues/refund-cases';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';

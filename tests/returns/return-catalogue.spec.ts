@@ -12,11 +12,11 @@ import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
 import { expectBusinessRefusal } from '../../client/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
-import { refusalAssumptions } from '../../fixtures/verdicts';
+import { refusalAssumptions } from '../../checks/verdicts';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import type { Clients } from '../../client/target';
-import { answerOf } from '../../fixtures/verdicts';
+import { answerOf } from '../../checks/verdicts';
 import type { Exchange } from '../../helpers/http';
 
 const is4xx = (exchange: Exchange): boolean => exchange.response.status >= 400 && exchange.response.status < 500;

@@ -7,7 +7,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/catalogues/observations';
-import { answerOf } from '../../fixtures/verdicts';
+import { answerOf } from '../../checks/verdicts';
 import { paymentAmount } from '../../helpers/messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';
 

@@ -8,7 +8,7 @@ import { awaitFinalStatus, dataOf, echoesMsgId, namesOnlyItsId, expectBusinessRe
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/catalogues/observations';
-import { answerOf } from '../../fixtures/verdicts';
+import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import { submissionResponseSchema } from '../../helpers/schemas/submission-response';
 import { validateAgainst } from '../../helpers/schemas/validator';

@@ -6,7 +6,7 @@
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS } from '../../fixtures/catalogues/operations';
 import { robustnessCasesForEveryOperation, rulesOfCase } from '../../fixtures/catalogues/robustness-cases';
-import { judgeUnusualBody } from '../../fixtures/robustness-oracle';
+import { judgeUnusualBody } from '../../checks/robustness-oracle';
 
 const drivers = [OPERATION_DRIVERS.cancel, OPERATION_DRIVERS.returnPayment, OPERATION_DRIVERS.refund];
 

@@ -9,11 +9,11 @@
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../fixtures/catalogues/robustness-cases';
-import { judgeUnusualBody } from '../../fixtures/robustness-oracle';
+import { judgeUnusualBody } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
 import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';
-import type { Verdicts } from '../../fixtures/verdicts';
+import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { ensure } from '../../fixtures/background';

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
-import { checkSchema } from '../../fixtures/schema-check';
+import { checkSchema } from '../../checks/schema-check';
 import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/catalogues/observations';
 import type { Api } from '../../client/api';
-import { answerOf, type Verdicts } from '../../fixtures/verdicts';
+import { answerOf, type Verdicts } from '../../checks/verdicts';
 import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, isProfileCode, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';

@@ -33,7 +33,7 @@ export interface Exchange {
    * repeatable request: status 0 with the error's code), kept so that no retry is hidden.
    */
   retries: Retry[];
-  /** The id of the negative case's mutation this request carried (fixtures/catalogues/mutations.ts), for its replay. */
+  /** The id of the negative case's mutation this request carried (cases/mutations.ts), for its replay. */
   mutation?: string;
 }
 

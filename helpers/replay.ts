@@ -50,7 +50,7 @@ export interface CurlTarget {
   faults: readonly string[];
   /** The run's REF_* knobs, for a reference of one's own (helpers/run-settings.ts referenceKnobs). */
   referenceKnobs: Readonly<Record<string, string>>;
-  /** The mutation the failing request carried (fixtures/catalogues/mutations.ts): curl-env applies it again. */
+  /** The mutation the failing request carried (cases/mutations.ts): curl-env applies it again. */
   mutation?: ReplayMutation;
 }
 

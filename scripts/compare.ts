@@ -21,7 +21,7 @@ import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { availableRunsText, passedOver, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
-import { PROBE_MEMBER_NAMES } from '../fixtures/catalogues/robustness-cases';
+import { PROBE_MEMBER_NAMES } from '../cases/robustness-cases';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────
 
@@ -137,7 +137,7 @@ const jsonType = (v: unknown): JsonType => (v === null ? 'null' : Array.isArray(
 
 /**
  * Field paths of a JSON value with the types seen at each ($ is the root, [] an array element). The
- * suite's own probe members (suiteExtra, __proto__, constructor…, fixtures/catalogues/robustness-cases.ts)
+ * suite's own probe members (suiteExtra, __proto__, constructor…, cases/robustness-cases.ts)
  * are left out with all beneath them: a target serving back what a probe sent has not changed its schema.
  */
 export function fieldTypes(value: unknown, into = new Map<string, Set<JsonType>>(), at = '$'): Map<string, Set<JsonType>> {

@@ -8,7 +8,7 @@
  * registered with a reference of one's own (`npm run reference`, --base-url), with the profile's
  * dialect and the run's faults.
  *
- * With a mutation (`--mutation <id>`, fixtures/catalogues/mutations.ts) the credentials are those the
+ * With a mutation (`--mutation <id>`, cases/mutations.ts) the credentials are those the
  * failed test sent: the same mutation applied to the fresh ones (an sca-token whose hd hashes another
  * body, a wrong kid, a missing header, a forged assertion…), built by the function the test used.
  */
@@ -19,7 +19,7 @@ import { HttpClient } from '../../helpers/http';
 import { generateRsaKeyPair } from '../../helpers/keys';
 import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../client/target';
 import { basicCredentials, paymentRequestHeaders, scaTokenOf, tokenRequest, tokenRequestParts } from '../../client/api';
-import { mutationOf, type Mutation } from '../../fixtures/catalogues/mutations';
+import { mutationOf, type Mutation } from '../../cases/mutations';
 import { unsetSecretsSentence } from '../../fixtures/projects';
 
 export interface CurlEnvOptions {

@@ -2,18 +2,18 @@
  * Every cross-cutting rule on every operation it governs (spec §4.1–§4.4, §5): the bearer token,
  * X-Client-Id, a JSON answer to Accept: application/json, the Content-Type of a submission, and the
  * SCA JWT of every submitting POST, with the attacks of RFC 8725. Table-driven from the operation
- * drivers (fixtures/catalogues/operations.ts): the valid twin on the same operation first, then one
+ * drivers (fixtures/operations.ts): the valid twin on the same operation first, then one
  * mutation. POST pacs008 has its own, fuller catalogue in tests/payments/headers-and-sca.spec.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { isJsonAnswer } from '../../helpers/http';
 import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/catalogues/operations';
-import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../fixtures/catalogues/sca-cases';
-import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
+import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/operations';
+import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
+import { jwtAttacks } from '../../cases/jwt-attacks';
 import { answerOf, refusalAssumptions } from '../../checks/verdicts';
-import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
+import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import type { Clients } from '../../client/target';
 

@@ -4,13 +4,13 @@
  */
 import { isJsonAnswer } from '../../helpers/http';
 import { test, takes } from '../../fixtures/test';
-import { tokenCases, tokenErrorCodes } from '../../fixtures/catalogues/token-cases';
+import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
 import { answerOf } from '../../checks/verdicts';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
-import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../fixtures/catalogues/mutations';
-import { jwtAttacks, oversizedHeaderToken } from '../../fixtures/catalogues/jwt-attacks';
+import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
+import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
 
 test.describe('token endpoint: valid exchange', () => {
   test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'] }, async ({ api, verdicts }) => {

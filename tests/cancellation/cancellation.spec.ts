@@ -10,7 +10,7 @@ import { test, takes } from '../../fixtures/test';
 import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../client/flows/cancellation';
-import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/catalogues/observations';
+import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
@@ -141,7 +141,7 @@ test.describe('cancellation: after the payment settled', () => {
 
 test.describe('cancellation: before and after the batch is sent (batchControl)', () => {
   // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
-  // (fixtures/catalogues/observations.ts); the test checks what it saw.
+  // (fixtures/observation-catalogue.ts); the test checks what it saw.
   test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], ...takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelBeforeBatch);
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');

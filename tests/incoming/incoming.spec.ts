@@ -8,7 +8,7 @@
 import { test, takes } from '../../fixtures/test';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
-import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/catalogues/observations';
+import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/observation-catalogue';
 import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
@@ -17,7 +17,7 @@ import { paymentTransaction } from '../../helpers/messages/pacs008';
 
 const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
-/** A pays B and B's notification arrives: observed from the worker's start (fixtures/catalogues/observations.ts). */
+/** A pays B and B's notification arrives: observed from the worker's start (fixtures/observation-catalogue.ts). */
 async function notified(observe: Observe, verdicts: Verdicts, observation: Observation<Incoming>, profile: Profile): Promise<Incoming & { notification: ReceivedNotification }> {
   const seen = await observe(observation);
   verdicts.check('INC-01', 'a notification for the payment reaches B', { ok: seen.notification !== undefined, expected: `a notification within ${profile.polling.timeoutMs} ms of its settlement`, received: 'none' });

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../client/api';
-import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../fixtures/catalogues/sca-cases';
+import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../cases/sca-cases';
 import { submitPayment } from '../../client/flows/payment';
 import { refusalAssumptions } from '../../checks/verdicts';
-import { tokenExpiry } from '../../fixtures/catalogues/observations';
-import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../fixtures/catalogues/mutations';
+import { tokenExpiry } from '../../fixtures/observation-catalogue';
+import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {

@@ -6,7 +6,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
-import { repeatNotifiedOnce } from '../../fixtures/catalogues/observations';
+import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
@@ -56,7 +56,7 @@ test.describe('payment idempotency', () => {
 
   test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], ...takes({ observation: repeatNotifiedOnce }) }, async ({ api, verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
-    // to a beneficiary of this test alone (fixtures/catalogues/observations.ts).
+    // to a beneficiary of this test alone (fixtures/observation-catalogue.ts).
     const seen = await observe(repeatNotifiedOnce);
     verdicts.requireStatus('P8-01', 'the first submission is created', seen.first.exchange, [201]);
     requireId(api, verdicts, seen.first.exchange);

@@ -1,11 +1,11 @@
 /**
  * pacs.008 negative catalogue (spec §2.2, §8), generated from the rule table in
- * fixtures/catalogues/pacs008-cases.ts. Each case sends its valid twin first (201, or the case proves
+ * cases/pacs008-cases.ts. Each case sends its valid twin first (201, or the case proves
  * nothing), then the mutant, which must be refused: a 4xx for schema rules, and for amount and
  * currency rules either a 4xx or a 201 whose pacs.002 ends rejected.
  */
 import { test } from '../../fixtures/test';
-import { pacs008Cases } from '../../fixtures/catalogues/pacs008-cases';
+import { pacs008Cases } from '../../cases/pacs008-cases';
 import { expectBusinessRefusal, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { refusalAssumptions } from '../../checks/verdicts';

@@ -6,7 +6,7 @@
  * service never saw, where the profile says it accepts their return (client/flows/returns.ts).
  */
 import { test, takes } from '../../fixtures/test';
-import { returnCases, type ReturnCase } from '../../fixtures/catalogues/pacs004-cases';
+import { returnCases, type ReturnCase } from '../../cases/pacs004-cases';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';

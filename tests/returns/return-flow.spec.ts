@@ -3,10 +3,10 @@
  * the incoming payment, sends the full amount back (return), and both banks query the statuses; and
  * a return that answers a rejected cancellation (FOCR). Each flow waits for two settlements (the
  * payment, then the return), so it runs from the worker's start in the background
- * (fixtures/catalogues/observations.ts) and the test checks what it saw.
+ * (fixtures/observation-catalogue.ts) and the test checks what it saw.
  */
 import { test, takes } from '../../fixtures/test';
-import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/catalogues/observations';
+import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { paymentAmount } from '../../helpers/messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';

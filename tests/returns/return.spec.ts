@@ -7,7 +7,7 @@ import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, echoesMsgId, namesOnlyItsId, expectBusinessRefusal, idOf } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
-import { returnToFinal } from '../../fixtures/catalogues/observations';
+import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import { submissionResponseSchema } from '../../helpers/schemas/submission-response';

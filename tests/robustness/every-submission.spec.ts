@@ -4,8 +4,8 @@
  * with an SCA hd over the exact bytes sent. POST pacs008 runs the whole catalogue (malformed.spec.ts).
  */
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS } from '../../fixtures/catalogues/operations';
-import { robustnessCasesForEveryOperation, rulesOfCase } from '../../fixtures/catalogues/robustness-cases';
+import { OPERATION_DRIVERS } from '../../fixtures/operations';
+import { robustnessCasesForEveryOperation, rulesOfCase } from '../../cases/robustness-cases';
 import { judgeUnusualBody } from '../../checks/robustness-oracle';
 
 const drivers = [OPERATION_DRIVERS.cancel, OPERATION_DRIVERS.returnPayment, OPERATION_DRIVERS.refund];

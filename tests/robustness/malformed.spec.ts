@@ -8,7 +8,7 @@
  */
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
-import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../fixtures/catalogues/robustness-cases';
+import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../cases/robustness-cases';
 import { judgeUnusualBody } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
 import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
-import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/catalogues/observations';
+import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
@@ -61,7 +61,7 @@ test.describe('payment status report', () => {
 
 test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
-  // status in the background (fixtures/catalogues/observations.ts): the settlement waits overlap.
+  // status in the background (fixtures/observation-catalogue.ts): the settlement waits overlap.
   test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], ...takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);

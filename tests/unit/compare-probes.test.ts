@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns, fieldTypes, type RunData } from '../../scripts/compare';
-import { PROBE_MEMBER, PROBE_MEMBER_NAMES, robustnessCases } from '../../fixtures/catalogues/robustness-cases';
+import { PROBE_MEMBER, PROBE_MEMBER_NAMES, robustnessCases } from '../../cases/robustness-cases';
 
 const read = (message: Record<string, unknown>): RunData => ({
   source: 'run',

@@ -25,10 +25,10 @@ import { curlReplay, replayFileStem, replayFiles, replayPointer, TERMINAL_WIDTH,
 import { loadProfile, parseProfile } from '../../helpers/profile';
 import { generatedClient, registerClient } from '../../client/target';
 import { JWT_BEARER_GRANT, paymentRequestHeaders, scaTokenOf, tokenRequestParts, type SubmitOptions, type TokenRequestOptions } from '../../client/api';
-import { headerCases } from '../../fixtures/catalogues/sca-cases';
-import { tokenCases } from '../../fixtures/catalogues/token-cases';
-import { jwtAttacks } from '../../fixtures/catalogues/jwt-attacks';
-import { headerMutant, mutations, replayMutation, SCA_NONCE_REUSED, tokenMutant, type FreshCredentials } from '../../fixtures/catalogues/mutations';
+import { headerCases } from '../../cases/sca-cases';
+import { tokenCases } from '../../cases/token-cases';
+import { jwtAttacks } from '../../cases/jwt-attacks';
+import { headerMutant, mutations, replayMutation, SCA_NONCE_REUSED, tokenMutant, type FreshCredentials } from '../../cases/mutations';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
 import { parseCurlEnvArgs } from '../../scripts/curl-env';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { scanForSecrets, SecretMatcher, findSecrets } from '../../scripts/scan-secrets';
 import { renderReport } from '../../scripts/report';
 import { generatedClient } from '../../client/target';
-import { strangerKey } from '../../fixtures/catalogues/jwt-attacks';
+import { strangerKey } from '../../cases/jwt-attacks';
 import { generateEcKeyPair, generateRsaKeyPair, shareClientKeys } from '../../helpers/keys';
 import { workerRedactor } from '../../helpers/redact';
 import { cleanEnv, runPlaywrightCli, syntheticResults, tempDir } from './support/cli';

@@ -1,11 +1,11 @@
 /**
- * TOK-13 where RFC 6749 §5.2 reads two ways (fixtures/catalogues/token-cases.ts): a missing grant_type,
+ * TOK-13 where RFC 6749 §5.2 reads two ways (cases/token-cases.ts): a missing grant_type,
  * scope or assertion may get invalid_request or the parameter's own code. The default accepts both;
  * a profile may choose one (expectations.tokenErrorCodes); discovery reads an answer the same way.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenCases, tokenErrorCodes } from '../../fixtures/catalogues/token-cases';
+import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenErrorReading } from '../../fixtures/discovery/triggers';
 import type { Exchange } from '../../helpers/http';
 import { parseProfile } from '../../helpers/profile';

@@ -27,7 +27,7 @@ import { startReferenceProcess } from './lib/reference-process';
 import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
 import { discoverProfile, costLine } from './discover';
-import { changesOf } from '../fixtures/discovery/diff';
+import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
 

@@ -1,7 +1,7 @@
 /**
  * `npm run discover -- --project <env> [--write]`
  *
- * Probes the profile's target with a bounded number of requests (fixtures/discovery/) and prints how
+ * Probes the profile's target with a bounded number of requests (engines/discovery/) and prints how
  * many it sent and what it created. Writes environments/<env>.discovered.json: the answer to every
  * assumption of the ledger, each with the exchange that showed it (redacted), and the diff against the
  * profile's expectations, which it also prints. `--write` adopts the answers into environments/<env>.json,
@@ -21,9 +21,9 @@ import { workerRedactor } from '../helpers/redact';
 import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../fixtures/projects';
-import { discover, type Discovery } from '../fixtures/discovery/session';
-import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../fixtures/discovery/diff';
-import { choices, rulesOf } from '../fixtures/discovery/choices';
+import { discover, type Discovery } from '../engines/discovery/session';
+import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../engines/discovery/diff';
+import { choices, rulesOf } from '../engines/discovery/choices';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
 

@@ -14,11 +14,11 @@ import { runPaths } from '../helpers/run-folder';
 import { cliMain } from './lib/cli';
 import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';
-import type { ExplorationSummary } from '../fixtures/exploration/report';
+import type { ExplorationSummary } from '../engines/exploration/report';
 
 const USAGE = "usage: npm run explore [-- --project <name>] [--sequences N] [--replay 'lane=…;seed=…;path=…[;replayPath=…]'] [--no-report] [playwright args]";
 
-/** The annotation an exploration leaves (fixtures/exploration/report.ts EXPLORATION_ANNOTATION; not imported: that module loads Playwright's test). */
+/** The annotation an exploration leaves (engines/exploration/report.ts EXPLORATION_ANNOTATION; not imported: that module loads Playwright's test). */
 const ANNOTATION = 'exploration';
 
 export interface ExploreOptions {

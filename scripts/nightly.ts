@@ -28,7 +28,7 @@ import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 import { runPaths } from '../helpers/run-folder';
 import { costLine, discoverProfile } from './discover';
-import { driftOf } from '../fixtures/discovery/diff';
+import { driftOf } from '../engines/discovery/diff';
 import { nightlyExitCode, renderDrift, splitRegressions, type DriftReport } from './lib/drift';
 
 export interface NightlyArgs {

@@ -7,7 +7,7 @@
  *     otherwise than the profile expects, and nothing documented broke.
  */
 import { ruleById } from '../../ledger/rules';
-import { formatDrift, type FieldDiff } from '../../fixtures/discovery/diff';
+import { formatDrift, type FieldDiff } from '../../engines/discovery/diff';
 
 /** Exit status of a nightly run whose conformance is fine but whose assumptions drifted (0 OK, 1 conformance, 2 refused). */
 export const DRIFT_EXIT_CODE = 3;

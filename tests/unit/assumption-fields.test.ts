@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rules } from '../../ledger/rules';
-import { assumptionChoices, choices, type Choice } from '../../fixtures/discovery/choices';
+import { assumptionChoices, choices, type Choice } from '../../engines/discovery/choices';
 import { CAPABILITY_WORDS, whatToGrant, type Capability } from '../../ledger/capabilities';
 import { profileSchema } from '../../helpers/profile-schema';
 
@@ -44,7 +44,7 @@ test('every assumption rule names the profile fields that state it, and the load
 test('every assumption rule is observed by discovery through its own field, or says why not', () => {
   for (const rule of assumptionRules) {
     const answer = assumptionChoices[rule.id];
-    assert.ok(answer, `${rule.id} has no entry in fixtures/discovery/choices.ts assumptionChoices`);
+    assert.ok(answer, `${rule.id} has no entry in engines/discovery/choices.ts assumptionChoices`);
     if (!Array.isArray(answer)) {
       assert.ok((answer as { notProbed: string }).notProbed.length > 20, `${rule.id}: say why discovery cannot ask`);
       continue;

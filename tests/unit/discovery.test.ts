@@ -1,16 +1,16 @@
 /**
- * Discovery as data (fixtures/discovery/choices.ts) held to the ledger and the profile schema, and the
- * diff that compares, adopts and reports drift (fixtures/discovery/diff.ts), on made-up observations.
+ * Discovery as data (engines/discovery/choices.ts) held to the ledger and the profile schema, and the
+ * diff that compares, adopts and reports drift (engines/discovery/diff.ts), on made-up observations.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rules } from '../../ledger/rules';
-import { assumptionChoices, choices, isChoiceKey, type Choice, type ChoiceKey } from '../../fixtures/discovery/choices';
-import { adoptInto, changesOf, diffAgainst, driftOf, fixpointProblems, formatDiff, formatDrift, formatFixpoint, unmetAnswers } from '../../fixtures/discovery/diff';
+import { assumptionChoices, choices, isChoiceKey, type Choice, type ChoiceKey } from '../../engines/discovery/choices';
+import { adoptInto, changesOf, diffAgainst, driftOf, fixpointProblems, formatDiff, formatDrift, formatFixpoint, unmetAnswers } from '../../engines/discovery/diff';
 import { setJsonValue } from '../../helpers/json-edit';
-import type { Observation } from '../../fixtures/discovery/probes';
+import type { Observation } from '../../engines/discovery/probes';
 import { profileSchema } from '../../helpers/profile-schema';
 import { parseProfile } from '../../helpers/profile';
 

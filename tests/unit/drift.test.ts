@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DRIFT_EXIT_CODE, failsOnlyAssumptions, nightlyExitCode, renderDrift, splitRegressions, type DriftReport } from '../../scripts/lib/drift';
-import type { FieldDiff } from '../../fixtures/discovery/diff';
+import type { FieldDiff } from '../../engines/discovery/diff';
 
 const scaDrift: FieldDiff = { field: 'expectations.refusalStatus.sca', rules: ['SCA-15'], expected: [401], declared: true, observed: [403], adopt: [403], status: 'differs', unmet: [{ field: 'expectations.refusalStatus.sca', key: 'refusalStatus.sca', observed: 403, expected: [401] }], complete: true };
 const none: DriftReport = { fields: [], assumptionFailures: [], discovery: { ran: true } };

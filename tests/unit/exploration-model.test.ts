@@ -1,5 +1,5 @@
 /**
- * The exploration's model (fixtures/exploration/model.ts): what each answer must be, from what the
+ * The exploration's model (engines/exploration/model.ts): what each answer must be, from what the
  * suite sent and was answered, by the documented invariants only. Where the spec is open every answer
  * passes; what never passes is money going back beyond the original (MNY-01), another client's ids
  * changing a payment (XCL-01), a repeat creating a payment (IDEM-02).
@@ -30,9 +30,9 @@ import {
   restOf,
   type MoneyBack,
   type PaymentModel,
-} from '../../fixtures/exploration/model';
-import { describeStep, needsStranger, paymentsCreatedBy } from '../../fixtures/exploration/steps';
-import { formatReplay, parseReplay } from '../../fixtures/exploration/explorer';
+} from '../../engines/exploration/model';
+import { describeStep, needsStranger, paymentsCreatedBy } from '../../engines/exploration/steps';
+import { formatReplay, parseReplay } from '../../engines/exploration/explorer';
 
 const settled = (amount = 10_000n, extra: Partial<PaymentModel> = {}): PaymentModel => ({
   label: 'P0',

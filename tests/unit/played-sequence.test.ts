@@ -1,6 +1,6 @@
 /**
  * A directed sequence played in the background and shown in its test afterwards
- * (fixtures/exploration/played.ts): the test must read as if the sequence had run there, each
+ * (engines/exploration/played.ts): the test must read as if the sequence had run there, each
  * judgement in the step that made it, and end as the play ended (finished, blocked, or thrown).
  * Run: node --import tsx --test tests/unit/played-sequence.test.ts
  */
@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Exchange } from '../../helpers/http';
 import type { Api } from '../../client/api';
-import type { SequenceRunner } from '../../fixtures/exploration/executor';
-import type { Finding } from '../../fixtures/exploration/model';
-import { play, showPlayed } from '../../fixtures/exploration/played';
+import type { SequenceRunner } from '../../engines/exploration/executor';
+import type { Finding } from '../../engines/exploration/model';
+import { play, showPlayed } from '../../engines/exploration/played';
 
 const exchange = (status: number): Exchange => ({ response: { status } }) as unknown as Exchange;
 

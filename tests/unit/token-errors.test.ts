@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
-import { tokenErrorReading } from '../../fixtures/discovery/triggers';
+import { tokenErrorReading } from '../../engines/discovery/triggers';
 import type { Exchange } from '../../helpers/http';
 import { parseProfile } from '../../helpers/profile';
 import { readFileSync } from 'node:fs';

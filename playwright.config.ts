@@ -7,16 +7,16 @@
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
-import { projectsFor, referenceServers, selectedProfiles, workerCount } from './fixtures/projects';
-import { consoleReporters, recordOptions } from './fixtures/reporters/reporters';
-import { keepRecord } from './fixtures/reporters/keep-record';
+import { projectsFor, referenceServers, selectedProfiles, workerCount } from './runner/projects';
+import { consoleReporters, recordOptions } from './runner/reporters/reporters';
+import { keepRecord } from './runner/reporters/keep-record';
 import type { RunOptions } from './fixtures/options';
 import { runPaths } from './helpers/run-folder';
 
 const settings = runSettings();
 const profiles = selectedProfiles(settings);
 const servers = referenceServers(profiles, settings);
-// The runner keeps the run's record whatever --reporter says (fixtures/reporters/record.ts); a listing keeps none.
+// The runner keeps the run's record whatever --reporter says (runner/reporters/record.ts); a listing keeps none.
 if (!settings.worker && !settings.listing) keepRecord(recordOptions(profiles, settings, settings.clientFaults));
 
 export default defineConfig<RunOptions>({
@@ -26,7 +26,7 @@ export default defineConfig<RunOptions>({
   retries: 0,
   timeout: 60_000,
   forbidOnly: settings.ci,
-  globalSetup: './fixtures/global-setup.ts',
+  globalSetup: './runner/global-setup.ts',
   outputDir: runPaths(settings.runDir).outputDir,
   reporter: consoleReporters(profiles, settings),
   ...(servers.length ? { webServer: servers } : {}),

@@ -9,7 +9,7 @@ import { defineConfig } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
-import { matrixRun, projectsFor, referenceServers } from './fixtures/projects';
+import { matrixRun, projectsFor, referenceServers } from './runner/projects';
 import type { RunOptions } from './fixtures/options';
 
 export interface DialectPlan {

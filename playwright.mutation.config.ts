@@ -9,7 +9,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
-import { leftOut, matrixRun, projectsFor, referenceServers } from './fixtures/projects';
+import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
 import { grepFor } from './ledger/tags';
 import { isOperation } from './ledger/operations';
 import type { RunOptions } from './fixtures/options';

@@ -1,6 +1,6 @@
 /**
  * The keys of the clients a profile declares by variable, loaded as a worker loads them. The runner
- * loads every one before any server starts or any test runs (fixtures/projects.ts selectedProfiles):
+ * loads every one before any server starts or any test runs (runner/projects.ts selectedProfiles):
  * a key that cannot be loaded would otherwise fail every test one at a time.
  */
 import { declaredClientList, ProfileError, type Profile } from './profile';
@@ -9,7 +9,7 @@ import { profileVariable } from './run-settings';
 
 /** A variable a profile names for a secret; unset, one sentence naming it. */
 export function declaredVariable(profile: Profile, variable: string): string {
-  // selectedProfiles (fixtures/projects.ts) refused the run already if any of these were unset.
+  // selectedProfiles (runner/projects.ts) refused the run already if any of these were unset.
   const value = profileVariable(variable);
   if (!value) throw new ProfileError(`profile ${profile.name}: environment variable ${variable} is not set`);
   return value;

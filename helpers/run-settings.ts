@@ -194,7 +194,7 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env, argv: readonly
 
 /**
  * PW_TEST_REPORTER, Playwright's own: the module of one more reporter it makes after the configured
- * or `--reporter` ones (fixtures/reporters/record.ts, the run's record). Set by the config in the
+ * or `--reporter` ones (runner/reporters/record.ts, the run's record). Set by the config in the
  * runner, removed by that reporter once made, so the workers and servers the runner starts do not
  * inherit it.
  */

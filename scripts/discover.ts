@@ -20,7 +20,7 @@ import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile 
 import { workerRedactor } from '../helpers/redact';
 import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
-import { unsetSecretsSentence } from '../fixtures/projects';
+import { unsetSecretsSentence } from '../runner/projects';
 import { discover, type Discovery } from '../engines/discovery/session';
 import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../engines/discovery/diff';
 import { choices, rulesOf } from '../engines/discovery/choices';

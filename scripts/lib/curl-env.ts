@@ -20,7 +20,7 @@ import { generateRsaKeyPair } from '../../helpers/keys';
 import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../client/target';
 import { basicCredentials, paymentRequestHeaders, scaTokenOf, tokenRequest, tokenRequestParts } from '../../client/api';
 import { mutationOf, type Mutation } from '../../cases/mutations';
-import { unsetSecretsSentence } from '../../fixtures/projects';
+import { unsetSecretsSentence } from '../../runner/projects';
 
 export interface CurlEnvOptions {
   profile: Profile;

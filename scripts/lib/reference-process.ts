@@ -1,10 +1,10 @@
 /**
  * The embedded reference as a child process of a script (discovery, the dialect matrix): started the
- * way Playwright's webServer starts it (fixtures/projects.ts), on a free loopback port, with a
+ * way Playwright's webServer starts it (runner/projects.ts), on a free loopback port, with a
  * profile's REF_* knobs. The scripts never import reference/ code: they start it and talk to it.
  */
 import { spawn } from 'node:child_process';
-import { REFERENCE_LISTENING, REFERENCE_NODE_ARGS } from '../../fixtures/projects';
+import { REFERENCE_LISTENING, REFERENCE_NODE_ARGS } from '../../runner/projects';
 
 export interface ReferenceProcess {
   url: string;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROGRESS_PREFIX } from '../../fixtures/reporters/progress';
+import { PROGRESS_PREFIX } from '../../runner/reporters/progress';
 import { INCONCLUSIVE_ANNOTATION } from '../../ledger/outcomes';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
 import { EXIT_INCONCLUSIVE, executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
@@ -50,7 +50,7 @@ export interface SuiteRun {
  *    workers with the runner's command-line flags, which would replace theirs.
  *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
  *    the system when freed: about 20 MB less per worker, no slower (other C libraries ignore them).
- * The reference sets its own flags on its command line (fixtures/projects.ts).
+ * The reference sets its own flags on its command line (runner/projects.ts).
  *
  * A runner that keeps the results of many projects (the dialect matrix: 30 projects, 16,000 tests)
  * needs more than the workers' 256 MB: `runnerHeapMb` gives the runner its own NODE_OPTIONS and hands
@@ -95,7 +95,7 @@ export async function runPlaywright(args: string[], env: Record<string, string> 
   let partial = '';
   child.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
-    // A quiet run still shows that it moves (fixtures/reporters/progress.ts).
+    // A quiet run still shows that it moves (runner/reporters/progress.ts).
     const lines = (partial + d.toString()).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) if (line.startsWith(PROGRESS_PREFIX)) process.stdout.write(`  ${line}\n`);

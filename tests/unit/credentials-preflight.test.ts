@@ -1,6 +1,6 @@
 /**
  * Item "credentials checked before any test": the runner loads every key a declared client signs
- * with and requests one token per client (fixtures/credentials.ts, fixtures/global-setup.ts). A bad
+ * with and requests one token per client (runner/credentials.ts, runner/global-setup.ts). A bad
  * key path, an unreadable key, a wrong secret or a wrong kid refuses the run in one sentence naming the
  * profile, the client, the variable and the target's answer, with exit 2, no report and no run folder,
  * in seconds: for `npx playwright test --project=X` and `npm run conformance -- --project=X` alike.
@@ -16,7 +16,7 @@ import { loadProfile, type SecretRefs } from '../../helpers/profile';
 import { Redactor } from '../../helpers/redact';
 import type { Exchange } from '../../helpers/http';
 import { onboardedClients } from '../../client/provisioning';
-import { suspectVariables, tokenRefusalSentence } from '../../fixtures/credentials';
+import { suspectVariables, tokenRefusalSentence } from '../../runner/credentials';
 import { keyProblem } from '../../helpers/declared-keys';
 import { cleanEnv, runPlaywrightCli, runScript, tempDir } from './support/cli';
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KitPool, type Kit } from '../../engines/exploration/kit';
 import { laneBudget, laneSeed } from '../../engines/exploration/budget';
-import { leftOut } from '../../fixtures/projects';
+import { leftOut } from '../../runner/projects';
 import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { explorationsOf, formatExplorations, parseExploreArgs } from '../../scripts/explore';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProfile, parseProfile } from '../../helpers/profile';
 import { secretVariables } from '../../helpers/profile';
-import { unsetSecretsSentence } from '../../fixtures/projects';
+import { unsetSecretsSentence } from '../../runner/projects';
 import { cleanEnv, dummySecrets, runPlaywrightCli, tempDir } from './support/cli';
 
 const sandbox = loadProfile('sandbox');

@@ -158,7 +158,7 @@ test('the worker paces each declared client to its share of the declared rate li
 });
 
 test('a remote profile gets workers sized for round trips, not cores; a declared cap and PAYMENTS_WORKERS still win', async () => {
-  const { workerCount, remoteWorkers } = await import('../../fixtures/projects');
+  const { workerCount, remoteWorkers } = await import('../../runner/projects');
   const sandbox = loadProfile('sandbox');
   const settings = { workers: undefined } as unknown as Parameters<typeof workerCount>[1];
   assert.equal(remoteWorkers(2), 6);

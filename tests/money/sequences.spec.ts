@@ -1,11 +1,11 @@
 /**
- * Directed money-flow sequences (cases/money-sequences.ts): the counterexamples the
+ * Directed money-flow sequences (engines/exploration/money-sequences.ts): the counterexamples the
  * exploration found, and the defects of issue 14, as fixed steps that run in every conformance run.
  * Each starts from a kit of settled payments arranged in the background from the worker's start, and
  * shows its steps one by one with their exchanges.
  */
 import { test, takes } from '../../fixtures/test';
-import { moneySequences } from '../../cases/money-sequences';
+import { moneySequences } from '../../engines/exploration/money-sequences';
 import { moneySequenceObservations } from '../../fixtures/observation-catalogue';
 
 test.describe('money across flows and clients: directed sequences', () => {

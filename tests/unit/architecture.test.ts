@@ -1,8 +1,13 @@
 /**
  * The house rules of the layout, checked on the import graph of every .ts file
- * (tests/unit/support/import-graph.ts): arrows point tests → fixtures → helpers and never back,
- * scripts may use fixtures and helpers, the reference is an independent program that imports nothing
- * of the suite, and no import cycle exists anywhere. A failure names the file and the import that breaks the rule.
+ * (tests/unit/support/import-graph.ts). The suite's folders are layers, each with one job, and
+ * arrows point down the list only:
+ *   helpers → ledger → checks → client → cases → engines → fixtures → runner
+ * read right to left: runner (config-time code, reporters) may use everything below it, helpers (pure
+ * building blocks) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
+ * every layer; tests/unit tests anything. The reference is an independent program that imports
+ * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. A failure names
+ * the file and the import that breaks the rule.
  * Run: node --import tsx --test tests/unit/architecture.test.ts
  */
 import { test } from 'node:test';
@@ -16,28 +21,54 @@ function layerOf(file: string): string {
   return file.includes('/') ? top : '(root)';
 }
 
+/** The suite's layers, lowest first, with the one job each holds (README "Layout"). */
+const LAYERS = [
+  ['helpers', 'pure building blocks (messages, JWTs, HTTP, profiles)'],
+  ['ledger', 'the rule ledger: rules, operations, capabilities, outcomes'],
+  ['checks', 'the oracles: Verdicts and the named checks'],
+  ['client', 'the API client and the flows'],
+  ['cases', 'data-only tables of valid and invalid messages'],
+  ['engines', 'the discovery and exploration engines'],
+  ['fixtures', 'Playwright wiring'],
+  ['runner', 'config-time code: projects, global setup, reporters'],
+] as const;
+const rank = new Map<string, number>(LAYERS.map(([layer], i) => [layer, i]));
+
+/** Everything a layer must never import, and why. */
+function forbidden(from: string, to: string): string | undefined {
+  const INDEPENDENT = 'the suite and the reference are independent readings of the spec';
+  if (from === to) return undefined;
+  if (from === 'reference') return `${INDEPENDENT}: the reference imports nothing of the suite`;
+  if (to === 'reference') return from === 'scripts' || from === 'tests/unit' ? undefined : INDEPENDENT;
+  if (to === 'tests' || to === 'tests/unit') return from === 'tests/unit' ? undefined : 'nothing imports the specs';
+  if (to === 'scripts') return from === 'tests/unit' ? undefined : 'the commands are entry points: what a layer needs of them belongs in that layer';
+  if (from === 'tests' && to === 'runner') return 'specs use fixtures; config-time code stays in the runner';
+  const a = rank.get(from);
+  const b = rank.get(to);
+  if (a !== undefined && b !== undefined && b > a) return `${from}/ (${LAYERS[a]![1]}) sits below ${to}/ (${LAYERS[b]![1]}): arrows point ${LAYERS.map(([l]) => l).reverse().join(' → ')}`;
+  return undefined;
+}
+
 /**
- * The arrows the house rules forbid: layer → layers it must never import. The suite's own reading of
- * the spec (helpers, fixtures, specs) never borrows the reference's either: two readings that share
- * code would agree for the wrong reason. tests/unit tests everything and scripts run everything.
+ * Ties that still point the wrong way, each to be cut (issue 23). The list only shrinks: an entry
+ * that no longer exists fails the test below, so the list stays true.
  */
-const INDEPENDENT = 'the suite and the reference are independent readings of the spec';
-const FORBIDDEN: Readonly<Record<string, readonly { layer: string; why: string }[]>> = {
-  reference: ['tests', 'tests/unit', 'fixtures', 'helpers', 'scripts', '(root)'].map((layer) => ({ layer, why: `${INDEPENDENT}: the reference imports nothing of the suite` })),
-  helpers: [
-    ...['fixtures', 'tests', 'tests/unit', 'scripts'].map((layer) => ({ layer, why: 'helpers/ are pure building blocks: the arrows point tests → fixtures → helpers, never back' })),
-    { layer: 'reference', why: INDEPENDENT },
-  ],
-  fixtures: [
-    ...['tests', 'tests/unit', 'scripts'].map((layer) => ({ layer, why: 'fixtures/ serve the specs and the runners, never the other way round' })),
-    { layer: 'reference', why: INDEPENDENT },
-  ],
-  tests: [
-    { layer: 'scripts', why: 'specs use fixtures/ and helpers/; runner code a spec needs belongs there' },
-    { layer: 'reference', why: INDEPENDENT },
-  ],
-  scripts: ['tests', 'tests/unit'].map((layer) => ({ layer, why: 'runners may use fixtures/ and helpers/, never the specs' })),
-};
+const KNOWN_WRONG_WAY: readonly string[] = [
+  'checks/robustness-oracle.ts → cases/robustness-cases.ts',
+  'client/api.ts → fixtures/step.ts',
+  'client/api.ts → fixtures/background.ts',
+  'client/api.ts → fixtures/inconclusive.ts',
+  'client/flows/payment.ts → fixtures/step.ts',
+  'client/flows/payment.ts → fixtures/background.ts',
+  'client/flows/returns.ts → fixtures/pool.ts',
+  'client/reference-admin.ts → fixtures/step.ts',
+  'client/reference-admin.ts → fixtures/background.ts',
+  'client/target.ts → runner/projects.ts',
+  'engines/exploration/explorer.ts → fixtures/background.ts',
+  'engines/exploration/kit.ts → fixtures/background.ts',
+  'engines/exploration/kit.ts → fixtures/worker.ts',
+  'engines/exploration/played.ts → fixtures/background.ts',
+];
 
 const graph = importGraph();
 
@@ -56,12 +87,23 @@ test('every relative import names a file of the repository', () => {
   assert.deepEqual(graph.unresolved.map((e) => `${e.from} → ${e.specifier}`), []);
 });
 
-test('no import points against the arrows (tests → fixtures → helpers; scripts → fixtures, helpers; the reference alone)', () => {
+test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → helpers; the reference alone)', () => {
   const violations = graph.edges.flatMap((e) => {
-    const rule = FORBIDDEN[layerOf(e.from)]?.find((r) => r.layer === layerOf(e.to));
-    return rule ? [`${e.from} → '${e.specifier}' (${e.to}): ${rule.why}`] : [];
+    const why = forbidden(layerOf(e.from), layerOf(e.to));
+    return why && !KNOWN_WRONG_WAY.includes(`${e.from} → ${e.to}`) ? [`${e.from} → '${e.specifier}' (${e.to}): ${why}`] : [];
   });
   assert.deepEqual(violations, [], `imports against the arrows:\n  ${violations.join('\n  ')}`);
+});
+
+test('every known wrong-way tie still exists (cut ties leave the list)', () => {
+  const stale = KNOWN_WRONG_WAY.filter((tie) => !graph.edges.some((e) => `${e.from} → ${e.to}` === tie));
+  assert.deepEqual(stale, []);
+});
+
+test('every top folder of the suite is a known layer', () => {
+  const tops = new Set(graph.files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
+  const known = new Set<string>([...rank.keys(), 'tests', 'scripts', 'reference', 'environments']);
+  assert.deepEqual([...tops].filter((t) => !known.has(t)), []);
 });
 
 test('no import cycle', () => {

@@ -248,7 +248,7 @@ export class HttpClient {
 
   private async once(req: HttpRequest): Promise<HttpResponse> {
     const { request, agent } = await this.transport();
-    let res;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(req.url, {
         method: req.method,

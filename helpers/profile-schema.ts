@@ -292,5 +292,5 @@ export type ProfileFile = Static<typeof profileSchema>;
 /** The JSON Schema document editors read: the same schema, without TypeBox's in-memory markers. */
 export function profileSchemaDocument(): string {
   const document: TSchema = { $schema: 'http://json-schema.org/draft-07/schema#', ...profileSchema };
-  return JSON.stringify(document, null, 2) + '\n';
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -105,9 +105,9 @@ export function describeProfileError(file: string, error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `${file}: missing field "${where === '(top level)' ? '' : where + '.'}${String(params.missingProperty)}"`;
+      return `${file}: missing field "${where === '(top level)' ? '' : `${where}.`}${String(params.missingProperty)}"`;
     case 'additionalProperties':
-      return `${file}: unknown field "${where === '(top level)' ? '' : where + '.'}${String(params.additionalProperty)}" (see environments/README.md for the fields a profile may have)`;
+      return `${file}: unknown field "${where === '(top level)' ? '' : `${where}.`}${String(params.additionalProperty)}" (see environments/README.md for the fields a profile may have)`;
     case 'enum':
       return `${file}: field "${where}" must be one of ${JSON.stringify(params.allowedValues)}`;
     case 'oneOf':

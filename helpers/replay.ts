@@ -97,6 +97,7 @@ export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlT
   if (target.kind === 'reference') {
     const knobs = Object.entries(target.referenceKnobs).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
     lines.push(`# Start a reference of your own in another shell (${knobs}npm run reference), then here:`, '#   export BASE_URL=<the base_url it prints>');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, for the script's reader
     lines.push(': "${BASE_URL:?start a reference (npm run reference) and export BASE_URL=<the base_url it prints>}"');
   }
   const envArgs = [

@@ -45,7 +45,7 @@ const COUNT_FILE = /^requests-w\d+\.json$/;
 
 export function writeRequestCount(dir: string, workerIndex: number, sent: number): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `requests-w${workerIndex}.json`), JSON.stringify({ sent }) + '\n');
+  writeFileSync(path.join(dir, `requests-w${workerIndex}.json`), `${JSON.stringify({ sent })}\n`);
 }
 
 /** Requests every worker of the run sent (retries and background work included); undefined when none wrote its count. */

@@ -118,7 +118,7 @@ export function readRunRecord(dir: string): RunRecord | undefined {
 
 export function writeRunRecord(dir: string, record: RunRecord): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, RUN_RECORD), JSON.stringify(record, null, 2) + '\n');
+  writeFileSync(path.join(dir, RUN_RECORD), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** Updates run.json in place (the scripts add the exit code of the command). */

@@ -49,7 +49,11 @@ export function renderSpecHtml(markdown: string, source = 'spec/payments-api.md'
   const headingNumbers = new Set(lines.map((l) => /^#{2,6}\s+(\d+(?:\.\d+)*)\.?\s/.exec(l)?.[1]).filter(Boolean) as string[]);
   let section: string | undefined;
   let title = 'Specification';
-  const unique = (id: string): string | undefined => (used.has(id) ? undefined : (used.add(id), id));
+  const unique = (id: string): string | undefined => {
+    if (used.has(id)) return undefined;
+    used.add(id);
+    return id;
+  };
 
   let i = 0;
   while (i < lines.length) {

@@ -23,7 +23,7 @@ const SHA256_WITH_RSA = Buffer.from('06092a864886f70d01010b', 'hex'); // 1.2.840
 const COMMON_NAME = Buffer.from('0603550403', 'hex'); // 2.5.4.3
 
 function utcTime(date: Date): Buffer {
-  const text = date.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'; // YYMMDDHHMMSSZ
+  const text = `${date.toISOString().replace(/[-:T]/g, '').slice(2, 14)}Z`; // YYMMDDHHMMSSZ
   return tlv(0x17, Buffer.from(text, 'ascii'));
 }
 

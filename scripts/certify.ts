@@ -47,13 +47,16 @@ export interface CertifyOptions {
 
 const USAGE = 'usage: npm run certify -- --project <env> [--signing-key <private key PEM path>] [--kid <key id>]';
 
-export function parseCertifyArgs(argv: string[]): CertifyOptions {
-  let parsed;
+function parseStrict(argv: string[]) {
   try {
-    parsed = parseArgs({ args: argv, options: { project: { type: 'string' }, 'signing-key': { type: 'string' }, kid: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    return parseArgs({ args: argv, options: { project: { type: 'string' }, 'signing-key': { type: 'string' }, kid: { type: 'string' }, out: { type: 'string' } }, strict: true });
   } catch (error) {
     throw new Error(`${(error as Error).message}: a certification always runs the full suite, unfiltered\n${USAGE}`);
   }
+}
+
+export function parseCertifyArgs(argv: string[]): CertifyOptions {
+  const parsed = parseStrict(argv);
   const { values } = parsed;
   if (!values.project) throw new Error(`--project is required\n${USAGE}`);
   return { project: values.project, ...(values['signing-key'] ? { signingKey: values['signing-key'] } : {}), ...(values.kid ? { kid: values.kid } : {}), ...(values.out ? { outRoot: values.out } : {}) };
@@ -103,10 +106,10 @@ function mergeTranscripts(dir: string): string {
     }
   }
   lines.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
-  return lines.map((l) => l.line + '\n').join('');
+  return lines.map((l) => `${l.line}\n`).join('');
 }
 
-const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Why a rule counts (or not) towards the verdict, for the printed lists. */
 const weight = (r: RuleResult): string => (r.level !== 'documented' ? 'assumption, not required' : r.applies ? 'documented, required' : 'not required on this profile');
@@ -247,7 +250,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     writeFileSync(path.join(dir, PUBLIC_KEY_FILE), publicPemOf(key.privateKey));
     const manifest = serialiseManifest(buildManifest(readBundleFiles(dir)));
     writeFileSync(path.join(dir, MANIFEST_FILE), manifest);
-    writeFileSync(path.join(dir, SIGNATURE_FILE), signJws(manifest, key.privateKey, key.kid) + '\n');
+    writeFileSync(path.join(dir, SIGNATURE_FILE), `${signJws(manifest, key.privateKey, key.kid)}\n`);
 
     printVerdict(profile.name, verdict, results);
     console.log(`\nsuite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (seed ${seed})`);
@@ -269,7 +272,7 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     }
 
     // The signing key is a secret too: look for it with the ones the workers used.
-    appendFileSync(canary, JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }) + '\n', { mode: 0o600 });
+    appendFileSync(canary, `${JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })}\n`, { mode: 0o600 });
     const scan = scanForSecrets(canary, [dir]);
     for (const leak of scan.leaks) console.error(`✖ SECRET: ${describeLeak(leak)}: do not share this bundle; delete it`);
     console.log(`secret scan of the bundle: ${scan.secrets} secrets, ${scan.files} files, ${scan.leaks.length} found`);

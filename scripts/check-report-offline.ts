@@ -51,7 +51,7 @@ async function exercise(page: Page, url: string, ids: string[]): Promise<string>
   try {
     await page.locator('[data-testid="report-title"]').waitFor({ timeout: 15_000 });
     seen.push(`overview shown in ${Date.now() - started} ms`);
-    seen.push(`overview: ${(await page.locator('[data-testid="report-data"]').innerText()).replace(/\s+/g, ' ').slice(0, 80)}`);
+    seen.push(`overview: ${((await page.locator('[data-testid="report-data"]').textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
   } catch {
     seen.push('overview did not render');
   }
@@ -60,7 +60,7 @@ async function exercise(page: Page, url: string, ids: string[]): Promise<string>
     await page.goto(`${url}#${id}`);
     try {
       await page.locator('[data-testid="test-result-info-title"]').waitFor({ timeout: 10_000 });
-      seen.push(`test: ${await page.locator('[data-testid="test-result-info-title"]').innerText()}`);
+      seen.push(`test: ${await page.locator('[data-testid="test-result-info-title"]').textContent()}`);
       await page.locator('[data-testid="test-result-tab-attachments"]').click();
       await page.waitForTimeout(500);
       const link = page.locator('[data-testid="test-result-meta-link"] a, a[href*="spec"]').first();

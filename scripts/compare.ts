@@ -408,7 +408,7 @@ export function main(argv: string[]): number {
   const out = (opts.out as string | undefined) ?? path.join('reports', 'compare');
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'index.html'), renderHtml(comparison));
-  writeFileSync(path.join(out, 'comparison.json'), JSON.stringify(comparison, null, 2) + '\n');
+  writeFileSync(path.join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
   console.log(`html: ${path.resolve(out, 'index.html')}`);
   return opts.failOnDiff && hasDifferences(comparison) ? 1 : 0;
 }

@@ -28,7 +28,7 @@ import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
 import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
-import { isDeepStrictEqual } from 'node:util';
+import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
 
 const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
@@ -138,7 +138,7 @@ type Answers = ReadonlyMap<string, readonly Level[]>;
  */
 const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'only' | 'status-path'; when?: (dialect: Row) => boolean }>> = {
   ...Object.fromEntries(['validation', 'malformed', 'forbidden', 'sca', 'mediaType', 'tooLarge', 'missingHeader'].map((c) => [`refusalStatus.${c}`, { field: `expectations.refusalStatus.${c}`, seen: 'includes' as const }])),
-  'refusalStatus.business': { field: 'expectations.refusalStatus.business', seen: 'includes', when: (dialect) => dialect['businessRejection'] !== 'status' },
+  'refusalStatus.business': { field: 'expectations.refusalStatus.business', seen: 'includes', when: (dialect) => dialect.businessRejection !== 'status' },
   errorBody: { field: 'expectations.errorBody', seen: 'only' },
   interimStatus: { field: 'expectations.statusCodes.pending', seen: 'includes' },
   acceptedStatus: { field: 'expectations.statusCodes.accepted', seen: 'includes' },
@@ -242,7 +242,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     console.log(`\n  dialect      enforce (discovered profile)         report (local profile)               test time`);
     for (const r of rows) console.log(`  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`);
     const failures = tests.filter((t) => t.outcome === 'failed');
-    for (const t of failures.slice(0, 40)) console.log(`  ✖ ${t.project} › ${t.title}\n      ${(t.errors[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? ''}`);
+    for (const t of failures.slice(0, 40)) console.log(`  ✖ ${t.project} › ${t.title}\n      ${stripVTControlCharacters(t.errors[0] ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? ''}`);
     if (failures.length > 40) console.log(`  … and ${failures.length - 40} more failures (${path.join(options.outDir, 'matrix.json')})`);
     for (const e of errors) console.log(`  ✖ playwright error: ${e.split('\n')[0]}`);
     const empty = rows.filter((r) => r.enforce.passed + r.enforce.failed + r.enforce.skipped === 0 || r.report.passed + r.report.failed + r.report.skipped === 0);
@@ -253,7 +253,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(
       path.join(options.outDir, 'matrix.json'),
-      JSON.stringify(
+      `${JSON.stringify(
         {
           ok,
           wallMs,
@@ -264,12 +264,12 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
           dialects: rows.map((r) => ({ name: r.dialect.name, changed: r.dialect.changed, fields: r.dialect.fields, enforce: r.enforce, report: r.report, adopted: discovered.find((x) => x.dialect === r.dialect)?.adopted })),
           switchesChecked: checked,
           unseenSwitches: unseen,
-          failures: failures.map((t) => ({ project: t.project, title: t.title, error: (t.errors[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '').slice(0, 2000) })),
+          failures: failures.map((t) => ({ project: t.project, title: t.title, error: stripVTControlCharacters(t.errors[0] ?? '').slice(0, 2000) })),
           errors,
         },
         null,
         2,
-      ) + '\n',
+      )}\n`,
     );
     const total = countsOf(tests);
     console.log(`\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`);

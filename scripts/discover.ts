@@ -127,7 +127,7 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
     // just asked, must admit every answer it saw. Judged over the observations: no second run.
     const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
-    const document = JSON.stringify(discoveredDocument(profile, target, discovery, diff, fixpoint), null, 2) + '\n';
+    const document = `${JSON.stringify(discoveredDocument(profile, target, discovery, diff, fixpoint), null, 2)}\n`;
     assertNoSecret(document, file);
     writeFileSync(file, document);
     if (options.write) {

@@ -92,7 +92,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
 
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
-  writeFileSync(path.join(options.outDir, 'matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
+  writeFileSync(path.join(options.outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(options.outDir, 'index.html'), renderMutationPage(matrix));
   console.log(formatMatrix(matrix));
   console.log(`matrix: ${path.join(options.outDir, 'matrix.json')}, page: ${path.resolve(options.outDir, 'index.html')}`);

@@ -208,7 +208,7 @@ export async function nightly(args: NightlyArgs): Promise<number> {
   const exitCode = nightlyExitCode(ok, drift);
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
-  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2) + '\n');
+  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), `${JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2)}\n`);
   const { githubStepSummary } = suiteEnvironment();
   if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok) + driftMarkdown(drift));
   return exitCode;

@@ -42,7 +42,7 @@ export function verifyEvidence(dir: string, publicKeyPath?: string): VerifyResul
     problems.push(publicKeyPath ? `public key ${publicKeyPath} not found` : `${PUBLIC_KEY_FILE} removed from the bundle (or pass --public-key)`);
     return done();
   }
-  let publicKey;
+  let publicKey: ReturnType<typeof loadPublicKeyPem>;
   try {
     publicKey = loadPublicKeyPem(readFileSync(keyFile, 'utf8'));
   } catch (error) {

@@ -52,6 +52,7 @@ const reasonInfo = {
   // §2.5: addtlInf allowed only when the reason is FOCR; then mandatory.
   if: { required: ['rsn'], properties: { rsn: { type: 'object', required: ['cd'], properties: { cd: { const: 'FOCR' } } } } },
   // No type here: a subschema with type object and properties would be closed by the drift check.
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else
   then: { required: ['addtlInf'], properties: { addtlInf: text } },
   else: { not: { required: ['addtlInf'], properties: { addtlInf: text } } },
 } as const;

@@ -4,6 +4,7 @@
  * only, a test blocked by an assumption leaves its rule "not assessed" with that assumption, and a
  * rule the profile cannot assess (a capability it does not grant) is not required.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { ruleApplies, grantedCapabilities } from '../../ledger/capabilities';
 import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../ledger/outcomes';
 import type { Rule } from '../../ledger/rules';
@@ -25,7 +26,7 @@ export interface RuleResult {
   blockedBy?: string[];
 }
 
-const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+const stripAnsi = (s: string): string => stripVTControlCharacters(s);
 const firstLine = (s: string): string => stripAnsi(s).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? s;
 
 /**

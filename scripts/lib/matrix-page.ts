@@ -2,7 +2,7 @@
 import type { Matrix, FaultResult, Verdict } from './matrix';
 import { OPERATIONS, OPERATION_LABELS } from '../../ledger/operations';
 
-const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d232a}
@@ -25,18 +25,18 @@ details summary{cursor:pointer;color:#0969da}
 const cls = (v: FaultResult['verdict']): string => (v === 'not applicable' || v === 'equivalent' ? 'na' : v);
 
 function testsCell(f: FaultResult): string {
-  if (!f.failing.length) return `<span class="meta">${escape(f.reason)}</span>`;
-  const items = f.failing.map((t) => `<li>${escape(t)}</li>`);
+  if (!f.failing.length) return `<span class="meta">${escapeHtml(f.reason)}</span>`;
+  const items = f.failing.map((t) => `<li>${escapeHtml(t)}</li>`);
   if (items.length <= 4) return `<ul class="tests">${items.join('')}</ul>`;
   return `<ul class="tests">${items.slice(0, 3).join('')}</ul><details><summary>${items.length - 3} more</summary><ul class="tests">${items.slice(3).join('')}</ul></details>`;
 }
 
 function row(f: FaultResult): string {
   return `<tr class="${cls(f.verdict)}">
-<td><code>${escape(f.name)}</code><div class="meta">${escape(f.description)}</div></td>
-<td><code>${escape(f.rule)}</code></td>
-<td>${escape(f.ruleStatement)}${f.ruleLevel === 'assumption' ? ' <span class="meta">(assumption)</span>' : ''}</td>
-<td class="verdict ${cls(f.verdict)}">${escape(f.verdict)}${f.failing.length ? ` (${f.failing.length})` : ''}</td>
+<td><code>${escapeHtml(f.name)}</code><div class="meta">${escapeHtml(f.description)}</div></td>
+<td><code>${escapeHtml(f.rule)}</code></td>
+<td>${escapeHtml(f.ruleStatement)}${f.ruleLevel === 'assumption' ? ' <span class="meta">(assumption)</span>' : ''}</td>
+<td class="verdict ${cls(f.verdict)}">${escapeHtml(f.verdict)}${f.failing.length ? ` (${f.failing.length})` : ''}</td>
 <td>${testsCell(f)}</td>
 </tr>`;
 }
@@ -52,17 +52,17 @@ export function renderMutationPage(m: Matrix): string {
         ? `${survivors.length} fault(s) survived: each points at a rule the suite does not (yet) prove.`
         : 'Every applicable fault was killed: each broken rule made at least one test fail.';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Kill matrix — ${escape(m.profile)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Kill matrix — ${escapeHtml(m.profile)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${CSS}</style></head>
 <body>
 <h1>Fault-injection kill matrix</h1>
-<p class="meta">profile <code>${escape(m.profile)}</code> · scope <code>${escape(m.scope)}</code> · ${m.workers} workers · ${m.maxKills ? `each fault stops after ${m.maxKills} failing tests` : 'every test runs for every fault'} · wall time ${(m.wallMs / 1000).toFixed(1)} s · ${escape(m.generatedAt)}<br>
-command <code>${escape(m.command)}</code></p>
+<p class="meta">profile <code>${escapeHtml(m.profile)}</code> · scope <code>${escapeHtml(m.scope)}</code> · ${m.workers} workers · ${m.maxKills ? `each fault stops after ${m.maxKills} failing tests` : 'every test runs for every fault'} · wall time ${(m.wallMs / 1000).toFixed(1)} s · ${escapeHtml(m.generatedAt)}<br>
+command <code>${escapeHtml(m.command)}</code></p>
 <p>Each fault of the reference service breaks exactly one ledger rule. A fault is <b>killed</b> when at least one test fails
 with it switched on${m.scope === 'cited' ? ' (only the tests citing the rule run against it)' : ''}; it <b>survived</b> when every test passed,
 which means a missing or too weak test; it is <b>not applicable</b> when the rule needs a capability this profile does not grant.</p>
-<p><b>${escape(verdictLine)}</b></p>
-${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.problems.map((p) => `<li>${escape(p)}</li>`).join('')}</ul></div>` : ''}
+<p><b>${escapeHtml(verdictLine)}</b></p>
+${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>` : ''}
 <div class="cards">
 <div class="card killed"><b>${m.summary.killed}</b>killed</div>
 <div class="card survived"><b>${m.summary.survived}</b>survived</div>
@@ -73,7 +73,7 @@ ${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.proble
 </div>
 ${
   m.clean.failures.length
-    ? `<h2>Clean-run failures</h2><ul class="tests">${m.clean.failures.map((t) => `<li>${escape(t)}</li>`).join('')}</ul>`
+    ? `<h2>Clean-run failures</h2><ul class="tests">${m.clean.failures.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>`
     : ''
 }
 <h2>Survivors (${survivors.length})</h2>
@@ -95,7 +95,7 @@ ${m.faults.map(row).join('\n')}
 ${
   m.documentedRulesWithoutFault.length
     ? `<table><thead><tr><th>rule</th><th>section</th><th>statement</th></tr></thead><tbody>${m.documentedRulesWithoutFault
-        .map((r) => `<tr><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.statement)}</td></tr>`)
+        .map((r) => `<tr><td><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.statement)}</td></tr>`)
         .join('\n')}</tbody></table>`
     : '<p>None: every documented rule has a fault.</p>'
 }
@@ -112,7 +112,7 @@ function cell(verdicts: readonly Verdict[] | undefined): string {
 }
 
 function gridTable(m: Matrix): string {
-  const head = OPERATIONS.map((op) => `<th title="${escape(OPERATION_LABELS[op])}">${escape(op)}</th>`).join('');
-  const rows = m.grid.map((g) => `<tr><td><code>${escape(g.rule)}</code></td>${OPERATIONS.map((op) => cell(g.operations[op])).join('')}</tr>`);
+  const head = OPERATIONS.map((op) => `<th title="${escapeHtml(OPERATION_LABELS[op])}">${escapeHtml(op)}</th>`).join('');
+  const rows = m.grid.map((g) => `<tr><td><code>${escapeHtml(g.rule)}</code></td>${OPERATIONS.map((op) => cell(g.operations[op])).join('')}</tr>`);
   return `<table><thead><tr><th>rule</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }

@@ -2,6 +2,7 @@
  * A run's tests as flat records, read from a Playwright JSON report: what compare, nightly and the
  * deviations work with. (Per-rule outcomes come from scripts/lib/certification.ts.)
  */
+import { stripVTControlCharacters } from 'node:util';
 import { flattenReport, type PlaywrightJsonReport } from '../../helpers/playwright-report';
 import { describeSkip, outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 
@@ -23,7 +24,7 @@ export interface TestRecord {
 
 export type { PlaywrightJsonReport };
 
-const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+const stripAnsi = (s: string): string => stripVTControlCharacters(s);
 
 /** One record per (project, test), with skip reasons and errors. */
 export function testRecords(report: PlaywrightJsonReport): TestRecord[] {

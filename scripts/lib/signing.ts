@@ -33,7 +33,7 @@ export function buildManifest(files: ReadonlyMap<string, Uint8Array>): Manifest 
 }
 
 /** Stable bytes: the same manifest always serialises the same way (the JWS signs these bytes). */
-export const serialiseManifest = (manifest: Manifest): string => JSON.stringify(manifest, null, 2) + '\n';
+export const serialiseManifest = (manifest: Manifest): string => `${JSON.stringify(manifest, null, 2)}\n`;
 
 export interface ManifestDiff {
   altered: string[];

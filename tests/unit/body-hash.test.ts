@@ -37,7 +37,7 @@ for (const [name, text] of [
     assert.equal(bodyHash(utf8), sha256b64(utf8));
     assert.equal(bodyHash(new Uint8Array(utf8)), sha256b64(utf8));
     // Not Latin-1 nor UTF-16: those encodings give other bytes, so another hash.
-    if (/[^\x00-\x7f]/.test(text)) {
+    if ([...text].some((c) => c.codePointAt(0)! > 0x7f)) {
       assert.notEqual(bodyHash(text), sha256b64(Buffer.from(text, 'latin1')));
       assert.notEqual(bodyHash(text), sha256b64(Buffer.from(text, 'utf16le')));
     }

@@ -35,7 +35,7 @@ function runsRoot(): { root: string; older: string; newer: string } {
     const dir = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 3, minute)), runId));
     mkdirSync(path.join(dir, 'transcripts'), { recursive: true });
     writeFileSync(path.join(dir, 'results.json'), JSON.stringify(playwrightReport(outcomes)));
-    writeFileSync(path.join(dir, 'transcripts', 'transcript-local-0.jsonl'), JSON.stringify({ project: 'local', test: 'status/status.spec.ts › a', label: 'status read', startedAt: '1', request: { method: 'GET', url: 'http://x/payments/pacs002/v12/abc' }, response: { status: 200, body: '{"a":1}' } }) + '\n');
+    writeFileSync(path.join(dir, 'transcripts', 'transcript-local-0.jsonl'), `${JSON.stringify({ project: 'local', test: 'status/status.spec.ts › a', label: 'status read', startedAt: '1', request: { method: 'GET', url: 'http://x/payments/pacs002/v12/abc' }, response: { status: 200, body: '{"a":1}' } })}\n`);
     writeRunRecord(dir, { runId, seed: '1', projects: ['local'], command: 'npm run conformance', startedAt: 'x', endedAt: 'y', status: 'passed', exitCode: 0, counts: { passed: 2, failed: 0, skipped: 0, flaky: 0, executed: 2 }, pid: 1, host: 'h' });
     return dir;
   };

@@ -126,7 +126,7 @@ test('a remote profile: credentials from its secret variables, the sca-token hd 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'curl-env-'));
   try {
     const bodyFile = path.join(dir, 'body.json');
-    writeFileSync(bodyFile, JSON.stringify(buildPacs008({ seed: 'curl-env-remote' })) + '\n');
+    writeFileSync(bodyFile, `${JSON.stringify(buildPacs008({ seed: 'curl-env-remote' }))}\n`);
     const variables = await curlEnvironment({ profile, client: 'primary', bodyFile, tokenRequest: false, faults: [] });
     assert.deepEqual(Object.keys(variables), ['BASE_URL', 'AUTHORIZATION', 'X_CLIENT_ID', 'SCA_TOKEN']);
     assert.equal(variables.BASE_URL, reference.url, 'the profile URL, without its trailing slash');

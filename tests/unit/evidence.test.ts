@@ -67,7 +67,7 @@ function bundle(): string {
   writeFileSync(path.join(dir, PUBLIC_KEY_FILE), publicPemOf(privateKey));
   const manifest = serialiseManifest(buildManifest(readBundleFiles(dir)));
   writeFileSync(path.join(dir, MANIFEST_FILE), manifest);
-  writeFileSync(path.join(dir, SIGNATURE_FILE), signJws(manifest, privateKey, 'test') + '\n');
+  writeFileSync(path.join(dir, SIGNATURE_FILE), `${signJws(manifest, privateKey, 'test')}\n`);
   return dir;
 }
 

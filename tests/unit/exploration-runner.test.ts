@@ -19,7 +19,15 @@ const kit = (index: number): Kit => ({ clients: {} as Kit['clients'], ownInstitu
 
 test('KitPool: kits in order, at most `lookahead` ahead, never more than allowed; allow() raises it for shrinking', async () => {
   const started: number[] = [];
-  const pool = new KitPool(async (i) => (started.push(i), kit(i)), 2, 10, 3);
+  const pool = new KitPool(
+    async (i) => {
+      started.push(i);
+      return kit(i);
+    },
+    2,
+    10,
+    3,
+  );
   assert.equal((await pool.take())?.submitted, 1);
   assert.deepEqual(started, [0, 1, 2], 'the first taken, two prepared ahead');
   assert.equal((await pool.take())?.submitted, 2);

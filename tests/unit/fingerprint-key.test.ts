@@ -83,6 +83,6 @@ test('all workers of a run share one key: every fingerprint in the transcripts i
   assert.ok(checked > 0, 'fingerprints of registered secrets are HMACs under the run key');
   assert.equal(workers.size, 2, `both workers' transcripts use the run key (${[...workers].join(', ')})`);
   const leak = path.join(work, 'key-only.jsonl');
-  require('node:fs').writeFileSync(leak, JSON.stringify({ label: 'fingerprint key', value: key }) + '\n');
+  require('node:fs').writeFileSync(leak, `${JSON.stringify({ label: 'fingerprint key', value: key })}\n`);
   assert.deepEqual(scanForSecrets(leak, [runDir]).leaks, [], 'the key is written to no artifact of the run');
 });

@@ -67,7 +67,7 @@ test('several incoming payments with one reference: orgnlEndToEndId and amount p
   // endToEndId and amount each name the payer's payment: a refund of 80 only fits that one.
   assert.equal((await post(ref, beneficiary, PATHS.refund, refundOf(fromPayer, 80))).status, 201);
   const byAmountOnly = refundOf(fromPayer, 10);
-  delete (byAmountOnly.fIToFIPmtRvsl.txInf[0] as unknown as Record<string, unknown>)['orgnlEndToEndId'];
+  delete (byAmountOnly.fIToFIPmtRvsl.txInf[0] as unknown as Record<string, unknown>).orgnlEndToEndId;
   assert.equal((await post(ref, beneficiary, PATHS.refund, byAmountOnly)).status, 201);
   // A return of the intruder's payment by its own endToEndId and amount.
   assert.equal((await post(ref, beneficiary, PATHS.return, returnOf(fromIntruder))).status, 201);

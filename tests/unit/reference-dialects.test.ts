@@ -52,7 +52,7 @@ test('presets keep their observable statuses (strict-422: 422 validation/busines
     { ...strict },
     { validation: 422, malformed: 400, unauthenticated: 401, forbidden: 403, sca: 403, notFound: 404, business: 422, mediaType: 415, tooLarge: 413, missingHeader: 400, notAcceptable: 406, conflict: 422 },
   );
-  assert.deepEqual({ ...dialects['lenient']!.refusalStatus }, { ...defaultDialect.refusalStatus });
+  assert.deepEqual({ ...dialects.lenient!.refusalStatus }, { ...defaultDialect.refusalStatus });
   assert.equal(defaultDialect.refusalStatus.validation, 400);
   assert.equal(defaultDialect.refusalStatus.sca, 401);
 });
@@ -154,7 +154,7 @@ test('refusalStatus: every class answers its dialect status', async () => {
   assert.equal((await h.post('pacs008/v10', c, t, big, { 'sca-token': 'x' })).status, 400, 'tooLarge');
   const p = pacs008();
   assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify(p))).status, 201);
-  assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify(p) + ' ')).status, 409, 'conflict');
+  assert.equal((await h.post('pacs008/v10', c, t, `${JSON.stringify(p)} `)).status, 409, 'conflict');
   // business: a refund of an unknown original
   assert.equal((await h.post('pacs007/v08', c, t, JSON.stringify(pacs007(pacs008())))).status, 409, 'business');
 });
@@ -230,7 +230,7 @@ test('repeatBody: original, empty and id-only on pacs.008, camt.056, pacs.004 an
       const data = (first.json as { data: Record<string, unknown> }).data;
       if (repeatBody === 'original') assert.deepEqual(again.json, { data }, label);
       if (repeatBody === 'empty') assert.equal(again.text, '', label);
-      if (repeatBody === 'id-only') assert.deepEqual(again.json, { data: { paymentsServiceId: data['paymentsServiceId'] } }, label);
+      if (repeatBody === 'id-only') assert.deepEqual(again.json, { data: { paymentsServiceId: data.paymentsServiceId } }, label);
     };
     const settled = await paid(payer, payee);
     await check(`${repeatBody} pacs008`, payer, tp, 'pacs008/v10', JSON.stringify(pacs008()));
@@ -246,14 +246,14 @@ test('repeatBody: original, empty and id-only on pacs.008, camt.056, pacs.004 an
 test('extraInput refuse (default): nesting over 64 and __proto__ are malformed; other unknown members are ignored', async () => {
   const c = await h.client();
   const t = await h.token(c);
-  const deep = JSON.stringify(pacs008('400000', 10.5, { x: JSON.parse('{"a":'.repeat(70) + '1' + '}'.repeat(70)) }));
+  const deep = JSON.stringify(pacs008('400000', 10.5, { x: JSON.parse(`${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) }));
   const r1 = await h.post('pacs008/v10', c, t, deep);
   assert.equal(r1.status, 400);
   assert.equal((r1.json as { errors: Array<{ code: string }> }).errors[0]!.code, 'malformed_body');
   const proto = JSON.stringify(pacs008()).replace('"chrgBr"', '"__proto__":{"polluted":1},"chrgBr"');
   assert.equal((await h.post('pacs008/v10', c, t, proto)).status, 400);
   const extra = pacs008('400000', 10.5, { someUnknownMember: { nested: [1, 2, { deeper: true }] }, constructor: 'kept' });
-  (extra['fitoFICstmrCdtTrf'] as Record<string, unknown>)['grpHdr'] = { ...((extra['fitoFICstmrCdtTrf'] as Record<string, Record<string, unknown>>)['grpHdr']), extraHeaderField: 'x' };
+  (extra.fitoFICstmrCdtTrf as Record<string, unknown>).grpHdr = { ...((extra.fitoFICstmrCdtTrf as Record<string, Record<string, unknown>>).grpHdr), extraHeaderField: 'x' };
   assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify(extra))).status, 201);
 });
 
@@ -261,14 +261,14 @@ test('extraInput accept: 10,000-deep unknown members and __proto__/constructor k
   const payee = await h.client({ dialect: { extraInput: 'accept' } });
   const c = await h.client({ dialect: { extraInput: 'accept' } });
   const t = await h.token(c);
-  const deepText = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+  const deepText = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
   const arrays = '['.repeat(100_000) + ']'.repeat(100_000);
   const p = pacs008(payee.memberId);
   const text = JSON.stringify(p)
     .replace('"chrgBr"', `"deepUnknown":${deepText},"arrays":${arrays},"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"chrgBr"`);
   const res = await h.post('pacs008/v10', c, t, text);
   assert.equal(res.status, 201, res.text);
-  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
   const id = (res.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
   // The beneficiary reads it back: the dropped members are gone, the rest is as sent.
   const tb = await h.token(payee);
@@ -276,8 +276,8 @@ test('extraInput accept: 10,000-deep unknown members and __proto__/constructor k
   assert.equal(incoming.status, 200, incoming.text);
   const tx = (incoming.json as { fitoFICstmrCdtTrf: { cdtTrfTxInf: Array<Record<string, unknown>> } }).fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
   assert.ok(!Object.hasOwn(tx, '__proto__') && !Object.hasOwn(tx, 'constructor'));
-  assert.equal(tx['chrgBr'], 'SLEV');
-  assert.equal(ids(p).txId, (tx['pmtId'] as { txId: string }).txId);
+  assert.equal(tx.chrgBr, 'SLEV');
+  assert.equal(ids(p).txId, (tx.pmtId as { txId: string }).txId);
   // A broken document is still malformed, and a body without the root still fails validation.
   assert.equal((await h.post('pacs008/v10', c, t, deepText.slice(0, -1))).status, 400);
   assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify({ other: {} }))).status, 400);

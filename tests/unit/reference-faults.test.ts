@@ -21,7 +21,7 @@ test('payment-id-field-renamed: data.paymentsHubId instead of data.paymentsServi
   assert.equal(res.status, 201);
   const data = (res.json as { data: Record<string, unknown> }).data;
   assert.ok(!('paymentsServiceId' in data));
-  const id = data['paymentsHubId'];
+  const id = data.paymentsHubId;
   assert.equal(typeof id, 'string');
   assert.equal((await h.get(`pacs002/v12/${id as string}`, c, t)).status, 200);
   const again = await h.post('pacs008/v10', c, t, JSON.stringify(p));
@@ -32,5 +32,5 @@ test('payment-id-field-renamed: data.paymentsHubId instead of data.paymentsServi
 
   const clean = await h.client();
   const ok = await h.post('pacs008/v10', clean, await h.token(clean), JSON.stringify(pacs008()));
-  assert.equal(typeof (ok.json as { data: Record<string, unknown> }).data['paymentsServiceId'], 'string');
+  assert.equal(typeof (ok.json as { data: Record<string, unknown> }).data.paymentsServiceId, 'string');
 });

@@ -97,8 +97,8 @@ const postPath: Partial<Record<Operation, string>> = { submitPayment: 'pacs008/v
 async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
   if (op === 'token') return h.tokenRequest(e.c, h.assertion(e.c));
   const headers: Record<string, string | null> = {};
-  if (probe === 'noBearer') headers['authorization'] = null;
-  if (probe === 'forgedBearer') headers['authorization'] = `Bearer ${b64url(randomUUID())}`;
+  if (probe === 'noBearer') headers.authorization = null;
+  if (probe === 'forgedBearer') headers.authorization = `Bearer ${b64url(randomUUID())}`;
   if (probe === 'noClientId') headers['x-client-id'] = null;
   if (probe === 'otherClientId') headers['x-client-id'] = payer.clientId;
   const path = postPath[op];

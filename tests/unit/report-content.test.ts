@@ -80,9 +80,8 @@ test('the overview counts every verdict on its own, a retried test once, and kee
     ['f', 'failed', 'failed', 1], // a first try that failed,
     ['f', 'passed', 'passed', 2], // then passed on retry: one passed test
   ] as const;
-  verdicts.forEach(([id, status, verdict, stop], i) =>
-    writeFileSync(path.join(dir, `${i}-result.json`), JSON.stringify({ uuid: `${i}`, historyId: id, name: id, status, stop, steps: [], labels: verdict ? [{ name: 'verdict', value: verdict }] : [] })),
-  );
+  for (const [i, [id, status, verdict, stop]] of verdicts.entries())
+    writeFileSync(path.join(dir, `${i}-result.json`), JSON.stringify({ uuid: `${i}`, historyId: id, name: id, status, stop, steps: [], labels: verdict ? [{ name: 'verdict', value: verdict }] : [] }));
   const { verdicts: counted } = reportResults(dir, path.join(work, 'out'), 'failures');
   assert.deepEqual(counted, { passed: 2, capability: 1, blocked: 1, failed: 1, inconclusive: 1 });
   const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');

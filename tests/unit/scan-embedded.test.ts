@@ -19,7 +19,7 @@ import { cleanEnv, runPlaywrightCli, syntheticResults, tempDir } from './support
 
 function canaryOf(dir: string, secrets: { label: string; value: string }[]): string {
   const file = path.join(dir, 'canary.jsonl');
-  writeFileSync(file, secrets.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  writeFileSync(file, `${secrets.map((s) => JSON.stringify(s)).join('\n')}\n`);
   return file;
 }
 
@@ -119,6 +119,6 @@ test('a run’s canary holds a secret for every client that asked for a token, a
   assert.ok(kids.size > 0, 'no kid signed anything: the run did not exercise its clients');
   const known = new Set(secrets.map((s) => s.value));
   const shared = JSON.parse(env.PAYMENTS_CLIENT_KEYS!) as string[];
-  shared.forEach((pem, i) => assert.ok(known.has(pem), `shared client key ${i + 1} of ${shared.length} is not in the canary`));
+  for (const [i, pem] of shared.entries()) assert.ok(known.has(pem), `shared client key ${i + 1} of ${shared.length} is not in the canary`);
   assert.ok(secrets.some((s) => /stranger/.test(s.label)) || distinct(/private key$/) > shared.length, 'the stranger key (or a rotated key) is not in the canary');
 });

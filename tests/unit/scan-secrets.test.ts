@@ -13,7 +13,7 @@ function fixture(files: Record<string, string>, secrets: { label: string; value:
     writeFileSync(path.join(dir, 'reports', name), content);
   }
   const canary = path.join(dir, 'canary.jsonl');
-  writeFileSync(canary, secrets.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  writeFileSync(canary, `${secrets.map((s) => JSON.stringify(s)).join('\n')}\n`);
   return { dir: path.join(dir, 'reports'), canary };
 }
 

@@ -8,8 +8,8 @@ export const ratio = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(2
 export const mark = (ok: boolean | undefined): string => (ok === undefined ? '' : ok ? '✓' : '✗');
 
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const escape = (s: string): string => s.replace(/\|/g, '\\|');
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`)].join('\n');
+  const escapeCell = (s: string): string => s.replace(/\|/g, '\\|');
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)].join('\n');
 }
 
 /** The machine's 1-minute load average before and after a measurement: on a shared machine, numbers are read beside it. */

@@ -20,7 +20,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
-    else if (arg === '--all') PARTS.forEach((p) => parts.add(p));
+    else if (arg === '--all') for (const p of PARTS) parts.add(p);
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
       for (const p of (value ?? '').split(',')) {

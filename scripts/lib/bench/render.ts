@@ -117,5 +117,5 @@ export function renderBench(results: BenchResults): string {
     lines.push(table(['server', 'requests/s', 'p50', 'p99', 'detail'], results.throughput.serverRows.map((r) => [r.server, r.perSecond.toFixed(0), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`, r.detail])));
   }
   if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n}`));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -185,7 +185,7 @@ export function pacs008(creditorMemberId = '400000', amount = 10.5, extra: Recor
 }
 
 export function ids(p: Record<string, unknown>): { msgId: string; txId: string; e2e: string } {
-  const root = p['fitoFICstmrCdtTrf'] as { grpHdr: { msgId: string }; cdtTrfTxInf: Array<{ pmtId: { txId: string; endToEndId: string } }> };
+  const root = p.fitoFICstmrCdtTrf as { grpHdr: { msgId: string }; cdtTrfTxInf: Array<{ pmtId: { txId: string; endToEndId: string } }> };
   return { msgId: root.grpHdr.msgId, txId: root.cdtTrfTxInf[0]!.pmtId.txId, e2e: root.cdtTrfTxInf[0]!.pmtId.endToEndId };
 }
 

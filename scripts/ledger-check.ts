@@ -32,6 +32,8 @@ export interface ListedTest {
   reportOperation?: Operation;
   /** Capabilities the test itself needs beyond its rules' (`takes({ needs })`). */
   needs?: Capability[];
+  /** The projects (profiles) that list it: a live profile lists only its @live-safe tests. */
+  projects?: string[];
 }
 
 export interface FlowCoverage {
@@ -77,7 +79,8 @@ export function listTests(profiles: string[]): ListedTest[] {
   const tests = new Map<string, ListedTest>();
   for (const t of flattenReport(report)) {
     const reportOperation = reportOperationOf(t.tags);
-    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), ...(reportOperation ? { reportOperation } : {}) });
+    const projects = [...(tests.get(t.title)?.projects ?? []), t.project];
+    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), projects, ...(reportOperation ? { reportOperation } : {}) });
   }
   return [...tests.values()];
 }
@@ -187,6 +190,36 @@ function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
   return [];
 }
 
+/**
+ * What a live profile's lane assesses: the documented rules its @live-safe tests cite that the profile
+ * can assess, from the tests it can run (a test whose own needs are not granted is skipped). Every
+ * other test moves money beyond liveLimits or tries what must not be tried on live money.
+ */
+export function liveLane(profile: Profile, tests: readonly ListedTest[]): { runnable: ListedTest[]; skipped: ListedTest[]; assessed: Rule[] } {
+  const granted = grantedCapabilities(profile);
+  const listed = tests.filter((t) => !t.projects || t.projects.includes(profile.name));
+  const runnable = listed.filter((t) => (t.needs ?? []).every((c) => granted.has(c)));
+  const cited = new Set(runnable.flatMap((t) => t.ruleIds));
+  const assessed = rules.filter((r) => r.level === 'documented' && !r.retired && cited.has(r.id) && ruleApplies(r, profile, granted));
+  return { runnable, skipped: listed.filter((t) => !runnable.includes(t)), assessed };
+}
+
+function formatLiveLane(profile: Profile, tests: readonly ListedTest[]): string {
+  const documented = rules.filter((r) => r.level === 'documented' && !r.retired).length;
+  const lane = liveLane(profile, tests);
+  const limits = profile.liveLimits;
+  const lines = [
+    ``,
+    `profile ${profile.name} is LIVE: only its @live-safe tests run (PAYMENTS_CONFIRM_LIVE=${profile.name}), within liveLimits (${limits ? `maxPayments ${limits.maxPayments}, maxAmount ${limits.maxAmount}` : 'none declared: no payment'})`,
+    `live lane: ${lane.runnable.length} test(s) run, ${lane.skipped.length} skipped for what they need; they assess ${lane.assessed.length} of ${documented} documented rules (${((100 * lane.assessed.length) / documented).toFixed(1)}%)`,
+    `  rules assessed: ${lane.assessed.map((r) => r.id).join(', ')}`,
+    `  tests:`,
+    ...lane.runnable.map((t) => `    ${t.title.replace(/ @\S+/g, '')}  [${t.ruleIds.join(' ')}]`),
+    ...lane.skipped.map((t) => `    (skipped: needs ${(t.needs ?? []).join(', ')}) ${t.title.replace(/ @\S+/g, '')}`),
+  ];
+  return lines.join('\n');
+}
+
 /** What one profile can assess: every documented rule, assessable or not, and why not; and the tests it skips for what they need themselves. */
 export function formatAssessable(profileName: string, tests: readonly ListedTest[] = []): string {
   const profile = loadProfile(profileName);
@@ -205,6 +238,7 @@ export function formatAssessable(profileName: string, tests: readonly ListedTest
   const testNeeds = new Map<Capability, number>();
   for (const t of tests) for (const c of t.needs ?? []) if (!granted.has(c)) testNeeds.set(c, (testNeeds.get(c) ?? 0) + 1);
   for (const [c, n] of testNeeds) lines.push(`  ${n} test(s) skipped for what they need themselves, not their rules: ${whatToGrant(c)}`);
+  if (profile.live) lines.push(`  (the capabilities above; a live run assesses only what its lane's tests cite:)`, formatLiveLane(profile, tests));
   return lines.join('\n');
 }
 

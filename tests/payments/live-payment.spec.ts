@@ -6,8 +6,8 @@
  * idempotency is broken would pay twice. Elsewhere it runs as any test, with a payment of its own.
  */
 import { test } from '../../fixtures/test';
-import { firstStatusEntry, readStatus, submitPayment } from '../../fixtures/flows/payment';
-import { paymentToRead } from '../../fixtures/flows/live-lane';
+import { firstStatusEntry, readStatus } from '../../fixtures/flows/payment';
+import { paymentToRead, repeatLanePayment } from '../../fixtures/flows/live-lane';
 import { answerOf } from '../../fixtures/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
@@ -25,7 +25,7 @@ test.describe('live lane: a real low-value payment', () => {
     verdicts.equal('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', orgnlGrpInf?.orgnlMsgId, paymentIds(payment.message).msgId);
     verdicts.check('STS-07', 'txSts is an ISO 20022 status code', { ok: ISO_STATUS_CODES.has(String(read.txSts)), expected: 'an ISO 20022 ExternalPaymentTransactionStatus code', received: String(read.txSts) });
 
-    const repeat = await submitPayment(api, payment.message, { label: 'the same message again (idempotent repeat, fresh SCA)' });
+    const repeat = await repeatLanePayment(api, payment);
     verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
     verdicts.check('IDEM-02', 'the repeat names no other payment', { ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id, expected: `${payment.id} or no id`, received: answerOf(repeat.exchange) });
   });

@@ -33,6 +33,14 @@ export interface RunCounts {
   executed: number;
 }
 
+/** A live profile's payments at one moment of a run (client/live-budget.ts): made (201) and budget slots used. */
+export interface LivePayments {
+  profile: string;
+  made: number;
+  claimed: number;
+  maxPayments: number;
+}
+
 export interface RunRecord {
   runId: string;
   seed: string;
@@ -45,6 +53,8 @@ export interface RunRecord {
   exitCode?: number;
   counts?: RunCounts;
   totalTests?: number;
+  /** Live profiles only: the payments counted when the tests began and when the run ended. */
+  livePayments?: { before?: LivePayments[]; after?: LivePayments[] };
   pid: number;
   host: string;
 }

@@ -19,6 +19,7 @@ import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
 import { loadProfile } from '../helpers/profile';
 import { cliMain } from './lib/cli';
+import { LANE_SLOTS, REFUSAL_SLOTS } from '../client/flows/live-lane';
 
 export interface ListedTest {
   /** "file › describe › title" (the same test listed by several projects appears once). */
@@ -32,6 +33,8 @@ export interface ListedTest {
   reportOperation?: Operation;
   /** Capabilities the test itself needs beyond its rules' (`takes({ needs })`). */
   needs?: Capability[];
+  /** The projects (profiles) that list it: a live profile lists only its @live-safe tests. */
+  projects?: string[];
 }
 
 export interface FlowCoverage {
@@ -77,7 +80,8 @@ export function listTests(profiles: string[]): ListedTest[] {
   const tests = new Map<string, ListedTest>();
   for (const t of flattenReport(report)) {
     const reportOperation = reportOperationOf(t.tags);
-    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), ...(reportOperation ? { reportOperation } : {}) });
+    const projects = [...(tests.get(t.title)?.projects ?? []), t.project];
+    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), projects, ...(reportOperation ? { reportOperation } : {}) });
   }
   return [...tests.values()];
 }
@@ -187,6 +191,52 @@ function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
   return [];
 }
 
+/**
+ * What a live profile's lane assesses: the documented rules its @live-safe tests cite that the profile
+ * can assess, from the tests it can run (a test whose own needs are not granted is skipped). Every
+ * other test moves money beyond liveLimits or tries what must not be tried on live money.
+ */
+export function liveLane(profile: Profile, tests: readonly ListedTest[]): { runnable: ListedTest[]; skipped: ListedTest[]; overBudget: ListedTest[]; assessed: Rule[] } {
+  const granted = grantedCapabilities(profile);
+  const listed = tests.filter((t) => !t.projects || t.projects.includes(profile.name));
+  // A test runs when the profile grants what it needs itself and one of the documented rules it cites
+  // (a test citing only AT-04 is skipped for AT-04's second client).
+  const citesApplicable = (t: ListedTest): boolean => {
+    const documented = t.ruleIds.map((id) => ruleById.get(id)).filter((r): r is Rule => r?.level === 'documented');
+    return !documented.length || documented.some((r) => ruleApplies(r, profile, granted));
+  };
+  const granting = listed.filter((t) => (t.needs ?? []).every((c) => granted.has(c)) && citesApplicable(t));
+  // A refusal of a payment submission takes two slots beyond the lane's own (client/flows/live-lane.ts);
+  // one worker runs them in list order, so the first the budget affords run and the rest are skipped.
+  const affordable = Math.max(0, Math.floor(((profile.liveLimits?.maxPayments ?? 0) - LANE_SLOTS) / REFUSAL_SLOTS));
+  const postRefusals = granting.filter(isPostRefusal);
+  const overBudget = postRefusals.slice(affordable);
+  const runnable = granting.filter((t) => !overBudget.includes(t));
+  const cited = new Set(runnable.flatMap((t) => t.ruleIds));
+  const assessed = rules.filter((r) => r.level === 'documented' && !r.retired && cited.has(r.id) && ruleApplies(r, profile, granted));
+  return { runnable, skipped: listed.filter((t) => !granting.includes(t)), overBudget, assessed };
+}
+
+/** A refusal of a payment submission: in the live lane, a mutant and its valid twin, two budget slots. */
+const isPostRefusal = (t: ListedTest): boolean => (t.operations ?? []).includes('submitPayment') && (t.name ?? '').startsWith('refuses:');
+
+function formatLiveLane(profile: Profile, tests: readonly ListedTest[]): string {
+  const documented = rules.filter((r) => r.level === 'documented' && !r.retired).length;
+  const lane = liveLane(profile, tests);
+  const limits = profile.liveLimits;
+  const lines = [
+    ``,
+    `profile ${profile.name} is LIVE: only its @live-safe tests run (PAYMENTS_CONFIRM_LIVE=${profile.name}), within liveLimits (${limits ? `maxPayments ${limits.maxPayments}, maxAmount ${limits.maxAmount}` : 'none declared: no payment'})`,
+    `live lane: ${lane.runnable.length} test(s) run, ${lane.skipped.length} skipped for what they need, ${lane.overBudget.length} for the payment budget (a payment refusal takes ${REFUSAL_SLOTS} slots beyond the lane's ${LANE_SLOTS}: ${LANE_SLOTS + REFUSAL_SLOTS * (lane.runnable.filter(isPostRefusal).length + lane.overBudget.length)} run them all); they assess ${lane.assessed.length} of ${documented} documented rules (${((100 * lane.assessed.length) / documented).toFixed(1)}%)`,
+    `  rules assessed: ${lane.assessed.map((r) => r.id).join(', ')}`,
+    `  tests:`,
+    ...lane.runnable.map((t) => `    ${t.title.replace(/ @\S+/g, '')}  [${t.ruleIds.join(' ')}]`),
+    ...lane.skipped.map((t) => `    (skipped: needs ${(t.needs ?? []).join(', ') || `what its rules need (${t.ruleIds.join(' ')})`}) ${t.title.replace(/ @\S+/g, '')}`),
+    ...lane.overBudget.map((t) => `    (skipped: over liveLimits.maxPayments) ${t.title.replace(/ @\S+/g, '')}`),
+  ];
+  return lines.join('\n');
+}
+
 /** What one profile can assess: every documented rule, assessable or not, and why not; and the tests it skips for what they need themselves. */
 export function formatAssessable(profileName: string, tests: readonly ListedTest[] = []): string {
   const profile = loadProfile(profileName);
@@ -205,6 +255,7 @@ export function formatAssessable(profileName: string, tests: readonly ListedTest
   const testNeeds = new Map<Capability, number>();
   for (const t of tests) for (const c of t.needs ?? []) if (!granted.has(c)) testNeeds.set(c, (testNeeds.get(c) ?? 0) + 1);
   for (const [c, n] of testNeeds) lines.push(`  ${n} test(s) skipped for what they need themselves, not their rules: ${whatToGrant(c)}`);
+  if (profile.live) lines.push(`  (the capabilities above; a live run assesses only what its lane's tests cite:)`, formatLiveLane(profile, tests));
   return lines.join('\n');
 }
 

@@ -11,6 +11,7 @@ import { answerOf } from '../../checks/verdicts';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
+import { refusedTokenGrantsNothing } from '../../client/flows/live-lane';
 
 test.describe('token endpoint: valid exchange', () => {
   test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'] }, async ({ api, verdicts }) => {
@@ -38,12 +39,12 @@ test.describe('token endpoint: valid exchange', () => {
     verdicts.check('AT-06', 'the token endpoint answers with a JSON body', { ok: isJsonAnswer(ex), expected: 'Content-Type application/json (or +json) and a JSON body', received: `${type || 'no Content-Type'} ${answerOf(ex)}` });
   });
 
-  test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12'] }, async ({ api, verdicts }) => {
+  test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12', '@live-safe'] }, async ({ api, verdicts }) => {
     const ex = await api.requestToken({ assertion: { claims: { aud: 'https://auth.example', purpose: 'conformance', amr: ['hwk'] } } });
     verdicts.status('AJWT-12', 'a token request whose assertion carries extra claims gets 200', ex, [200]);
   });
 
-  test('a replayed authentication JWT is answered as the profile says', { tag: ['@TOK-14'] }, async ({ api, verdicts, clients }) => {
+  test('a replayed authentication JWT is answered as the profile says', { tag: ['@TOK-14', '@live-safe'] }, async ({ api, verdicts, clients }) => {
     const assertion = authenticationJwt(clients.primary);
     const first = await api.requestToken({ form: { assertion }, label: 'request a token (first use of the assertion)' });
     verdicts.requireStatus('TOK-01', 'the first use of the assertion gets 200', first, [200]);
@@ -51,11 +52,11 @@ test.describe('token endpoint: valid exchange', () => {
     const status = replay.response.status;
     verdicts.check('TOK-01', 'a replayed assertion gets an answer, never a 5xx', { ok: status < 500, expected: '200 or a 4xx', received: answerOf(replay) });
     const mode = api.profile.expectations.assertionReplay ?? 'either';
-    if (mode === 'refuse') verdicts.assume('TOK-14', 'a replayed assertion is refused', { ok: status >= 400 && status < 500, expected: 'a 4xx', received: `HTTP ${status}` });
+    if (mode === 'refuse' && verdicts.assume('TOK-14', 'a replayed assertion is refused', { ok: status >= 400 && status < 500, expected: 'a 4xx', received: `HTTP ${status}` })) refusedTokenGrantsNothing(verdicts, 'TOK-14', replay);
     if (mode === 'allow') verdicts.assume('TOK-14', 'a replayed assertion is accepted', { ok: status === 200, expected: 'HTTP 200', received: `HTTP ${status}` });
   });
 
-  test('a scope other than makePayments is not granted', { tag: ['@TOK-12'] }, async ({ api, verdicts }) => {
+  test('a scope other than makePayments is not granted', { tag: ['@TOK-12', '@live-safe'] }, async ({ api, verdicts }) => {
     const twin = await api.requestToken({ label: 'valid twin' });
     verdicts.requireStatus('TOK-01', 'the valid twin gets 200', twin, [200]);
     const ex = await api.requestToken({ form: { scope: 'adminEverything' }, label: 'request scope adminEverything' });
@@ -69,12 +70,13 @@ test.describe('token endpoint: valid exchange', () => {
 
 test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13'], ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, clients }) => {
+    test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'], ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, clients }) => {
       const twin = await api.requestToken({ label: 'valid twin' });
       verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
       const mutant = await api.requestToken({ ...tokenMutant(c, { client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });
       const status = mutant.response.status;
       for (const rule of c.rules) verdicts.check(rule, `the token request is refused: ${c.name}`, { ok: status >= 400 && status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
+      for (const rule of c.rules) refusedTokenGrantsNothing(verdicts, rule, mutant);
       if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749') {
         const error = (mutant.response.json as { error?: unknown } | undefined)?.error;
         const codes = tokenErrorCodes(c, api.profile.expectations.tokenErrorCodes ?? 'either');
@@ -87,16 +89,17 @@ test.describe('token endpoint: refusals', () => {
 
 test.describe('token endpoint: attacks on the assertion (RFC 8725)', () => {
   for (const attack of jwtAttacks) {
-    test(`refuses: ${attack.name}`, { tag: [`@${attack.rules.assertion}`] }, async ({ api, verdicts, clients, loopback }) => {
+    test(`refuses: ${attack.name}`, { tag: [`@${attack.rules.assertion}`, '@live-safe'] }, async ({ api, verdicts, clients, loopback }) => {
       const twin = await api.requestToken({ label: 'valid twin' });
       verdicts.requireStatus('TOK-01', 'the valid twin gets 200 (or the case proves nothing)', twin, [200]);
       const client = clients.primary;
       const mutant = await api.requestToken({ ...assertionAttackMutant(attack, client, (name, body, type) => loopback.host(name, body, type)), label: `mutant: ${attack.name}` });
       verdicts.check(attack.rules.assertion, `the token request is refused: ${attack.name}`, { ok: mutant.response.status >= 400 && mutant.response.status < 500, expected: 'a 4xx refusal', received: answerOf(mutant) });
+      refusedTokenGrantsNothing(verdicts, attack.rules.assertion, mutant);
     });
   }
 
-  test('never a 5xx: an assertion whose header is 100 KB', { tag: ['@ROB-03', '@op:token'] }, async ({ api, verdicts, clients }) => {
+  test('never a 5xx: an assertion whose header is 100 KB', { tag: ['@ROB-03', '@op:token', '@live-safe'] }, async ({ api, verdicts, clients }) => {
     const client = clients.primary;
     const assertion = oversizedHeaderToken({ client, header: jwtHeader(client), claims: authenticationClaims(client) });
     const answer = await api.requestToken({ form: { assertion }, label: 'an assertion with a 100 KB header' });

@@ -7,16 +7,43 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../client/api';
-import { acceptedScaVariants, documentedRules, headerCases, reserialisations } from '../../cases/sca-cases';
+import { acceptedScaVariants, documentedRules, headerCases, liveHeaderCases, reserialisations, type ScaCase } from '../../cases/sca-cases';
+import { createdNothingUnderMsgId, REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
+import { livePaymentAmount } from '../../client/live-budget';
+import type { Api } from '../../client/api';
+import type { Verdicts } from '../../checks/verdicts';
+import type { Clients } from '../../client/target';
 import { submitPayment } from '../../client/flows/payment';
 import { refusalAssumptions } from '../../checks/verdicts';
 import { tokenExpiry } from '../../fixtures/observation-catalogue';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
+/**
+ * The live lane's order of a header refusal: the mutant first, then its valid twin with the same
+ * message (the same msgId), both within liveLimits (two slots, checked before anything is sent). The
+ * twin's 201 is the valid control and proves the refusal created nothing under that msgId; elsewhere
+ * the twin comes first with a message of its own, as every negative case of the suite.
+ */
+async function refusedThenTwin(api: Api, verdicts: Verdicts, seed: string, clients: Clients, c: ScaCase): Promise<void> {
+  requireLiveSlots(api, verdicts, REFUSAL_SLOTS);
+  const message = buildPacs008({ seed, amount: livePaymentAmount(api.profile) });
+  const body = JSON.stringify(message);
+  const options = headerMutant(c, { client: clients.primary, other: clients.secondary, accessToken: await api.accessToken(clients.primary), otherAccessToken: undefined, body });
+  const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
+  const refused = documentedRules(c).filter((rule) => verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` }));
+  const twin = await submitPayment(api, message, { label: 'valid twin after the refusal: the same message, all headers valid' });
+  verdicts.requireStatus('P8-01', 'the valid twin is accepted (or the case proves nothing)', twin.exchange, [201, 200]);
+  for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, twin);
+}
+
+/** One header refusal per documented rule runs in the live lane, at two payment slots each (liveHeaderCases). */
+const inLiveLane = liveHeaderCases();
+
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of headerCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions()].map((r) => `@${r}`), ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, seed, clients }) => {
+    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(), ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`), ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, seed, clients }) => {
+      if (api.profile.live) return refusedThenTwin(api, verdicts, seed, clients, c);
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       const body = JSON.stringify(buildPacs008({ seed }));

@@ -6,25 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
-import { checkMonotonic, firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
+import { checkMonotonic, firstStatusEntry, readStatus, requireId } from '../../client/flows/payment';
+import { paymentToRead, unknownIdStillUnknown } from '../../client/flows/live-lane';
 import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
-import { buildPacs008, paymentIds, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, isProfileCode, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
 
-/** A created payment the test can read: the valid submission is a precondition (P8-01, P8-02). */
-async function paid(api: Api, verdicts: Verdicts, seed: string): Promise<{ message: Pacs008Message; id: string }> {
-  const message = buildPacs008({ seed });
-  const { exchange } = await submitPayment(api, message);
-  verdicts.requireStatus('P8-01', 'the payment to read is created', exchange, [201]);
-  return { message, id: requireId(api, verdicts, exchange) };
-}
-
 /** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
 async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy: string, version?: string): Promise<void> {
-  const { message, id } = await paid(api, verdicts, seed);
+  const { message, id } = await paymentToRead(api, verdicts, seed);
   const read = await readStatus(api, id, version ? { version } : {});
   verdicts.requireStatus(servedBy, `the status is served on pacs002 ${version ?? '(default version)'} (200)`, read.exchange, [200]);
   const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
@@ -43,16 +36,16 @@ async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy:
 }
 
 test.describe('payment status report', () => {
-  test('a status read gets 200 and a pacs.002 that echoes the payment', { tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07'] }, async ({ api, verdicts, seed }) => {
+  test('a status read gets 200 and a pacs.002 that echoes the payment', { tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'] }, async ({ api, verdicts, seed }) => {
     await checkReport(api, verdicts, seed, 'STS-01');
   });
 
-  test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02'] }, async ({ api, verdicts, seed, profile }) => {
+  test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02', '@live-safe'] }, async ({ api, verdicts, seed, profile }) => {
     for (const version of profile.operations.paymentStatus.versions) await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
   });
 
-  test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await paid(api, verdicts, seed);
+  test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+    const { id } = await paymentToRead(api, verdicts, seed);
     const read = await readStatus(api, id, { label: 'read status with Authorization and X-Client-Id only' });
     verdicts.require('STS-11', 'the read carries no sca-token', { ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token') });
     verdicts.status('STS-11', 'a status read without sca-token gets 200', read.exchange, [200]);
@@ -110,18 +103,18 @@ test.describe('payment status: refusals', () => {
     verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });
   });
 
-  test('an unknown paymentsServiceId is not served', { tag: ['@STS-12'] }, async ({ api, verdicts, seed }) => {
-    const { id } = await paid(api, verdicts, seed);
+  test('an unknown paymentsServiceId is not served', { tag: ['@STS-12', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+    const { id } = await paymentToRead(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });
     verdicts.requireStatus('STS-01', 'the valid twin (a known id) is served', twin.exchange, [200]);
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
-      verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` });
+      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` })) await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
     }
   });
 
   test("a client cannot read another client's payment status", { tag: ['@STS-13'] }, async ({ api, verdicts, seed, clients }) => {
-    const { id } = await paid(api, verdicts, seed);
+    const { id } = await paymentToRead(api, verdicts, seed);
     const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it' });
     verdicts.requireStatus('STS-01', 'the submitting client reads its payment', own.exchange, [200]);
     const foreign = await readStatus(api, id, { client: clients.secondary!, label: 'the secondary client reads it' });

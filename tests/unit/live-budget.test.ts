@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { claimLivePayment, largestAmount } from '../../client/live-budget';
+import { claimLivePayment, describeLiveBudget, largestAmount, liveBudgetUse, livePaymentAmount, recordLivePayment } from '../../client/live-budget';
 import { loadProfile } from '../../helpers/profile';
 
 const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };
@@ -34,4 +34,20 @@ test('largestAmount finds every {value, ccy} in a message', () => {
 test('a live profile without liveLimits allows no payment', () => {
   const { liveLimits: _ignored, ...noLimits } = live;
   assert.equal(claimLivePayment(noLimits, message(1)).ok, false);
+});
+
+test('the budget counts slots used and payments made (a refused or repeated submission uses a slot, makes no payment)', () => {
+  const runId = randomBytes(6).toString('hex');
+  assert.deepEqual(liveBudgetUse(runId), { claimed: 0, made: 0 });
+  const first = claimLivePayment(live, message(1), runId);
+  claimLivePayment(live, message(1), runId);
+  assert.ok(first.ok && first.slot);
+  recordLivePayment(first.slot);
+  assert.deepEqual(liveBudgetUse(runId), { claimed: 2, made: 1 });
+  assert.equal(describeLiveBudget(live, liveBudgetUse(runId), 'after'), 'live payments after the run (live): 1 made, 2 of 2 budget slots used (maxPayments 2, maxAmount 5)');
+});
+
+test('the live lane pays a low value: at most maxAmount, and 1.00', () => {
+  assert.equal(livePaymentAmount(live), 1);
+  assert.equal(livePaymentAmount({ ...live, liveLimits: { maxPayments: 1, maxAmount: 0.5 } }), 0.5);
 });

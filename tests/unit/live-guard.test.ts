@@ -1,12 +1,16 @@
 /**
  * The live guard (playwright.config.ts): a live profile refuses to start unless PAYMENTS_CONFIRM_LIVE
  * names it, and then only @live-safe tests exist. Checked by spawning Playwright's own CLI
- * (what `npx playwright test` runs) with --list, so no request is ever sent.
+ * (what `npx playwright test` runs) with --list, so no request is ever sent. Then the live lane runs
+ * for real against the embedded reference (environments/local-live.json): no failure, within its
+ * payment budget, the count printed before and after.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadProfile } from '../../helpers/profile';
 
@@ -16,7 +20,7 @@ const cli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 /** The parent's environment without anything that would select or confirm a profile. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of ['PAYMENTS_CONFIRM_LIVE', 'PAYMENTS_PROFILES', 'PAYMENTS_JSON_REPORT', 'CI']) delete env[k];
+  for (const k of ['PAYMENTS_CONFIRM_LIVE', 'PAYMENTS_PROFILES', 'PAYMENTS_JSON_REPORT', 'PAYMENTS_RUN_ID', 'PAYMENTS_RUN_DIR', 'CI']) delete env[k];
   return env;
 }
 
@@ -93,4 +97,39 @@ test('with PAYMENTS_CONFIRM_LIVE=live only @live-safe tests are listed, and some
   const local = list('local', baseEnv(), 'json');
   assert.equal(local.status, 0, local.stderr);
   assert.ok(specsOf(local.stdout).some((s) => !s.tags.includes('@live-safe')), 'every test is @live-safe, so the guard is untested');
+});
+
+test('the live lane runs against the reference as live: 0 failures, payments within maxPayments, the count printed before and after', () => {
+  const limits = loadProfile('local-live').liveLimits!;
+  const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'payments-live-lane-'));
+  try {
+    const run = spawnSync(process.execPath, [cli, 'test', '--project=local-live'], {
+      cwd: root,
+      env: { ...baseEnv(), PAYMENTS_CONFIRM_LIVE: 'local-live', PAYMENTS_RUNS_ROOT: runsRoot, PAYMENTS_ALLURE: '0' },
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    assert.equal(run.status, 0, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`);
+    const closing = /^(\d+) passed, (\d+) failed, (\d+) skipped/m.exec(run.stdout);
+    assert.ok(closing, 'the closing line is printed');
+    assert.equal(Number(closing[2]), 0, 'no live-lane test failed');
+    assert.ok(Number(closing[1]) > 0, 'the live lane ran tests');
+
+    const count = (when: string) => {
+      const line = new RegExp(`^live payments ${when} the run \\(local-live\\): (\\d+) made, (\\d+) of (\\d+) budget slots used`, 'm').exec(run.stdout);
+      assert.ok(line, `the count line ${when} the run is printed`);
+      return { made: Number(line[1]), claimed: Number(line[2]), max: Number(line[3]) };
+    };
+    assert.deepEqual(count('before'), { made: 0, claimed: 0, max: limits.maxPayments });
+    const after = count('after');
+    assert.ok(after.made >= 1, 'the lane made its real low-value payment');
+    assert.ok(after.claimed <= limits.maxPayments && after.made <= limits.maxPayments, `payments within maxPayments ${limits.maxPayments}: ${JSON.stringify(after)}`);
+
+    const [folder] = readdirSync(runsRoot);
+    const record = JSON.parse(readFileSync(path.join(runsRoot, folder!, 'run.json'), 'utf8')) as { livePayments?: { before?: { made: number }[]; after?: { made: number; claimed: number }[] } };
+    assert.equal(record.livePayments?.before?.[0]?.made, 0, 'run.json keeps the count before the run');
+    assert.deepEqual(record.livePayments?.after?.map((p) => [p.made, p.claimed]), [[after.made, after.claimed]], 'run.json keeps the count after the run');
+  } finally {
+    rmSync(runsRoot, { recursive: true, force: true });
+  }
 });

@@ -44,6 +44,8 @@ export interface RunRecord {
   status: string;
   exitCode?: number;
   counts?: RunCounts;
+  /** Submissions the target accepted, by operation: what the run created there (helpers/created-count.ts). */
+  created?: Record<string, number>;
   totalTests?: number;
   pid: number;
   host: string;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeCreated, readCreatedCounts, totalCreated, writeCreatedCount } from '../../helpers/created-count';
-import { RunPoolPaid } from '../../fixtures/pool-paid';
+import { RunPoolTaken } from '../../fixtures/pool-taken';
 import { tempDir } from './support/cli';
 
 test('the workers\' creations are summed by operation; a worker that created nothing writes nothing', () => {
@@ -22,15 +22,15 @@ test('the workers\' creations are summed by operation; a worker that created not
   assert.equal(describeCreated(sum), 'created at the target: 10 accepted submissions (submitPayment 5, refund 4, returnPayment 1)');
 });
 
-test('a worker reads what the other workers paid into their pools, never its own count', () => {
-  const dir = tempDir('pool-paid');
-  const first = new RunPoolPaid(dir, 0);
-  const second = new RunPoolPaid(dir, 1);
-  assert.equal(first.byOthers('settled'), 0);
+test('a worker reads what every worker of the run took from its pool', () => {
+  const dir = tempDir('pool-taken');
+  const first = new RunPoolTaken(dir, 0);
+  const second = new RunPoolTaken(dir, 1);
+  assert.equal(first.byRun('settled'), 0);
   first.record({ settled: 170, 'settled+cancellation': 4 });
   second.record({ settled: 168, 'settled+cancellation': 4 });
   first.record({ settled: 180, 'settled+cancellation': 4 });
-  assert.equal(first.byOthers('settled'), 168);
-  assert.equal(second.byOthers('settled'), 180);
-  assert.equal(second.byOthers('settled+cancellation'), 4);
+  assert.equal(first.byRun('settled'), 348);
+  assert.equal(second.byRun('settled'), 348);
+  assert.equal(second.byRun('settled+cancellation'), 8);
 });

@@ -52,6 +52,8 @@ export interface RunRecord {
   status: string;
   exitCode?: number;
   counts?: RunCounts;
+  /** Submissions the target accepted, by operation: what the run created there (helpers/created-count.ts). */
+  created?: Record<string, number>;
   totalTests?: number;
   /** Live profiles only: the payments counted when the tests began and when the run ended. */
   livePayments?: { before?: LivePayments[]; after?: LivePayments[] };
@@ -61,6 +63,19 @@ export interface RunRecord {
 
 /** Exit status of a run with inconclusive tests (infrastructure) and no failure: neither a pass nor a conformance failure. */
 export const EXIT_INCONCLUSIVE = 4;
+
+/**
+ * A run whose every counted test was skipped assessed nothing: it must not pass as a green run (a
+ * nightly job of one client's money sequences, an exploration without a second client). Decided by
+ * the run's record (runner/reporters/record.ts), which every `--reporter` keeps.
+ */
+export const assessedNothing = (counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): boolean => counts.skipped > 0 && counts.passed === 0 && counts.failed === 0;
+
+/** Playwright's status of a run, failed when it passed but assessed nothing. */
+export const recordedStatus = (status: string, counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): string => (status === 'passed' && assessedNothing(counts) ? 'failed' : status);
+
+/** What a run that assessed nothing says, whatever reporter shows it. */
+export const assessedNothingLine = (skipped: number): string => `every selected test was skipped (${skipped}): nothing was assessed, the run fails (the skip reasons: the default reporter's summary, results.json)`;
 
 /** 0 passed, 1 failed (or interrupted), 4 nothing failed but some tests were inconclusive. */
 export function runExitCode(status: string, counts: Pick<RunCounts, 'inconclusive'>): number {

@@ -59,6 +59,15 @@ const steps: Step[] = [
       counts: playwrightCounts,
     }),
   ),
+  // A bank's first day (issue 21): one client with its sort code, the same without it, and a keyless
+  // client with the sandbox's predefined tokens, on the files where one client and no key differ
+  // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions).
+  {
+    name: 'conformance (one client, keyless)',
+    command: [node, 'node_modules/@playwright/test/cli.js', 'test', '--project=local-one-client', '--project=local-one-client-nomember', '--project=local-keyless', 'tests/returns/return.spec.ts', 'tests/returns/return-flow.spec.ts', 'tests/refunds/refund.spec.ts', 'tests/cancellation', 'tests/auth/token.spec.ts', 'tests/status', 'tests/payments/submission.spec.ts'],
+    env: { PAYMENTS_ALLURE: '0' },
+    counts: playwrightCounts,
+  },
   { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];

@@ -44,6 +44,11 @@ export type RefusalClass = keyof RefusalStatus;
 export interface CauseStatus {
   /** An sca-token whose hd is not the SHA-256 of the body (SCA-09), of class sca. */
   scaHd: 'class' | 400 | 401 | 403;
+  /**
+   * A camt.056 cancelling a payment the caller does not have (never made, or another client's), of
+   * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how).
+   */
+  cancelUnknown: 'class' | 422;
 }
 
 export type RefusalCause = keyof CauseStatus;
@@ -136,7 +141,7 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
-  causeStatus: { scaHd: 'class' },
+  causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
 
@@ -223,6 +228,7 @@ export const dialectChoices: readonly DialectChoice[] = [
   ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
+  { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
 

@@ -92,6 +92,13 @@ export interface Dialect {
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
+  /**
+   * An amount with more decimals than its currency's minor units (ISO 4217): refused, or accepted and
+   * booked rounded to cents. The spec only types amounts as numbers, so both conform (MNY-04).
+   */
+  amountPrecision: 'refuse' | 'accept';
+  /** An amount beyond this service's bound (15 significant digits, inside ISO 20022's 18): refused, or accepted (MNY-05). */
+  amountDigits: 'refuse' | 'accept';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -141,6 +148,8 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
+  amountPrecision: 'refuse',
+  amountDigits: 'refuse',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -194,6 +203,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   scaOnCancellation: ['required', 'notRequired'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only'],
+  amountPrecision: ['refuse', 'accept'],
+  amountDigits: ['refuse', 'accept'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -158,6 +158,8 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
+  amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
+  amountDigits: { field: 'expectations.amountDigits', seen: 'only' },
   'causeStatus.scaHd': { field: 'expectations.refusalStatus.sca', seen: 'includes', when: (dialect) => dialect['causeStatus.scaHd'] !== 'class' },
   // The class is the reading: the notFound class's status, or 422 read as a business refusal.
   'causeStatus.cancelUnknown': { field: 'expectations.cancelUnknownPayment', seen: 'only', as: (value) => (value === 'class' ? 'notFound' : 'business') },

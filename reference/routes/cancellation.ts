@@ -42,7 +42,7 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
     }
     return reply.code(200).send(repeatBody(dialect, existing.response));
   }
-  const result = validateCamt056(sub.body, faults, root);
+  const result = validateCamt056(sub.body, faults, dialect, root);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
 

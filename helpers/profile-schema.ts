@@ -144,6 +144,12 @@ const expectations = Strict(
     expiresIn: Type.Optional(OneOf(['number', 'string', 'either'], 'how expires_in is rendered')),
     businessRejection: Type.Optional(OneOf(['http', 'status', 'either'], 'a 4xx at submission, or 201 then rejected in pacs.002')),
     returnUnknownOriginal: Type.Optional(OneOf(['accept', 'refuse', 'either'], 'what a return of an unknown payment gets')),
+    cancelUnknownPayment: Type.Optional(
+      OneOf(
+        ['notFound', 'business', 'either'],
+        'the refusal class of a camt.056 cancelling a payment the caller does not have (never made, or another client’s): not found (refusalStatus.notFound, e.g. 404), a business refusal (refusalStatus.business, e.g. 422), or either (default); §1 rule 1 says it is refused, not how',
+      ),
+    ),
     idempotencyConflict: Type.Optional(OneOf(['original', 'reject', 'either'], 'a repeated msgId with another body: 200 with the original, or refused')),
     repeatBody: Type.Optional(OneOf(['original', 'empty', 'id-only', 'any'], 'the body of an idempotent 200 repeat')),
     extraInput: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)')),

@@ -44,6 +44,11 @@ export type RefusalClass = keyof RefusalStatus;
 export interface CauseStatus {
   /** An sca-token whose hd is not the SHA-256 of the body (SCA-09), of class sca. */
   scaHd: 'class' | 400 | 401 | 403;
+  /**
+   * A camt.056 cancelling a payment the caller does not have (never made, or another client's), of
+   * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how).
+   */
+  cancelUnknown: 'class' | 422;
 }
 
 export type RefusalCause = keyof CauseStatus;
@@ -87,6 +92,13 @@ export interface Dialect {
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
+  /**
+   * An amount with more decimals than its currency's minor units (ISO 4217): refused, or accepted and
+   * booked rounded to cents. The spec only types amounts as numbers, so both conform (MNY-04).
+   */
+  amountPrecision: 'refuse' | 'accept';
+  /** An amount beyond this service's bound (15 significant digits, inside ISO 20022's 18): refused, or accepted (MNY-05). */
+  amountDigits: 'refuse' | 'accept';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -136,7 +148,9 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
-  causeStatus: { scaHd: 'class' },
+  amountPrecision: 'refuse',
+  amountDigits: 'refuse',
+  causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
 
@@ -189,6 +203,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   scaOnCancellation: ['required', 'notRequired'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only'],
+  amountPrecision: ['refuse', 'accept'],
+  amountDigits: ['refuse', 'accept'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {
@@ -223,6 +239,7 @@ export const dialectChoices: readonly DialectChoice[] = [
   ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
+  { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
 

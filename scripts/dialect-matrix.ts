@@ -132,11 +132,12 @@ type Answers = ReadonlyMap<string, readonly Level[]>;
  * through the API, and discovery reads it into the profile field named. `includes`: among the answers
  * (a class answered by several probes); `only`: the one answer; `status-path`: "status" observed exactly
  * when the dialect reports business rejections in pacs.002. `when`: the field shows only in dialects
- * where it holds (the business status only where business rules refuse at submission). Fields without
+ * where it holds (the business status only where business rules refuse at submission). `as`: the
+ * answer a value reads as (a cause's status 422 as the class business). Fields without
  * an entry are no answer a profile holds (token and id formats, notAcceptable, conflict, unusual
  * input): the reference's unit tests cover those.
  */
-const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'only' | 'status-path'; when?: (dialect: Row) => boolean }>> = {
+const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'only' | 'status-path'; when?: (dialect: Row) => boolean; as?: (value: Level) => Level }>> = {
   ...Object.fromEntries(['validation', 'malformed', 'forbidden', 'sca', 'mediaType', 'tooLarge', 'missingHeader'].map((c) => [`refusalStatus.${c}`, { field: `expectations.refusalStatus.${c}`, seen: 'includes' as const }])),
   'refusalStatus.business': { field: 'expectations.refusalStatus.business', seen: 'includes', when: (dialect) => dialect.businessRejection !== 'status' },
   errorBody: { field: 'expectations.errorBody', seen: 'only' },
@@ -157,14 +158,18 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
+  amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
+  amountDigits: { field: 'expectations.amountDigits', seen: 'only' },
   'causeStatus.scaHd': { field: 'expectations.refusalStatus.sca', seen: 'includes', when: (dialect) => dialect['causeStatus.scaHd'] !== 'class' },
+  // The class is the reading: the notFound class's status, or 422 read as a business refusal.
+  'causeStatus.cancelUnknown': { field: 'expectations.cancelUnknownPayment', seen: 'only', as: (value) => (value === 'class' ? 'notFound' : 'business') },
 };
 
 /** The dialect fields whose value discovery did not observe as the dialect sets it. */
 function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
-  return Object.entries(SWITCHES).flatMap(([name, { field, seen, when }]) => {
+  return Object.entries(SWITCHES).flatMap(([name, { field, seen, when, as }]) => {
     if (!(name in dialect.fields) || (when && !when(dialect.fields))) return [];
-    const value = dialect.fields[name]!;
+    const value = as ? as(dialect.fields[name]!) : dialect.fields[name]!;
     const observed = answers.get(field) ?? [];
     const ok = seen === 'includes' ? observed.includes(value) : seen === 'only' ? isDeepStrictEqual(observed, [value]) : observed.includes('status') === (value === 'status');
     return ok ? [] : [`${name}=${JSON.stringify(value)}, but discovery observed ${field} ${JSON.stringify(observed)}`];

@@ -70,7 +70,9 @@ export interface DiscoverOutcome {
 export function costLine(name: string, d: Discovery): string {
   const created = Object.entries(d.created);
   const total = created.reduce((n, [, k]) => n + k, 0);
-  return `discover ${name}: ${d.requests} requests, ${total} created${created.length ? ` (${created.map(([op, n]) => `${n} ${op}`).join(', ')})` : ''} in ${(d.wallMs / 1000).toFixed(1)} s${d.readSafeOnly ? ' — read-safe probes only (live profile)' : ''}`;
+  // The refusal triggers asked, by catalogue case (engines/discovery/triggers.ts): each answered or said why not.
+  const triggers = new Set(d.observations.flatMap((o) => (o.trigger ? [o.trigger] : []))).size;
+  return `discover ${name}: ${d.requests} requests (${triggers} triggers), ${total} created${created.length ? ` (${created.map(([op, n]) => `${n} ${op}`).join(', ')})` : ''} in ${(d.wallMs / 1000).toFixed(1)} s${d.readSafeOnly ? ' — read-safe probes only (live profile)' : ''}`;
 }
 
 /** The discovered file: each answer with the rules it speaks for and the exchange that showed it. */

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context';
 import type { Dialect } from '../dialects';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
 import { authenticate, checkAccept } from '../headers';
-import { errorsOf } from '../errors';
+import { ApiError, errorsOf } from '../errors';
 import { validateCamt056 } from '../validate/camt056';
 import { peekString, prepareSubmission, repeatBody, validationError } from './submit';
 import { idempotencyConflict } from './business';
@@ -42,7 +42,7 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
     }
     return reply.code(200).send(repeatBody(dialect, existing.response));
   }
-  const result = validateCamt056(sub.body, faults, root);
+  const result = validateCamt056(sub.body, faults, dialect, root);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
 
@@ -50,7 +50,8 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
   // Another client's payment with the same msgId and txId is never a candidate (XCL-01).
   let target: Transfer | null = ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId, { endToEndId: fields.orgnlEndToEndId, amountCents: fields.orgnlAmountCents }) ?? null;
   if (!target && faults.has('cancel-accepts-foreign-payment')) target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
-  if (!target && !faults.has('cancel-accepts-foreign-payment')) throw errorsOf.notFound('no payment of this client matches orgnlMsgId and orgnlTxId');
+  // Not found, or a business refusal (causeStatus.cancelUnknown): two readings of the same refusal.
+  if (!target && !faults.has('cancel-accepts-foreign-payment')) throw new ApiError('notFound', { code: 'not_found', message: 'no payment of this client matches orgnlMsgId and orgnlTxId' }, {}, 'cancelUnknown');
 
   const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
   const id = ctx.store.newId(dialect.paymentsServiceIdFormat);

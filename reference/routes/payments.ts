@@ -62,12 +62,12 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     // the second one only once the original has settled (before that, repeats are handled correctly).
     const settled = existing.phase === 'accepted' || existing.phase === 'rejected';
     if ((faults.has('idempotency-creates-second-payment') || (faults.has('idempotency-second-payment-after-settlement') && settled)) && root) {
-      const twin = validatePacs008(root, faults);
+      const twin = validatePacs008(root, faults, sub.caller.dialect);
       if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }
     // The second payment named in the 200 itself: a server that books every request and only swaps the status code.
     if (faults.has('idempotency-repeat-names-new-payment') && root) {
-      const twin = validatePacs008(root, faults);
+      const twin = validatePacs008(root, faults, sub.caller.dialect);
       if (twin.ok) return reply.code(200).send(repeatBody(sub.caller.dialect, createPayment(ctx, sub, rootKey, twin.fields, false).response));
     }
     return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send(repeatBody(sub.caller.dialect, existing.response));
@@ -75,7 +75,7 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   if (faults.has('idempotency-race')) await sleep(RACE_WINDOW_MS); // the defect: a window between check and insert
 
   if (!root) throw validationError(ctx, error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT });
-  const result = validatePacs008(root, faults);
+  const result = validatePacs008(root, faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
   // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
   const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');

@@ -17,7 +17,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const existing = msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
   if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
 
-  const result = validatePacs007(sub.body, faults, PACS007_ROOT);
+  const result = validatePacs007(sub.body, faults, sub.caller.dialect, PACS007_ROOT);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS007_ROOT}.txInf[0]`;

@@ -14,7 +14,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const existing = msgId && !faults.has('return-repeat-not-idempotent') ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
   if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
 
-  const result = validatePacs004(sub.body, faults);
+  const result = validatePacs004(sub.body, faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS004_ROOT}.txInf[0]`;

@@ -1,7 +1,7 @@
 /** camt.056 cancellation request (README shape; spec §1 rules 1-5 say what it does, not its fields). */
 import type { FieldError } from '../errors';
 import type { FaultSet } from '../faults';
-import { Checker, isObject, type Json } from './check';
+import { Checker, isObject, type AmountDialect, type Json } from './check';
 
 /** The root of the default dialect; dialect cancellationRequestRoot may name the other spelling. */
 export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
@@ -19,8 +19,8 @@ export interface Camt056Fields {
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
 
-export function validateCamt056(body: Json, faults: FaultSet, rootName: string = CAMT056_ROOT): Camt056Result {
-  const c = new Checker(faults);
+export function validateCamt056(body: Json, faults: FaultSet, dialect: AmountDialect, rootName: string = CAMT056_ROOT): Camt056Result {
+  const c = new Checker(faults, dialect);
   const R = rootName;
   const root = c.object(body, R, R);
   const assgnmt = c.object(root, 'assgnmt', `${R}.assgnmt`);

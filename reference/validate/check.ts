@@ -6,6 +6,10 @@
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldError } from '../errors';
 import type { FaultSet } from '../faults';
+import type { Dialect } from '../dialects';
+
+/** The dialect's readings of amounts ISO does not allow (dialects.ts amountPrecision, amountDigits). */
+export type AmountDialect = Pick<Dialect, 'amountPrecision' | 'amountDigits'>;
 
 export type Json = Record<string, unknown>;
 
@@ -114,8 +118,18 @@ export interface AmountRule {
 export class Checker {
   readonly errors: FieldError[] = [];
 
-  /** Faults of the caller: only the amount checks below read them (MNY-04, MNY-05). */
-  constructor(private readonly faults: FaultSet) {}
+  /**
+   * Faults of the caller and its dialect: only the amount checks below read them (MNY-04, MNY-05). A
+   * fault accepts what the profile says is refused; a dialect accepts as a conforming server may.
+   */
+  constructor(
+    private readonly faults: FaultSet,
+    private readonly dialect: AmountDialect,
+  ) {}
+
+  private accepts(reading: 'amountPrecision' | 'amountDigits', fault: 'amount-sub-minor-units' | 'amount-unbounded'): boolean {
+    return this.dialect[reading] === 'accept' || this.faults.has(fault);
+  }
 
   fail(path: string, code: string, message: string): null {
     this.errors.push({ code, message, path });
@@ -213,9 +227,9 @@ export class Checker {
     else if (rule.positive && value <= 0) this.fail(`${path}.value`, 'invalid_value', `${path}.value must be positive`);
     else {
       const reading = readAmount(value);
-      if (reading.decimals > MINOR_UNIT_DIGITS && !this.faults.has('amount-sub-minor-units')) {
+      if (reading.decimals > MINOR_UNIT_DIGITS && !this.accepts('amountPrecision', 'amount-sub-minor-units')) {
         this.fail(`${path}.value`, 'invalid_value', `${path}.value must have at most ${MINOR_UNIT_DIGITS} decimal places (minor units of the currency)`);
-      } else if (!reading.inBound && !this.faults.has('amount-unbounded')) {
+      } else if (!reading.inBound && !this.accepts('amountDigits', 'amount-unbounded')) {
         this.fail(`${path}.value`, 'invalid_value', `${path}.value must be at most ${MAX_AMOUNT_TEXT}`);
       } else cents = reading.cents;
     }

@@ -1,7 +1,7 @@
 /** pacs.004.001.09 return (spec §2.5): field table, EUR amounts, EBA reason codes, IBAN/BIC/country checks. */
 import type { FaultSet } from '../faults';
 import type { FieldError } from '../errors';
-import { Checker, isObject, type AmountRule, type Json } from './check';
+import { Checker, isObject, type AmountDialect, type AmountRule, type Json } from './check';
 import { ISO3166_ALPHA2 } from './iso3166';
 
 export const PACS004_ROOT = 'pmtRtr';
@@ -56,8 +56,8 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
   if (value && typeof value['cd'] !== 'string' && typeof value['prtry'] !== 'string') c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
 }
 
-export function validatePacs004(body: Json, faults: FaultSet): Pacs004Result {
-  const c = new Checker(faults);
+export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDialect): Pacs004Result {
+  const c = new Checker(faults, dialect);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');
   const money: AmountRule = { ccy: faults.has('return-accepts-non-eur') ? null : 'EUR', positive: !faults.has('return-accepts-non-positive') };

@@ -1,7 +1,7 @@
 /** pacs.007 refund request (README shape): one transaction, GBP positive amounts. */
 import type { FieldError } from '../errors';
 import type { FaultSet } from '../faults';
-import { Checker, isObject, type Json } from './check';
+import { Checker, isObject, type AmountDialect, type Json } from './check';
 
 /** The root of the default dialect; dialect refundRoot may name the other spelling. */
 export const PACS007_ROOT = 'fIToFIPmtRvsl';
@@ -19,8 +19,8 @@ export interface Pacs007Fields {
 
 export type Pacs007Result = { ok: true; fields: Pacs007Fields } | { ok: false; errors: FieldError[] };
 
-export function validatePacs007(body: Json, faults: FaultSet, rootName: string = PACS007_ROOT): Pacs007Result {
-  const c = new Checker(faults);
+export function validatePacs007(body: Json, faults: FaultSet, dialect: AmountDialect, rootName: string = PACS007_ROOT): Pacs007Result {
+  const c = new Checker(faults, dialect);
   const R = rootName;
   const root = c.object(body, R, R);
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);

@@ -1,7 +1,7 @@
 /** pacs.008 submission (spec §2.2, §8): field rules of the table plus the party-structure shapes. */
 import type { FaultSet } from '../faults';
 import type { FieldError } from '../errors';
-import { Checker, isObject, isUuid, readAmount, type Json } from './check';
+import { Checker, isObject, isUuid, readAmount, type AmountDialect, type Json } from './check';
 
 export const PACS008_ROOT = 'fitoFICstmrCdtTrf';
 
@@ -81,8 +81,8 @@ function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void 
   });
 }
 
-export function validatePacs008(root: Json, faults: FaultSet): Pacs008Result {
-  const c = new Checker(faults);
+export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDialect): Pacs008Result {
+  const c = new Checker(faults, dialect);
   const R = PACS008_ROOT;
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
   const msgId = faults.has('payment-msgid-optional') ? peek(grpHdr, 'msgId') : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);

@@ -9,7 +9,7 @@
 import { test, takes } from '../../fixtures/test';
 import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
-import { readCancellation, readCancellationOf, requestCancellation, type Resolution } from '../../client/flows/cancellation';
+import { readCancellation, readCancellationOf, requestCancellation, unknownPaymentRefusal, type Resolution } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
@@ -55,7 +55,7 @@ test.describe('cancellation: whose payment', () => {
     cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
     const neverPaid = paymentTo(beneficiaryOf(clients), seed);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), { label: 'cancel a payment that was never made' });
-    verdicts.refused('CXL-01', answer.exchange, 'notFound', { what: 'the cancellation of a payment that was never made is refused' });
+    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), { what: 'the cancellation of a payment that was never made is refused' });
   });
 
   test('a cancellation of another client’s payment is refused', { tag: ['@CXL-01'], ...takes({ needs: 'secondClient' }) }, async ({ api, verdicts, clients, seed }) => {
@@ -66,7 +66,7 @@ test.describe('cancellation: whose payment', () => {
     const theirs = paymentTo(clients.primary, seed);
     await pay(api, verdicts, other, theirs);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), { label: 'cancel a payment the other client made' });
-    verdicts.refused('CXL-01', answer.exchange, 'notFound', { what: 'the cancellation of another client’s payment is refused' });
+    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), { what: 'the cancellation of another client’s payment is refused' });
   });
 
   test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({ api, verdicts, clients, seed }) => {

@@ -24,15 +24,16 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
 
   const ran = runScript('discover.ts', ['--project', 'demo', '--dir', dir, '--write'], cleanEnv());
   assert.equal(ran.status, 0, ran.stderr + ran.stdout);
-  const cost = /discover demo: (\d+) requests, (\d+) created/.exec(ran.stdout);
+  const cost = /discover demo: (\d+) requests \((\d+) triggers\), (\d+) created/.exec(ran.stdout);
   assert.ok(cost, ran.stdout);
   assert.ok(Number(cost[1]) > 20 && Number(cost[1]) <= MAX_REQUESTS, `bounded: ${cost[1]} requests`);
-  assert.ok(Number(cost[2]) >= 1, 'the probes create what they print');
+  assert.ok(Number(cost[2]) > 150, `every refusal trigger is asked, the return catalogue's too: ${cost[2]} triggers`);
+  assert.ok(Number(cost[3]) >= 1, 'the probes create what they print');
   assert.match(ran.stdout, /✖ messages\.refund\.root +profile "fIToFIPmtRvsl" \(not set: the suite’s default\); observed "fitoFIPmtRvsl" → --write sets "fitoFIPmtRvsl" {2}\[RFD-07\]/);
-  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, messages\.refund\.root/);
+  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root/);
   assert.match(ran.stdout, /fixpoint: the adopted profile admits every one of the \d+ answers discovery observed/);
 
-  // Adopted: exactly the three fields that differ and the one the default left open (tokenErrorCodes), each in place; the profile loads.
+  // Adopted: exactly the three fields that differ and the two the default left open (tokenErrorCodes, cancelUnknownPayment), each in place; the profile loads.
   const adopted = readFileSync(path.join(dir, 'demo.json'), 'utf8');
   const profile = loadProfile('demo', dir);
   assert.deepEqual([profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca], ['fitoFIPmtRvsl', ['PDNG'], [403]]);
@@ -41,7 +42,8 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
     '      "sca": [403],',
     '      "pending": ["PDNG"],',
     '    "rejectTrigger": { "creditorAccount": "99999999", "reasonCode": "AC04" },',
-    '    "tokenErrorCodes": "generic"',
+    '    "tokenErrorCodes": "generic",',
+    '    "cancelUnknownPayment": "notFound"',
     '  "messages": { "refund": { "root": "fitoFIPmtRvsl" } },',
   ]);
 

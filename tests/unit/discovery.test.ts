@@ -168,3 +168,21 @@ test('the fixpoint: the adopted profile admits every observed answer, or the che
   assert.deepEqual(problems.map((u) => [u.field, u.observed]), [['messages.refund.root', 'fitoFIPmtRvsl']]);
   assert.match(formatFixpoint(problems, 2).join('\n'), /would fail on the target it was discovered from \(1 answer not admitted\):\n {2}✖ messages\.refund\.root: states "fIToFIPmtRvsl", but the target answered "fitoFIPmtRvsl"/);
 });
+
+test('the return catalogue’s refusals are discovery triggers: every refused case on a known original, business ones last, each judged by its test’s class', async () => {
+  const { returnTriggers } = await import('../../engines/discovery/triggers');
+  const { returnCases } = await import('../../cases/pacs004-cases');
+  const refusing = returnCases.filter((c) => c.outcome !== 'accepted' && c.original !== 'unknown');
+  assert.deepEqual(
+    [...returnTriggers.map((t) => t.name)].sort(),
+    refusing.map((c) => `pacs.004 with ${c.name}`).sort(),
+  );
+  for (const c of refusing) {
+    const trigger = returnTriggers.find((t) => t.name === `pacs.004 with ${c.name}`)!;
+    assert.equal(trigger.cls, c.outcome === 'businessRefusal' ? 'business' : (c.refusal ?? 'validation'), c.name);
+    assert.equal(trigger.needsCancellation, c.cancellationRequested ?? false, c.name);
+  }
+  const firstBusiness = returnTriggers.findIndex((t) => t.business);
+  assert.ok(firstBusiness > 0 && returnTriggers.slice(firstBusiness).every((t) => t.business), 'business triggers last: a business mutant may be accepted at submission (then rejected in pacs.002), in the way of the others while in flight');
+  assert.ok(new Set(returnTriggers.map((t) => t.cls)).size >= 3, 'validation, sca, missingHeader and business');
+});

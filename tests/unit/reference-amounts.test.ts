@@ -110,6 +110,17 @@ test('fault amount-unbounded: 1e18 and 1e308 are accepted; 3 decimals still refu
   assert.equal((await post(ref, faulty, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 10.005))).status, 400);
 });
 
+test('dialect amountPrecision/amountDigits accept: a conforming-lenient server books 10.005 rounded and takes 1e18; each reading alone', async () => {
+  const lenient = await newParty(ref, 'payer-lenient', { dialect: { amountPrecision: 'accept', amountDigits: 'accept' } });
+  for (const value of [10.005, 0.001, 1e18]) assert.equal((await post(ref, lenient, PATHS.payment, withAmount(paymentTo(beneficiary, 1), value))).status, 201, `${value}`);
+  const decimalsOnly = await newParty(ref, 'payer-decimals', { dialect: { amountPrecision: 'accept' } });
+  assert.equal((await post(ref, decimalsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 10.005))).status, 201);
+  assert.equal((await post(ref, decimalsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 1e18))).status, 400);
+  const digitsOnly = await newParty(ref, 'payer-digits', { dialect: { amountDigits: 'accept' } });
+  assert.equal((await post(ref, digitsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 1e18))).status, 201);
+  assert.equal((await post(ref, digitsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 10.005))).status, 400);
+});
+
 /** The message with its transaction amount set to `value` as is (the factory rounds to pence). */
 function withAmount<T extends ReturnType<typeof paymentTo>>(message: T, value: number): T {
   message.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value = value;

@@ -312,7 +312,7 @@ test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or 
 test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing parameter; the dialect matrix varies both', async () => {
   const fields = dialectChoices.map((c) => c.field);
   for (const field of ['causeStatus.scaHd', 'tokenErrorCodes']) assert.ok(fields.includes(field), `${field} is in dialectChoices`);
-  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class' });
+  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class' });
   assert.equal(defaultDialect.tokenErrorCodes, 'generic');
   const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });
   assert.deepEqual([refusalStatusIn(split, 'sca', 'scaHd'), refusalStatusIn(split, 'sca'), refusalStatusIn(defaultDialect, 'sca', 'scaHd')], [400, 401, 401]);
@@ -345,5 +345,19 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
     assert.deepEqual([a.status, (a.json as { error: string }).error], [400, specific], `${omit} missing, specific`);
     const b = await form(plain, omit);
     assert.deepEqual([b.status, (b.json as { error: string }).error], [400, 'invalid_request'], `${omit} missing, generic`);
+  }
+});
+
+test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not have is 404, or 422 (a business refusal)', async () => {
+  assert.ok(dialectChoices.some((c) => c.field === 'causeStatus.cancelUnknown'), 'the dialect matrix varies it');
+  assert.throws(() => resolveDialect({ 'causeStatus.cancelUnknown': 409 }), /causeStatus\.cancelUnknown must be one of "class", 422/);
+  const business = await h.client({ dialect: { 'causeStatus.cancelUnknown': 422 } });
+  const plain = await h.client();
+  for (const [c, status] of [[business, 422], [plain, 404]] as const) {
+    const t = await h.token(c);
+    const neverMade = await h.post('camt056/v08', c, t, JSON.stringify(camt056(pacs008())));
+    assert.equal(neverMade.status, status, `${c.clientId}: a payment never made`);
+    // Only this cause: an unknown status read stays the class's 404.
+    assert.equal((await h.get('pacs002/v12/NOSUCHID', c, t)).status, 404);
   }
 });

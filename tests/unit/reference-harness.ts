@@ -53,6 +53,8 @@ export interface PartyOptions {
   faults?: string[];
   batching?: 'auto' | 'manual';
   notificationUrl?: string;
+  /** A dialect (preset name or fields), as the registration takes it. */
+  dialect?: string | Record<string, unknown>;
 }
 
 /** Registers a new client (own RSA key, own memberId) and gets its access token. */
@@ -71,6 +73,7 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
       ...(options.faults ? { faults: options.faults } : {}),
       ...(options.batching ? { batching: options.batching } : {}),
       ...(options.notificationUrl ? { notificationUrl: options.notificationUrl } : {}),
+      ...(options.dialect ? { dialect: options.dialect } : {}),
     }),
   });
   if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);

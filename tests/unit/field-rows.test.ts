@@ -41,6 +41,10 @@ test('every case of the pacs.008 and pacs.004 tables has a unique name and is da
   }
 });
 
-test('pacs.004 has a wrong-type case for every row', () => {
+test('pacs.004 has a wrong-type case for every row, and the rtrId row reads the twin (RTR-40)', () => {
   assert.ok(returnCases.filter((c) => / is (a number|a string|an object|a digit string)$/.test(c.name)).length >= 40);
+  const reused = returnCases.find((c) => c.rules.includes('RTR-40'));
+  assert.ok(reused, 'a case cites RTR-40');
+  assert.equal(reused.outcome, 'businessRefusal');
+  assert.deepEqual(reused.edits, [{ path: 'pmtRtr.txInf.0.rtrId', set: twinValue('pmtRtr.txInf.0.rtrId') }]);
 });

@@ -1,4 +1,7 @@
 /**
+ * JSON path editing, in one place. Two editors of one path syntax: `setJsonValue` edits a JSON text
+ * the way a person would; `getPath`/`setPath`/`removePath` edit a parsed document (below).
+ *
  * Edits a JSON text the way a person would: one value replaced, or one member added, and every other
  * byte left as it was (key order, spacing, one-line arrays). A profile is read and reviewed by people;
  * re-serialising the whole file to change one status code would bury the change in a reformatting.
@@ -144,12 +147,49 @@ function insertMember(text: string, span: ObjectSpan, key: string, value: unknow
   return text.slice(0, anchor.valueEnd) + insertion + text.slice(anchor.valueEnd);
 }
 
-/** The value at `path` of a parsed document, or undefined. */
-export function getPath(document: unknown, path: readonly string[]): unknown {
+// ── Parsed documents: the one editor of a path inside a JSON value ─────────────────────────────
+// Profiles (engines/discovery) read through it, and every negative case table (cases/) edits its
+// messages through it: a dot path names a member, a numeric segment an array element.
+
+/** A dot path (`pmtRtr.txInf.0.rtrId`) or its segments; a numeric segment indexes an array. */
+export type JsonPath = string | readonly string[];
+
+const segmentsOf = (path: JsonPath): readonly string[] => (typeof path === 'string' ? (path === '' ? [] : path.split('.')) : path);
+const isIndex = (segment: string): boolean => /^\d+$/.test(segment);
+
+/** The value at `path` of a parsed document, or undefined (a numeric segment reads an array element). */
+export function getPath(document: unknown, path: JsonPath): unknown {
   let at: unknown = document;
-  for (const key of path) {
-    if (!at || typeof at !== 'object' || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
-    at = (at as Record<string, unknown>)[key];
+  for (const key of segmentsOf(path)) {
+    if (Array.isArray(at) && isIndex(key)) at = at[Number(key)];
+    else if (at && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
+    else return undefined;
   }
   return at;
+}
+
+/** The object or array holding the last segment of `path`; a missing parent is an error, never created. */
+function parentOf(document: unknown, path: JsonPath): { parent: Record<string, unknown> | unknown[]; key: string } {
+  const segments = segmentsOf(path);
+  if (!segments.length) throw new JsonEditError('an empty path names the whole document');
+  const parent = getPath(document, segments.slice(0, -1));
+  if (typeof parent !== 'object' || parent === null) throw new JsonEditError(`"${segments.join('.')}": its parent is not an object or array in the document`);
+  return { parent: parent as Record<string, unknown> | unknown[], key: segments[segments.length - 1]! };
+}
+
+/** Sets the value at `path` in place (an array element by index, one past the end appends). */
+export function setPath(document: unknown, path: JsonPath, value: unknown): void {
+  const { parent, key } = parentOf(document, path);
+  if (Array.isArray(parent)) {
+    if (!isIndex(key) || Number(key) > parent.length) throw new JsonEditError(`"${segmentsOf(path).join('.')}" is not an element of its array`);
+    parent[Number(key)] = value;
+  } else parent[key] = value;
+}
+
+/** Removes the value at `path` in place (an array element is spliced out); removing what is absent is an error. */
+export function removePath(document: unknown, path: JsonPath): void {
+  if (getPath(document, path) === undefined) throw new JsonEditError(`"${segmentsOf(path).join('.')}" is absent from the document: removing it changes nothing`);
+  const { parent, key } = parentOf(document, path);
+  if (Array.isArray(parent)) parent.splice(Number(key), 1);
+  else delete parent[key];
 }

@@ -172,6 +172,7 @@ const globalFaultCatalogue = [
   f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
   f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
   f('return-rtrid-optional', 'RTR-11', 'txInf.rtrId is not required.'),
+  f('return-rtrid-reuse-accepted', 'RTR-40', 'A new return (its own msgId) reusing the rtrId of an earlier return is processed like any other.'),
   f('return-orgnl-msgid-optional', 'RTR-12', 'txInf.orgnlGrpInf.orgnlMsgId is not required.'),
   f('return-accepts-any-msgnmid', 'RTR-13', 'orgnlMsgNmId is neither required nor checked.'),
   f('return-orgnl-e2e-optional', 'RTR-14', 'txInf.orgnlEndToEndId is not required.'),

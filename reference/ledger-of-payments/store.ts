@@ -134,6 +134,8 @@ export function pickByHints(candidates: readonly Transfer[], hints: RefHints): R
 export class Store {
   private readonly transfers = new Map<string, Transfer>();
   private readonly idempotency = new Map<string, Transfer>();
+  /** Per client, the rtrId of each of its returns (§2.5: "must uniquely identify each request"). */
+  private readonly returnIds = new Map<string, Transfer>();
   /** (msgId, txId) -> every payment with that reference, oldest first: clients choose their ids
    *  independently, so several payments (of different clients) may share one. */
   private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
@@ -182,6 +184,11 @@ export class Store {
     return this.idempotency.get(Store.idemKey(kind, clientId, msgId));
   }
 
+  /** The caller's earlier return carrying this rtrId (a return's txId is its rtrId). */
+  findReturnById(clientId: string, rtrId: string): Transfer | undefined {
+    return this.returnIds.get(Store.idemKey('return', clientId, rtrId));
+  }
+
   /** Adds a transfer; `indexIdempotency` false lets the idempotency fault create an unindexed twin. */
   add(transfer: Transfer, indexIdempotency = true): void {
     // First, before anything changes: a full store refuses the transfer (503) without side effects.
@@ -191,6 +198,7 @@ export class Store {
     this.transfers.set(transfer.id, transfer);
     if (transfer.alias) this.transfers.set(transfer.alias, transfer);
     if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
+    if (transfer.kind === 'return' && transfer.txId) this.returnIds.set(Store.idemKey('return', transfer.clientId, transfer.txId), transfer);
     if (transfer.kind === 'payment') {
       // One transfer per reference is the rule, so the common case stores no array.
       const key = Store.refKey(transfer.msgId, transfer.txId);
@@ -275,6 +283,8 @@ export class Store {
     if (transfer.alias && this.transfers.get(transfer.alias) === transfer) this.transfers.delete(transfer.alias);
     const idem = Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId);
     if (this.idempotency.get(idem) === transfer) this.idempotency.delete(idem);
+    const returnId = Store.idemKey('return', transfer.clientId, transfer.txId);
+    if (transfer.kind === 'return' && this.returnIds.get(returnId) === transfer) this.returnIds.delete(returnId);
     if (transfer.kind !== 'payment') return;
     const ref = Store.refKey(transfer.msgId, transfer.txId);
     const entry = this.paymentsByRef.get(ref);

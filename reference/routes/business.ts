@@ -22,6 +22,8 @@ export const businessReasons = {
   originalNotAccepted: 'AG01',
   wrongAmount: 'AM09',
   alreadyReturned: 'DUPL',
+  /** A new return carrying the rtrId of an earlier one (§2.5: rtrId identifies each request). */
+  duplicateReturnId: 'DUPL',
   /** A return after a refund: the full amount no longer remains to be sent back. */
   alreadyRefunded: 'AM09',
   notTheBeneficiary: 'AG02',

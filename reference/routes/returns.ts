@@ -34,7 +34,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   // From here to the booking below there is no await: the check and the booking are one step, so
   // concurrent returns and refunds of one original cannot all pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
-  if (ambiguous) {
+  // §2.5: rtrId "must uniquely identify each request". A repeat of the same request came back above by
+  // its msgId; a new request (another msgId) under an rtrId the caller already used is a duplicate.
+  const rtrIdReused = fields.rtrId !== '' && !faults.has('return-rtrid-reuse-accepted') && ctx.store.findReturnById(client.clientId, fields.rtrId) !== undefined;
+  if (rtrIdReused) {
+    failure = { reason: businessReasons.duplicateReturnId, message: 'txInf.rtrId was already used by an earlier return: it must identify each request', path: `${T}.rtrId` };
+  } else if (ambiguous) {
     failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
   } else if (!original) {
     if (sub.caller.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };

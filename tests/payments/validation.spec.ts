@@ -6,6 +6,7 @@
  */
 import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../cases/pacs008-cases';
+import { applyEdits } from '../../cases/field-rows';
 import { expectBusinessRefusal, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { refusalAssumptions } from '../../checks/verdicts';
@@ -17,7 +18,7 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
       verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
       // Same seeded content, fresh identifiers: the mutant is never an idempotent repeat of the twin.
       const body = structuredClone(buildPacs008({ seed, ...c.base })) as unknown as Record<string, unknown>;
-      const mutant = await submitPayment(api, c.mutate(body), { label: `mutant: ${c.name}` });
+      const mutant = await submitPayment(api, applyEdits(body, c.edits), { label: `mutant: ${c.name}` });
       for (const rule of c.rules) {
         const what = `a submission with ${c.name} is refused`;
         if (c.oracle === 'business') await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, { field: c.field, what });

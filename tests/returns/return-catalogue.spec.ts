@@ -7,6 +7,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { returnCases, type ReturnCase } from '../../cases/pacs004-cases';
+import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
@@ -57,8 +58,8 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
       if (!known) verdicts.gate('RTR-36', 'the valid twin returns a payment the service does not know', !is4xx(twinAnswer.exchange), `the target refused it: ${answerOf(twinAnswer.exchange)}`);
       verdicts.require('RTR-01', 'the valid twin is accepted (or the case proves nothing)', { ok: twinAnswer.exchange.response.status >= 200 && twinAnswer.exchange.response.status < 300, expected: 'a 2xx', received: `HTTP ${twinAnswer.exchange.response.status}` });
 
-      const mutant: Pacs004Message = buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) });
-      c.mutate?.(mutant);
+      // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.
+      const mutant: Pacs004Message = applyEdits(buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) }), c.edits ?? [], { twin });
       const answer = await submitReturn(api, mutant, { client: returner, label: `mutant: ${c.name}`, ...(c.submit ?? {}) });
 
       for (const rule of c.rules) {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getPath, inlineJson, setJsonValue } from '../../helpers/json-edit';
+import { getPath, inlineJson, removePath, setJsonValue, setPath } from '../../helpers/json-edit';
 
 const local = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8');
 const lenient = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local-lenient.json'), 'utf8');
@@ -61,4 +61,24 @@ test('strings with escapes and brackets do not confuse the scanner', () => {
 test('inline JSON in the profiles’ style', () => {
   assert.equal(inlineJson({ path: '/x', versions: ['v1', 'v2'] }), '{ "path": "/x", "versions": ["v1", "v2"] }');
   assert.equal(inlineJson([]), '[]');
+});
+
+test('a parsed document: a dot path reads, sets and removes members and array elements', () => {
+  const doc = { a: { list: [{ id: 'x' }, { id: 'y' }] } };
+  assert.equal(getPath(doc, 'a.list.1.id'), 'y');
+  assert.equal(getPath(doc, ['a', 'list', '0', 'id']), 'x');
+  assert.equal(getPath(doc, 'a.list.2.id'), undefined);
+  assert.equal(getPath(doc, 'a.list.id'), undefined, 'a member name does not index an array');
+  setPath(doc, 'a.list.2', { id: 'z' });
+  setPath(doc, 'a.list.0.id', 7);
+  removePath(doc, 'a.list.1');
+  assert.deepEqual(doc, { a: { list: [{ id: 7 }, { id: 'z' }] } });
+});
+
+test('a parsed document: an edit never creates a missing parent, and removing what is absent is an error', () => {
+  const doc = { a: { b: 1 } };
+  assert.throws(() => setPath(doc, 'a.x.y', 1), /its parent is not an object/);
+  assert.throws(() => setPath({ list: [] }, 'list.3', 1), /not an element of its array/);
+  assert.throws(() => removePath(doc, 'a.c'), /absent from the document/);
+  assert.throws(() => setPath(doc, '', 1), /whole document/);
 });

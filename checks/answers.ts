@@ -12,8 +12,7 @@ import { isJsonAnswer } from '../helpers/http';
 import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import type { Expectations, StatusClass } from '../helpers/profile';
 import { classifyStatus, isProfileCode } from '../helpers/status-vocabulary';
-import { LOCAL_DATE_TIME, submissionResponseSchema } from '../helpers/schemas/submission-response';
-import { validateAgainst } from '../helpers/schemas/validator';
+import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
 import { answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
 
 export { hasStatus };
@@ -59,15 +58,9 @@ export const localDateTime = (value: unknown): Expectation => ({ ok: typeof valu
 /** A notification arrived within the polling timeout. */
 export const notificationArrived = (notification: unknown, timeoutMs: number): Expectation => ({ ok: notification !== undefined, expected: `a notification within ${timeoutMs} ms`, received: 'none' });
 
-/** A value has a schema's shape. `expected` says the shape in words; the errors (or `otherwise`) show what came. */
-export const conformsTo = (schema: { $id: string }, value: unknown, expected: string, otherwise = ''): Expectation => {
-  const shape = validateAgainst(schema, value);
-  return { ok: shape.errors.length === 0, expected, received: shape.errors.join('; ') || otherwise };
-};
+// The schema checks (conformsTo, dataObjectLikeSubmission) are schema-check.ts's: they load ajv, which
+// the operation drivers importing this module must not pay for at a worker's start (a 1 s token expired).
 
-/** An answer with a data object like a submission's (§2.3): what a return's or a refund's answer is assumed to be. */
-export const dataObjectLikeSubmission = (exchange: Exchange): Expectation =>
-  conformsTo(submissionResponseSchema, exchange.response.json, 'data with paymentsServiceId, paymentId (or paymentsId), status, creationDateTime', answerOf(exchange));
 
 // ── statuses a flow reaches ────────────────────────────────────────────────────────────────────
 

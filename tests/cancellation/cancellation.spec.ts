@@ -18,7 +18,8 @@ import { buildCamt056 } from '../../helpers/messages/camt056';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import { camt029Schema } from '../../helpers/schemas/camt029';
 import { cancellationResponseSchema } from '../../helpers/schemas/camt056-request';
-import { acceptedAnswer, conformsTo, endsIn, equals, hasStatus, namesId, neverServerError, notResolvedAs, readBackUnchanged, readsAs, resolvedAs } from '../../checks/answers';
+import { acceptedAnswer, endsIn, equals, hasStatus, namesId, neverServerError, notResolvedAs, readBackUnchanged, readsAs, resolvedAs } from '../../checks/answers';
+import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {

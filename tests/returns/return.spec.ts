@@ -10,7 +10,8 @@ import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
-import { acceptedOrRefused, dataObjectLikeSubmission, endsIn, equals, hasStatus, namesId, statusServed, twinAccepted } from '../../checks/answers';
+import { acceptedOrRefused, endsIn, equals, hasStatus, namesId, statusServed, twinAccepted } from '../../checks/answers';
+import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 
 const ONE = takes({ pool: 'settled', count: 1 });

@@ -14,12 +14,13 @@ import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observat
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
-import { classifyStatus } from '../../helpers/status-vocabulary';
 import { buildCamt056 } from '../../helpers/messages/camt056';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import { camt029Schema } from '../../helpers/schemas/camt029';
 import { cancellationResponseSchema } from '../../helpers/schemas/camt056-request';
-import { validateAgainst } from '../../helpers/schemas/validator';
+import { acceptedAnswer, endsIn, equals, hasStatus, namesId, neverServerError, notResolvedAs, readBackUnchanged, readsAs, resolvedAs } from '../../checks/answers';
+import { conformsTo } from '../../checks/schema-check';
+import { is2xx, is4xx } from '../../helpers/http-status';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
   const { exchange } = await submitPayment(api, payment, { client: payer, label: 'pay: the payer’s bank submits the payment' });
@@ -40,7 +41,7 @@ function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = '
  */
 function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined): Resolution {
   verdicts.require('CXL-04', 'GET camt029 serves the outcome of the cancellation (by its id or the payment’s)', {
-    ok: resolution !== undefined && resolution.exchange.response.status >= 200 && resolution.exchange.response.status < 300,
+    ok: resolution !== undefined && is2xx(resolution.exchange),
     expected: 'a 2xx answer',
     received: resolution ? answerOf(resolution.exchange) : 'no read',
   });
@@ -89,30 +90,27 @@ test.describe('cancellation: repeats and shapes', () => {
     const first = await requestCancellation(api, message, { label: 'request cancellation (camt.056)' });
     const id = cancellationAccepted(verdicts, first);
     const repeat = await requestCancellation(api, message, { label: 'send the same cancellation again' });
-    verdicts.check('CXL-01', 'a repeated cancellation gets an answer, never a 5xx', { ok: repeat.exchange.response.status < 500, expected: 'a 2xx or a 4xx', received: answerOf(repeat.exchange) });
-    verdicts.assume('CXL-05', 'the repeat is answered 200', { ok: repeat.exchange.response.status === 200, expected: 'HTTP 200', received: answerOf(repeat.exchange) });
-    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('CXL-05', 'the repeat names the same cancellation', { ok: repeat.paymentsServiceId === id, expected: id, received: answerOf(repeat.exchange) });
+    verdicts.check('CXL-01', 'a repeated cancellation gets an answer, never a 5xx', neverServerError(repeat.exchange));
+    verdicts.assume('CXL-05', 'the repeat is answered 200', hasStatus(repeat.exchange, [200]));
+    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('CXL-05', 'the repeat names the same cancellation', namesId(repeat, id));
   });
 
   test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
-    const status = answer.exchange.response.status;
     // A 4xx is the declared shape's assumption (CXL-06, below): no evidence about CXL-01 either way.
-    if (status < 400 || status >= 500) verdicts.check('CXL-01', 'a cancellation of an own payment in the declared shape is accepted', { ok: status >= 200 && status < 300, expected: 'a 2xx', received: answerOf(answer.exchange) });
-    verdicts.assume('CXL-06', 'the declared camt.056 shape is accepted (201)', { ok: status === 201, expected: 'HTTP 201', received: answerOf(answer.exchange) });
+    if (!is4xx(answer.exchange)) verdicts.check('CXL-01', 'a cancellation of an own payment in the declared shape is accepted', acceptedAnswer(answer.exchange));
+    verdicts.assume('CXL-06', 'the declared camt.056 shape is accepted (201)', hasStatus(answer.exchange, [201]));
     // Refused: there is no cancellation to read, and the assumption above reports why.
-    if (status < 200 || status >= 300) return;
-    const shape = validateAgainst(cancellationResponseSchema, answer.exchange.response.json);
-    verdicts.assume('CXL-06', 'the camt.056 answer is a data object naming the cancellation', { ok: shape.errors.length === 0, expected: 'data.paymentsServiceId', received: shape.errors.join('; ') || answerOf(answer.exchange) });
+    if (!is2xx(answer.exchange)) return;
+    verdicts.assume('CXL-06', 'the camt.056 answer is a data object naming the cancellation', conformsTo(cancellationResponseSchema, answer.exchange.response.json, 'data.paymentsServiceId', answerOf(answer.exchange)));
     const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
-    verdicts.check('CXL-04', 'GET camt029 serves the cancellation (by its id or the payment’s)', { ok: resolution.exchange.response.status >= 200 && resolution.exchange.response.status < 300, expected: 'a 2xx', received: answerOf(resolution.exchange) });
-    verdicts.assume('CXL-06', 'GET camt029 serves it by the id the camt.056 answer named', { ok: resolution.id === answer.paymentsServiceId, expected: `camt029/${answer.paymentsServiceId}`, received: `camt029/${resolution.id}` });
+    verdicts.check('CXL-04', 'GET camt029 serves the cancellation (by its id or the payment’s)', acceptedAnswer(resolution.exchange));
+    verdicts.assume('CXL-06', 'GET camt029 serves it by the id the camt.056 answer named', equals(`camt029/${resolution.id}`, `camt029/${answer.paymentsServiceId}`));
     verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', { ok: resolution.exchange.response.status === 200 && resolution.body !== undefined, expected: `HTTP 200 with ${api.profile.messages.resolution.root}`, received: answerOf(resolution.exchange) });
     if (!resolution.body) return;
-    const schema = validateAgainst(camt029Schema, resolution.body);
-    verdicts.assume('CXL-06', 'the camt.029 content has the declared shape', { ok: schema.errors.length === 0, expected: 'assgnmt, sts.conf, cxlDtls[].txInfAndSts[]', received: schema.errors.join('; ') });
+    verdicts.assume('CXL-06', 'the camt.029 content has the declared shape', conformsTo(camt029Schema, resolution.body, 'assgnmt, sts.conf, cxlDtls[].txInfAndSts[]'));
     const entry = resolution.body.cxlDtls?.[0]?.txInfAndSts?.[0];
     verdicts.assume('CXL-06', 'camt.029 names the original msgId and txId', { ok: entry?.orgnlGrpInf?.orgnlMsgId === own.fitoFICstmrCdtTrf.grpHdr.msgId && entry?.orgnlTxId === own.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId, expected: 'the original identifiers', received: JSON.stringify(entry ?? null) });
     verdicts.assume('CXL-06', 'sts.conf is one of the declared codes', { ok: resolution.outcome !== 'other', expected: [...api.profile.messages.resolution.confirmed, ...api.profile.messages.resolution.rejected].join(' or '), received: String(resolution.conf) });
@@ -124,18 +122,17 @@ test.describe('cancellation: after the payment settled', () => {
     // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), { label: 'cancel the settled payment (camt.056)' });
-    const status = answer.exchange.response.status;
-    verdicts.check('CXL-03', 'the cancellation of a settled payment gets an answer, never a 5xx', { ok: status < 500, expected: 'a refusal (4xx), or 2xx then a rejection in camt.029', received: answerOf(answer.exchange) });
-    if (status >= 200 && status < 300) {
+    verdicts.check('CXL-03', 'the cancellation of a settled payment gets an answer, never a 5xx', neverServerError(answer.exchange));
+    if (is2xx(answer.exchange)) {
       const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: original!.paymentsServiceId });
       if (resolution.body) {
-        verdicts.check('CXL-03', 'camt.029 does not confirm the cancellation of a settled payment', { ok: resolution.outcome !== 'confirmed', expected: `not ${api.profile.messages.resolution.confirmed.join('/')}`, received: String(resolution.conf) });
-        verdicts.assume('CXL-06', 'camt.029 reports the rejection with a declared code', { ok: resolution.outcome === 'rejected', expected: api.profile.messages.resolution.rejected.join(' or '), received: String(resolution.conf) });
+        verdicts.check('CXL-03', 'camt.029 does not confirm the cancellation of a settled payment', notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed));
+        verdicts.assume('CXL-06', 'camt.029 reports the rejection with a declared code', resolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected));
       }
     }
     const after = await readStatus(api, original!.paymentsServiceId, { label: 'read the payment after the cancellation request' });
     verdicts.requireStatus('STS-01', 'the payment’s status is served', after.exchange, [200]);
-    verdicts.check('CXL-03', 'the payment stays settled (its final status never changes)', { ok: after.txSts === original!.final.txSts, expected: original!.final.txSts, received: String(after.txSts) });
+    verdicts.check('CXL-03', 'the payment stays settled (its final status never changes)', readBackUnchanged([after.txSts], original!.final.txSts));
   });
 });
 
@@ -146,16 +143,16 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
     const seen = await observe(cancelBeforeBatch);
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');
     const resolution = resolutionServed(verdicts, seen.resolution);
-    verdicts.check('CXL-02', 'camt.029 does not report a rejection before the batch is sent', { ok: resolution.outcome !== 'rejected', expected: 'not rejected', received: String(resolution.conf) });
-    verdicts.assume('CXL-06', 'camt.029 confirms with a declared code', { ok: resolution.outcome === 'confirmed', expected: api.profile.messages.resolution.confirmed.join(' or '), received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
+    verdicts.check('CXL-02', 'camt.029 does not report a rejection before the batch is sent', notResolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected));
+    verdicts.assume('CXL-06', 'camt.029 confirms with a declared code', resolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed));
     const expectations = api.profile.expectations;
     verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served', seen.statusAfterCancel.exchange, [200]);
-    verdicts.check('CXL-02', 'the payment cancelled before its batch reads cancelled', { ok: classifyStatus(seen.statusAfterCancel.txSts, expectations) === 'cancelled', expected: 'a cancelled txSts', received: String(seen.statusAfterCancel.txSts) });
+    verdicts.check('CXL-02', 'the payment cancelled before its batch reads cancelled', readsAs(seen.statusAfterCancel.txSts, 'cancelled', expectations));
     verdicts.check('CXL-02', 'the cancelled payment is not in the batch sent afterwards', { ok: !seen.sent.includes(seen.paymentId), expected: `a batch without ${seen.paymentId}`, received: seen.sent.join(', ') || 'nothing' });
     // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
-    verdicts.require('STS-08', 'the control payment of the same batch settles', { ok: seen.controlFinal.statusClass === 'accepted', received: seen.controlFinal.history.join(' → ') });
+    verdicts.require('STS-08', 'the control payment of the same batch settles', endsIn(seen.controlFinal, 'accepted'));
     verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served after its batch settled', seen.statusAfterSettlement.exchange, [200]);
-    verdicts.check('CXL-02', 'the cancelled payment never settles', { ok: classifyStatus(seen.statusAfterSettlement.txSts, expectations) === 'cancelled', expected: 'still cancelled', received: String(seen.statusAfterSettlement.txSts) });
+    verdicts.check('CXL-02', 'the cancelled payment never settles', readsAs(seen.statusAfterSettlement.txSts, 'cancelled', expectations));
   });
 
   test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], ...takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
@@ -165,6 +162,6 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
     const resolution = resolutionServed(verdicts, seen.resolution);
     verdicts.check('CXL-03', 'camt.029 does not confirm a cancellation after the batch was sent', { ok: resolution.outcome !== 'confirmed' && !api.profile.messages.resolution.confirmed.includes(String(resolution.txCxlSts)), expected: 'not confirmed', received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
     verdicts.assume('CXL-06', 'camt.029 rejects with a declared code and a reason', { ok: resolution.outcome === 'rejected' && resolution.reasons.length > 0, expected: `${api.profile.messages.resolution.rejected.join(' or ')} with cxlStsRsnInf`, received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}` });
-    verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', { ok: seen.final.statusClass === 'accepted', expected: 'accepted', received: seen.final.history.join(' → ') });
+    verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', endsIn(seen.final, 'accepted'));
   });
 });

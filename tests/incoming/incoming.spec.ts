@@ -6,13 +6,13 @@
  * is not shown: the pacs.008 under its root is an assumption (INC-05) that gates the content checks.
  */
 import { test, takes } from '../../fixtures/test';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import type { Verdicts } from '../../checks/verdicts';
+import { equals, localDateTime, notificationArrived, twinAccepted } from '../../checks/answers';
 import type { Observation, Observe } from '../../fixtures/observations';
 import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/observation-catalogue';
 import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
-import { LOCAL_DATE_TIME } from '../../helpers/schemas/submission-response';
 import { paymentTransaction } from '../../helpers/messages/pacs008';
 
 const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
@@ -20,7 +20,7 @@ const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceI
 /** A pays B and B's notification arrives: observed from the worker's start (fixtures/observation-catalogue.ts). */
 async function notified(observe: Observe, verdicts: Verdicts, observation: Observation<Incoming>, profile: Profile): Promise<Incoming & { notification: ReceivedNotification }> {
   const seen = await observe(observation);
-  verdicts.check('INC-01', 'a notification for the payment reaches B', { ok: seen.notification !== undefined, expected: `a notification within ${profile.polling.timeoutMs} ms of its settlement`, received: 'none' });
+  verdicts.check('INC-01', 'a notification for the payment reaches B', notificationArrived(seen.notification, profile.polling.timeoutMs));
   return seen as Incoming & { notification: ReceivedNotification };
 }
 
@@ -43,7 +43,7 @@ test.describe('incoming payment: reading it', () => {
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const id = payment!.paymentsServiceId;
     const own = await readIncoming(api, id, { client: beneficiary, label: 'valid twin: B reads its incoming payment' });
-    verdicts.require('INC-02', 'the beneficiary reads its incoming payment', { ok: own.response.status >= 200 && own.response.status < 300, expected: 'a 2xx', received: answerOf(own) });
+    twinAccepted(verdicts, own, { rule: 'INC-02' });
     const byPayer = await readIncoming(api, id, { client: clients.primary, label: 'the payer (not the beneficiary) tries to read it as incoming' });
     verdicts.refused('INC-03', byPayer, 'notFound', { what: 'the payer is refused the incoming view' });
     if (granted.has('keyRegistration')) {
@@ -69,8 +69,8 @@ test.describe('incoming payment: notifications', () => {
     const body = notification.body as Record<string, unknown> | undefined;
     await test.info().attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
     if ((profile.expectations.notificationPayload ?? 'any') === 'any') return;
-    verdicts.assume('INC-04', 'event is payment.incoming', { ok: body?.event === 'payment.incoming', expected: 'payment.incoming', received: String(body?.event) });
-    verdicts.assume('INC-04', 'paymentsServiceId names the payment', { ok: body?.paymentsServiceId === settled.paymentsServiceId, expected: settled.paymentsServiceId, received: String(body?.paymentsServiceId) });
-    verdicts.assume('INC-04', 'creationDateTime is a date-time without zone', { ok: typeof body?.creationDateTime === 'string' && new RegExp(LOCAL_DATE_TIME).test(body.creationDateTime), expected: 'YYYY-MM-DDThh:mm:ss', received: String(body?.creationDateTime) });
+    verdicts.assume('INC-04', 'event is payment.incoming', equals(body?.event, 'payment.incoming'));
+    verdicts.assume('INC-04', 'paymentsServiceId names the payment', equals(body?.paymentsServiceId, settled.paymentsServiceId));
+    verdicts.assume('INC-04', 'creationDateTime is a date-time without zone', localDateTime(body?.creationDateTime));
   });
 });

@@ -18,6 +18,7 @@ import { refusalAssumptions } from '../../checks/verdicts';
 import { tokenExpiry } from '../../fixtures/observation-catalogue';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { twinAccepted } from '../../checks/answers';
 
 /**
  * The live lane's order of a header refusal: the mutant first, then its valid twin with the same
@@ -45,7 +46,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(), ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`), ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, seed, clients }) => {
       if (api.profile.live) return refusedThenTwin(api, verdicts, seed, clients, c);
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
-      verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
+      twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
       const body = JSON.stringify(buildPacs008({ seed }));
       const options = headerMutant(c, {
         client: clients.primary,
@@ -95,7 +96,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
 
     test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({ api, verdicts, seed }) => {
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
-      verdicts.requireStatus('P8-01', 'the valid twin is created', twin.exchange, [201]);
+      twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
       const compact = JSON.stringify(buildPacs008({ seed }));
       const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), { ...reserialisedMutant(r, compact), label: `mutant: ${r.name}, hd of the original bytes` });
       verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });

@@ -8,6 +8,8 @@ import { test, takes } from '../../fixtures/test';
 import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { namesId } from '../../checks/answers';
+import { is4xx, isServerError } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
 
@@ -32,12 +34,12 @@ test.describe('payment idempotency', () => {
     await checkOnePayment(api, verdicts, [first, repeat]);
     const shape = api.profile.expectations.repeatBody ?? 'original';
     if (shape === 'original') {
-      verdicts.assume('IDEM-04', 'the repeat names the original payment', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: first.paymentsServiceId, received: answerOf(repeat.exchange) });
+      verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
       echoesMsgId(verdicts, api, repeat.exchange, paymentIds(message).msgId, { rule: 'IDEM-04', assumed: true });
     } else if (shape === 'empty') {
       verdicts.assume('IDEM-04', 'the repeat has an empty body', { ok: repeat.exchange.response.text.trim() === '', expected: 'no body', received: answerOf(repeat.exchange) });
     } else if (shape === 'id-only') {
-      verdicts.assume('IDEM-04', 'the repeat names the original payment', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: first.paymentsServiceId, received: answerOf(repeat.exchange) });
+      verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
     }
   });
 
@@ -82,11 +84,11 @@ test.describe('payment idempotency', () => {
     const repeat = await submitPayment(api, changed, { label: 'same msgId, amount 20 instead of 10' });
     const status = repeat.exchange.response.status;
     // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a new payment.
-    verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', { ok: status !== 201 && status < 500, expected: '200 with the original, or a 4xx', received: answerOf(repeat.exchange) });
+    verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', { ok: status !== 201 && !isServerError(status), expected: '200 with the original, or a 4xx', received: answerOf(repeat.exchange) });
     await checkOnePayment(api, verdicts, [first, repeat]);
     const mode = api.profile.expectations.idempotencyConflict ?? 'either';
     const original = status === 200 && (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
-    const refused = status >= 400 && status < 500;
+    const refused = is4xx(status);
     const expected = { original: '200 with the original payment', reject: 'a 4xx conflict', either: '200 with the original payment or a 4xx' }[mode];
     verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, { ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused, expected, received: answerOf(repeat.exchange) });
   });

@@ -11,12 +11,13 @@ import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundToFinal } from '../../fixtures/observation-catalogue';
 import { refundSplits, type RefundSplitCase } from '../../cases/refund-cases';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import type { Verdicts } from '../../checks/verdicts';
+import { acceptedAnswer, endsIn, hasStatus, namesId, neverServerError, refusedAnswer, statusServed, twinAccepted } from '../../checks/answers';
+import { dataObjectLikeSubmission } from '../../checks/schema-check';
+import { is2xx, is4xx } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
-import { submissionResponseSchema } from '../../helpers/schemas/submission-response';
-import { validateAgainst } from '../../helpers/schemas/validator';
 
 async function refund(api: Api, refunder: ClientIdentity, original: SettledPayment, seed: string, amount: number | undefined, label: string): Promise<{ message: Pacs007Message; answer: SubmitResult }> {
   const message = buildPacs007({ seed, original: original.message, ...(amount !== undefined ? { amount } : {}) });
@@ -27,6 +28,9 @@ async function refund(api: Api, refunder: ClientIdentity, original: SettledPayme
 function refundAccepted(verdicts: Verdicts, rule: string, answer: SubmitResult, what: string): void {
   verdicts.acceptedOrBlocked(rule, 'RFD-07', what, answer.exchange);
 }
+
+/** A refund twin goes in the declared shape: a refusal of that shape blocks the test by RFD-07. */
+const TWIN = { rule: 'RFD-01', refusalBlockedBy: 'RFD-07' };
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -43,7 +47,7 @@ test.describe('refund (pacs.007): one refund', () => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: the merchant’s institution refunds part');
-    refundAccepted(verdicts, 'RFD-01', twin.answer, 'the valid twin is accepted');
+    twinAccepted(verdicts, twin.answer.exchange, TWIN);
     const { answer } = await refund(api, clients.primary, original!, seed, undefined, 'mutant: the payer’s institution tries to refund it');
     await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, { client: clients.primary, what: 'a refund by the payer’s institution is refused' });
   });
@@ -52,7 +56,7 @@ test.describe('refund (pacs.007): one refund', () => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: refund part of another payment');
-    refundAccepted(verdicts, 'RFD-01', twin.answer, 'the valid twin is accepted');
+    twinAccepted(verdicts, twin.answer.exchange, TWIN);
     const { answer } = await refund(api, refunder, original!, seed, original!.amount.value, 'refund the full amount in one go');
     await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: 'a single refund of the full amount is refused' });
   });
@@ -63,27 +67,25 @@ test.describe('refund (pacs.007): one refund', () => {
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
     refundAccepted(verdicts, 'RFD-01', answer, 'the first refund is accepted');
     const repeat = await submitRefund(api, message, { client: refunder, label: 'send the same refund again' });
-    verdicts.check('RFD-01', 'a repeated refund gets an answer, never a 5xx', { ok: repeat.exchange.response.status < 500, expected: 'HTTP 200', received: answerOf(repeat.exchange) });
-    verdicts.assume('RFD-06', 'the repeat is answered 200', { ok: repeat.exchange.response.status === 200, expected: 'HTTP 200', received: answerOf(repeat.exchange) });
-    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('RFD-06', 'the repeat names the first refund', { ok: repeat.paymentsServiceId === answer.paymentsServiceId, expected: String(answer.paymentsServiceId), received: answerOf(repeat.exchange) });
+    verdicts.check('RFD-01', 'a repeated refund gets an answer, never a 5xx', neverServerError(repeat.exchange));
+    verdicts.assume('RFD-06', 'the repeat is answered 200', hasStatus(repeat.exchange, [200]));
+    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('RFD-06', 'the repeat names the first refund', namesId(repeat, answer.paymentsServiceId));
   });
 
   test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original, other] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, `refund in the declared shape (root ${api.profile.messages.refund.root})`);
-    const status = answer.exchange.response.status;
     // A 4xx is the declared shape's assumption (RFD-07, below): no evidence about RFD-01 either way.
-    if (status < 400 || status >= 500) verdicts.check('RFD-01', 'a refund of part of the payment in the declared shape is accepted', { ok: status >= 200 && status < 300, expected: 'a 2xx', received: answerOf(answer.exchange) });
-    verdicts.assume('RFD-07', `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`, { ok: status === 201, expected: 'HTTP 201', received: answerOf(answer.exchange) });
-    if (status < 200 || status >= 300) return;
-    const shape = validateAgainst(submissionResponseSchema, answer.exchange.response.json);
-    verdicts.assume('RFD-07', 'the pacs.007 answer is a §2.3-like data object', { ok: shape.errors.length === 0, expected: 'data with paymentsServiceId, paymentId (or paymentsId), status, creationDateTime', received: shape.errors.join('; ') });
+    if (!is4xx(answer.exchange)) verdicts.check('RFD-01', 'a refund of part of the payment in the declared shape is accepted', acceptedAnswer(answer.exchange));
+    verdicts.assume('RFD-07', `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`, hasStatus(answer.exchange, [201]));
+    if (!is2xx(answer.exchange)) return;
+    verdicts.assume('RFD-07', 'the pacs.007 answer is a §2.3-like data object', dataObjectLikeSubmission(answer.exchange));
     echoesMsgId(verdicts, api, answer.exchange, message[PACS007_ROOT].grpHdr.msgId, { rule: 'RFD-07', assumed: true });
     // The same content under a root no one declared is not a refund.
     const renamed = buildPacs007({ seed, original: other!.message });
     const wrongRoot = await api.submit('refund', { suiteUnknownRoot: renamed[PACS007_ROOT] }, { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)' });
-    verdicts.assume('RFD-07', 'a body without the declared root is refused', { ok: wrongRoot.response.status >= 400 && wrongRoot.response.status < 500, expected: 'a 4xx', received: answerOf(wrongRoot) });
+    verdicts.assume('RFD-07', 'a body without the declared root is refused', refusedAnswer(wrongRoot));
   });
 });
 
@@ -116,7 +118,7 @@ test.describe('refund (pacs.007): status', () => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');
-    verdicts.require('RFD-05', 'the refund names its paymentsServiceId', { ok: final !== undefined, received: answerOf(answer.exchange) });
-    verdicts.check('RFD-05', 'the refund’s status is served and reaches accepted', { ok: final!.statusClass === 'accepted', expected: 'an accepted txSts', received: final!.history.join(' → ') });
+    verdicts.require('RFD-05', 'the refund names its paymentsServiceId', statusServed(final, answer.exchange));
+    verdicts.check('RFD-05', 'the refund’s status is served and reaches accepted', endsIn(final!, 'accepted'));
   });
 });

@@ -10,8 +10,9 @@ import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
-import { submissionResponseSchema } from '../../helpers/schemas/submission-response';
-import { validateAgainst } from '../../helpers/schemas/validator';
+import { acceptedOrRefused, endsIn, equals, hasStatus, namesId, statusServed, twinAccepted } from '../../checks/answers';
+import { dataObjectLikeSubmission } from '../../checks/schema-check';
+import { is2xx, is4xx } from '../../helpers/http-status';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -27,10 +28,9 @@ test.describe('return (pacs.004): accepted returns', () => {
       verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', { ok: namesOnlyItsId(exchange), expected: 'data with only paymentsServiceId', received: answerOf(exchange) });
     }
     if (declared !== 'data') return;
-    const shape = validateAgainst(submissionResponseSchema, exchange.response.json);
-    verdicts.assume('RTR-37', 'the pacs.004 answer is a data object like §2.3', { ok: shape.errors.length === 0, expected: 'data with paymentsServiceId, paymentId (or paymentsId), status, creationDateTime', received: shape.errors.join('; ') || answerOf(exchange) });
+    verdicts.assume('RTR-37', 'the pacs.004 answer is a data object like §2.3', dataObjectLikeSubmission(exchange));
     echoesMsgId(verdicts, api, exchange, message.pmtRtr.grpHdr.msgId, { rule: 'RTR-37', assumed: true });
-    verdicts.assume('RTR-37', 'data.status is PENDING', { ok: dataOf(exchange)?.status === 'PENDING', expected: 'PENDING', received: String(dataOf(exchange)?.status) });
+    verdicts.assume('RTR-37', 'data.status is PENDING', equals(dataOf(exchange)?.status, 'PENDING'));
   });
 
   test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
@@ -49,7 +49,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
     verdicts.status('RTR-05', 'the repeated return gets 200', repeat.exchange, [200]);
     if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') {
-      verdicts.assume('IDEM-04', 'the repeat names the first return', { ok: repeat.paymentsServiceId === first.paymentsServiceId, expected: String(first.paymentsServiceId), received: answerOf(repeat.exchange) });
+      verdicts.assume('IDEM-04', 'the repeat names the first return', namesId(repeat, first.paymentsServiceId));
     }
   });
 
@@ -68,7 +68,7 @@ test.describe('return (pacs.004): who may return', () => {
     const beneficiary = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
     const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), { client: beneficiary, label: 'valid twin: the beneficiary returns its payment' });
-    verdicts.accepted('RTR-01', 'the valid twin is accepted', twin.exchange);
+    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
     const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: clients.primary, label: 'mutant: the payer’s institution tries to return it' });
     await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, { client: clients.primary, what: 'a return by the payer’s institution is refused' });
   });
@@ -79,22 +79,21 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.accepted('RTR-01', 'the return is accepted', answer.exchange);
-    verdicts.require('RTR-35', 'the return names its paymentsServiceId', { ok: final !== undefined, received: answerOf(answer.exchange) });
-    verdicts.check('RTR-35', 'the return’s status is served and reaches accepted', { ok: final!.statusClass === 'accepted', expected: 'an accepted txSts', received: final!.history.join(' → ') });
+    verdicts.require('RTR-35', 'the return names its paymentsServiceId', statusServed(final, answer.exchange));
+    verdicts.check('RTR-35', 'the return’s status is served and reaches accepted', endsIn(final!, 'accepted'));
   });
 
   test('a return of a payment the service does not know is answered as the profile says', { tag: ['@RTR-36'] }, async ({ api, verdicts, clients, seed, profile }) => {
     const returner = beneficiaryOf(clients);
     const neverPaid = paymentTo(returner, seed);
     const { exchange } = await submitReturn(api, buildPacs004({ seed, original: neverPaid }), { client: returner, label: 'return a payment that was never made' });
-    const status = exchange.response.status;
-    verdicts.check('RTR-01', 'a return of an unknown payment gets an answer: accepted (2xx) or refused (4xx)', { ok: (status >= 200 && status < 300) || (status >= 400 && status < 500), expected: 'a 2xx or a 4xx', received: answerOf(exchange) });
+    verdicts.check('RTR-01', 'a return of an unknown payment gets an answer: accepted (2xx) or refused (4xx)', acceptedOrRefused(exchange));
     const mode = profile.expectations.returnUnknownOriginal ?? 'either';
-    if (mode === 'accept') verdicts.assume('RTR-36', 'the return of an unknown original is accepted', { ok: status === 201, expected: 'HTTP 201', received: answerOf(exchange) });
+    if (mode === 'accept') verdicts.assume('RTR-36', 'the return of an unknown original is accepted', hasStatus(exchange, [201]));
     if (mode === 'refuse') {
-      const id = status >= 200 && status < 300 ? idOf(api, exchange) : undefined;
+      const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
       const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;
-      verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', { ok: (status >= 400 && status < 500) || final?.statusClass === 'rejected', expected: 'a refusal', received: final ? final.history.join(' → ') : answerOf(exchange) });
+      verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', { ok: is4xx(exchange) || final?.statusClass === 'rejected', expected: 'a refusal', received: final ? final.history.join(' → ') : answerOf(exchange) });
     }
   });
 });

@@ -18,6 +18,8 @@ import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { ensure } from '../../fixtures/background';
 import { isDeepStrictEqual } from 'node:util';
+import { twinAccepted } from '../../checks/answers';
+import { is2xx } from '../../helpers/http-status';
 
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */
 function echoedIds(status: Exchange): Record<string, unknown> {
@@ -43,7 +45,7 @@ async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, me
   const beneficiary = beneficiaryOf(clients);
   if (beneficiary === clients.primary) return;
   const incoming = await readIncoming(api, id, { client: beneficiary, label: 'the beneficiary reads the accepted payment' });
-  if (incoming.response.status < 200 || incoming.response.status >= 300) {
+  if (!is2xx(incoming)) {
     test.info().annotations.push({ type: 'note', description: `the incoming view answered ${incoming.response.status}: amount and debtor not compared` });
     return;
   }
@@ -55,7 +57,7 @@ async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, me
 async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients: Clients, seed: string): Promise<void> {
   const twinMessage = paymentTo(beneficiaryOf(clients), seed);
   const twin = await submitPayment(api, twinMessage, { label: 'valid twin' });
-  verdicts.requireStatus('P8-01', 'the valid twin is created (or the case proves nothing)', twin.exchange, [201]);
+  twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
   const message = paymentTo(beneficiaryOf(clients), seed);
   const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
   if (c.refusal === 'tooLarge') verdicts.require('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });

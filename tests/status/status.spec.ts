@@ -13,7 +13,8 @@ import type { Api } from '../../client/api';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
-import { classifyStatus, isProfileCode, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { endsIn, profileCode, readBackUnchanged, statusServed, twinAccepted } from '../../checks/answers';
 
 /** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
 async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy: string, version?: string): Promise<void> {
@@ -58,18 +59,18 @@ test.describe('payment status lifecycle', () => {
   test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], ...takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
-    verdicts.require('P8-02', 'the answer names the payment', { ok: firstRead !== undefined, received: answerOf(submission.exchange) });
+    verdicts.require('P8-02', 'the answer names the payment', statusServed(firstRead, submission.exchange));
     verdicts.requireStatus('STS-01', 'the status right after submission is served', firstRead!.exchange, [200]);
     const expectations = api.profile.expectations;
     if (classifyStatus(firstRead!.txSts, expectations) === 'pending') {
-      verdicts.assume('STS-14', 'the interim txSts is one of the profile’s pending codes', { ok: isProfileCode(firstRead!.txSts, 'pending', expectations), expected: expectations.statusCodes.pending.join(' or '), received: String(firstRead!.txSts) });
+      verdicts.assume('STS-14', 'the interim txSts is one of the profile’s pending codes', profileCode(firstRead!.txSts, 'pending', expectations));
     } else {
       test.info().annotations.push({ type: 'note', description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed` });
     }
-    verdicts.require('STS-08', 'the payment reaches a final status', { ok: final !== undefined });
+    verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final));
     checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
-    verdicts.check('STS-08', 'a valid payment ends accepted', { ok: final!.statusClass === 'accepted', expected: 'an accepted txSts (ACCC)', received: final!.history.join(' → ') });
-    verdicts.assume('STS-16', 'the accepted code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'accepted', expectations), expected: expectations.statusCodes.accepted.join(' or '), received: final!.txSts });
+    verdicts.check('STS-08', 'a valid payment ends accepted', endsIn(final, 'accepted'));
+    verdicts.assume('STS-16', 'the accepted code is one of the profile’s', profileCode(final!.txSts, 'accepted', expectations));
   });
 
   test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], ...takes({ observation: paymentToRejection }) }, async ({ api, verdicts, profile, observe }) => {
@@ -78,21 +79,21 @@ test.describe('payment status lifecycle', () => {
     const { submission, final } = (await observe(paymentToRejection))!;
     verdicts.status('STS-09', 'a payment that will be rejected is still created (201): a rejection is not an HTTP error', submission.exchange, [201]);
     requireId(api, verdicts, submission.exchange);
-    verdicts.require('STS-09', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
-    verdicts.check('STS-09', 'the payment ends rejected', { ok: final!.statusClass === 'rejected', expected: 'a rejected txSts', received: final!.history.join(' → ') });
+    verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
+    verdicts.check('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
     verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', { ok: final!.reasonCodes.length > 0, expected: 'at least one reason code', received: answerOf(final!.last) });
-    verdicts.assume('STS-15', 'the rejection code is one of the profile’s', { ok: isProfileCode(final!.txSts, 'rejected', profile.expectations), expected: profile.expectations.statusCodes.rejected.join(' or '), received: final!.txSts });
+    verdicts.assume('STS-15', 'the rejection code is one of the profile’s', profileCode(final!.txSts, 'rejected', profile.expectations));
     verdicts.assume('STS-15', `the reason is the trigger’s ${trigger!.reasonCode}`, { ok: final!.reasonCodes.includes(trigger!.reasonCode), expected: trigger!.reasonCode, received: final!.reasonCodes.join(', ') || 'none' });
   });
 
   test('a final status never moves and never changes on later reads', { tag: ['@STS-10'], ...takes({ observation: paymentToFinalForRereads }) }, async ({ api, verdicts, observe }) => {
     const { submission, final } = await observe(paymentToFinalForRereads);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
-    verdicts.require('STS-08', 'the payment reaches a final status', { ok: final !== undefined, received: answerOf(submission.exchange) });
+    verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final, submission.exchange));
     const later: string[] = [];
     for (let i = 0; i < 5; i++) later.push((await readStatus(api, submission.paymentsServiceId!, { label: `read ${i + 1} after the final status` })).txSts ?? '(none)');
     checkMonotonic(verdicts, api, [...final!.history, ...later]);
-    verdicts.check('STS-10', 'every later read repeats the final status', { ok: later.every((s) => s === final!.txSts), expected: later.map(() => final!.txSts).join(', '), received: later.join(', ') });
+    verdicts.check('STS-10', 'every later read repeats the final status', readBackUnchanged(later, final!.txSts));
   });
 });
 
@@ -106,7 +107,7 @@ test.describe('payment status: refusals', () => {
   test('an unknown paymentsServiceId is not served', { tag: ['@STS-12', '@live-safe'] }, async ({ api, verdicts, seed }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });
-    verdicts.requireStatus('STS-01', 'the valid twin (a known id) is served', twin.exchange, [200]);
+    twinAccepted(verdicts, twin.exchange, { rule: 'STS-01', status: [200] });
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
       if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` })) await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
@@ -116,7 +117,7 @@ test.describe('payment status: refusals', () => {
   test("a client cannot read another client's payment status", { tag: ['@STS-13'] }, async ({ api, verdicts, seed, clients }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it' });
-    verdicts.requireStatus('STS-01', 'the submitting client reads its payment', own.exchange, [200]);
+    twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
     const foreign = await readStatus(api, id, { client: clients.secondary!, label: 'the secondary client reads it' });
     verdicts.refused('STS-13', foreign.exchange, 'notFound', { what: 'another client is refused the status' });
   });

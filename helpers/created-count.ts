@@ -5,8 +5,7 @@
  * how much of it a run spent (issue 21 item 6), the pool's fills and background work included.
  * An accepted repeat of bytes accepted already (an idempotent repeat) creates nothing and is not counted.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readWorkerFiles, writeWorkerFile } from './worker-files';
 
 /** Accepted submissions by operation (submitPayment, returnPayment, refund, cancel). */
 export type CreatedCounts = Record<string, number>;
@@ -21,28 +20,17 @@ export function countCreated(op: string): void {
 /** What this process created so far. */
 export const createdInProcess = (): Readonly<CreatedCounts> => created;
 
-const COUNT_FILE = /^created-w\d+\.json$/;
-
 /** Written by each worker when it stops, beside its request count (helpers/run-floor.ts). */
 export function writeCreatedCount(dir: string, workerIndex: number, counts: Readonly<CreatedCounts> = created): void {
-  if (!Object.keys(counts).length) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `created-w${workerIndex}.json`), JSON.stringify(counts) + '\n');
+  if (Object.keys(counts).length) writeWorkerFile(dir, 'created', workerIndex, counts);
 }
 
 /** Every worker's creations summed; undefined when no worker created anything. */
 export function readCreatedCounts(dir: string): CreatedCounts | undefined {
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => COUNT_FILE.test(f));
-  } catch {
-    return undefined;
-  }
-  if (!files.length) return undefined;
+  const files = readWorkerFiles(dir, 'created') as CreatedCounts[] | undefined;
+  if (!files) return undefined;
   const sum: CreatedCounts = {};
-  for (const f of files) {
-    for (const [op, n] of Object.entries(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CreatedCounts)) sum[op] = (sum[op] ?? 0) + (Number(n) || 0);
-  }
+  for (const counts of files) for (const [op, n] of Object.entries(counts)) sum[op] = (sum[op] ?? 0) + (Number(n) || 0);
   return sum;
 }
 

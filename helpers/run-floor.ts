@@ -4,8 +4,9 @@
  * Printed beside the wall time at the end of a run whose profile declares a rate limit, so a reader
  * sees how far the run is from what the target allows (issue 21: within 1.5×).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readWorkerFiles, writeWorkerFile } from './worker-files';
 
 /** What a transcript line (helpers/transcript.ts exchangeRecord, with its test) says about timing. */
 export interface TimedExchange {
@@ -41,23 +42,14 @@ function longestChain(intervals: [number, number][]): number {
 }
 
 /** Where a worker leaves the number of requests it sent, background work included. */
-const COUNT_FILE = /^requests-w\d+\.json$/;
-
 export function writeRequestCount(dir: string, workerIndex: number, sent: number): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `requests-w${workerIndex}.json`), `${JSON.stringify({ sent })}\n`);
+  writeWorkerFile(dir, 'requests', workerIndex, { sent });
 }
 
 /** Requests every worker of the run sent (retries and background work included); undefined when none wrote its count. */
 export function readRequestCounts(dir: string): number | undefined {
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => COUNT_FILE.test(f));
-  } catch {
-    return undefined;
-  }
-  if (!files.length) return undefined;
-  return files.reduce((sum, f) => sum + (Number((JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { sent?: unknown }).sent) || 0), 0);
+  const files = readWorkerFiles(dir, 'requests') as { sent?: unknown }[] | undefined;
+  return files?.reduce((sum: number, f) => sum + (Number(f.sent) || 0), 0);
 }
 
 /** `sent`: the workers' own count of requests, when known (the transcripts hold only what a test showed). */

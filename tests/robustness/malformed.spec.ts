@@ -8,8 +8,8 @@
  */
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
-import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../cases/robustness-cases';
-import { judgeUnusualBody } from '../../checks/robustness-oracle';
+import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
+import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
 import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';

@@ -54,7 +54,6 @@ function forbidden(from: string, to: string): string | undefined {
  * that no longer exists fails the test below, so the list stays true.
  */
 const KNOWN_WRONG_WAY: readonly string[] = [
-  'checks/robustness-oracle.ts → cases/robustness-cases.ts',
   'client/api.ts → fixtures/step.ts',
   'client/api.ts → fixtures/background.ts',
   'client/api.ts → fixtures/inconclusive.ts',

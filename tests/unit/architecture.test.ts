@@ -62,7 +62,6 @@ const KNOWN_WRONG_WAY: readonly string[] = [
   'client/flows/returns.ts → fixtures/pool.ts',
   'client/reference-admin.ts → fixtures/step.ts',
   'client/reference-admin.ts → fixtures/background.ts',
-  'client/target.ts → runner/projects.ts',
   'engines/exploration/explorer.ts → fixtures/background.ts',
   'engines/exploration/kit.ts → fixtures/background.ts',
   'engines/exploration/kit.ts → fixtures/worker.ts',

@@ -16,7 +16,7 @@ import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
-import { ensure } from '../../fixtures/background';
+import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
 
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */

@@ -5,8 +5,8 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS } from '../../fixtures/operations';
-import { robustnessCasesForEveryOperation, rulesOfCase } from '../../cases/robustness-cases';
-import { judgeUnusualBody } from '../../checks/robustness-oracle';
+import { robustnessCasesForEveryOperation } from '../../cases/robustness-cases';
+import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
 
 const drivers = [OPERATION_DRIVERS.cancel, OPERATION_DRIVERS.returnPayment, OPERATION_DRIVERS.refund];
 

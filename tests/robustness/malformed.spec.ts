@@ -8,15 +8,15 @@
  */
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
-import { OVERSIZED_MIN_BYTES, robustnessCases, rulesOfCase, type RobustnessCase } from '../../cases/robustness-cases';
-import { judgeUnusualBody } from '../../checks/robustness-oracle';
+import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
+import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
 import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
-import { ensure } from '../../fixtures/background';
+import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
 import { twinAccepted } from '../../checks/answers';
 import { is2xx } from '../../helpers/http-status';

@@ -6,13 +6,17 @@
  * read right to left: runner (config-time code, reporters) may use everything below it, helpers (pure
  * building blocks) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
  * every layer; tests/unit tests anything. The reference is an independent program that imports
- * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. A failure names
- * the file and the import that breaks the rule.
+ * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. The layers that
+ * discovery and scripts use as they are (helpers, ledger, client, cases) import no Playwright: what
+ * the client needs of a test runner is its seam, client/context.ts. A failure names the file and the
+ * import that breaks the rule.
  * Run: node --import tsx --test tests/unit/architecture.test.ts
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCycles, importGraph, importSpecifiers } from './support/import-graph';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { findCycles, importGraph, importSpecifiers, root } from './support/import-graph';
 
 /** The layer of a file: its top folder; tests/unit is a layer of its own (it may test anything). */
 function layerOf(file: string): string {
@@ -49,26 +53,9 @@ function forbidden(from: string, to: string): string | undefined {
   return undefined;
 }
 
-/**
- * Ties that still point the wrong way, each to be cut (issue 23). The list only shrinks: an entry
- * that no longer exists fails the test below, so the list stays true.
- */
-const KNOWN_WRONG_WAY: readonly string[] = [
-  'checks/robustness-oracle.ts → cases/robustness-cases.ts',
-  'client/api.ts → fixtures/step.ts',
-  'client/api.ts → fixtures/background.ts',
-  'client/api.ts → fixtures/inconclusive.ts',
-  'client/flows/payment.ts → fixtures/step.ts',
-  'client/flows/payment.ts → fixtures/background.ts',
-  'client/flows/returns.ts → fixtures/pool.ts',
-  'client/reference-admin.ts → fixtures/step.ts',
-  'client/reference-admin.ts → fixtures/background.ts',
-  'client/target.ts → runner/projects.ts',
-  'engines/exploration/explorer.ts → fixtures/background.ts',
-  'engines/exploration/kit.ts → fixtures/background.ts',
-  'engines/exploration/kit.ts → fixtures/worker.ts',
-  'engines/exploration/played.ts → fixtures/background.ts',
-];
+/** Layers whose files import no Playwright (`@playwright/test` or any other part of it). */
+const WITHOUT_PLAYWRIGHT = ['helpers', 'ledger', 'client', 'cases'] as const;
+const isPlaywright = (specifier: string): boolean => specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
 
 const graph = importGraph();
 
@@ -90,14 +77,21 @@ test('every relative import names a file of the repository', () => {
 test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → helpers; the reference alone)', () => {
   const violations = graph.edges.flatMap((e) => {
     const why = forbidden(layerOf(e.from), layerOf(e.to));
-    return why && !KNOWN_WRONG_WAY.includes(`${e.from} → ${e.to}`) ? [`${e.from} → '${e.specifier}' (${e.to}): ${why}`] : [];
+    return why ? [`${e.from} → '${e.specifier}' (${e.to}): ${why}`] : [];
   });
   assert.deepEqual(violations, [], `imports against the arrows:\n  ${violations.join('\n  ')}`);
 });
 
-test('every known wrong-way tie still exists (cut ties leave the list)', () => {
-  const stale = KNOWN_WRONG_WAY.filter((tie) => !graph.edges.some((e) => `${e.from} → ${e.to}` === tie));
-  assert.deepEqual(stale, []);
+test(`no Playwright import in ${WITHOUT_PLAYWRIGHT.join('/, ')}/ (the client's test runner is its seam, client/context.ts)`, () => {
+  const found = graph.files
+    .filter((file) => (WITHOUT_PLAYWRIGHT as readonly string[]).includes(layerOf(file)))
+    .flatMap((file) => importSpecifiers(file, readFileSync(path.join(root, file), 'utf8')).filter(isPlaywright).map((specifier) => `${file} → '${specifier}'`));
+  assert.deepEqual(found, [], `Playwright imported where discovery and scripts run without it:\n  ${found.join('\n  ')}`);
+});
+
+test('the Playwright check sees an import in any form', () => {
+  const specifiers = importSpecifiers('x.ts', "import { test } from '@playwright/test'; import type { Reporter } from '@playwright/test/reporter'; import { x } from './playwright-report';");
+  assert.deepEqual(specifiers.filter(isPlaywright), ['@playwright/test', '@playwright/test/reporter']);
 });
 
 test('every top folder of the suite is a known layer', () => {

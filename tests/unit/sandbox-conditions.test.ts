@@ -11,7 +11,7 @@ import { RateLimiter, seededShare } from '../../reference/sandbox-conditions';
 import { startReference } from '../../reference/server';
 import { MemoryTokenCache, renewalMarginMs, saysTokenExpired } from '../../client/api';
 import { ruleOutcomes, describeSkip, INCONCLUSIVE_ANNOTATION, skipAnnotation, checkAnnotation } from '../../ledger/outcomes';
-import { InfrastructureInconclusive, describeInfrastructureAnswer, isInfrastructureAnswer, asInconclusive } from '../../fixtures/inconclusive';
+import { InfrastructureInconclusive, describeInfrastructureAnswer, isInfrastructureAnswer, asInconclusive } from '../../client/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../helpers/http';

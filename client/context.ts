@@ -1,0 +1,139 @@
+/**
+ * The client's seam to whatever runs it. The client (api.ts, flows/, reference-admin.ts) serves
+ * Playwright tests, discovery and scripts alike and imports no test runner: what it needs of one is the
+ * small TestHost below. Playwright's host (fixtures/step.ts, installed by fixtures/test.ts)
+ * makes a step a test.step and ends the running test blocked, inconclusive or skipped; the plain host,
+ * in place until then (discovery, scripts, unit tests), runs a step as a plain call and throws what
+ * would have ended a test.
+ *
+ * What needs no runner lives here: background work is marked with AsyncLocalStorage (it follows the
+ * work through every await), and a failed precondition is an error class.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SkipReason } from '../ledger/outcomes';
+import { ruleById } from '../ledger/rules';
+import { asInconclusive, type InfrastructureInconclusive } from './inconclusive';
+
+export interface TestHost {
+  /** Whether a test is running now (Playwright: test.info() answers). Background work is told apart here, not by the host. */
+  testRunning(): boolean;
+  /** Runs `body` as a step of the running test. */
+  step<T>(title: string, body: () => T | Promise<T>): Promise<T>;
+  /** Ends the running test as blocked by the precondition's rule, or failed when the test cites that rule itself. */
+  block(failure: PreconditionFailed): never;
+  /** Ends the running test as inconclusive (infrastructure). */
+  endInconclusive(failure: InfrastructureInconclusive): never;
+  /** Ends the running test as skipped for `reason` (a live profile's payment budget is spent). */
+  skip(reason: string): never;
+}
+
+/** No test runner: a step is the plain call, and what would end a test is thrown to the caller. */
+export const PLAIN_HOST: TestHost = {
+  testRunning: () => false,
+  step: async (_title, body) => body(),
+  block: (failure) => {
+    throw failure;
+  },
+  endInconclusive: (failure) => {
+    throw failure;
+  },
+  skip: (reason) => {
+    throw new Error(reason);
+  },
+};
+
+let host: TestHost = PLAIN_HOST;
+
+/** Makes `runner` the host of every client call of this process (fixtures/test.ts installs Playwright's). */
+export function useTestHost(runner: TestHost): void {
+  host = runner;
+}
+
+// ── background work ─────────────────────────────────────────────────────────────────────────────
+// Work that runs outside any test: the settled-payment pool refilling ahead of demand, the
+// observations started when a worker starts, exploration kits. A test step or an expect would attach
+// to whichever test happens to be running, so background work must use neither: it is marked here.
+
+const marker = new AsyncLocalStorage<true>();
+
+export function inBackground(): boolean {
+  return marker.getStore() === true;
+}
+
+/** Runs `work` marked as background; the returned promise never rejects unhandled (a caller awaits it or drops it). */
+export function runInBackground<T>(work: () => Promise<T>): Promise<T> {
+  const running = marker.run(true, work);
+  running.catch(() => undefined);
+  return running;
+}
+
+/** Whether this is a test's own work: a test is running and this is not background work. */
+export function insideTest(): boolean {
+  return !inBackground() && host.testRunning();
+}
+
+// ── steps ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A step of the running test; the plain body in background work and outside tests. */
+export function step<T>(title: string, body: () => Promise<T>): Promise<T> {
+  return insideTest() ? host.step(title, body) : body();
+}
+
+/** A step of the test the caller works for (an Api made for a test): no check that one is running. */
+export function testStep<T>(title: string, body: () => T | Promise<T>): Promise<T> {
+  return host.step(title, body);
+}
+
+// ── ending a test ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A precondition of background work or of a flow did not hold: the documented rule it rests on failed
+ * (that rule's own test reports it). The tests that needed it are blocked by that rule, never failed,
+ * so one broken rule does not cascade into every test that needs a payment, an id or a settlement.
+ */
+export class PreconditionFailed extends Error {
+  override name = 'PreconditionFailed';
+  constructor(
+    readonly rule: string,
+    message: string,
+    readonly remedy?: string,
+  ) {
+    super(message);
+  }
+
+  get reason(): SkipReason {
+    // Worded as Verdicts.gate words it: an assumption that does not hold is named as one.
+    const by = ruleById.get(this.rule)?.level === 'assumption' ? `assumption ${this.rule}` : this.rule;
+    return { kind: 'blocked', by, answer: this.message, ...(this.remedy ? { remedy: this.remedy } : {}) };
+  }
+}
+
+/**
+ * A precondition worded as what must hold, with what came back, and the rule it rests on. In a test
+ * it blocks the test at once; in background work it is kept and blocks the test that takes the result.
+ */
+export function ensure(rule: string, condition: boolean, message: string, remedy?: string): asserts condition {
+  if (condition) return;
+  const failure = new PreconditionFailed(rule, message, remedy);
+  if (insideTest()) host.block(failure);
+  throw failure;
+}
+
+/** Ends the running test as inconclusive (infrastructure); in background work it throws, and the test that takes the result ends so. */
+export function inconclusive(failure: InfrastructureInconclusive): never {
+  if (insideTest()) host.endInconclusive(failure);
+  throw failure;
+}
+
+/** Rethrows what background work failed with, in the test that takes its result: a failed precondition blocks it. */
+export function rethrowInTest(error: unknown): never {
+  if (error instanceof PreconditionFailed) host.block(error);
+  const infrastructure = asInconclusive(error);
+  if (infrastructure) host.endInconclusive(infrastructure);
+  throw error;
+}
+
+/** Ends the test the caller works for as skipped (an Api made for a test); without a test runner, an error saying why. */
+export function skipTest(reason: string): never {
+  host.skip(reason);
+}

@@ -2,8 +2,10 @@
  * End to end, in business terms: the payer's bank pays, the beneficiary's bank is notified, reads
  * the incoming payment, sends the full amount back (return), and both banks query the statuses; and
  * a return that answers a rejected cancellation (FOCR). Each flow waits for two settlements (the
- * payment, then the return), so it runs from the worker's start in the background
- * (fixtures/observation-catalogue.ts) and the test checks what it saw.
+ * payment, then the return), so it runs from the worker's start in the background and the test checks
+ * what it saw. What each flow sends is the observation it names (payNotifyReturn,
+ * returnAfterRejectedCancellation: go to definition), declared in its takes() and checked without a
+ * run by tests/unit/observation-links.test.ts.
  */
 import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/observation-catalogue';

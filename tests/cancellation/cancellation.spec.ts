@@ -37,10 +37,12 @@ function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = '
 
 /**
  * GET camt029 serves the cancellation's outcome (CXL-04, documented: a 2xx by the id the camt.056
- * answer named or by the payment's own), under the declared root (CXL-06, else blocked).
+ * answer named or by the payment's own), under the declared root (CXL-06, else blocked): the test's
+ * own rule where it cites CXL-04 (`assessed`, it fails), else a precondition (`precondition`, blocked).
  */
-function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined): Resolution {
-  verdicts.require('CXL-04', 'GET camt029 serves the outcome of the cancellation (by its id or the payment’s)', {
+function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined, role: 'precondition' | 'assessed'): Resolution {
+  const served = role === 'assessed' ? verdicts.checkOrStop.bind(verdicts) : verdicts.require.bind(verdicts);
+  served('CXL-04', 'GET camt029 serves the outcome of the cancellation (by its id or the payment’s)', {
     ok: resolution !== undefined && is2xx(resolution.exchange),
     expected: 'a 2xx answer',
     received: resolution ? answerOf(resolution.exchange) : 'no read',
@@ -76,14 +78,14 @@ test.describe('cancellation: whose payment', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation of an own payment is accepted', answer.exchange);
     const mine = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
-    resolutionServed(verdicts, mine);
+    resolutionServed(verdicts, mine, 'precondition');
     const foreign = await readCancellation(api, mine.id, { client: clients.secondary! });
     verdicts.refused('CXL-07', foreign.exchange, 'notFound', { what: 'another client is refused the cancellation' });
   });
 });
 
 test.describe('cancellation: repeats and shapes', () => {
-  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05', '@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     await pay(api, verdicts, clients.primary, own);
     const message = buildCamt056({ seed, original: own });
@@ -95,7 +97,7 @@ test.describe('cancellation: repeats and shapes', () => {
     if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('CXL-05', 'the repeat names the same cancellation', namesId(repeat, id));
   });
 
-  test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
+  test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@CXL-01', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
@@ -142,7 +144,7 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
   test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], ...takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelBeforeBatch);
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');
-    const resolution = resolutionServed(verdicts, seen.resolution);
+    const resolution = resolutionServed(verdicts, seen.resolution, 'assessed');
     verdicts.check('CXL-02', 'camt.029 does not report a rejection before the batch is sent', notResolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected));
     verdicts.assume('CXL-06', 'camt.029 confirms with a declared code', resolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed));
     const expectations = api.profile.expectations;
@@ -157,9 +159,9 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
 
   test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], ...takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelAfterBatchSent);
-    verdicts.require('CXL-03', 'the batch holds the payment', { ok: seen.sent.includes(seen.paymentId), expected: seen.paymentId, received: seen.sent.join(', ') });
+    verdicts.checkOrStop('CXL-03', 'the batch holds the payment', { ok: seen.sent.includes(seen.paymentId), expected: seen.paymentId, received: seen.sent.join(', ') });
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation after the batch is answered');
-    const resolution = resolutionServed(verdicts, seen.resolution);
+    const resolution = resolutionServed(verdicts, seen.resolution, 'assessed');
     verdicts.check('CXL-03', 'camt.029 does not confirm a cancellation after the batch was sent', { ok: resolution.outcome !== 'confirmed' && !api.profile.messages.resolution.confirmed.includes(String(resolution.txCxlSts)), expected: 'not confirmed', received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
     verdicts.assume('CXL-06', 'camt.029 rejects with a declared code and a reason', { ok: resolution.outcome === 'rejected' && resolution.reasons.length > 0, expected: `${api.profile.messages.resolution.rejected.join(' or ')} with cxlStsRsnInf`, received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}` });
     verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', endsIn(seen.final, 'accepted'));

@@ -25,8 +25,8 @@ async function refund(api: Api, refunder: ClientIdentity, original: SettledPayme
 }
 
 /** A valid refund in the declared shape: accepted, or blocked by RFD-07 when the target refuses the shape. */
-function refundAccepted(verdicts: Verdicts, rule: string, answer: SubmitResult, what: string): void {
-  verdicts.acceptedOrBlocked(rule, 'RFD-07', what, answer.exchange);
+function refundAccepted(verdicts: Verdicts, rule: string, answer: SubmitResult, what: string, role: 'precondition' | 'assessed' = 'precondition'): void {
+  verdicts.acceptedOrBlocked(rule, 'RFD-07', what, answer.exchange, role);
 }
 
 /** A refund twin goes in the declared shape: a refusal of that shape blocks the test by RFD-07. */
@@ -40,7 +40,7 @@ test.describe('refund (pacs.007): one refund', () => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
     const { answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
-    refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted');
+    refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted', 'assessed');
   });
 
   test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
@@ -61,7 +61,7 @@ test.describe('refund (pacs.007): one refund', () => {
     await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: 'a single refund of the full amount is refused' });
   });
 
-  test('a refund repeating a used msgId is idempotent (200, same refund)', { tag: ['@RFD-06'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a refund repeating a used msgId is idempotent (200, same refund)', { tag: ['@RFD-06', '@RFD-01'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
@@ -72,7 +72,7 @@ test.describe('refund (pacs.007): one refund', () => {
     if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('RFD-06', 'the repeat names the first refund', namesId(repeat, answer.paymentsServiceId));
   });
 
-  test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07', '@RFD-01'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original, other] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
     const { message, answer } = await refund(api, refunder, original!, seed, undefined, `refund in the declared shape (root ${api.profile.messages.refund.root})`);
@@ -103,7 +103,7 @@ function runSplit(c: RefundSplitCase): void {
       await test.step(`refund ${i + 1}: ${step.value.toFixed(2)} of ${original!.amount.value.toFixed(2)} (${step.expect})`, async () => {
         const { answer } = await refund(api, refunder, original!, `${seed}|${i}`, step.value, `refund ${i + 1} (pacs.007)`);
         // Once a refund in the declared shape was accepted, a refusal of the next is no shape problem: evidence.
-        if (step.expect === 'accepted' && i === 0) refundAccepted(verdicts, step.rule, answer, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`);
+        if (step.expect === 'accepted' && i === 0) refundAccepted(verdicts, step.rule, answer, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, c.rules.includes(step.rule) ? 'assessed' : 'precondition');
         else if (step.expect === 'accepted') verdicts.accepted(step.rule, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, answer.exchange);
         else await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: `refund ${i + 1} of ${step.value.toFixed(2)} is refused` });
       });
@@ -118,7 +118,7 @@ test.describe('refund (pacs.007): status', () => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');
-    verdicts.require('RFD-05', 'the refund names its paymentsServiceId', statusServed(final, answer.exchange));
+    verdicts.checkOrStop('RFD-05', 'the refund names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RFD-05', 'the refund’s status is served and reaches accepted', endsIn(final!, 'accepted'));
   });
 });

@@ -60,7 +60,7 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
   twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
   const message = paymentTo(beneficiaryOf(clients), seed);
   const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
-  if (c.refusal === 'tooLarge') verdicts.require('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });
+  if (c.refusal === 'tooLarge') verdicts.checkOrStop('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });
   const { exchange } = await submitPayment(api, new RawBody(bytes), { ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}), label: `unusual body: ${c.name}` });
   if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008')) await checkUnchanged(api, verdicts, clients, message, exchange, { message: twinMessage, exchange: twin.exchange });
 }

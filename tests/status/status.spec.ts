@@ -20,7 +20,7 @@ import { endsIn, profileCode, readBackUnchanged, statusServed, twinAccepted } fr
 async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy: string, version?: string): Promise<void> {
   const { message, id } = await paymentToRead(api, verdicts, seed);
   const read = await readStatus(api, id, version ? { version } : {});
-  verdicts.requireStatus(servedBy, `the status is served on pacs002 ${version ?? '(default version)'} (200)`, read.exchange, [200]);
+  verdicts.statusOrStop(servedBy, `the status is served on pacs002 ${version ?? '(default version)'} (200)`, read.exchange, [200]);
   const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
   verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', { ok: typeof body?.fitoFIPmtStsRpt === 'object', expected: 'root fitoFIPmtStsRpt', received: answerOf(read.exchange) });
   checkSchema(verdicts, 'STS-01', pacs002Schema, read.exchange.response.json, 'the report has the documented shape of §2.4');
@@ -41,14 +41,14 @@ test.describe('payment status report', () => {
     await checkReport(api, verdicts, seed, 'STS-01');
   });
 
-  test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02', '@live-safe'] }, async ({ api, verdicts, seed, profile }) => {
+  test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02', '@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'] }, async ({ api, verdicts, seed, profile }) => {
     for (const version of profile.operations.paymentStatus.versions) await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
   });
 
   test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11', '@live-safe'] }, async ({ api, verdicts, seed }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const read = await readStatus(api, id, { label: 'read status with Authorization and X-Client-Id only' });
-    verdicts.require('STS-11', 'the read carries no sca-token', { ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token') });
+    verdicts.checkOrStop('STS-11', 'the read carries no sca-token', { ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token') });
     verdicts.status('STS-11', 'a status read without sca-token gets 200', read.exchange, [200]);
   });
 });
@@ -67,7 +67,7 @@ test.describe('payment status lifecycle', () => {
     } else {
       test.info().annotations.push({ type: 'note', description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed` });
     }
-    verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final));
+    verdicts.checkOrStop('STS-08', 'the payment reaches a final status', statusServed(final));
     checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
     verdicts.check('STS-08', 'a valid payment ends accepted', endsIn(final, 'accepted'));
     verdicts.assume('STS-16', 'the accepted code is one of the profile’s', profileCode(final!.txSts, 'accepted', expectations));
@@ -79,7 +79,7 @@ test.describe('payment status lifecycle', () => {
     const { submission, final } = (await observe(paymentToRejection))!;
     verdicts.status('STS-09', 'a payment that will be rejected is still created (201): a rejection is not an HTTP error', submission.exchange, [201]);
     requireId(api, verdicts, submission.exchange);
-    verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
+    verdicts.checkOrStop('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
     verdicts.check('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
     verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', { ok: final!.reasonCodes.length > 0, expected: 'at least one reason code', received: answerOf(final!.last) });
     verdicts.assume('STS-15', 'the rejection code is one of the profile’s', profileCode(final!.txSts, 'rejected', profile.expectations));

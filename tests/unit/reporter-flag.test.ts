@@ -20,7 +20,7 @@ import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
 import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';
 
 /** A test that takes nothing ahead (the bench's one-test run) and one whose observation the plan starts with the worker. */
-const SELECTION = ['--project=local', '--grep', '@TOK-01 |goes from pending to accepted'];
+const SELECTION = ['--project=local', '--grep', 'a valid JWT-bearer request gets 200|goes from pending to accepted'];
 
 interface Kept {
   stdout: string;

@@ -1,0 +1,59 @@
+/**
+ * One source for a test's rules (issue 23 item 4): a check of a rule the test's tags do not cite is an
+ * immediate error naming the test, the rule and the fix; a precondition (`require`) need not be cited.
+ * Run with `node --import tsx --test tests/unit/verdicts-citation.test.ts`.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TestInfo } from '@playwright/test';
+import { UncitedRuleError, Verdicts } from '../../checks/verdicts';
+import type { Profile } from '../../helpers/profile';
+import { CHECK_ANNOTATION } from '../../ledger/outcomes';
+
+/** The parts of a TestInfo the citation rule reads; quiet Verdicts record a passed check without a step. */
+function verdictsOf(tags: string[]): { verdicts: Verdicts; info: TestInfo } {
+  const info = { tags, titlePath: ['payments/x.spec.ts', 'payments', 'a valid pacs.008 is created'], file: '/suite/tests/payments/x.spec.ts', line: 12, column: 3, annotations: [] } as unknown as TestInfo;
+  const profile = { expectations: { assumptions: 'report' } } as unknown as Profile;
+  return { verdicts: new Verdicts(profile, info, true), info };
+}
+
+const HOLDS = { ok: true, expected: 'HTTP 201', received: 'HTTP 201' };
+
+test('a check of a rule the test does not cite throws at once, naming the test, the rule and the fix', () => {
+  const { verdicts, info } = verdictsOf(['@P8-02']);
+  assert.throws(
+    () => verdicts.check('P8-01', 'the answer is a data object', HOLDS),
+    (error: unknown) => {
+      assert.ok(error instanceof UncitedRuleError);
+      assert.match(error.message, /test "payments › a valid pacs\.008 is created" \(\/suite\/tests\/payments\/x\.spec\.ts:12\)/);
+      assert.match(error.message, /checks P8-01 \("the answer is a data object"\) but its tags do not cite it/);
+      assert.match(error.message, /Add '@P8-01' to its tag list/);
+      assert.match(error.message, /verdicts\.require/);
+      return true;
+    },
+  );
+  assert.equal(info.annotations.length, 0, 'nothing is recorded for an uncited rule');
+});
+
+test('every check shape built on check, and checkOrStop, throw the same way', () => {
+  const { verdicts } = verdictsOf(['@P8-02']);
+  assert.throws(() => verdicts.checkOrStop('P8-01', 'a valid submission is created', HOLDS), UncitedRuleError);
+  assert.throws(() => verdicts.equal('P8-04', 'data.status is PENDING', 'PENDING', 'PENDING'), UncitedRuleError);
+});
+
+test('a check of a cited rule is recorded', () => {
+  const { verdicts, info } = verdictsOf(['@P8-01']);
+  assert.equal(verdicts.check('P8-01', 'the answer is a data object', HOLDS), true);
+  assert.deepEqual(info.annotations.map((a) => a.type), [CHECK_ANNOTATION]);
+});
+
+test('a precondition (require) need not be cited: it holds and is recorded, or blocks the test by its rule', () => {
+  const { verdicts, info } = verdictsOf(['@P8-02']);
+  verdicts.require('P8-01', 'the valid twin is created', HOLDS);
+  assert.equal(info.annotations.length, 1);
+});
+
+test('a rule the ledger does not have is refused before the citation is looked at', () => {
+  const { verdicts } = verdictsOf(['@P8-99']);
+  assert.throws(() => verdicts.check('P8-99', 'anything', HOLDS), /P8-99/);
+});

@@ -143,7 +143,7 @@ export function mutationsOf(row: FieldRow): RowMutation[] {
   if (row.required) out.push({ kind: 'removed', label: 'removed', edits: [remove(row.path)] });
   const wrong = row.wrongType ?? WRONG_TYPE[row.kind];
   out.push({ kind: 'wrongType', label: wrong.label, edits: [set(row.path, wrong.value)] });
-  (row.invalid ?? []).forEach((bad, index) => out.push({ kind: 'invalid', label: bad.label, edits: [set(row.path, bad.value)], index }));
+  for (const [index, bad] of (row.invalid ?? []).entries()) out.push({ kind: 'invalid', label: bad.label, edits: [set(row.path, bad.value)], index });
   return out;
 }
 

@@ -61,9 +61,9 @@ function percent(name: string, raw: string | undefined): number {
 
 /** Builds the configuration; explicit options win over the environment. */
 export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const host = options.host ?? env['REF_HOST'] ?? '127.0.0.1';
+  const host = options.host ?? env.REF_HOST ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
-  const adminRaw = env['REF_ADMIN'];
+  const adminRaw = env.REF_ADMIN;
   let admin: boolean;
   if (options.admin !== undefined) admin = options.admin;
   else if (adminRaw === undefined || adminRaw === '') admin = loopback;
@@ -72,34 +72,34 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
   if (admin && !loopback) throw new Error(`REF_ADMIN=1 is refused on the non-loopback host ${host}`);
 
   const dialectOpt = options.dialect;
-  const dialect = typeof dialectOpt === 'object' ? dialectOpt : resolveDialect(dialectOpt ?? env['REF_DIALECT']);
-  const faults = parseFaultList(options.faults ?? (env['REF_FAULTS'] ?? '').split(','));
+  const dialect = typeof dialectOpt === 'object' ? dialectOpt : resolveDialect(dialectOpt ?? env.REF_DIALECT);
+  const faults = parseFaultList(options.faults ?? (env.REF_FAULTS ?? '').split(','));
 
-  const requestTimeoutMs = options.requestTimeoutMs ?? int('REF_REQUEST_TIMEOUT_MS', env['REF_REQUEST_TIMEOUT_MS'], 10_000, 1);
-  const headersTimeoutMs = options.headersTimeoutMs ?? int('REF_HEADERS_TIMEOUT_MS', env['REF_HEADERS_TIMEOUT_MS'], Math.min(5_000, requestTimeoutMs), 1);
+  const requestTimeoutMs = options.requestTimeoutMs ?? int('REF_REQUEST_TIMEOUT_MS', env.REF_REQUEST_TIMEOUT_MS, 10_000, 1);
+  const headersTimeoutMs = options.headersTimeoutMs ?? int('REF_HEADERS_TIMEOUT_MS', env.REF_HEADERS_TIMEOUT_MS, Math.min(5_000, requestTimeoutMs), 1);
   // Node refuses a headers timeout longer than the request timeout; say so in our own terms.
   if (headersTimeoutMs > requestTimeoutMs) throw new Error(`REF_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must be at most REF_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
 
   return {
     host,
-    port: options.port ?? int('REF_PORT', env['REF_PORT'], 0, 0),
+    port: options.port ?? int('REF_PORT', env.REF_PORT, 0, 0),
     admin,
-    batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env['REF_BATCH_INTERVAL_MS'], 100, 1),
-    settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env['REF_SETTLEMENT_DELAY_MS'], 100, 0),
-    latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env['REF_LATENCY_MS'], 0, 0),
-    rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env['REF_RATE_LIMIT_RPS'], 0, 0),
-    status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env['REF_STATUS_503_PERCENT']),
-    transientSeed: options.transientSeed ?? int('REF_TRANSIENT_SEED', env['REF_TRANSIENT_SEED'], 1, 0),
-    tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env['REF_TOKEN_TTL_S'], 300, 1),
-    clockSkewS: options.clockSkewS ?? int('REF_CLOCK_SKEW_S', env['REF_CLOCK_SKEW_S'], 30, 0),
-    rejectAccount: options.rejectAccount ?? env['REF_REJECT_ACCOUNT'] ?? '99999999',
-    maxBodyBytes: options.maxBodyBytes ?? int('REF_MAX_BODY_BYTES', env['REF_MAX_BODY_BYTES'], 1048576, 1),
+    batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env.REF_BATCH_INTERVAL_MS, 100, 1),
+    settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env.REF_SETTLEMENT_DELAY_MS, 100, 0),
+    latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
+    rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
+    status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env.REF_STATUS_503_PERCENT),
+    transientSeed: options.transientSeed ?? int('REF_TRANSIENT_SEED', env.REF_TRANSIENT_SEED, 1, 0),
+    tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env.REF_TOKEN_TTL_S, 300, 1),
+    clockSkewS: options.clockSkewS ?? int('REF_CLOCK_SKEW_S', env.REF_CLOCK_SKEW_S, 30, 0),
+    rejectAccount: options.rejectAccount ?? env.REF_REJECT_ACCOUNT ?? '99999999',
+    maxBodyBytes: options.maxBodyBytes ?? int('REF_MAX_BODY_BYTES', env.REF_MAX_BODY_BYTES, 1048576, 1),
     requestTimeoutMs,
     headersTimeoutMs,
-    maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env['REF_MAX_TRANSFERS'], 200_000, 1),
+    maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env.REF_MAX_TRANSFERS, 200_000, 1),
     faults,
     dialect,
-    clients: options.clients ?? clientsFrom(env['REF_CLIENTS']),
+    clients: options.clients ?? clientsFrom(env.REF_CLIENTS),
   };
 }
 

@@ -290,10 +290,10 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
     fields = parsed as Record<string, unknown>;
   }
   if (Array.isArray(fields)) throw new Error('a dialect must be a preset name or an object');
-  const baseName = fields['base'] ?? 'default';
+  const baseName = fields.base ?? 'default';
   if (typeof baseName !== 'string' || !Object.hasOwn(dialects, baseName)) throw new Error(`unknown base dialect ${JSON.stringify(baseName)}`);
   const base = dialects[baseName]!;
-  const nameField = fields['name'];
+  const nameField = fields.name;
   if (nameField !== undefined && typeof nameField !== 'string') throw new Error('dialect name must be a string');
   const out: Record<string, unknown> = { ...base, name: nameField ?? 'custom' };
   const refusal: Record<string, unknown> = { ...base.refusalStatus };
@@ -312,7 +312,7 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
       for (const cls of legacyFields[key]!) refusal[cls] = checked(`refusalStatus.${cls}`, value);
     } else out[key] = checked(key, value);
   }
-  out['refusalStatus'] = refusal;
-  out['causeStatus'] = causes;
+  out.refusalStatus = refusal;
+  out.causeStatus = causes;
   return out as unknown as Dialect;
 }

@@ -49,7 +49,7 @@ export function parseCompactJws(token: string, options: { unencodedPayload?: boo
     const last = token.lastIndexOf('.');
     const headerText = first > 0 ? segmentText(token.slice(0, first)) : null;
     const header = headerText === null ? null : decodeJsonText(headerText);
-    if (header && header['b64'] === false && last > first) {
+    if (header && header.b64 === false && last > first) {
       const s = token.slice(last + 1);
       const payloadText = token.slice(first + 1, last);
       const payload = decodeJsonText(payloadText);
@@ -128,7 +128,7 @@ function firstAlgMember(headerText: string): string | undefined {
 
 /** The algorithm to verify with, or the reason to refuse. Without faults: exactly `expected`. */
 export function chooseAlgorithm(jws: ParsedJws, expected: JwsAlg, f: JwtAttackFaults): AlgDecision | string {
-  const alg = jws.header['alg'];
+  const alg = jws.header.alg;
   if (alg === expected) return { verifyAlg: expected };
   if (isAlgNone(alg) && f.acceptNone) return { verifyAlg: 'none' };
   if (f.firstAlgMember && firstAlgMember(jws.headerText) === expected) {
@@ -146,9 +146,9 @@ export function chooseAlgorithm(jws: ParsedJws, expected: JwsAlg, f: JwtAttackFa
  * so any crit is refused; under a *-honours-b64-false fault it understands b64 (RFC 7797).
  */
 export function critProblem(header: JsonObject, f: JwtAttackFaults): string | null {
-  const crit = header['crit'];
+  const crit = header.crit;
   if (crit === undefined || f.ignoreCrit) return null;
-  if (f.b64 && Array.isArray(crit) && crit.length > 0 && crit.every((name) => name === 'b64') && header['b64'] === false) return null;
+  if (f.b64 && Array.isArray(crit) && crit.length > 0 && crit.every((name) => name === 'b64') && header.b64 === false) return null;
   return 'crit header is not supported';
 }
 
@@ -164,7 +164,7 @@ export const noRemoteKeys: RemoteKeys = () => undefined;
 
 /** The key of the first (leaf) certificate of an x5c header (standard Base64 DER), without checking the chain. */
 export function x5cKey(header: JsonObject): KeyObject | null {
-  const chain = header['x5c'];
+  const chain = header.x5c;
   if (!Array.isArray(chain) || typeof chain[0] !== 'string') return null;
   try {
     return new X509Certificate(Buffer.from(chain[0], 'base64')).publicKey;
@@ -175,10 +175,10 @@ export function x5cKey(header: JsonObject): KeyObject | null {
 
 /** The key a faulty service takes from the token itself, when a trust fault is on and the header names one. */
 function keyFromToken(header: JsonObject, f: JwtAttackFaults, remote: RemoteKeys): KeyObject | null {
-  if (f.trustJwk && header['jwk'] !== undefined) return embeddedJwk(header);
-  if (f.trustJku && typeof header['jku'] === 'string') return remote(header['jku']) ?? null;
-  if (f.trustX5c && header['x5c'] !== undefined) return x5cKey(header);
-  if (f.trustX5u && typeof header['x5u'] === 'string') return remote(header['x5u']) ?? null;
+  if (f.trustJwk && header.jwk !== undefined) return embeddedJwk(header);
+  if (f.trustJku && typeof header.jku === 'string') return remote(header.jku) ?? null;
+  if (f.trustX5c && header.x5c !== undefined) return x5cKey(header);
+  if (f.trustX5u && typeof header.x5u === 'string') return remote(header.x5u) ?? null;
   return null;
 }
 
@@ -205,7 +205,7 @@ export function naturalAlg(key: KeyObject): 'RS256' | 'ES256' | 'EdDSA' {
 
 /** Imports a key embedded in the JWS header (jwk); used only by the *-trusts-embedded-jwk faults. */
 export function embeddedJwk(header: JsonObject): KeyObject | null {
-  const jwk = header['jwk'];
+  const jwk = header.jwk;
   if (typeof jwk !== 'object' || jwk === null) return null;
   try {
     return createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });

@@ -138,7 +138,7 @@ export class Lifecycle {
     if (beneficiary.faults.has('notification-not-sent') || payer?.faults.has('notification-not-sent')) return;
     sendNotification(beneficiary.notificationUrl, {
       event: 'payment.incoming',
-      paymentsServiceId: String(transfer.response['paymentsServiceId'] ?? transfer.id),
+      paymentsServiceId: String(transfer.response.paymentsServiceId ?? transfer.id),
       creationDateTime: localDateTime(transfer.createdAtMs),
     });
   }

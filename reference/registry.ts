@@ -84,11 +84,11 @@ export class Registry {
       // Notifications are POSTed by the service: only loopback targets, never an outside host.
       if (url && (!/^https?:$/.test(url.protocol) || !isLoopbackHost(url.hostname))) problems.push('notificationUrl must be an http(s) loopback URL');
     }
-    const batching = body['batching'] ?? 'auto';
+    const batching = body.batching ?? 'auto';
     if (batching !== 'auto' && batching !== 'manual') problems.push('batching must be "auto" or "manual"');
-    const ttl = body['tokenTtlSeconds'];
+    const ttl = body.tokenTtlSeconds;
     if (ttl !== undefined && ttl !== null && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0)) problems.push('tokenTtlSeconds must be a positive integer');
-    const faultsIn = body['faults'] ?? [];
+    const faultsIn = body.faults ?? [];
     const own: FaultName[] = [];
     if (!Array.isArray(faultsIn)) problems.push('faults must be an array of fault names');
     else
@@ -97,7 +97,7 @@ export class Registry {
         else problems.push(`unknown fault ${JSON.stringify(name)}`);
       }
     let dialect = this.processDialect;
-    const dialectIn = body['dialect'];
+    const dialectIn = body.dialect;
     if (dialectIn !== undefined && dialectIn !== null) {
       // Same grammar as REF_DIALECT: a preset name, or an object of fields (over `default` or its `base`).
       if (typeof dialectIn !== 'string' && (typeof dialectIn !== 'object' || Array.isArray(dialectIn))) problems.push('dialect must be a preset name or an object of dialect fields');
@@ -108,7 +108,7 @@ export class Registry {
           problems.push((error as Error).message);
         }
     }
-    const predefinedIn = body['predefinedTokens'];
+    const predefinedIn = body.predefinedTokens;
     let predefinedTokens: Client['predefinedTokens'] = null;
     if (predefinedIn !== undefined && predefinedIn !== null) {
       const p = typeof predefinedIn === 'object' && !Array.isArray(predefinedIn) ? (predefinedIn as Record<string, unknown>) : {};

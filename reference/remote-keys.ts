@@ -61,7 +61,7 @@ function jwkSetKey(text: string, kid: unknown): KeyObject | null {
   try {
     const set = JSON.parse(text) as { keys?: unknown };
     const keys = Array.isArray(set.keys) ? (set.keys as Array<Record<string, unknown>>) : [];
-    const jwk = keys.find((k) => typeof k === 'object' && k !== null && k['kid'] === kid) ?? (keys.length === 1 ? keys[0] : undefined);
+    const jwk = keys.find((k) => typeof k === 'object' && k !== null && k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);
     return jwk ? createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }) : null;
   } catch {
     return null;
@@ -97,7 +97,7 @@ const hasRemoteFault = (faults: FaultSet): boolean => REMOTE_FAULTS.some((name) 
 /** The assertion's sub when the request names no client otherwise (only under token-accepts-missing-basic). */
 function subClientFaults(ctx: ServiceContext, jwts: string[]): FaultSet {
   for (const token of jwts) {
-    const sub = parseCompactJws(token, { unencodedPayload: true })?.payload['sub'];
+    const sub = parseCompactJws(token, { unencodedPayload: true })?.payload.sub;
     const client = typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
     if (client) return client.faults;
   }
@@ -118,13 +118,13 @@ export function registerRemoteKeyPrefetch(app: FastifyInstance, ctx: ServiceCont
       const jws = parseCompactJws(token, { unencodedPayload: true });
       if (!jws) continue;
       const { header } = jws;
-      if (typeof header['x5u'] === 'string' && !map.has(header['x5u'])) {
-        const text = await fetchText(header['x5u']);
-        map.set(header['x5u'], text === null ? null : certificateKey(text));
+      if (typeof header.x5u === 'string' && !map.has(header.x5u)) {
+        const text = await fetchText(header.x5u);
+        map.set(header.x5u, text === null ? null : certificateKey(text));
       }
-      if (typeof header['jku'] === 'string' && !map.has(header['jku'])) {
-        const text = await fetchText(header['jku']);
-        map.set(header['jku'], text === null ? null : jwkSetKey(text, header['kid']));
+      if (typeof header.jku === 'string' && !map.has(header.jku)) {
+        const text = await fetchText(header.jku);
+        map.set(header.jku, text === null ? null : jwkSetKey(text, header.kid));
       }
     }
     fetched.set(req, map);

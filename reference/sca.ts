@@ -57,8 +57,8 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (check === null) throw fail('the public key registered for this client is unusable');
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
-  if (!faults.has('sca-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw fail('sca-token typ must be JWT');
-  if (!faults.has('sca-ignores-kid') && header['kid'] !== client.kid) throw fail('sca-token kid does not match the registered kid');
+  if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT')) throw fail('sca-token typ must be JWT');
+  if (!faults.has('sca-ignores-kid') && header.kid !== client.kid) throw fail('sca-token kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw fail(`sca-token ${crit}`);
   // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
@@ -66,39 +66,39 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
 
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('sca-ignores-iss') && payload['iss'] !== client.iss) throw fail('sca-token iss does not match the registered iss');
-  const exp = payload['exp'];
+  if (!faults.has('sca-ignores-iss') && payload.iss !== client.iss) throw fail('sca-token iss does not match the registered iss');
+  const exp = payload.exp;
   if (!faults.has('sca-ignores-exp')) {
     if (!isNumericDate(exp)) throw fail('sca-token exp is required (NumericDate)');
     if (now >= exp + skew) throw fail('sca-token has expired');
   }
-  const iat = payload['iat'];
+  const iat = payload.iat;
   if (!faults.has('sca-iat-optional') || iat !== undefined) {
     if (!isNumericDate(iat)) throw fail('sca-token iat is required (NumericDate)');
     if (iat > now + skew) throw fail('sca-token iat is in the future');
   }
-  const nbf = payload['nbf'];
+  const nbf = payload.nbf;
   if (nbf !== undefined && !faults.has('sca-ignores-nbf')) {
     if (!isNumericDate(nbf)) throw fail('sca-token nbf must be a NumericDate');
     if (nbf > now + skew) throw fail('sca-token is not valid yet (nbf)');
   }
-  const jti = payload['jti'];
+  const jti = payload.jti;
   if (!faults.has('sca-jti-optional') && (typeof jti !== 'string' || jti === '')) throw fail('sca-token jti is required');
-  if (!faults.has('sca-ignores-alg-claim') && payload['alg'] !== 'SHA256') throw fail('sca-token claim alg must be SHA256');
-  if (payload['payment_id'] !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
+  if (!faults.has('sca-ignores-alg-claim') && payload.alg !== 'SHA256') throw fail('sca-token claim alg must be SHA256');
+  if (payload.payment_id !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
 
   // The predefined test SCA JWT of a keyless sandbox client is accepted for any body (§5.6): it was
   // signed once, over no body in particular, and is sent with every request.
   if (typeof jti === 'string' && jti === client.predefinedTokens?.scaJti) return;
 
-  const hd = payload['hd'];
+  const hd = payload.hd;
   if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
   if (!faults.has('sca-hd-unchecked')) {
     const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
     if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
   }
 
-  const nonce = payload['nonce'];
+  const nonce = payload.nonce;
   const hasNonce = typeof nonce === 'string' ? nonce !== '' : typeof nonce === 'number';
   if (!hasNonce) {
     if (faults.has('sca-nonce-optional')) return;

@@ -36,11 +36,11 @@ export function statusReport(transfer: Transfer, dialect: Dialect, faults: Fault
     txSts,
   };
   if (txSts === dialect.rejectStatus && transfer.rejectReason && !faults.has('status-reject-without-reason')) {
-    entry['stsRsnInf'] = [{ rsn: { cd: transfer.rejectReason } }];
+    entry.stsRsnInf = [{ rsn: { cd: transfer.rejectReason } }];
   }
-  if (txSts === dialect.acceptedStatus && transfer.acceptedAt) entry['accptncDtTm'] = transfer.acceptedAt;
+  if (txSts === dialect.acceptedStatus && transfer.acceptedAt) entry.accptncDtTm = transfer.acceptedAt;
   if (transfer.kind === 'payment') {
-    entry['orgnlTxRef'] = {
+    entry.orgnlTxRef = {
       ...(transfer.acceptedAt ? { intrBkSttlmDt: transfer.acceptedAt.slice(0, 10) } : {}),
       sttlmInf: { sttlmMtd: 'CLRG' },
       pmtTpInf: { svcLvl: [{ prtry: 'FP' }] },

@@ -110,8 +110,8 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   const attacks = assertionAttackFaults(faults);
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
-  if (!faults.has('token-ignores-typ') && (typeof header['typ'] !== 'string' || header['typ'].toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
-  if (!faults.has('token-ignores-kid') && header['kid'] !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
+  if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
+  if (!faults.has('token-ignores-kid') && header.kid !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw invalidGrant(`assertion ${crit}`);
   if (check !== 'skip' && !faults.has('token-skips-signature')) {
@@ -120,24 +120,24 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('token-ignores-iss') && payload['iss'] !== client.iss) throw invalidGrant('assertion iss does not match the registered iss');
-  if (!faults.has('token-ignores-sub') && payload['sub'] !== client.clientId) throw invalidGrant('assertion sub must be the client id');
-  const exp = payload['exp'];
+  if (!faults.has('token-ignores-iss') && payload.iss !== client.iss) throw invalidGrant('assertion iss does not match the registered iss');
+  if (!faults.has('token-ignores-sub') && payload.sub !== client.clientId) throw invalidGrant('assertion sub must be the client id');
+  const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {
     if (!isNumericDate(exp)) throw invalidGrant('assertion exp is required (NumericDate)');
     if (now >= exp + skew) throw invalidGrant('assertion has expired');
   }
   if (!faults.has('token-ignores-nbf')) {
-    const nbf = payload['nbf'];
+    const nbf = payload.nbf;
     if (!isNumericDate(nbf)) throw invalidGrant('assertion nbf is required (NumericDate)');
     if (nbf > now + skew) throw invalidGrant('assertion is not valid yet (nbf)');
   }
-  const iat = payload['iat'];
+  const iat = payload.iat;
   if (!faults.has('token-iat-optional') || iat !== undefined) {
     if (!isNumericDate(iat)) throw invalidGrant('assertion iat is required (NumericDate)');
     if (iat > now + skew) throw invalidGrant('assertion iat is in the future');
   }
-  const jti = payload['jti'];
+  const jti = payload.jti;
   if (!faults.has('token-jti-optional') && (typeof jti !== 'string' || jti === '')) throw invalidGrant('assertion jti is required');
   if (faults.has('token-rejects-extra-claims')) {
     for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
@@ -160,7 +160,7 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
 function claimedClient(ctx: ServiceContext, req: TokenRequest): Client | undefined {
   try {
     const assertion = readParams(req, ctx.globalFaults).get('assertion');
-    const sub = assertion ? parseCompactJws(assertion)?.payload['sub'] : undefined;
+    const sub = assertion ? parseCompactJws(assertion)?.payload.sub : undefined;
     return typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
   } catch {
     return undefined;
@@ -202,7 +202,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
     if (!jws) throw invalidGrant('assertion is not a JWS of three Base64url parts');
     if (!client) {
       // Only reachable with token-accepts-missing-basic: the client is taken from the assertion.
-      const sub = jws.payload['sub'];
+      const sub = jws.payload.sub;
       client = typeof sub === 'string' ? ctx.registry.get(sub) : undefined;
       if (!client) throw invalidClient('unknown client');
       faults = client.faults;

@@ -1,5 +1,6 @@
 /**
- * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, unit tests
+ * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, format and
+ * lint, unit tests
  * of the harness, the ledger check, the conformance suite against the reference (report rendered,
  * secret scan), a short stateful exploration of money flows, a secret scan of a run whose tests fail
  * on purpose (failure messages and replay attachments), the suite with the flow-description versions
@@ -42,6 +43,8 @@ const EXPLORATION_SEQUENCES = 6;
 
 const steps: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  // The formatter and the linter (biome.jsonc): 0 findings, warnings included.
+  { name: 'format and lint', command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'] },
   // Three files at a time: most unit tests wait on a reference they started (120 s one at a time, 60 s so).
   { name: 'unit tests', command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },

@@ -84,7 +84,7 @@ function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot'])
     orgnlTxId: cancellation.orgnlTxId,
     txCxlSts: cancellation.outcome,
   };
-  if (cancellation.outcome === 'RJCR' && cancellation.rejectReason) entry['cxlStsRsnInf'] = [{ rsn: { prtry: cancellation.rejectReason } }];
+  if (cancellation.outcome === 'RJCR' && cancellation.rejectReason) entry.cxlStsRsnInf = [{ rsn: { prtry: cancellation.rejectReason } }];
   return {
     [root]: {
       assgnmt: { id: cancellation.assignmentId, creDtTm: new Date(cancellation.createdAtMs).toISOString() },

@@ -7,7 +7,7 @@ import { isObject } from '../validate/check';
 import { readMessage } from '../ledger-of-payments/store';
 
 function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
-  const txs = message['cdtTrfTxInf'];
+  const txs = message.cdtTrfTxInf;
   if (!Array.isArray(txs)) return message;
   return { ...message, cdtTrfTxInf: txs.map((tx: unknown) => (isObject(tx) ? Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')) : tx)) };
 }
@@ -17,7 +17,7 @@ async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: {
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
-  if (!transfer || transfer.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
+  if (transfer?.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
   if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client')) throw errorsOf.notFound('unknown incoming payment');
   const stored = readMessage(transfer.message);
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;

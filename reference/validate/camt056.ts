@@ -50,7 +50,7 @@ export function validateCamt056(body: Json, faults: FaultSet, dialect: AmountDia
     const p = `${T}.cxlRsnInf[${i}]`;
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
     const rsn = c.object(item, 'rsn', `${p}.rsn`);
-    if (rsn && typeof rsn['cd'] !== 'string' && typeof rsn['prtry'] !== 'string') c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
+    if (rsn && typeof rsn.cd !== 'string' && typeof rsn.prtry !== 'string') c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
   });
   if (!c.ok || !assignmentId || !creDtTm || !orgnlMsgId || !orgnlTxId) return { ok: false, errors: c.errors };
   return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId, orgnlAmountCents } };

@@ -210,7 +210,11 @@ export class Checker {
   one(parent: Json | null, key: string, path: string, required = true): boolean {
     if (!parent) return false;
     const value = parent[key];
-    if (value === undefined || value === null) return required ? (this.fail(path, 'required', `${path} is required`), false) : true;
+    if (value === undefined || value === null) {
+      if (!required) return true;
+      this.fail(path, 'required', `${path} is required`);
+      return false;
+    }
     if (value === '1' || value === 1) return true;
     this.fail(path, 'invalid_value', `${path} must be 1`);
     return false;
@@ -220,7 +224,7 @@ export class Checker {
   amount(parent: Json | null, key: string, path: string, rule: AmountRule, required = true): number | null {
     const amount = this.object(parent, key, path, required);
     if (!amount) return null;
-    const value = amount['value'];
+    const value = amount.value;
     let cents: number | null = null;
     if (value === undefined || value === null) this.fail(`${path}.value`, 'required', `${path}.value is required`);
     else if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path}.value`, 'invalid_type', `${path}.value must be a number`);
@@ -233,7 +237,7 @@ export class Checker {
         this.fail(`${path}.value`, 'invalid_value', `${path}.value must be at most ${MAX_AMOUNT_TEXT}`);
       } else cents = reading.cents;
     }
-    const ccy = amount['ccy'];
+    const ccy = amount.ccy;
     if (ccy === undefined || ccy === null) this.fail(`${path}.ccy`, 'required', `${path}.ccy is required`);
     else if (typeof ccy !== 'string') this.fail(`${path}.ccy`, 'invalid_type', `${path}.ccy must be a string`);
     else if (rule.ccy !== null && ccy !== rule.ccy) this.fail(`${path}.ccy`, 'invalid_value', `${path}.ccy must be ${rule.ccy}`);

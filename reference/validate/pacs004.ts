@@ -34,7 +34,7 @@ function address(c: Checker, owner: Json | null, path: string, faults: FaultSet)
   const adr = c.object(owner, 'pstlAdr', `${path}.pstlAdr`, false);
   if (!adr) return;
   for (const field of ADDRESS_FIELDS) c.string(adr, field, `${path}.pstlAdr.${field}`, false);
-  const lines = adr['adrLine'];
+  const lines = adr.adrLine;
   // adrLine: a string per the table, or the ISO array of strings.
   if (Array.isArray(lines)) c.stringArray(adr, 'adrLine', `${path}.pstlAdr.adrLine`);
   else c.string(adr, 'adrLine', `${path}.pstlAdr.adrLine`, false);
@@ -53,7 +53,7 @@ function optionalParty(c: Checker, ref: Json | null, key: string, path: string, 
 
 function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: string): void {
   const value = c.object(parent, key, path, false);
-  if (value && typeof value['cd'] !== 'string' && typeof value['prtry'] !== 'string') c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
+  if (value && typeof value.cd !== 'string' && typeof value.prtry !== 'string') c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
 }
 
 export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDialect): Pacs004Result {
@@ -117,12 +117,12 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
     if (rsn) {
       code = c.string(rsn, 'cd', `${p}.rsn.cd`, false);
       const prtry = c.string(rsn, 'prtry', `${p}.rsn.prtry`, false);
-      if (code === null && prtry === null && rsn['cd'] === undefined && rsn['prtry'] === undefined) c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
+      if (code === null && prtry === null && rsn.cd === undefined && rsn.prtry === undefined) c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
       if (code !== null && !EBA_RETURN_CODES.has(code) && !faults.has('return-accepts-non-eba-code')) c.fail(`${p}.rsn.cd`, 'invalid_value', `${p}.rsn.cd must be one of the EBA return reason codes`);
       if (code !== null) reasonCodes.push(code);
     }
     if (!faults.has('return-addtlinf-unchecked')) {
-      const info = item['addtlInf'];
+      const info = item.addtlInf;
       if (code === 'FOCR') {
         // FOCR: addtlInf is mandatory and single (a string, or an array of exactly one string).
         const single = typeof info === 'string' ? info.trim() !== '' : Array.isArray(info) && info.length === 1 && typeof info[0] === 'string' && info[0].trim() !== '';
@@ -140,7 +140,7 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const pmtTpInf = c.object(ref, 'pmtTpInf', `${O}.pmtTpInf`, false);
   if (!faults.has('return-orgnl-sttlm-unchecked')) {
     c.oneOf(refSttlm, 'sttlmMtd', `${O}.sttlmInf.sttlmMtd`, ['CLRG'], false);
-    const svc = pmtTpInf?.['svcLvl'];
+    const svc = pmtTpInf?.svcLvl;
     const levels: unknown[] = Array.isArray(svc) ? svc : svc === undefined || svc === null ? [] : [svc];
     levels.forEach((level, i) => {
       const p = Array.isArray(svc) ? `${O}.pmtTpInf.svcLvl[${i}]` : `${O}.pmtTpInf.svcLvl`;
@@ -151,7 +151,7 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   codeOrProprietary(c, pmtTpInf, 'lclInstrm', `${O}.pmtTpInf.lclInstrm`);
   codeOrProprietary(c, pmtTpInf, 'ctgyPurp', `${O}.pmtTpInf.ctgyPurp`);
   const rmtInf = c.object(ref, 'rmtInf', `${O}.rmtInf`, false);
-  if (rmtInf && rmtInf['strd'] === undefined && rmtInf['ustrd'] === undefined) c.fail(`${O}.rmtInf`, 'invalid_value', `${O}.rmtInf needs strd or ustrd`);
+  if (rmtInf && rmtInf.strd === undefined && rmtInf.ustrd === undefined) c.fail(`${O}.rmtInf`, 'invalid_value', `${O}.rmtInf needs strd or ustrd`);
   optionalParty(c, ref, 'ultmtDbtr', O, checkBic);
   optionalParty(c, ref, 'ultmtCdtr', O, checkBic);
 
@@ -174,7 +174,7 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const cdtrPty = c.object(cdtr, 'pty', `${O}.cdtr.pty`, false);
   const directName = c.string(cdtr, 'nm', `${O}.cdtr.nm`, false);
   const partyName = c.string(cdtrPty, 'nm', `${O}.cdtr.pty.nm`, false);
-  if (cdtr && directName === null && partyName === null && cdtrRequired && cdtr['nm'] === undefined && cdtrPty?.['nm'] === undefined) {
+  if (cdtr && directName === null && partyName === null && cdtrRequired && cdtr.nm === undefined && cdtrPty?.nm === undefined) {
     c.fail(`${O}.cdtr.nm`, 'required', `the creditor name is required (${O}.cdtr.nm or ${O}.cdtr.pty.nm)`);
   }
   address(c, cdtrPty, `${O}.cdtr.pty`, faults);
@@ -183,7 +183,7 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   if (!faults.has('return-cdtr-iban-unchecked')) {
     c.iban(c.object(c.object(ref, 'cdtrAcct', `${O}.cdtrAcct`), 'id', `${O}.cdtrAcct.id`), 'iban', `${O}.cdtrAcct.id.iban`);
   }
-  const purp = ref?.['purp'];
+  const purp = ref?.purp;
   if (purp !== undefined && purp !== null && typeof purp !== 'string' && !isObject(purp)) c.fail(`${O}.purp`, 'invalid_type', `${O}.purp must be a string`);
 
   if (!c.ok) return { ok: false, errors: c.errors };
@@ -198,7 +198,7 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
       orgnlEndToEndId,
       orgnlAmountCents,
       returnedCents: returnedCents ?? 0,
-      hasRtrdInstdAmt: tx?.['rtrdInstdAmt'] !== undefined && tx?.['rtrdInstdAmt'] !== null,
+      hasRtrdInstdAmt: tx?.rtrdInstdAmt !== undefined && tx?.rtrdInstdAmt !== null,
       reasonCodes,
     },
   };

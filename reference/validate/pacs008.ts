@@ -63,7 +63,7 @@ function peek(value: unknown, ...keys: string[]): string {
 }
 
 function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void {
-  if (tx['rmtInf'] === undefined) return;
+  if (tx.rmtInf === undefined) return;
   if (faults.has('payment-rejects-rmtinf')) {
     c.fail(path, 'invalid_value', `${path} is not accepted`);
     return;
@@ -118,7 +118,7 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
     if (uetr !== null && !isUuid(uetr) && !faults.has('payment-uetr-unchecked')) c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
 
     const pmtTpInf = c.object(tx, 'pmtTpInf', `${T}.pmtTpInf`, false);
-    const svcLvlRaw = pmtTpInf?.['svcLvl'];
+    const svcLvlRaw = pmtTpInf?.svcLvl;
     const svcLvls: unknown[] = Array.isArray(svcLvlRaw) ? svcLvlRaw : svcLvlRaw === undefined || svcLvlRaw === null ? [] : [svcLvlRaw];
     svcLvls.forEach((level, i) => {
       const p = Array.isArray(svcLvlRaw) ? `${T}.pmtTpInf.svcLvl[${i}]` : `${T}.pmtTpInf.svcLvl`;
@@ -157,7 +157,7 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
   if (total !== null && txs && !faults.has('payment-ttl-sum-unchecked')) {
     let sum = 0;
     for (const item of txs) {
-      const amt = isObject(item) && isObject(item['intrBkSttlmAmt']) ? item['intrBkSttlmAmt']['value'] : undefined;
+      const amt = isObject(item) && isObject(item.intrBkSttlmAmt) ? item.intrBkSttlmAmt.value : undefined;
       if (typeof amt === 'number' && Number.isFinite(amt)) sum += readAmount(amt).cents;
     }
     if (sum !== total) c.fail(`${R}.grpHdr.ttlIntrBkSttlmAmt.value`, 'invalid_value', `${R}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`);

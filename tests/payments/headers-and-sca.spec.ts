@@ -68,7 +68,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     verdicts.refused('SCA-11', second.exchange, 'sca', { what: 'a second payment reusing the nonce is refused' });
   });
 
-  test('refuses: an access token used after expires_in', { tag: ['@AT-05'], ...takes({ observation: tokenExpiry.submitPayment }) }, async ({ api, verdicts, observe }) => {
+  test('refuses: an access token used after expires_in', { tag: ['@AT-05'], ...takes({ observation: tokenExpiry.submitPayment }) }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.submitPayment);
     verdicts.requireStatus('P8-01', 'the token works before it expires', seen.before, [201]);
     verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });

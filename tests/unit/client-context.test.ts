@@ -19,7 +19,10 @@ test('with a host: a test’s own step and precondition go through it; backgroun
   const seen: string[] = [];
   const host: TestHost = {
     testRunning: () => true,
-    step: async (title, body) => (seen.push(`step ${title}`), body()),
+    step: async (title, body) => {
+      seen.push(`step ${title}`);
+      return body();
+    },
     block: (failure) => {
       seen.push(`block ${failure.rule}`);
       throw failure;

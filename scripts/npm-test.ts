@@ -1,7 +1,6 @@
 /**
  * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, format and
- * lint, unit tests
- * of the harness, the ledger check, the conformance suite against the reference (report rendered,
+ * lint, unit tests of the harness, the ledger check, the conformance suite against the reference (report rendered,
  * secret scan), a short stateful exploration of money flows, a secret scan of a run whose tests fail
  * on purpose (failure messages and replay attachments), the suite with the flow-description versions
  * and against a sandbox-like reference, the dialect matrix (a pairwise covering set of reference

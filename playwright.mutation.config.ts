@@ -24,7 +24,9 @@ export interface MutationPlan {
 }
 
 const settings = runSettings();
-const plan = JSON.parse(readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8')) as MutationPlan;
+const plan = JSON.parse(
+  readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8'),
+) as MutationPlan;
 const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
 if (!settings.listing) shareClientKeys();
 

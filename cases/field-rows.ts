@@ -56,9 +56,11 @@ export class MessageValue {
 }
 
 /** The value at `path` of the valid twin as it was sent: a case that needs the twin's state (a reused rtrId). */
-export const twinValue = (path: string, transformation?: Transformation): MessageValue => new MessageValue('twin', path, transformation);
+export const twinValue = (path: string, transformation?: Transformation): MessageValue =>
+  new MessageValue('twin', path, transformation);
 /** The value at `path` of the mutant's own message before any edit. */
-export const ownValue = (path: string, transformation?: Transformation): MessageValue => new MessageValue('own', path, transformation);
+export const ownValue = (path: string, transformation?: Transformation): MessageValue =>
+  new MessageValue('own', path, transformation);
 
 /** One edit of a message: a value set (an array index one past the end appends) or removed. `path` '' names the whole message. */
 export type Edit = { readonly path: string; readonly set: unknown } | { readonly path: string; readonly remove: true };
@@ -89,9 +91,13 @@ function transform(value: unknown, t: Transformation): unknown {
 function resolve(value: unknown, own: unknown, twin: unknown): unknown {
   if (!(value instanceof MessageValue)) return structuredClone(value);
   const source = value.from === 'twin' ? twin : own;
-  if (source === undefined) throw new Error(`a case reads ${value.path} of the ${value.from === 'twin' ? 'valid twin, which was not given' : 'message'}`);
+  if (source === undefined)
+    throw new Error(
+      `a case reads ${value.path} of the ${value.from === 'twin' ? 'valid twin, which was not given' : 'message'}`,
+    );
   const read = value.path === '' ? source : getPath(source, value.path);
-  if (read === undefined) throw new Error(`a case reads ${value.path}, absent from the ${value.from === 'twin' ? 'valid twin' : 'message'}`);
+  if (read === undefined)
+    throw new Error(`a case reads ${value.path}, absent from the ${value.from === 'twin' ? 'valid twin' : 'message'}`);
   return transform(read, value.transformation);
 }
 
@@ -143,7 +149,8 @@ export function mutationsOf(row: FieldRow): RowMutation[] {
   if (row.required) out.push({ kind: 'removed', label: 'removed', edits: [remove(row.path)] });
   const wrong = row.wrongType ?? WRONG_TYPE[row.kind];
   out.push({ kind: 'wrongType', label: wrong.label, edits: [set(row.path, wrong.value)] });
-  for (const [index, bad] of (row.invalid ?? []).entries()) out.push({ kind: 'invalid', label: bad.label, edits: [set(row.path, bad.value)], index });
+  for (const [index, bad] of (row.invalid ?? []).entries())
+    out.push({ kind: 'invalid', label: bad.label, edits: [set(row.path, bad.value)], index });
   return out;
 }
 
@@ -153,6 +160,9 @@ const prefixed = (root: string, path: string): string => (path === '' ? root : `
 export const under = (root: string, edits: readonly Edit[]): Edit[] =>
   edits.map((e) => {
     if (!('set' in e)) return remove(prefixed(root, e.path));
-    const value = e.set instanceof MessageValue ? new MessageValue(e.set.from, prefixed(root, e.set.path), e.set.transformation) : e.set;
+    const value =
+      e.set instanceof MessageValue
+        ? new MessageValue(e.set.from, prefixed(root, e.set.path), e.set.transformation)
+        : e.set;
     return set(prefixed(root, e.path), value);
   });

@@ -20,47 +20,85 @@ export { hasStatus };
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
 /** Any 2xx: acceptance where the spec shows no status code. */
-export const acceptedAnswer = (exchange: Exchange): Expectation => ({ ok: is2xx(exchange), expected: 'a 2xx', received: answerOf(exchange) });
+export const acceptedAnswer = (exchange: Exchange): Expectation => ({
+  ok: is2xx(exchange),
+  expected: 'a 2xx',
+  received: answerOf(exchange),
+});
 
 /** Any 4xx: a refusal whose code the spec does not show. */
-export const refusedAnswer = (exchange: Exchange): Expectation => ({ ok: is4xx(exchange), expected: 'a 4xx refusal', received: answerOf(exchange) });
+export const refusedAnswer = (exchange: Exchange): Expectation => ({
+  ok: is4xx(exchange),
+  expected: 'a 4xx refusal',
+  received: answerOf(exchange),
+});
 
 /** An answer of either kind, accepted (2xx) or refused (4xx), where the spec leaves which one open. */
-export const acceptedOrRefused = (exchange: Exchange): Expectation => ({ ok: is2xx(exchange) || is4xx(exchange), expected: 'a 2xx or a 4xx', received: answerOf(exchange) });
+export const acceptedOrRefused = (exchange: Exchange): Expectation => ({
+  ok: is2xx(exchange) || is4xx(exchange),
+  expected: 'a 2xx or a 4xx',
+  received: answerOf(exchange),
+});
 
 /** Whatever the answer, never a 5xx (§7: the service answers what it does not expect, it does not fail on it). */
-export const neverServerError = (exchange: Exchange): Expectation => ({ ok: !isServerError(exchange), expected: 'a 2xx or a 4xx, never a 5xx', received: answerOf(exchange) });
+export const neverServerError = (exchange: Exchange): Expectation => ({
+  ok: !isServerError(exchange),
+  expected: 'a 2xx or a 4xx, never a 5xx',
+  received: answerOf(exchange),
+});
 
 /** A JSON answer (§4): Content-Type application/json (or +json) and a body that parsed. */
 export const jsonAnswer = (exchange: Exchange): Expectation => {
   const type = exchange.response.headers['content-type'] ?? '';
-  return { ok: isJsonAnswer(exchange), expected: 'Content-Type application/json (or +json) and a JSON body', received: `${type || 'no Content-Type'} ${answerOf(exchange)}` };
+  return {
+    ok: isJsonAnswer(exchange),
+    expected: 'Content-Type application/json (or +json) and a JSON body',
+    received: `${type || 'no Content-Type'} ${answerOf(exchange)}`,
+  };
 };
 
 // ── what the answer says ───────────────────────────────────────────────────────────────────────
 
 /** An answer (a repeat's, a submission's) names `id`: the paymentsServiceId it carries is that one. */
-export const namesId = (answer: { paymentsServiceId?: string | undefined; exchange: Exchange }, id: string | undefined): Expectation => ({
+export const namesId = (
+  answer: { paymentsServiceId?: string | undefined; exchange: Exchange },
+  id: string | undefined,
+): Expectation => ({
   ok: answer.paymentsServiceId === id,
   expected: String(id),
   received: answerOf(answer.exchange),
 });
 
 /** A value is the one expected, compared as is and shown as text. */
-export const equals = (received: unknown, expected: unknown): Expectation => ({ ok: received === expected, expected: String(expected), received: String(received) });
+export const equals = (received: unknown, expected: unknown): Expectation => ({
+  ok: received === expected,
+  expected: String(expected),
+  received: String(received),
+});
 
 /** A non-empty string (an id, a token). */
-export const nonEmptyString = (value: unknown): Expectation => ({ ok: typeof value === 'string' && value !== '', expected: 'a non-empty string', received: typeof value === 'string' ? JSON.stringify(value) : typeof value });
+export const nonEmptyString = (value: unknown): Expectation => ({
+  ok: typeof value === 'string' && value !== '',
+  expected: 'a non-empty string',
+  received: typeof value === 'string' ? JSON.stringify(value) : typeof value,
+});
 
 /** A local date-time (§2.3 creationDateTime): YYYY-MM-DDThh:mm:ss[.fff], without a zone. */
-export const localDateTime = (value: unknown): Expectation => ({ ok: typeof value === 'string' && new RegExp(LOCAL_DATE_TIME).test(value), expected: 'YYYY-MM-DDThh:mm:ss[.fff] without a zone', received: String(value) });
+export const localDateTime = (value: unknown): Expectation => ({
+  ok: typeof value === 'string' && new RegExp(LOCAL_DATE_TIME).test(value),
+  expected: 'YYYY-MM-DDThh:mm:ss[.fff] without a zone',
+  received: String(value),
+});
 
 /** A notification arrived within the polling timeout. */
-export const notificationArrived = (notification: unknown, timeoutMs: number): Expectation => ({ ok: notification !== undefined, expected: `a notification within ${timeoutMs} ms`, received: 'none' });
+export const notificationArrived = (notification: unknown, timeoutMs: number): Expectation => ({
+  ok: notification !== undefined,
+  expected: `a notification within ${timeoutMs} ms`,
+  received: 'none',
+});
 
 // The schema checks (conformsTo, dataObjectLikeSubmission) are schema-check.ts's: they load ajv, which
 // the operation drivers importing this module must not pay for at a worker's start (a 1 s token expired).
-
 
 // ── statuses a flow reaches ────────────────────────────────────────────────────────────────────
 
@@ -72,24 +110,39 @@ interface Final {
 }
 
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
-export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({ ok: read !== undefined, ...(answer ? { received: answerOf(answer) } : {}) });
+export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
+  ok: read !== undefined,
+  ...(answer ? { received: answerOf(answer) } : {}),
+});
 
 /** A txSts is one of the codes the profile lists for its class (the assumptions STS-14, STS-15, STS-16). */
-export const profileCode = (code: string | undefined, cls: StatusClass, expectations: Pick<Expectations, 'statusCodes'>): Expectation => ({
+export const profileCode = (
+  code: string | undefined,
+  cls: StatusClass,
+  expectations: Pick<Expectations, 'statusCodes'>,
+): Expectation => ({
   ok: isProfileCode(code, cls, expectations),
   expected: expectations.statusCodes[cls].join(' or '),
   received: String(code),
 });
 
 /** A txSts read of the class `cls`, final or not (a payment cancelled before its batch reads cancelled). */
-export const readsAs = (code: string | undefined, cls: StatusClass, expectations: Pick<Expectations, 'statusCodes'>): Expectation => ({
+export const readsAs = (
+  code: string | undefined,
+  cls: StatusClass,
+  expectations: Pick<Expectations, 'statusCodes'>,
+): Expectation => ({
   ok: classifyStatus(code, expectations) === cls,
   expected: `a ${cls} txSts`,
   received: String(code),
 });
 
 /** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
-export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({ ok: final?.statusClass === cls, expected: `an ${cls} txSts`, received: final ? final.history.join(' → ') : 'no final status' });
+export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
+  ok: final?.statusClass === cls,
+  expected: `an ${cls} txSts`,
+  received: final ? final.history.join(' → ') : 'no final status',
+});
 
 /** A final status read again is the same: a later read never changes it (STS-10, CXL-03). */
 export const readBackUnchanged = (reads: readonly (string | undefined)[], final: string): Expectation => ({
@@ -107,10 +160,26 @@ interface Resolved {
 }
 
 /** camt.029's sts.conf is one of `codes`, the profile's for `outcome`. */
-export const resolvedAs = (resolution: Resolved, outcome: 'confirmed' | 'rejected', codes: readonly string[]): Expectation => ({ ok: resolution.outcome === outcome, expected: codes.join(' or '), received: String(resolution.conf) });
+export const resolvedAs = (
+  resolution: Resolved,
+  outcome: 'confirmed' | 'rejected',
+  codes: readonly string[],
+): Expectation => ({
+  ok: resolution.outcome === outcome,
+  expected: codes.join(' or '),
+  received: String(resolution.conf),
+});
 
 /** camt.029's sts.conf is none of `codes`, the profile's for `outcome` (or there was no camt.029). */
-export const notResolvedAs = (resolution: Resolved | undefined, outcome: 'confirmed' | 'rejected', codes: readonly string[]): Expectation => ({ ok: resolution?.outcome !== outcome, expected: `not ${codes.join('/')}`, received: String(resolution?.conf) });
+export const notResolvedAs = (
+  resolution: Resolved | undefined,
+  outcome: 'confirmed' | 'rejected',
+  codes: readonly string[],
+): Expectation => ({
+  ok: resolution?.outcome !== outcome,
+  expected: `not ${codes.join('/')}`,
+  received: String(resolution?.conf),
+});
 
 // ── the valid twin ─────────────────────────────────────────────────────────────────────────────
 
@@ -135,6 +204,11 @@ export interface TwinAcceptance {
  */
 export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance: TwinAcceptance): void {
   const what = 'the valid twin is accepted (or the case proves nothing)';
-  if (acceptance.refusalBlockedBy && is4xx(exchange)) verdicts.gate(acceptance.refusalBlockedBy, what, false, `the target refused it: ${answerOf(exchange)}`);
-  verdicts.require(acceptance.rule, what, acceptance.status ? hasStatus(exchange, acceptance.status) : acceptedAnswer(exchange));
+  if (acceptance.refusalBlockedBy && is4xx(exchange))
+    verdicts.gate(acceptance.refusalBlockedBy, what, false, `the target refused it: ${answerOf(exchange)}`);
+  verdicts.require(
+    acceptance.rule,
+    what,
+    acceptance.status ? hasStatus(exchange, acceptance.status) : acceptedAnswer(exchange),
+  );
 }

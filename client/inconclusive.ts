@@ -25,7 +25,9 @@ export class InfrastructureInconclusive extends Error {
 export function describeInfrastructureAnswer(exchange: Exchange): string {
   const url = new URL(exchange.request.url);
   const retryAfter = exchange.response.headers['retry-after'];
-  const tries = exchange.retries.length ? `, after ${exchange.retries.length} ${exchange.retries.length === 1 ? 'retry' : 'retries'} (${exchange.retries.map((r) => r.status || r.error).join(', ')})` : ', not retried (it may have been processed)';
+  const tries = exchange.retries.length
+    ? `, after ${exchange.retries.length} ${exchange.retries.length === 1 ? 'retry' : 'retries'} (${exchange.retries.map((r) => r.status || r.error).join(', ')})`
+    : ', not retried (it may have been processed)';
   return `${exchange.label}: ${exchange.request.method} ${url.pathname} answered ${exchange.response.status}${retryAfter ? ` with Retry-After ${retryAfter}` : ''}${tries}`;
 }
 

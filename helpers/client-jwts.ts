@@ -49,14 +49,18 @@ export function handleMissingSigningKey(handler: ((client: ClientIdentity) => ne
 export function signingKeyOf(client: ClientIdentity): KeyObject {
   if (client.privateKey) return client.privateKey;
   if (onMissingKey) onMissingKey(client);
-  throw new MissingSigningKey(`client ${client.role} has no private key: it sends the sandbox's predefined tokens (spec §5.6), and this needs a JWT it signs itself`);
+  throw new MissingSigningKey(
+    `client ${client.role} has no private key: it sends the sandbox's predefined tokens (spec §5.6), and this needs a JWT it signs itself`,
+  );
 }
 
 /** The client's public key (PEM); a keyless client's is not known to it (the provider holds the pair). */
 export function publicPemOf(client: ClientIdentity): string {
   if (client.publicPem) return client.publicPem;
   if (onMissingKey) onMissingKey(client);
-  throw new MissingSigningKey(`client ${client.role} has no key pair of its own: it sends the sandbox's predefined tokens (spec §5.6)`);
+  throw new MissingSigningKey(
+    `client ${client.role} has no key pair of its own: it sends the sandbox's predefined tokens (spec §5.6)`,
+  );
 }
 
 /** Whether the options ask for anything but the client's plain JWT (then only the client's own key can make it). */
@@ -75,24 +79,57 @@ export interface JwtOptions {
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** The header every client JWT starts from (§5): RS256, typ JWT, the registered kid. */
-export const jwtHeader = (client: ClientIdentity, options: Pick<JwtOptions, 'header'> = {}): JsonObject => applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
+export const jwtHeader = (client: ClientIdentity, options: Pick<JwtOptions, 'header'> = {}): JsonObject =>
+  applyOverride({ alg: 'RS256', typ: 'JWT', kid: client.kid }, options.header);
 
 /** The claims of the authentication JWT (§5), with any override. */
-export function authenticationClaims(client: ClientIdentity, options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {}): JsonObject {
+export function authenticationClaims(
+  client: ClientIdentity,
+  options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {},
+): JsonObject {
   const now = options.now ?? nowSeconds();
-  return applyOverride({ sub: client.clientId, iss: client.iss, iat: now, nbf: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID() }, options.claims);
+  return applyOverride(
+    {
+      sub: client.clientId,
+      iss: client.iss,
+      iat: now,
+      nbf: now,
+      exp: now + (options.lifetimeSeconds ?? 300),
+      jti: randomUUID(),
+    },
+    options.claims,
+  );
 }
 
 /** The claims of the SCA JWT (§5): `body` must be the exact bytes that will be sent, hd hashes them. */
-export function scaClaims(client: ClientIdentity, body: Uint8Array | string, options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {}): JsonObject {
+export function scaClaims(
+  client: ClientIdentity,
+  body: Uint8Array | string,
+  options: Pick<JwtOptions, 'claims' | 'now' | 'lifetimeSeconds'> = {},
+): JsonObject {
   const now = options.now ?? nowSeconds();
-  return applyOverride({ iss: client.iss, iat: now, exp: now + (options.lifetimeSeconds ?? 300), jti: randomUUID(), alg: 'SHA256', hd: bodyHash(body), nonce: randomUUID() }, options.claims);
+  return applyOverride(
+    {
+      iss: client.iss,
+      iat: now,
+      exp: now + (options.lifetimeSeconds ?? 300),
+      jti: randomUUID(),
+      alg: 'SHA256',
+      hd: bodyHash(body),
+      nonce: randomUUID(),
+    },
+    options.claims,
+  );
 }
 
 /** The authentication JWT: signed by the client, or a keyless client's predefined one (spec §5.6) when nothing in it is changed. */
 export function authenticationJwt(client: ClientIdentity, options: JwtOptions = {}): string {
   if (!client.privateKey && client.predefined && !customised(options)) return client.predefined.assertion;
-  return signCompact(jwtHeader(client, options), authenticationClaims(client, options), options.signer ?? { kind: 'rs256', key: signingKeyOf(client) });
+  return signCompact(
+    jwtHeader(client, options),
+    authenticationClaims(client, options),
+    options.signer ?? { kind: 'rs256', key: signingKeyOf(client) },
+  );
 }
 
 /**
@@ -101,5 +138,9 @@ export function authenticationJwt(client: ClientIdentity, options: JwtOptions = 
  */
 export function scaJwt(client: ClientIdentity, body: Uint8Array | string, options: JwtOptions = {}): string {
   if (!client.privateKey && client.predefined && !customised(options)) return client.predefined.scaToken;
-  return signCompact(jwtHeader(client, options), scaClaims(client, body, options), options.signer ?? { kind: 'rs256', key: signingKeyOf(client) });
+  return signCompact(
+    jwtHeader(client, options),
+    scaClaims(client, body, options),
+    options.signer ?? { kind: 'rs256', key: signingKeyOf(client) },
+  );
 }

@@ -34,7 +34,8 @@ export function readCreatedCounts(dir: string): CreatedCounts | undefined {
   return sum;
 }
 
-export const totalCreated = (counts: Readonly<CreatedCounts>): number => Object.values(counts).reduce((a, b) => a + b, 0);
+export const totalCreated = (counts: Readonly<CreatedCounts>): number =>
+  Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** "created at the target: 1,324 submissions (submitPayment 1,000, returnPayment 200, …)". */
 export function describeCreated(counts: Readonly<CreatedCounts>): string {

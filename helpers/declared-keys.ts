@@ -19,7 +19,12 @@ export function declaredVariable(profile: Profile, variable: string): string {
  * The key a declared client signs with. One that cannot be loaded is a ProfileError whose one
  * sentence names the profile, the client and the variable. `weak`: a weak-key client's key may be any type.
  */
-export function declaredClientKey(profile: Profile, role: string, variable: string, options: { weak?: boolean } = {}): KeyPair {
+export function declaredClientKey(
+  profile: Profile,
+  role: string,
+  variable: string,
+  options: { weak?: boolean } = {},
+): KeyPair {
   const value = declaredVariable(profile, variable);
   try {
     return loadPrivateKey(value, { anyType: options.weak ?? false });

@@ -80,7 +80,10 @@ export class TransportFailure extends Error {
     readonly retries: readonly Retry[],
     cause: unknown,
   ) {
-    super(`${label}: ${request.method} ${new URL(request.url).pathname} got no answer (${code})${retries.length ? ` after ${retries.length} retries` : ''}`, { cause });
+    super(
+      `${label}: ${request.method} ${new URL(request.url).pathname} got no answer (${code})${retries.length ? ` after ${retries.length} retries` : ''}`,
+      { cause },
+    );
   }
 }
 
@@ -98,7 +101,10 @@ export interface SendOptions {
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
 export function isJsonAnswer(exchange: Exchange): boolean {
-  return /^application\/([\w.+-]+\+)?json\b/i.test(exchange.response.headers['content-type'] ?? '') && exchange.response.json !== undefined;
+  return (
+    /^application\/([\w.+-]+\+)?json\b/i.test(exchange.response.headers['content-type'] ?? '') &&
+    exchange.response.json !== undefined
+  );
 }
 
 export class TargetUnreachableError extends Error {
@@ -166,7 +172,13 @@ export function makeTransport(proxy: ProxySettings): Promise<Transport> {
   return import('undici').then((m) => ({
     request: m.request,
     agent: proxied(proxy)
-      ? new m.EnvHttpProxyAgent({ ...POOL, httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: noProxyList(proxy), proxyTunnel: false })
+      ? new m.EnvHttpProxyAgent({
+          ...POOL,
+          httpProxy: proxy.httpProxy ?? '',
+          httpsProxy: proxy.httpsProxy ?? '',
+          noProxy: noProxyList(proxy),
+          proxyTunnel: false,
+        })
       : new m.Agent(POOL),
   }));
 }
@@ -262,16 +274,24 @@ export class HttpClient {
       const code = (error as { code?: string }).code ?? '';
       // A proxy that could not open the tunnel answers CONNECT with its own status (502, 403, 407...).
       const tunnelRefused = /^Proxy (response|Authentication)/.test((error as Error).message ?? '');
-      if (tunnelRefused || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code)) {
+      if (
+        tunnelRefused ||
+        ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code)
+      ) {
         const proxy = this.options.proxy ?? suiteEnvironment().proxy;
-        const through = proxied(proxy) ? ` (proxy settings: ${describeProxy(proxy)}: is the proxy up, and should this host be in NO_PROXY?)` : '';
-        throw new TargetUnreachableError(`cannot reach ${new URL(req.url).origin} (${tunnelRefused ? (error as Error).message : code}): is the target up and the profile's URL right?${through}`);
+        const through = proxied(proxy)
+          ? ` (proxy settings: ${describeProxy(proxy)}: is the proxy up, and should this host be in NO_PROXY?)`
+          : '';
+        throw new TargetUnreachableError(
+          `cannot reach ${new URL(req.url).origin} (${tunnelRefused ? (error as Error).message : code}): is the target up and the profile's URL right?${through}`,
+        );
       }
       throw error;
     }
     const text = await res.body.text();
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     return { status: res.statusCode, headers, text, json: parseJson(text, headers['content-type']) };
   }
 }
@@ -284,7 +304,15 @@ function retryable(status: number, repeatable: boolean): boolean {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Connection lost or timed out: no answer at all (a refused connection is TargetUnreachableError, not this). */
-const TRANSPORT_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+const TRANSPORT_ERRORS = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 function transportErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
@@ -296,7 +324,8 @@ export function clientKey(req: HttpRequest): string {
   for (const [name, value] of Object.entries(req.headers)) {
     const lower = name.toLowerCase();
     if (lower === 'x-client-id' && value) return value;
-    if (lower === 'authorization' && /^basic /i.test(value)) return Buffer.from(value.slice(6).trim(), 'base64').toString('utf8').split(':')[0] ?? '';
+    if (lower === 'authorization' && /^basic /i.test(value))
+      return Buffer.from(value.slice(6).trim(), 'base64').toString('utf8').split(':')[0] ?? '';
   }
   return '';
 }
@@ -308,7 +337,10 @@ export function clientKey(req: HttpRequest): string {
 export class Pacer {
   private readonly next = new Map<string, number>();
   private readonly intervalMs: number;
-  constructor(perSecond: number, private readonly now: () => number = Date.now) {
+  constructor(
+    perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.intervalMs = 1000 / perSecond;
   }
 

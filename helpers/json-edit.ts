@@ -89,7 +89,9 @@ export function inlineJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value);
-    return entries.length ? `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(', ')} }` : '{}';
+    return entries.length
+      ? `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`).join(', ')} }`
+      : '{}';
   }
   return JSON.stringify(value);
 }
@@ -104,18 +106,25 @@ type Layout = 'inline' | 'block' | 'fit';
 /** A value rendered for a place in the text: on one line, in 2-space blocks, or on one line when it fits. */
 function render(value: unknown, indent: string, layout: Layout): string {
   const inline = inlineJson(value);
-  if (layout === 'inline' || (layout === 'fit' && inline.length <= 80) || typeof value !== 'object' || value === null) return inline;
+  if (layout === 'inline' || (layout === 'fit' && inline.length <= 80) || typeof value !== 'object' || value === null)
+    return inline;
   return JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`);
 }
 
-const nest = (path: readonly string[], value: unknown): unknown => path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+const nest = (path: readonly string[], value: unknown): unknown =>
+  path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 
 /**
  * The text with the value at `path` set to `value`: an existing value is replaced in place (on one line
  * if it was on one line, in blocks if it was not); a missing member is added to the deepest existing object, after the member
  * `after` names when it exists there, else last, with the indentation of its siblings.
  */
-export function setJsonValue(text: string, path: readonly string[], value: unknown, options: { after?: string } = {}): string {
+export function setJsonValue(
+  text: string,
+  path: readonly string[],
+  value: unknown,
+  options: { after?: string } = {},
+): string {
   if (!path.length) throw new JsonEditError('an empty path names the whole document');
   let span = objectAt(text, skipWs(text, 0));
   for (let depth = 0; depth < path.length; depth++) {
@@ -124,9 +133,14 @@ export function setJsonValue(text: string, path: readonly string[], value: unkno
     if (!member) return insertMember(text, span, key, nest(path.slice(depth + 1), value), options.after);
     if (depth === path.length - 1) {
       const old = text.slice(member.valueStart, member.valueEnd);
-      return text.slice(0, member.valueStart) + render(value, lineIndent(text, member.keyStart), old.includes('\n') ? 'block' : 'inline') + text.slice(member.valueEnd);
+      return (
+        text.slice(0, member.valueStart) +
+        render(value, lineIndent(text, member.keyStart), old.includes('\n') ? 'block' : 'inline') +
+        text.slice(member.valueEnd)
+      );
     }
-    if (text[member.valueStart] !== '{') throw new JsonEditError(`"${path.slice(0, depth + 1).join('.')}" is not an object`);
+    if (text[member.valueStart] !== '{')
+      throw new JsonEditError(`"${path.slice(0, depth + 1).join('.')}" is not an object`);
     span = objectAt(text, member.valueStart);
   }
   throw new JsonEditError('unreachable');
@@ -137,10 +151,13 @@ function insertMember(text: string, span: ObjectSpan, key: string, value: unknow
   const multiLine = text.slice(span.open, span.close).includes('\n');
   if (!anchor) {
     const indent = lineIndent(text, span.open);
-    const body = multiLine ? `\n${indent}  ${JSON.stringify(key)}: ${render(value, `${indent}  `, 'fit')}\n${indent}` : ` ${JSON.stringify(key)}: ${inlineJson(value)} `;
+    const body = multiLine
+      ? `\n${indent}  ${JSON.stringify(key)}: ${render(value, `${indent}  `, 'fit')}\n${indent}`
+      : ` ${JSON.stringify(key)}: ${inlineJson(value)} `;
     return text.slice(0, span.open + 1) + body + text.slice(span.close);
   }
-  const onOwnLine = multiLine && text.slice(text.lastIndexOf('\n', anchor.keyStart - 1) + 1, anchor.keyStart).trim() === '';
+  const onOwnLine =
+    multiLine && text.slice(text.lastIndexOf('\n', anchor.keyStart - 1) + 1, anchor.keyStart).trim() === '';
   const indent = lineIndent(text, anchor.keyStart);
   const member = `${JSON.stringify(key)}: ${render(value, indent, onOwnLine ? 'fit' : 'inline')}`;
   const insertion = onOwnLine ? `,\n${indent}${member}` : `, ${member}`;
@@ -154,7 +171,8 @@ function insertMember(text: string, span: ObjectSpan, key: string, value: unknow
 /** A dot path (`pmtRtr.txInf.0.rtrId`) or its segments; a numeric segment indexes an array. */
 export type JsonPath = string | readonly string[];
 
-const segmentsOf = (path: JsonPath): readonly string[] => (typeof path === 'string' ? (path === '' ? [] : path.split('.')) : path);
+const segmentsOf = (path: JsonPath): readonly string[] =>
+  typeof path === 'string' ? (path === '' ? [] : path.split('.')) : path;
 const isIndex = (segment: string): boolean => /^\d+$/.test(segment);
 
 /** The value at `path` of a parsed document, or undefined (a numeric segment reads an array element). */
@@ -162,7 +180,8 @@ export function getPath(document: unknown, path: JsonPath): unknown {
   let at: unknown = document;
   for (const key of segmentsOf(path)) {
     if (Array.isArray(at) && isIndex(key)) at = at[Number(key)];
-    else if (at && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
+    else if (at && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key))
+      at = (at as Record<string, unknown>)[key];
     else return undefined;
   }
   return at;
@@ -173,7 +192,8 @@ function parentOf(document: unknown, path: JsonPath): { parent: Record<string, u
   const segments = segmentsOf(path);
   if (!segments.length) throw new JsonEditError('an empty path names the whole document');
   const parent = getPath(document, segments.slice(0, -1));
-  if (typeof parent !== 'object' || parent === null) throw new JsonEditError(`"${segments.join('.')}": its parent is not an object or array in the document`);
+  if (typeof parent !== 'object' || parent === null)
+    throw new JsonEditError(`"${segments.join('.')}": its parent is not an object or array in the document`);
   return { parent: parent as Record<string, unknown> | unknown[], key: segments[segments.length - 1]! };
 }
 
@@ -181,14 +201,16 @@ function parentOf(document: unknown, path: JsonPath): { parent: Record<string, u
 export function setPath(document: unknown, path: JsonPath, value: unknown): void {
   const { parent, key } = parentOf(document, path);
   if (Array.isArray(parent)) {
-    if (!isIndex(key) || Number(key) > parent.length) throw new JsonEditError(`"${segmentsOf(path).join('.')}" is not an element of its array`);
+    if (!isIndex(key) || Number(key) > parent.length)
+      throw new JsonEditError(`"${segmentsOf(path).join('.')}" is not an element of its array`);
     parent[Number(key)] = value;
   } else parent[key] = value;
 }
 
 /** Removes the value at `path` in place (an array element is spliced out); removing what is absent is an error. */
 export function removePath(document: unknown, path: JsonPath): void {
-  if (getPath(document, path) === undefined) throw new JsonEditError(`"${segmentsOf(path).join('.')}" is absent from the document: removing it changes nothing`);
+  if (getPath(document, path) === undefined)
+    throw new JsonEditError(`"${segmentsOf(path).join('.')}" is absent from the document: removing it changes nothing`);
   const { parent, key } = parentOf(document, path);
   if (Array.isArray(parent)) parent.splice(Number(key), 1);
   else delete parent[key];

@@ -13,7 +13,9 @@ export class JsonSyntaxError extends Error {
     readonly reason: string,
     readonly excerpt: string,
   ) {
-    super(`${file}:${line}:${column}: not valid JSON at line ${line}, column ${column}: ${reason}; the line reads: ${excerpt}`);
+    super(
+      `${file}:${line}:${column}: not valid JSON at line ${line}, column ${column}: ${reason}; the line reads: ${excerpt}`,
+    );
   }
 }
 
@@ -78,9 +80,16 @@ export function parseJsonText(text: string, file: string): unknown {
     const line = before.length;
     const column = before[before.length - 1]!.length + 1;
     const lineText = text.split('\n')[line - 1] ?? '';
-    throw new JsonSyntaxError(file, line, column, reasonOf(error.message), excerptOf(lineText.replace(/\r$/, ''), column));
+    throw new JsonSyntaxError(
+      file,
+      line,
+      column,
+      reasonOf(error.message),
+      excerptOf(lineText.replace(/\r$/, ''), column),
+    );
   }
 }
 
 /** Reads and parses a JSON file a person edits (see parseJsonText); a byte-order mark some editors write is no error. */
-export const readJsonFile = (file: string, shownAs = file): unknown => parseJsonText(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), shownAs);
+export const readJsonFile = (file: string, shownAs = file): unknown =>
+  parseJsonText(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), shownAs);

@@ -56,7 +56,11 @@ function signRsa(input: string, alg: 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS
   const hash = `sha${alg.slice(2)}`;
   if (alg.startsWith('RS')) return sign(hash, Buffer.from(input), key);
   // RFC 7518 §3.5: RSASSA-PSS with MGF1 and a salt as long as the hash.
-  return sign(hash, Buffer.from(input), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 });
+  return sign(hash, Buffer.from(input), {
+    key,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: Number(alg.slice(2)) / 8,
+  });
 }
 
 /**

@@ -20,7 +20,10 @@ export interface KeyPair {
  * looks for it too (the keys of extra clients, a stranger's key, the mutants' forbidden keys).
  */
 function registered(privateKey: KeyObject, what: string): KeyObject {
-  workerRedactor().addSecret(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), `generated ${what} private key`);
+  workerRedactor().addSecret(
+    privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    `generated ${what} private key`,
+  );
   return privateKey;
 }
 
@@ -39,9 +42,7 @@ export function generateEcKeyPair(): KeyPair {
 
 /** The same RSA key pair's private half, password-encrypted PEM: spec §5.4 says such a key is rejected. */
 export function encryptedPem(pair: KeyPair, passphrase = 'not-a-secret-test-passphrase'): string {
-  return pair.privateKey
-    .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase })
-    .toString();
+  return pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }).toString();
 }
 
 /** The public key as a JWK JSON text: RSA and at least 2048 bits, but not PEM (spec §5.4). */
@@ -74,7 +75,9 @@ export function loadPrivateKey(pemOrPath: string, options: { anyType?: boolean }
     throw new KeyLoadError(`does not hold a usable private key${source}: ${(error as Error).message}`);
   }
   if (privateKey.asymmetricKeyType !== 'rsa' && !options.anyType) {
-    throw new KeyLoadError(`holds a private key of type ${privateKey.asymmetricKeyType ?? 'unknown'}${source}, but the API needs RSA (spec §5.4)`);
+    throw new KeyLoadError(
+      `holds a private key of type ${privateKey.asymmetricKeyType ?? 'unknown'}${source}, but the API needs RSA (spec §5.4)`,
+    );
   }
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
@@ -85,12 +88,17 @@ const PATH_SHAPE = /^(\.{1,2}[\\/]|[\\/]|~[\\/]|[A-Za-z]:[\\/])|\.(pem|key|p8|de
 
 function readPemFile(file: string): string {
   const relative = isAbsolute(file) ? '' : ` (relative to ${process.cwd()})`;
-  const shown = PATH_SHAPE.test(file) && file.length < 512 && !/\s/.test(file) ? `: ${file}${relative}` : ' (its value is not shown: it has the shape of neither)';
+  const shown =
+    PATH_SHAPE.test(file) && file.length < 512 && !/\s/.test(file)
+      ? `: ${file}${relative}`
+      : ' (its value is not shown: it has the shape of neither)';
   if (!existsSync(file)) throw new KeyLoadError(`is neither PEM text nor the path of an existing file${shown}`);
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new KeyLoadError(`names a file that cannot be read: ${file} (${(error as { code?: string }).code ?? (error as Error).message})`);
+    throw new KeyLoadError(
+      `names a file that cannot be read: ${file} (${(error as { code?: string }).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -104,7 +112,9 @@ export const SHARED_KEYS = 3;
 
 export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
   if (suiteEnvironment(env).clientKeys) return;
-  const pems = Array.from({ length: SHARED_KEYS }, () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  const pems = Array.from({ length: SHARED_KEYS }, () =>
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  );
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
 

@@ -24,7 +24,9 @@ export class LoopbackServer {
     this.server = createServer((req, res) => {
       const document = req.method === 'GET' ? this.hosted.get(req.url ?? '') : undefined;
       if (req.method === 'GET') {
-        res.writeHead(document ? 200 : 404, { 'content-type': document?.type ?? 'text/plain' }).end(document?.body ?? '');
+        res
+          .writeHead(document ? 200 : 404, { 'content-type': document?.type ?? 'text/plain' })
+          .end(document?.body ?? '');
         return;
       }
       const chunks: Buffer[] = [];
@@ -61,7 +63,10 @@ export class LoopbackServer {
     return this.received.filter(predicate);
   }
 
-  async waitFor(predicate: (n: ReceivedNotification) => boolean, timeoutMs: number): Promise<ReceivedNotification | undefined> {
+  async waitFor(
+    predicate: (n: ReceivedNotification) => boolean,
+    timeoutMs: number,
+  ): Promise<ReceivedNotification | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.received.find(predicate);

@@ -92,7 +92,8 @@ export function showMinor(minor: bigint, minorDigits = MINOR_UNIT_DIGITS): strin
 export function minorToValue(minor: bigint, minorDigits = MINOR_UNIT_DIGITS): number {
   const text = formatMinor(minor, minorDigits);
   const value = Number(text);
-  if (toMinor(value, minorDigits) !== minor) throw new Error(`${text} has no exact JSON number (more than 15 significant digits)`);
+  if (toMinor(value, minorDigits) !== minor)
+    throw new Error(`${text} has no exact JSON number (more than 15 significant digits)`);
   return value;
 }
 

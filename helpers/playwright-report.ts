@@ -94,7 +94,8 @@ export interface ReportTest {
 
 export const TITLE_SEPARATOR = ' › ';
 
-const outcomeOf = (status: TestStatus): ReportOutcome => (status === 'expected' || status === 'flaky' ? 'passed' : status === 'skipped' ? 'skipped' : 'failed');
+const outcomeOf = (status: TestStatus): ReportOutcome =>
+  status === 'expected' || status === 'flaky' ? 'passed' : status === 'skipped' ? 'skipped' : 'failed';
 
 function errorMessages(result: JsonResult | undefined): string[] {
   if (!result) return [];
@@ -146,4 +147,5 @@ export function readReportFile(file: string): PlaywrightJsonReport | undefined {
 }
 
 /** Top-level errors of the report (config or global-setup failures), as messages. */
-export const reportErrors = (report: PlaywrightJsonReport): string[] => (report.errors ?? []).map((e) => e.message ?? '');
+export const reportErrors = (report: PlaywrightJsonReport): string[] =>
+  (report.errors ?? []).map((e) => e.message ?? '');

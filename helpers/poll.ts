@@ -15,7 +15,10 @@ export interface PollResult<T> {
 
 export class PollTimeoutError<T> extends Error {
   override name = 'PollTimeoutError';
-  constructor(message: string, readonly history: T[]) {
+  constructor(
+    message: string,
+    readonly history: T[],
+  ) {
     super(message);
   }
 }
@@ -34,7 +37,10 @@ export async function pollUntil<T>(
     history.push(value);
     if (done(value)) return { value, attempts: history.length, elapsedMs: Date.now() - started, history };
     if (Date.now() - started + interval > options.timeoutMs) {
-      throw new PollTimeoutError(`${what} not reached within ${options.timeoutMs} ms (${history.length} polls)`, history);
+      throw new PollTimeoutError(
+        `${what} not reached within ${options.timeoutMs} ms (${history.length} polls)`,
+        history,
+      );
     }
     await new Promise((r) => setTimeout(r, interval));
     interval = Math.min(options.maxIntervalMs, Math.ceil(interval * 1.6));

@@ -15,7 +15,8 @@ const Strict = <T extends Parameters<typeof Type.Object>[0]>(properties: T, desc
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 
 /** One of a fixed set of strings, as a JSON Schema `enum` (the loader's message lists the choices). */
-const OneOf = <const T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: values, description });
+const OneOf = <const T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: values, description });
 
 const envName = (description: string) => Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', description });
 
@@ -24,10 +25,16 @@ const secretRefs = Strict(
     clientId: envName('variable holding the client ID (also X-Client-Id and the assertion sub)'),
     clientSecret: envName('variable holding the client secret (HTTP Basic on the token request)'),
     privateKey: Type.Optional(
-      envName("variable holding the client's RSA private key: PEM text or a path to a PEM file. Only the primary may leave it out, with target.testJwts: it then sends the sandbox's predefined tokens (spec §5.6)"),
+      envName(
+        "variable holding the client's RSA private key: PEM text or a path to a PEM file. Only the primary may leave it out, with target.testJwts: it then sends the sandbox's predefined tokens (spec §5.6)",
+      ),
     ),
-    kid: Type.Optional(envName('variable holding the key ID registered with the public key (required with privateKey)')),
-    iss: Type.Optional(envName('variable holding the issuer registered with the public key (required with privateKey)')),
+    kid: Type.Optional(
+      envName('variable holding the key ID registered with the public key (required with privateKey)'),
+    ),
+    iss: Type.Optional(
+      envName('variable holding the issuer registered with the public key (required with privateKey)'),
+    ),
     memberId: Type.Optional(envName("variable holding the institution's sort code (clrSysMmbId.mmbId)")),
   },
   'environment variable NAMES (never values) of one client',
@@ -39,7 +46,12 @@ const declaredClients = Strict({
   secondary: Type.Optional(secretRefs),
   weakKeys: Type.Optional(
     Strict(
-      { ec: Type.Optional(secretRefs), rsa1024: Type.Optional(secretRefs), encrypted: Type.Optional(secretRefs), notPem: Type.Optional(secretRefs) },
+      {
+        ec: Type.Optional(secretRefs),
+        rsa1024: Type.Optional(secretRefs),
+        encrypted: Type.Optional(secretRefs),
+        notPem: Type.Optional(secretRefs),
+      },
       'test clients the provider registered with a key spec §5.4 forbids, so the KEY rules run where the suite cannot register keys',
     ),
   ),
@@ -59,11 +71,21 @@ const referenceTarget = Strict({
   kind: Type.Literal('reference'),
   dialect: Type.Optional(
     Type.Union([Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown())], {
-      description: 'a preset of reference/dialects.ts (default "default"), or an object of dialect fields over it, e.g. {"refundRoot": "fitoFIPmtRvsl"} (the reference checks names and values)',
+      description:
+        'a preset of reference/dialects.ts (default "default"), or an object of dialect fields over it, e.g. {"refundRoot": "fitoFIPmtRvsl"} (the reference checks names and values)',
     }),
   ),
-  env: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'extra REF_* environment of the reference process (reference/README.md)' })),
-  admin: Type.Optional(Type.Boolean({ description: 'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)' })),
+  env: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: 'extra REF_* environment of the reference process (reference/README.md)',
+    }),
+  ),
+  admin: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: the reference starts without its admin API, like a sandbox; the runner makes the clients below and the reference knows them from its start (REF_CLIENTS)',
+    }),
+  ),
   clients: Type.Optional(declaredClients),
   testJwts,
 });
@@ -76,7 +98,9 @@ const remoteTarget = Strict({
   authUrl: httpUrl('{auth_url} of the spec: the authentication API'),
   clients: declaredClients,
   testJwts,
-  incomingPaymentId: Type.Optional(Type.String({ description: 'a paymentsServiceId of an incoming payment known to exist for the primary client' })),
+  incomingPaymentId: Type.Optional(
+    Type.String({ description: 'a paymentsServiceId of an incoming payment known to exist for the primary client' }),
+  ),
 });
 
 /**
@@ -87,12 +111,17 @@ const target = Type.Unsafe<Static<typeof referenceTarget> | Static<typeof remote
   type: 'object',
   discriminator: { propertyName: 'kind' },
   oneOf: [referenceTarget, remoteTarget],
-  description: 'where the API is: {"kind":"reference"} starts the embedded reference; {"kind":"remote"} names a deployment',
+  description:
+    'where the API is: {"kind":"reference"} starts the embedded reference; {"kind":"remote"} names a deployment',
 });
 
 const operation = Strict({
   path: Type.String({ pattern: '^/.*\\{version\\}', description: 'path after pathPrefix, with {version} (and {id})' }),
-  versions: Type.Array(Type.String({ pattern: '^v[0-9]+$' }), { minItems: 1, uniqueItems: true, description: 'the first is used by every test; every one is checked' }),
+  versions: Type.Array(Type.String({ pattern: '^v[0-9]+$' }), {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'the first is used by every test; every one is checked',
+  }),
 });
 
 const operations = Strict({
@@ -108,7 +137,9 @@ const operations = Strict({
 const capabilities = Strict({
   keyRegistration: Type.Boolean({ description: 'the suite can register client keys itself' }),
   notifications: Type.Boolean({ description: 'the suite can receive notifications (spec §6)' }),
-  rejectTrigger: Type.Boolean({ description: 'a documented input makes a payment settle as rejected (expectations.rejectTrigger)' }),
+  rejectTrigger: Type.Boolean({
+    description: 'a documented input makes a payment settle as rejected (expectations.rejectTrigger)',
+  }),
   batchControl: Type.Boolean({ description: 'the suite decides when a batch is sent' }),
   tokenLifetimeControl: Type.Boolean({ description: 'the suite can get short-lived access tokens' }),
 });
@@ -118,7 +149,10 @@ const statusList = Type.Array(Type.String({ pattern: '^[A-Z]{4}$' }), { minItems
 
 const expectations = Strict(
   {
-    assumptions: OneOf(['enforce', 'report'], 'enforce: an unmet assumption fails the test; report: it only annotates it'),
+    assumptions: OneOf(
+      ['enforce', 'report'],
+      'enforce: an unmet assumption fails the test; report: it only annotates it',
+    ),
     refusalStatus: Strict(
       {
         validation: httpStatuses,
@@ -138,33 +172,69 @@ const expectations = Strict(
     errorBody: Type.Optional(OneOf(['errors', 'problem', 'message', 'any'], 'shape of payments-API error bodies')),
     tokenErrors: Type.Optional(OneOf(['rfc6749', 'any'], 'token endpoint errors follow RFC 6749 §5.2, or unchecked')),
     tokenErrorCodes: Type.Optional(
-      OneOf(['generic', 'specific', 'either'], 'with tokenErrors rfc6749: a missing grant_type, scope or assertion gets invalid_request (generic), the parameter’s own code (specific), or either (default; RFC 6749 §5.2 allows both)'),
+      OneOf(
+        ['generic', 'specific', 'either'],
+        'with tokenErrors rfc6749: a missing grant_type, scope or assertion gets invalid_request (generic), the parameter’s own code (specific), or either (default; RFC 6749 §5.2 allows both)',
+      ),
     ),
-    statusCodes: Strict({ pending: statusList, accepted: statusList, rejected: statusList, cancelled: statusList }, 'txSts codes of each status class'),
+    statusCodes: Strict(
+      { pending: statusList, accepted: statusList, rejected: statusList, cancelled: statusList },
+      'txSts codes of each status class',
+    ),
     expiresIn: Type.Optional(OneOf(['number', 'string', 'either'], 'how expires_in is rendered')),
-    businessRejection: Type.Optional(OneOf(['http', 'status', 'either'], 'a 4xx at submission, or 201 then rejected in pacs.002')),
-    returnUnknownOriginal: Type.Optional(OneOf(['accept', 'refuse', 'either'], 'what a return of an unknown payment gets')),
+    businessRejection: Type.Optional(
+      OneOf(['http', 'status', 'either'], 'a 4xx at submission, or 201 then rejected in pacs.002'),
+    ),
+    returnUnknownOriginal: Type.Optional(
+      OneOf(['accept', 'refuse', 'either'], 'what a return of an unknown payment gets'),
+    ),
     cancelUnknownPayment: Type.Optional(
       OneOf(
         ['notFound', 'business', 'either'],
         'the refusal class of a camt.056 cancelling a payment the caller does not have (never made, or another client’s): not found (refusalStatus.notFound, e.g. 404), a business refusal (refusalStatus.business, e.g. 422), or either (default); §1 rule 1 says it is refused, not how',
       ),
     ),
-    idempotencyConflict: Type.Optional(OneOf(['original', 'reject', 'either'], 'a repeated msgId with another body: 200 with the original, or refused')),
+    idempotencyConflict: Type.Optional(
+      OneOf(['original', 'reject', 'either'], 'a repeated msgId with another body: 200 with the original, or refused'),
+    ),
     repeatBody: Type.Optional(OneOf(['original', 'empty', 'id-only', 'any'], 'the body of an idempotent 200 repeat')),
-    extraInput: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)')),
+    extraInput: Type.Optional(
+      OneOf(
+        ['refuse', 'accept', 'either'],
+        'input the spec has no rule about (deep nesting, __proto__ keys, invalid UTF-8)',
+      ),
+    ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
     amountPrecision: Type.Optional(
-      OneOf(['refuse', 'accept', 'either'], 'an amount with more decimals than its currency’s minor units (ISO 4217: 2 for GBP and EUR); the spec only types amounts as numbers'),
+      OneOf(
+        ['refuse', 'accept', 'either'],
+        'an amount with more decimals than its currency’s minor units (ISO 4217: 2 for GBP and EUR); the spec only types amounts as numbers',
+      ),
     ),
     amountDigits: Type.Optional(OneOf(['refuse', 'accept', 'either'], 'an amount beyond ISO 20022’s 18 total digits')),
-    notificationPayload: Type.Optional(OneOf(['event-id-time', 'any'], 'the body of a notification (not shown): {event, paymentsServiceId, creationDateTime}, or unchecked')),
-    returnAnswer: Type.Optional(
-      OneOf(['data', 'id-only', 'any'], 'the answer to an accepted pacs.004 (not shown): 201 with a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx'),
+    notificationPayload: Type.Optional(
+      OneOf(
+        ['event-id-time', 'any'],
+        'the body of a notification (not shown): {event, paymentsServiceId, creationDateTime}, or unchecked',
+      ),
     ),
-    nbOfTxsNumber: Type.Optional(OneOf(['accept', 'refuse', 'either'], 'grpHdr.nbOfTxs sent as the JSON number 1: §2.2 types it "number (sent as a digit string)"')),
+    returnAnswer: Type.Optional(
+      OneOf(
+        ['data', 'id-only', 'any'],
+        'the answer to an accepted pacs.004 (not shown): 201 with a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx',
+      ),
+    ),
+    nbOfTxsNumber: Type.Optional(
+      OneOf(
+        ['accept', 'refuse', 'either'],
+        'grpHdr.nbOfTxs sent as the JSON number 1: §2.2 types it "number (sent as a digit string)"',
+      ),
+    ),
     msgIdEcho: Type.Optional(
-      OneOf(['paymentId', 'paymentsId', 'either'], 'the name of the data member that echoes grpHdr.msgId: §2.3’s example writes paymentId, its field table paymentsId'),
+      OneOf(
+        ['paymentId', 'paymentsId', 'either'],
+        'the name of the data member that echoes grpHdr.msgId: §2.3’s example writes paymentId, its field table paymentsId',
+      ),
     ),
     scaOnCancellation: Type.Optional(
       OneOf(
@@ -173,7 +243,10 @@ const expectations = Strict(
       ),
     ),
     rejectTrigger: Type.Optional(
-      Strict({ creditorAccount: Type.String(), reasonCode: Type.String() }, 'with capability rejectTrigger: a payment to this account settles rejected with this reason'),
+      Strict(
+        { creditorAccount: Type.String(), reasonCode: Type.String() },
+        'with capability rejectTrigger: a payment to this account settles rejected with this reason',
+      ),
     ),
   },
   'assumptions where the spec says "not shown" (documented rules are always strict)',
@@ -181,7 +254,11 @@ const expectations = Strict(
 
 const messageShapeFields = {
   root: Type.Optional(Type.String({ minLength: 1, description: 'the root element the target uses' })),
-  rename: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }), { description: "canonical member name → the target's name, at every depth" })),
+  rename: Type.Optional(
+    Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+      description: "canonical member name → the target's name, at every depth",
+    }),
+  ),
 };
 const messageShape = Strict(messageShapeFields);
 
@@ -212,8 +289,16 @@ const polling = Strict(
 
 const prefetch = Strict(
   {
-    settledPayments: Type.Integer({ minimum: 1, maximum: 1000, description: 'settled payments the return/refund pool pays per refill' }),
-    atWorkerStart: Type.Optional(Type.Boolean({ description: 'start observations and the first refill when a worker starts (default true; never on live)' })),
+    settledPayments: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description: 'settled payments the return/refund pool pays per refill',
+    }),
+    atWorkerStart: Type.Optional(
+      Type.Boolean({
+        description: 'start observations and the first refill when a worker starts (default true; never on live)',
+      }),
+    ),
   },
   'work started ahead of the tests that wait for the scheme',
 );
@@ -229,7 +314,9 @@ const retryPolicy = (what: string) =>
 
 const concurrency = Strict(
   {
-    workers: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'Playwright workers cap (PAYMENTS_WORKERS overrides)' })),
+    workers: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 64, description: 'Playwright workers cap (PAYMENTS_WORKERS overrides)' }),
+    ),
     retry: Type.Optional(
       retryPolicy(
         'transient answers (429, 502, 503, 504; Retry-After honoured) and lost connections are retried within this budget: a 429 on any request, the others on reads, token requests and repeats of accepted messages (default {"maxRetries":4,"budgetMs":30000})',
@@ -238,7 +325,13 @@ const concurrency = Strict(
     retry429: Type.Optional(retryPolicy('former name of retry (read as retry; a profile may not set both)')),
     rateLimit: Type.Optional(
       Strict(
-        { requestsPerSecond: Type.Number({ exclusiveMinimum: 0, description: 'requests a second the target allows one client; the run paces each client to it, shared by the workers' }) },
+        {
+          requestsPerSecond: Type.Number({
+            exclusiveMinimum: 0,
+            description:
+              'requests a second the target allows one client; the run paces each client to it, shared by the workers',
+          }),
+        },
         "the target's rate limit per client: requests are paced to it instead of bouncing off 429s",
       ),
     ),
@@ -247,15 +340,32 @@ const concurrency = Strict(
 );
 
 const slowLane = Strict(
-  { tokenExpiry: Type.Optional(Strict({ maxWaitSeconds: Type.Integer({ minimum: 1, maximum: 86400 }) }, 'wait out an access token expires_in when it is at most this')) },
+  {
+    tokenExpiry: Type.Optional(
+      Strict(
+        { maxWaitSeconds: Type.Integer({ minimum: 1, maximum: 86400 }) },
+        'wait out an access token expires_in when it is at most this',
+      ),
+    ),
+  },
   'the @slow lane (PAYMENTS_SLOW=1): tests that wait out real time',
 );
 
 const exploration = Strict(
   {
-    sequences: Type.Integer({ minimum: 1, maximum: 10000, description: 'how many command sequences npm run explore runs' }),
-    paymentsPerSequence: Type.Integer({ minimum: 1, maximum: 20, description: 'the most payments one sequence may create' }),
-    commandsPerSequence: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'the most commands of one sequence (default 8)' })),
+    sequences: Type.Integer({
+      minimum: 1,
+      maximum: 10000,
+      description: 'how many command sequences npm run explore runs',
+    }),
+    paymentsPerSequence: Type.Integer({
+      minimum: 1,
+      maximum: 20,
+      description: 'the most payments one sequence may create',
+    }),
+    commandsPerSequence: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 50, description: 'the most commands of one sequence (default 8)' }),
+    ),
   },
   'budget of the stateful exploration (npm run explore, tests tagged @explore); absent: the profile is not explored; never on a live profile',
 );
@@ -271,13 +381,26 @@ const liveLimits = Strict(
 export const profileSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String({ description: 'editor hint only: "./profile.schema.json"' })),
-    name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', description: 'equals the file name; the Playwright project name' }),
+    name: Type.String({
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+      description: 'equals the file name; the Playwright project name',
+    }),
     description: Type.Optional(Type.String()),
-    specUrl: Type.Optional(Type.String({ minLength: 1, description: 'where the report spec links point (default spec.html next to the report)' })),
+    specUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'where the report spec links point (default spec.html next to the report)',
+      }),
+    ),
     live: Type.Optional(Type.Boolean({ description: 'a deployment that moves real money: the live guard applies' })),
     target,
-    tokenPath: Type.Optional(Type.String({ pattern: '^/', description: 'token endpoint path on authUrl (default /oauth/token)' })),
-    pathPrefix: Type.String({ pattern: '^(/[^/]+)*$', description: 'prefix of every payments path ("/payments" or "")' }),
+    tokenPath: Type.Optional(
+      Type.String({ pattern: '^/', description: 'token endpoint path on authUrl (default /oauth/token)' }),
+    ),
+    pathPrefix: Type.String({
+      pattern: '^(/[^/]+)*$',
+      description: 'prefix of every payments path ("/payments" or "")',
+    }),
     operations,
     capabilities,
     expectations,

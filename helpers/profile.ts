@@ -65,7 +65,11 @@ export function declaredClientList(profile: Profile): DeclaredClient[] {
   return [
     { role: 'primary', refs: clients.primary, weak: false },
     ...(clients.secondary ? [{ role: 'secondary', refs: clients.secondary, weak: false }] : []),
-    ...Object.entries(clients.weakKeys ?? {}).map(([kind, refs]) => ({ role: `weakKeys.${kind}`, refs: refs!, weak: true })),
+    ...Object.entries(clients.weakKeys ?? {}).map(([kind, refs]) => ({
+      role: `weakKeys.${kind}`,
+      refs: refs!,
+      weak: true,
+    })),
   ];
 }
 
@@ -82,7 +86,7 @@ export class ProfileError extends Error {
 
 export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 
-let compiled: ((json: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let compiled: (((json: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 /**
  * Compiled on first use, and the schema (TypeBox) and ajv loaded then too: a worker loads profiles
  * the runner has validated and never pays for either.
@@ -140,30 +144,50 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
     throw new ProfileError(`${file}: field "name" is "${profile.name}" but must equal the file name "${expectedName}"`);
   }
   if (profile.target.kind === 'reference' && profile.target.admin === false && !profile.target.clients) {
-    throw new ProfileError(`${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`);
+    throw new ProfileError(
+      `${file}: field "target.clients" is required when target.admin is false (the suite cannot register clients without the admin API)`,
+    );
   }
   const clients = declaredClients(profile);
   if (clients) {
-    const roles: [string, SecretRefs | undefined][] = [['primary', clients.primary], ['secondary', clients.secondary], ...Object.entries(clients.weakKeys ?? {}).map(([k, v]): [string, SecretRefs | undefined] => [`weakKeys.${k}`, v])];
+    const roles: [string, SecretRefs | undefined][] = [
+      ['primary', clients.primary],
+      ['secondary', clients.secondary],
+      ...Object.entries(clients.weakKeys ?? {}).map(([k, v]): [string, SecretRefs | undefined] => [`weakKeys.${k}`, v]),
+    ];
     for (const [role, refs] of roles) {
       if (!refs) continue;
       if (refs.privateKey) {
-        for (const field of ['kid', 'iss'] as const) if (!refs[field]) throw new ProfileError(`${file}: field "target.clients.${role}.${field}" is required with privateKey (spec §5.7: the kid and iss registered with the key)`);
+        for (const field of ['kid', 'iss'] as const)
+          if (!refs[field])
+            throw new ProfileError(
+              `${file}: field "target.clients.${role}.${field}" is required with privateKey (spec §5.7: the kid and iss registered with the key)`,
+            );
       } else if (role !== 'primary') {
-        throw new ProfileError(`${file}: field "target.clients.${role}.privateKey" is required (only the primary may go without a key pair, sending the sandbox's predefined tokens of spec §5.6)`);
+        throw new ProfileError(
+          `${file}: field "target.clients.${role}.privateKey" is required (only the primary may go without a key pair, sending the sandbox's predefined tokens of spec §5.6)`,
+        );
       } else {
-        const jwts = profile.target.kind === 'remote' || profile.target.kind === 'reference' ? profile.target.testJwts : undefined;
+        const jwts =
+          profile.target.kind === 'remote' || profile.target.kind === 'reference' ? profile.target.testJwts : undefined;
         if (!jwts?.assertion || !jwts.scaToken) {
-          throw new ProfileError(`${file}: field "target.testJwts" must name both "assertion" and "scaToken" when target.clients.primary has no privateKey (a client without a key pair sends the sandbox's predefined tokens, spec §5.6)`);
+          throw new ProfileError(
+            `${file}: field "target.testJwts" must name both "assertion" and "scaToken" when target.clients.primary has no privateKey (a client without a key pair sends the sandbox's predefined tokens, spec §5.6)`,
+          );
         }
       }
     }
   }
   if (profile.live && profile.exploration) {
-    throw new ProfileError(`${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`);
+    throw new ProfileError(
+      `${file}: field "exploration" is not allowed on a live profile (exploration creates payments a run cannot bound in advance; live runs never explore)`,
+    );
   }
   if (profile.concurrency?.retry429) {
-    if (profile.concurrency.retry) throw new ProfileError(`${file}: fields "concurrency.retry" and "concurrency.retry429" are the same setting: keep "concurrency.retry"`);
+    if (profile.concurrency.retry)
+      throw new ProfileError(
+        `${file}: fields "concurrency.retry" and "concurrency.retry429" are the same setting: keep "concurrency.retry"`,
+      );
     // The former name: it retried 429 only; the setting now covers every transient answer.
     const { retry429, ...rest } = profile.concurrency;
     profile.concurrency = { ...rest, retry: retry429 };
@@ -179,7 +203,9 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
   const file = path.join(dir, `${name}.json`);
   if (!existsSync(file)) {
     const known = listProfileNames(dir).join(', ');
-    throw new ProfileError(`no profile "${name}": expected ${path.relative(process.cwd(), file)} (profiles here: ${known})`);
+    throw new ProfileError(
+      `no profile "${name}": expected ${path.relative(process.cwd(), file)} (profiles here: ${known})`,
+    );
   }
   const shown = path.relative(process.cwd(), file) || file;
   let json: unknown;
@@ -194,7 +220,13 @@ export function loadProfile(name: string, dir = environmentsDir, options: { vali
 
 export function listProfileNames(dir = environmentsDir): string[] {
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.includes('.deviations.') && !f.includes('.discovered.') && f !== 'profile.schema.json')
+    .filter(
+      (f) =>
+        f.endsWith('.json') &&
+        !f.includes('.deviations.') &&
+        !f.includes('.discovered.') &&
+        f !== 'profile.schema.json',
+    )
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
 }
@@ -219,13 +251,21 @@ export function secretVariables(profile: Profile): string[] {
   if (!clients) return [];
   const weak = Object.values(clients.weakKeys ?? {}).flatMap((refs) => Object.values(refs ?? {}));
   const keyless = !clients.primary.privateKey;
-  const testJwts = keyless && (profile.target.kind === 'remote' || profile.target.kind === 'reference') ? Object.values(profile.target.testJwts ?? {}) : [];
-  return [...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts])];
+  const testJwts =
+    keyless && (profile.target.kind === 'remote' || profile.target.kind === 'reference')
+      ? Object.values(profile.target.testJwts ?? {})
+      : [];
+  return [
+    ...new Set([...Object.values(clients.primary), ...Object.values(clients.secondary ?? {}), ...weak, ...testJwts]),
+  ];
 }
 
 /** Every secret variable a profile names, used by a run or not: what a CI template maps from its secret store. */
 export function declaredSecretVariables(profile: Profile): string[] {
-  const testJwts = profile.target.kind === 'remote' || profile.target.kind === 'reference' ? Object.values(profile.target.testJwts ?? {}) : [];
+  const testJwts =
+    profile.target.kind === 'remote' || profile.target.kind === 'reference'
+      ? Object.values(profile.target.testJwts ?? {})
+      : [];
   return [...new Set([...secretVariables(profile), ...(declaredClients(profile) ? testJwts : [])])];
 }
 

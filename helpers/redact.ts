@@ -8,7 +8,16 @@ import { decodeCompact } from './jws';
 import { fingerprintKeyOf } from './run-settings';
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
-const SENSITIVE_FIELDS = ['assertion', 'client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'private_key', 'privateKey'];
+const SENSITIVE_FIELDS = [
+  'assertion',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'password',
+  'private_key',
+  'privateKey',
+];
 /** A sensitive field as a JSON member and as a form or query parameter. */
 const FIELD_SHAPES = SENSITIVE_FIELDS.map((field) => ({
   field,
@@ -45,13 +54,15 @@ let processKey: string | undefined;
  * fingerprint across the whole run; a process without it (a unit test, a script) gets a key of its own.
  * It is listed with the secrets for the leak scan and never written to an artifact.
  */
-export const fingerprintKey = (): string => fingerprintKeyOf() || (processKey ??= randomBytes(32).toString('base64url'));
+export const fingerprintKey = (): string =>
+  fingerprintKeyOf() || (processKey ??= randomBytes(32).toString('base64url'));
 
 /**
  * 48 bits of HMAC-SHA256 under the run's key: enough to tell two values apart within a run, and no
  * help to confirm a guessed secret (a bare hash of a weak client secret could be checked offline).
  */
-export const fingerprint = (value: string): string => createHmac('sha256', fingerprintKey()).update(value).digest('hex').slice(0, 12);
+export const fingerprint = (value: string): string =>
+  createHmac('sha256', fingerprintKey()).update(value).digest('hex').slice(0, 12);
 
 export class Redactor {
   /**
@@ -109,7 +120,10 @@ export class Redactor {
       if (!out.includes(field)) continue;
       out = out
         .replace(json, (_m, key: string, value: string) => `${key}${JSON.stringify(describeSecret(value, field))}`)
-        .replace(form, (_m, lead: string, key: string, value: string) => `${lead}${key}${describeSecret(safeDecode(value), field)}`);
+        .replace(
+          form,
+          (_m, lead: string, key: string, value: string) => `${lead}${key}${describeSecret(safeDecode(value), field)}`,
+        );
     }
     out = this.replaceKnown(out).replace(CREDENTIAL_SHAPE, redactCredential);
     return out.replace(JWT_SHAPE, (jwt) => describeJwt(jwt));
@@ -135,7 +149,8 @@ function redactHeaderValue(value: string): string {
 /** Plain words after "Basic"/"Bearer" in prose are kept. */
 function redactCredential(match: string, scheme: string, space: string, credential: string): string {
   // A JWT is described below; `realm=…`/`error=…` are WWW-Authenticate parameters, not credentials.
-  if ((credential.startsWith('eyJ') && decodeCompact(credential)) || /^[A-Za-z][\w-]*=[^=]/.test(credential)) return match;
+  if ((credential.startsWith('eyJ') && decodeCompact(credential)) || /^[A-Za-z][\w-]*=[^=]/.test(credential))
+    return match;
   const basicPair = /^basic$/i.test(scheme) && Buffer.from(credential, 'base64').toString('latin1').includes(':');
   const tokenLike = /[0-9+/=._~-]/.test(credential);
   return basicPair || tokenLike ? `${scheme}${space}[REDACTED hmac:${fingerprint(credential)}]` : match;

@@ -19,8 +19,16 @@ export interface ReplayInput {
 }
 
 /** Environment of a run that decides what a test sees: the data seed, faults and reference knobs (helpers/run-settings.ts referenceKnobs). */
-export function replayEnvironment(seed: string, faults: readonly string[], referenceKnobs: Readonly<Record<string, string>>): Record<string, string> {
-  return { PAYMENTS_SEED: seed, ...(faults.length ? { PAYMENTS_CLIENT_FAULTS: faults.join(',') } : {}), ...referenceKnobs };
+export function replayEnvironment(
+  seed: string,
+  faults: readonly string[],
+  referenceKnobs: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return {
+    PAYMENTS_SEED: seed,
+    ...(faults.length ? { PAYMENTS_CLIENT_FAULTS: faults.join(',') } : {}),
+    ...referenceKnobs,
+  };
 }
 
 const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -33,8 +41,18 @@ export function replayCommand(input: ReplayInput): string {
   // test's own title followed only by its tags, so "alg none" never selects "alg none (unsigned)".
   const titles = [...input.titlePath];
   const title = titles.pop() ?? '';
-  const grep = [...titles.map((t) => `(?=.*(?:^|\\s)${escapeRegExp(t)}\\s)`), `(?=.*(?:^|\\s)${escapeRegExp(title)}(?:\\s@|$))`].join('');
-  return [...env, 'npx playwright test', `--project=${input.project}`, shellQuote(input.file), '--grep', shellQuote(grep)].join(' ');
+  const grep = [
+    ...titles.map((t) => `(?=.*(?:^|\\s)${escapeRegExp(t)}\\s)`),
+    `(?=.*(?:^|\\s)${escapeRegExp(title)}(?:\\s@|$))`,
+  ].join('');
+  return [
+    ...env,
+    'npx playwright test',
+    `--project=${input.project}`,
+    shellQuote(input.file),
+    '--grep',
+    shellQuote(grep),
+  ].join(' ');
 }
 
 /** Where the failing request went, and what curl-env needs to mint credentials for it. */
@@ -65,15 +83,18 @@ export interface ReplayMutation {
 /** The one line that says what the curl's credentials are: the test's mutation applied, or why not (`short`: without the why). */
 export function credentialsLine(mutation: ReplayMutation | undefined, short = false): string {
   if (!mutation) return "credentials: fresh and valid, like the test's (it sent them unmutated)";
-  if (mutation.notReapplied && short) return `credentials: fresh and VALID, not this test's mutation (${mutation.description})`;
-  if (mutation.notReapplied) return `credentials: fresh and VALID, not this test's mutation (${mutation.description}): ${mutation.notReapplied}; the rerun reproduces it`;
+  if (mutation.notReapplied && short)
+    return `credentials: fresh and VALID, not this test's mutation (${mutation.description})`;
+  if (mutation.notReapplied)
+    return `credentials: fresh and VALID, not this test's mutation (${mutation.description}): ${mutation.notReapplied}; the rerun reproduces it`;
   return `credentials: fresh, with this test's mutation applied: ${mutation.description}`;
 }
 
 /** Bodies larger than this are not inlined (a too-large-body test sends megabytes): the replay command sends them. */
 const MAX_INLINE_BODY = 64 * 1024;
 
-const bodyText = (body: Uint8Array | string): string => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+const bodyText = (body: Uint8Array | string): string =>
+  typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 
 /**
  * The request as a curl a person can run, as printed: the body in a file, the target and the
@@ -87,16 +108,23 @@ const bodyText = (body: Uint8Array | string): string => (typeof body === 'string
  */
 export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlTarget): string {
   const { request } = exchange;
-  const header = (name: string): string | undefined => Object.entries(request.headers).find(([k]) => k.toLowerCase() === name)?.[1];
-  const tokenRequest = /x-www-form-urlencoded/i.test(header('content-type') ?? '') && request.url.startsWith(target.authUrl);
+  const header = (name: string): string | undefined =>
+    Object.entries(request.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const tokenRequest =
+    /x-www-form-urlencoded/i.test(header('content-type') ?? '') && request.url.startsWith(target.authUrl);
   const base = tokenRequest ? target.authUrl : target.baseUrl;
   const urlVariable = tokenRequest ? 'AUTH_URL' : 'BASE_URL';
   const pathAndQuery = request.url.startsWith(base) ? request.url.slice(base.length) : undefined;
   const reapplied = target.mutation && !target.mutation.notReapplied ? target.mutation : undefined;
   const lines: string[] = [`# ${credentialsLine(target.mutation)}`];
   if (target.kind === 'reference') {
-    const knobs = Object.entries(target.referenceKnobs).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
-    lines.push(`# Start a reference of your own in another shell (${knobs}npm run reference), then here:`, '#   export BASE_URL=<the base_url it prints>');
+    const knobs = Object.entries(target.referenceKnobs)
+      .map(([k, v]) => `${k}=${shellQuote(v)} `)
+      .join('');
+    lines.push(
+      `# Start a reference of your own in another shell (${knobs}npm run reference), then here:`,
+      '#   export BASE_URL=<the base_url it prints>',
+    );
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, for the script's reader
     lines.push(': "${BASE_URL:?start a reference (npm run reference) and export BASE_URL=<the base_url it prints>}"');
   }
@@ -107,17 +135,35 @@ export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlT
     ...(target.faults.length ? [`--faults ${shellQuote(target.faults.join(','))}`] : []),
     ...(reapplied ? [`--mutation ${shellQuote(reapplied.id)}`] : []),
   ];
-  const parts = [`curl -sS -i -X ${request.method} ${pathAndQuery !== undefined ? `"$${urlVariable}${pathAndQuery}"` : shellQuote(request.url)}`];
+  const parts = [
+    `curl -sS -i -X ${request.method} ${pathAndQuery !== undefined ? `"$${urlVariable}${pathAndQuery}"` : shellQuote(request.url)}`,
+  ];
   if (tokenRequest) {
     lines.push(`eval "$(npm run -s curl-env -- ${[...envArgs, '--token-request'].join(' ')})"`);
     for (const [name, value] of Object.entries(request.headers)) {
-      parts.push(name.toLowerCase() === 'authorization' ? '-H "authorization: $AUTHORIZATION"' : `-H ${shellQuote(`${name}: ${redactor.text(value)}`)}`);
+      parts.push(
+        name.toLowerCase() === 'authorization'
+          ? '-H "authorization: $AUTHORIZATION"'
+          : `-H ${shellQuote(`${name}: ${redactor.text(value)}`)}`,
+      );
     }
     // The form as sent, each field redacted on its own, the assertion a fresh one: literal text in
     // single quotes (a redacted JWT shows its header and claims, quotes included), "$ASSERTION" between.
     // (NUL marks the assertion's place: encodeURIComponent never writes one.)
-    const form = [...new URLSearchParams(bodyText(request.body ?? ''))].map(([name, value]) => `${encodeURIComponent(name)}=${name === 'assertion' ? '\0' : encodeURIComponent(redactor.text(value))}`).join('&');
-    parts.push(`--data ${form.split('\0').map((piece) => (piece ? shellQuote(piece) : '')).join('"$ASSERTION"') || "''"}`);
+    const form = [...new URLSearchParams(bodyText(request.body ?? ''))]
+      .map(
+        ([name, value]) =>
+          `${encodeURIComponent(name)}=${name === 'assertion' ? '\0' : encodeURIComponent(redactor.text(value))}`,
+      )
+      .join('&');
+    parts.push(
+      `--data ${
+        form
+          .split('\0')
+          .map((piece) => (piece ? shellQuote(piece) : ''))
+          .join('"$ASSERTION"') || "''"
+      }`,
+    );
     lines.push(parts.join(' \\\n  '));
     return lines.join('\n');
   }
@@ -129,7 +175,9 @@ export function curlReplay(exchange: Exchange, redactor: Redactor, target: CurlT
   } else if (body !== undefined) {
     lines.push(`# The body (${body.length} characters) is not shown: the replay command above sends it.`);
   }
-  lines.push(`eval "$(npm run -s curl-env -- ${[...envArgs, ...(inline ? ['--body-file body.json'] : [])].join(' ')})"`);
+  lines.push(
+    `eval "$(npm run -s curl-env -- ${[...envArgs, ...(inline ? ['--body-file body.json'] : [])].join(' ')})"`,
+  );
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (lower === 'authorization') parts.push('-H "authorization: $AUTHORIZATION"');
@@ -151,19 +199,42 @@ const MAX_SLUG = 28;
  */
 export function replayFileStem(project: string, file: string, titlePath: readonly string[]): string {
   const title = titlePath.at(-1) ?? 'test';
-  const whole = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const whole = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   // Cut at a word's end when there is one far enough in: "refuses-sca-hd-of-another", not "…-another-bo".
   const cut = whole.length <= MAX_SLUG ? whole : whole.slice(0, MAX_SLUG + 1).replace(/-[^-]*$/, '');
   const slug = cut.length >= MAX_SLUG / 2 ? cut : whole.slice(0, MAX_SLUG);
-  const hash = createHash('sha256').update(JSON.stringify([project, file, ...titlePath])).digest('hex').slice(0, 6);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([project, file, ...titlePath]))
+    .digest('hex')
+    .slice(0, 6);
   return `${slug || 'test'}-${hash}`;
 }
 
 /** The replay's files: the rerun command, and the curl lines, each runnable as written (`bash <file>`). */
-export function replayFiles(input: { command: string; curl?: string; testName: string }): { rerun: string; curl?: string } {
-  const rerun = ['# Reruns exactly this test (same data seed, same target settings, a run folder of its own).', `# ${input.testName}`, '# In the repository folder: bash <this file>', input.command, ''].join('\n');
+export function replayFiles(input: { command: string; curl?: string; testName: string }): {
+  rerun: string;
+  curl?: string;
+} {
+  const rerun = [
+    '# Reruns exactly this test (same data seed, same target settings, a run folder of its own).',
+    `# ${input.testName}`,
+    '# In the repository folder: bash <this file>',
+    input.command,
+    '',
+  ].join('\n');
   if (!input.curl) return { rerun };
-  return { rerun, curl: [`# The last request of ${input.testName}`, '# In the repository folder: bash <this file> (or paste its lines)', input.curl, ''].join('\n') };
+  return {
+    rerun,
+    curl: [
+      `# The last request of ${input.testName}`,
+      '# In the repository folder: bash <this file> (or paste its lines)',
+      input.curl,
+      '',
+    ].join('\n'),
+  };
 }
 
 /** Terminal lines: keep each to this width. */
@@ -171,7 +242,8 @@ export const TERMINAL_WIDTH = 120;
 /** Playwright's terminal reporters print the first 300 characters of a text attachment. */
 const SHOWN_CHARACTERS = 300;
 
-const fit = (line: string, width = TERMINAL_WIDTH): string => (line.length <= width ? line : `${line.slice(0, width - 1)}…`);
+const fit = (line: string, width = TERMINAL_WIDTH): string =>
+  line.length <= width ? line : `${line.slice(0, width - 1)}…`;
 
 /** The first lines of the replay attachment: where its files are, and what the curl's credentials are. */
 export function replayPointer(paths: { rerun: string; curl?: string }, mutation: ReplayMutation | undefined): string[] {

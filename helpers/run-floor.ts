@@ -53,7 +53,11 @@ export function readRequestCounts(dir: string): number | undefined {
 }
 
 /** `sent`: the workers' own count of requests, when known (the transcripts hold only what a test showed). */
-export function runFloor(exchanges: readonly TimedExchange[], requestsPerSecond: number, sent?: number): RunFloor | undefined {
+export function runFloor(
+  exchanges: readonly TimedExchange[],
+  requestsPerSecond: number,
+  sent?: number,
+): RunFloor | undefined {
   if (!exchanges.length) return undefined;
   const byTest = new Map<string, [number, number][]>();
   let requests = 0;
@@ -74,7 +78,13 @@ export function runFloor(exchanges: readonly TimedExchange[], requestsPerSecond:
   }
   if (!Number.isFinite(rttMs)) rttMs = 0;
   requests = Math.max(requests, sent ?? 0);
-  return { requests, criticalPath, criticalTest, rttMs, floorMs: Math.max(criticalPath * rttMs, (requests / requestsPerSecond) * 1000) };
+  return {
+    requests,
+    criticalPath,
+    criticalTest,
+    rttMs,
+    floorMs: Math.max(criticalPath * rttMs, (requests / requestsPerSecond) * 1000),
+  };
 }
 
 /** Every exchange of a run's transcripts folder (one JSONL file per worker). */

@@ -69,13 +69,16 @@ export const EXIT_INCONCLUSIVE = 4;
  * nightly job of one client's money sequences, an exploration without a second client). Decided by
  * the run's record (runner/reporters/record.ts), which every `--reporter` keeps.
  */
-export const assessedNothing = (counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): boolean => counts.skipped > 0 && counts.passed === 0 && counts.failed === 0;
+export const assessedNothing = (counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): boolean =>
+  counts.skipped > 0 && counts.passed === 0 && counts.failed === 0;
 
 /** Playwright's status of a run, failed when it passed but assessed nothing. */
-export const recordedStatus = (status: string, counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): string => (status === 'passed' && assessedNothing(counts) ? 'failed' : status);
+export const recordedStatus = (status: string, counts: Pick<RunCounts, 'passed' | 'failed' | 'skipped'>): string =>
+  status === 'passed' && assessedNothing(counts) ? 'failed' : status;
 
 /** What a run that assessed nothing says, whatever reporter shows it. */
-export const assessedNothingLine = (skipped: number): string => `every selected test was skipped (${skipped}): nothing was assessed, the run fails (the skip reasons: the default reporter's summary, results.json)`;
+export const assessedNothingLine = (skipped: number): string =>
+  `every selected test was skipped (${skipped}): nothing was assessed, the run fails (the skip reasons: the default reporter's summary, results.json)`;
 
 /** 0 passed, 1 failed (or interrupted), 4 nothing failed but some tests were inconclusive. */
 export function runExitCode(status: string, counts: Pick<RunCounts, 'inconclusive'>): number {
@@ -84,13 +87,18 @@ export function runExitCode(status: string, counts: Pick<RunCounts, 'inconclusiv
 }
 
 /** 20261122T171622Z: sortable, UTC, valid in a file name everywhere. */
-export const runStamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+export const runStamp = (d: Date): string =>
+  d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 
 const safeId = (runId: string): string => runId.replace(/[^A-Za-z0-9._-]/g, '_');
 
 export const runFolderName = (date: Date, runId: string): string => `${runStamp(date)}-${safeId(runId)}`;
 
-export const newRunDir = (runId: string, root: string, date = new Date()): string => path.join(root, runFolderName(date, runId));
+export const newRunDir = (runId: string, root: string, date = new Date()): string =>
+  path.join(root, runFolderName(date, runId));
 
 const RUN_FOLDER = /^\d{8}T\d{6}Z-.+$/;
 
@@ -128,7 +136,11 @@ export function missingFromRecord(dir: string, options: { allure?: boolean } = {
   const missing: string[] = [];
   if (!readRunRecord(dir)?.endedAt) missing.push('run.json with an end');
   if (!existsSync(files.jsonReport)) missing.push('results.json');
-  if ((options.allure ?? true) && !(existsSync(files.allureResults) && readdirSync(files.allureResults).some((f) => f.endsWith('-result.json')))) missing.push('Allure results');
+  if (
+    (options.allure ?? true) &&
+    !(existsSync(files.allureResults) && readdirSync(files.allureResults).some((f) => f.endsWith('-result.json')))
+  )
+    missing.push('Allure results');
   if (!existsSync(files.plan)) missing.push('plan.json');
   return missing;
 }
@@ -156,7 +168,8 @@ export function updateRunRecord(dir: string, patch: Partial<RunRecord>): RunReco
 }
 
 /** A run that reached its end and ran at least one test: the only kind a report is rendered from. */
-export const executedTests = (record: RunRecord | undefined): boolean => Boolean(record?.endedAt && (record.counts?.executed ?? 0) > 0);
+export const executedTests = (record: RunRecord | undefined): boolean =>
+  Boolean(record?.endedAt && (record.counts?.executed ?? 0) > 0);
 
 export interface RunEntry {
   dir: string;
@@ -243,7 +256,10 @@ export interface PassedOver {
 
 function whyNotComparable(entry: RunEntry, now: number): Omit<PassedOver, 'name'> {
   if (!entry.record) return { why: 'no run.json', recordLost: true };
-  if (!entry.record.endedAt) return mayBeRunning(entry, now) ? { why: 'still running', recordLost: false } : { why: 'never ended (killed?)', recordLost: true };
+  if (!entry.record.endedAt)
+    return mayBeRunning(entry, now)
+      ? { why: 'still running', recordLost: false }
+      : { why: 'never ended (killed?)', recordLost: true };
   if (!executedTests(entry.record)) return { why: 'ran no test', recordLost: false };
   return { why: 'no results.json', recordLost: true };
 }
@@ -271,9 +287,12 @@ export function passedOver(spec: string, root: string, now = Date.now()): Passed
  */
 export function resolveRun(spec: string, root: string): string | undefined {
   const runs = comparableRuns(root);
-  const back = spec === 'last' ? 0 : spec === 'previous' ? 1 : /^last~(\d+)$/.test(spec) ? Number(spec.slice(5)) : undefined;
+  const back =
+    spec === 'last' ? 0 : spec === 'previous' ? 1 : /^last~(\d+)$/.test(spec) ? Number(spec.slice(5)) : undefined;
   if (back !== undefined) return runs[back]?.dir;
-  const byName = listRuns(root).find((e) => e.name === spec || e.name.endsWith(`-${safeId(spec)}`) || e.record?.runId === spec);
+  const byName = listRuns(root).find(
+    (e) => e.name === spec || e.name.endsWith(`-${safeId(spec)}`) || e.record?.runId === spec,
+  );
   if (byName) return byName.dir;
   if (existsSync(spec)) return spec;
   return undefined;

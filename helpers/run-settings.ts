@@ -98,9 +98,14 @@ export interface ProxySettings {
  * identifier made and every secret redacted (reading the whole environment costs about 10 µs).
  */
 export const runIdOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PAYMENTS_RUN_ID || undefined;
-export const fingerprintKeyOf = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PAYMENTS_FINGERPRINT_KEY || undefined;
+export const fingerprintKeyOf = (env: NodeJS.ProcessEnv = process.env): string | undefined =>
+  env.PAYMENTS_FINGERPRINT_KEY || undefined;
 
-const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnvironment {
   return {
@@ -206,15 +211,22 @@ export function forgetRecordReporter(env: NodeJS.ProcessEnv = process.env): void
 }
 
 /** Environment variable through which Playwright's webServer hands a reference port to the workers. */
-export const portVariable = (serverName: string): string => `REF_PORT_${serverName.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`;
+export const portVariable = (serverName: string): string =>
+  `REF_PORT_${serverName.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`;
 
 /** The port a reference server reported (REF_PORT_<server>, set by Playwright's webServer). */
-export const referencePort = (serverName: string, env: NodeJS.ProcessEnv = process.env): string | undefined => env[portVariable(serverName)] || undefined;
+export const referencePort = (serverName: string, env: NodeJS.ProcessEnv = process.env): string | undefined =>
+  env[portVariable(serverName)] || undefined;
 
 /** The reference's REF_* knobs set in this process (not the ports Playwright hands out): what decides what the reference did. */
 export function referenceKnobs(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('REF_') && !e[0].startsWith('REF_PORT_') && Boolean(e[1])));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (e): e is [string, string] => e[0].startsWith('REF_') && !e[0].startsWith('REF_PORT_') && Boolean(e[1]),
+    ),
+  );
 }
 
 /** A variable a profile names for a secret (environments/README.md): its value, or undefined when unset or empty. */
-export const profileVariable = (name: string, env: NodeJS.ProcessEnv = process.env): string | undefined => env[name] || undefined;
+export const profileVariable = (name: string, env: NodeJS.ProcessEnv = process.env): string | undefined =>
+  env[name] || undefined;

@@ -20,7 +20,11 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCod
 function inline(text: string): string {
   return text
     .split(/(`[^`]+`)/)
-    .map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? `<code>${esc(part.slice(1, -1))}</code>` : esc(part).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')))
+    .map((part) =>
+      part.startsWith('`') && part.endsWith('`') && part.length > 1
+        ? `<code>${esc(part.slice(1, -1))}</code>`
+        : esc(part).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>'),
+    )
     .join('');
 }
 
@@ -46,7 +50,9 @@ export function renderSpecHtml(markdown: string, source = 'spec/payments-api.md'
   const out: string[] = [];
   const toc: { level: number; id: string; text: string }[] = [];
   const used = new Set<string>();
-  const headingNumbers = new Set(lines.map((l) => /^#{2,6}\s+(\d+(?:\.\d+)*)\.?\s/.exec(l)?.[1]).filter(Boolean) as string[]);
+  const headingNumbers = new Set(
+    lines.map((l) => /^#{2,6}\s+(\d+(?:\.\d+)*)\.?\s/.exec(l)?.[1]).filter(Boolean) as string[],
+  );
   let section: string | undefined;
   let title = 'Specification';
   const unique = (id: string): string | undefined => {
@@ -74,7 +80,9 @@ export function renderSpecHtml(markdown: string, source = 'spec/payments-api.md'
         if (number && !number.includes('.')) section = number;
         const id = unique(number ? sectionAnchor(number) : `h-${text.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`);
         if (id) toc.push({ level, id, text });
-        out.push(`<h${level}${id ? ` id="${esc(id)}"` : ''}>${id ? `<a class="self" href="#${esc(id)}">${inline(text)}</a>` : inline(text)}</h${level}>`);
+        out.push(
+          `<h${level}${id ? ` id="${esc(id)}"` : ''}>${id ? `<a class="self" href="#${esc(id)}">${inline(text)}</a>` : inline(text)}</h${level}>`,
+        );
       }
       i++;
       continue;
@@ -85,8 +93,15 @@ export function renderSpecHtml(markdown: string, source = 'spec/payments-api.md'
       const [head, ...rest] = rows;
       const body = rest.filter((r) => !/^\s*\|?\s*:?-{2,}/.test(r));
       out.push(
-        `<table><thead><tr>${cells(head!).map((c) => `<th>${inline(c)}</th>`).join('')}</tr></thead><tbody>${body
-          .map((r) => `<tr>${cells(r).map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`)
+        `<table><thead><tr>${cells(head!)
+          .map((c) => `<th>${inline(c)}</th>`)
+          .join('')}</tr></thead><tbody>${body
+          .map(
+            (r) =>
+              `<tr>${cells(r)
+                .map((c) => `<td>${inline(c)}</td>`)
+                .join('')}</tr>`,
+          )
           .join('')}</tbody></table>`,
       );
       continue;
@@ -95,13 +110,19 @@ export function renderSpecHtml(markdown: string, source = 'spec/payments-api.md'
       const items: ListLine[] = [];
       while (i < lines.length && LIST.test(lines[i]!)) {
         const m = LIST.exec(lines[i++]!)!;
-        items.push({ indent: m[1]!.length, ordered: Boolean(m[3]), ...(m[3] ? { number: Number(m[3]) } : {}), text: m[4]! });
+        items.push({
+          indent: m[1]!.length,
+          ordered: Boolean(m[3]),
+          ...(m[3] ? { number: Number(m[3]) } : {}),
+          text: m[4]!,
+        });
       }
       out.push(renderList(items, section, headingNumbers, unique));
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|\s*\|)/.test(lines[i]!) && !LIST.test(lines[i]!)) para.push(lines[i++]!.trim());
+    while (i < lines.length && lines[i]!.trim() && !/^(#{1,6}\s|\s*\|)/.test(lines[i]!) && !LIST.test(lines[i]!))
+      para.push(lines[i++]!.trim());
     out.push(`<p>${inline(para.join(' '))}</p>`);
   }
 
@@ -125,7 +146,12 @@ ${out.join('\n')}
 `;
 }
 
-function renderList(items: ListLine[], section: string | undefined, headingNumbers: ReadonlySet<string>, unique: (id: string) => string | undefined): string {
+function renderList(
+  items: ListLine[],
+  section: string | undefined,
+  headingNumbers: ReadonlySet<string>,
+  unique: (id: string) => string | undefined,
+): string {
   let html = '';
   const stack: { indent: number; tag: string }[] = [];
   for (const item of items) {
@@ -139,7 +165,11 @@ function renderList(items: ListLine[], section: string | undefined, headingNumbe
     let id: string | undefined;
     if (item.ordered && item.number !== undefined && section) {
       const nested = stack.length > 1;
-      const candidate = nested ? `${sectionAnchor(section)}-rule-${item.number}` : headingNumbers.has(`${section}.${item.number}`) ? undefined : sectionAnchor(`${section}.${item.number}`);
+      const candidate = nested
+        ? `${sectionAnchor(section)}-rule-${item.number}`
+        : headingNumbers.has(`${section}.${item.number}`)
+          ? undefined
+          : sectionAnchor(`${section}.${item.number}`);
       if (candidate) id = unique(candidate);
     }
     const label = id ? (id.includes('-rule-') ? `§${section} rule ${item.number}` : `§${section}.${item.number}`) : '';
@@ -150,4 +180,5 @@ function renderList(items: ListLine[], section: string | undefined, headingNumbe
 }
 
 /** spec/payments-api.md rendered. */
-export const specHtml = (file = SPEC_FILE): string => renderSpecHtml(readFileSync(file, 'utf8'), path.relative(path.resolve(__dirname, '..'), file));
+export const specHtml = (file = SPEC_FILE): string =>
+  renderSpecHtml(readFileSync(file, 'utf8'), path.relative(path.resolve(__dirname, '..'), file));

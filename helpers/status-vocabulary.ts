@@ -20,10 +20,15 @@ export const ISO_STATUS_CODES: ReadonlySet<string> = new Set(Object.values(ISO_C
 export const FINAL_CLASSES: ReadonlySet<StatusClass> = new Set(['accepted', 'rejected', 'cancelled']);
 
 /** The class of a code: the profile's lists first (a target may use a proprietary code), then ISO's. */
-export function classifyStatus(code: string | undefined, expectations: Pick<Expectations, 'statusCodes'>): StatusClass | undefined {
+export function classifyStatus(
+  code: string | undefined,
+  expectations: Pick<Expectations, 'statusCodes'>,
+): StatusClass | undefined {
   if (!code) return undefined;
-  for (const [cls, codes] of Object.entries(expectations.statusCodes) as [StatusClass, string[]][]) if (codes.includes(code)) return cls;
-  for (const [cls, codes] of Object.entries(ISO_CLASSES) as [StatusClass, readonly string[]][]) if (codes.includes(code)) return cls;
+  for (const [cls, codes] of Object.entries(expectations.statusCodes) as [StatusClass, string[]][])
+    if (codes.includes(code)) return cls;
+  for (const [cls, codes] of Object.entries(ISO_CLASSES) as [StatusClass, readonly string[]][])
+    if (codes.includes(code)) return cls;
   return undefined;
 }
 
@@ -33,7 +38,11 @@ export function isFinalStatus(code: string | undefined, expectations: Pick<Expec
 }
 
 /** Whether the profile lists this exact code for its class (the assumption STS-14 / STS-15 check). */
-export function isProfileCode(code: string | undefined, cls: StatusClass, expectations: Pick<Expectations, 'statusCodes'>): boolean {
+export function isProfileCode(
+  code: string | undefined,
+  cls: StatusClass,
+  expectations: Pick<Expectations, 'statusCodes'>,
+): boolean {
   return code !== undefined && expectations.statusCodes[cls].includes(code);
 }
 

@@ -7,7 +7,9 @@ const MAX_BODY_CHARS = 20_000;
 function bodyText(body: Uint8Array | string | undefined): string {
   if (body === undefined) return '';
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}\n… (${text.length - MAX_BODY_CHARS} more characters)` : text;
+  return text.length > MAX_BODY_CHARS
+    ? `${text.slice(0, MAX_BODY_CHARS)}\n… (${text.length - MAX_BODY_CHARS} more characters)`
+    : text;
 }
 
 function pretty(text: string): string {
@@ -24,7 +26,12 @@ export function renderExchange(exchange: Exchange, redactor: Redactor): string {
   const url = new URL(request.url);
   const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   for (const [k, v] of Object.entries(redactor.headers(request.headers))) lines.push(`${k}: ${v}`);
-  lines.push('', redactor.text(bodyText(request.body)), '', `── response ${response.status} in ${exchange.durationMs} ms ──`);
+  lines.push(
+    '',
+    redactor.text(bodyText(request.body)),
+    '',
+    `── response ${response.status} in ${exchange.durationMs} ms ──`,
+  );
   for (const r of exchange.retries) lines.push(`(retried after ${r.status}, waited ${r.waitedMs} ms)`);
   for (const [k, v] of Object.entries(redactor.headers(response.headers))) lines.push(`${k}: ${v}`);
   lines.push('', redactor.text(pretty(response.text)));
@@ -52,7 +59,8 @@ export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<s
   };
 }
 
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
+const clip = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 
 /**
  * An exchange in a few lines, redacted, for a record a person reads next to a conclusion drawn from
@@ -60,12 +68,18 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  */
 export function exchangeSummary(exchange: Exchange, redactor: Redactor, maxBody = 600): Record<string, unknown> {
   const url = new URL(exchange.request.url);
-  const responseHeaders = Object.fromEntries(Object.entries(redactor.headers(exchange.response.headers)).filter(([k]) => /^(content-type|www-authenticate|retry-after)$/i.test(k)));
+  const responseHeaders = Object.fromEntries(
+    Object.entries(redactor.headers(exchange.response.headers)).filter(([k]) =>
+      /^(content-type|www-authenticate|retry-after)$/i.test(k),
+    ),
+  );
   return {
     label: exchange.label,
     request: `${exchange.request.method} ${url.pathname}`,
     requestHeaders: redactor.headers(exchange.request.headers),
-    ...(exchange.request.body !== undefined ? { requestBody: clip(redactor.text(bodyText(exchange.request.body)), maxBody) } : {}),
+    ...(exchange.request.body !== undefined
+      ? { requestBody: clip(redactor.text(bodyText(exchange.request.body)), maxBody) }
+      : {}),
     status: exchange.response.status,
     responseHeaders,
     responseBody: clip(redactor.text(exchange.response.text), maxBody),

@@ -16,7 +16,19 @@ export class AccessTokens {
     const iat = Math.floor(nowMs / 1000);
     const token =
       format === 'jwt'
-        ? signHs256({ iss: 'reference-payments', sub: clientId, client_id: clientId, scope: 'makePayments', iat, exp: iat + ttlSeconds, jti: randomUUID() }, this.secret, this.kid)
+        ? signHs256(
+            {
+              iss: 'reference-payments',
+              sub: clientId,
+              client_id: clientId,
+              scope: 'makePayments',
+              iat,
+              exp: iat + ttlSeconds,
+              jti: randomUUID(),
+            },
+            this.secret,
+            this.kid,
+          )
         : randomBytes(32).toString('base64url');
     this.tokens.set(token, { clientId, expiresAtMs: nowMs + ttlSeconds * 1000 });
     return token;

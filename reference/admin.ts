@@ -29,23 +29,32 @@ function jsonBody(req: FastifyRequest): unknown {
  * the same route. A check on the raw URL (req.url.startsWith('/_admin')) let it through. Its 404 is
  * the one of an unknown path.
  */
-const loopbackOnly = { onRequest: async (req: FastifyRequest): Promise<void> => {
-  if (!fromLoopback(req)) throw errorsOf.notFound(NOT_FOUND_MESSAGE);
-} };
+const loopbackOnly = {
+  onRequest: async (req: FastifyRequest): Promise<void> => {
+    if (!fromLoopback(req)) throw errorsOf.notFound(NOT_FOUND_MESSAGE);
+  },
+};
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/_admin/clients', loopbackOnly, async (req, reply) => {
     const result = ctx.registry.register(jsonBody(req));
     if (!result.ok || !result.client) {
-      throw new ApiError(400, result.problems.map((message) => ({ code: 'invalid_registration', message })));
+      throw new ApiError(
+        400,
+        result.problems.map((message) => ({ code: 'invalid_registration', message })),
+      );
     }
     return reply.code(201).send({ clientId: result.client.clientId });
   });
 
-  app.post<{ Params: { clientId: string } }>('/_admin/clients/:clientId/send-batch', loopbackOnly, async (req, reply) => {
-    if (!ctx.registry.get(req.params.clientId)) throw errorsOf.notFound('unknown client');
-    return reply.code(200).send({ sent: ctx.lifecycle.sendBatch(req.params.clientId) });
-  });
+  app.post<{ Params: { clientId: string } }>(
+    '/_admin/clients/:clientId/send-batch',
+    loopbackOnly,
+    async (req, reply) => {
+      if (!ctx.registry.get(req.params.clientId)) throw errorsOf.notFound('unknown client');
+      return reply.code(200).send({ sent: ctx.lifecycle.sendBatch(req.params.clientId) });
+    },
+  );
 
   app.get('/_admin/faults', loopbackOnly, async () => faultCatalogue);
 

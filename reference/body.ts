@@ -25,7 +25,8 @@ function exceedsDepth(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -64,7 +65,8 @@ function dropExtraInput(root: unknown, faults: FaultSet): boolean {
     const record = value as Record<string, unknown>;
     for (const key of DROPPED_KEYS) {
       if (!Object.hasOwn(record, key)) continue;
-      if (key === '__proto__' && faults.has('robustness-proto-500')) throw new TypeError('prototype key reached the handler');
+      if (key === '__proto__' && faults.has('robustness-proto-500'))
+        throw new TypeError('prototype key reached the handler');
       Reflect.deleteProperty(record, key);
       changed = true;
     }
@@ -97,7 +99,8 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
       throw bad('the request body is not valid UTF-8');
     }
   const accept = dialect.extraInput === 'accept';
-  if (faults.has('deep-nesting-500') && exceedsDepth(text, MAX_DEPTH)) throw new RangeError('Maximum call stack size exceeded');
+  if (faults.has('deep-nesting-500') && exceedsDepth(text, MAX_DEPTH))
+    throw new RangeError('Maximum call stack size exceeded');
   if (!accept && exceedsDepth(text, MAX_DEPTH)) throw bad(`the JSON nesting is deeper than ${MAX_DEPTH}`);
   let value: unknown;
   try {
@@ -117,7 +120,8 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
     if (faults.has('malformed-json-500')) throw new TypeError('the handler read a body that did not parse');
     throw bad('the request body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the request body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw bad('the request body must be a JSON object');
   if (accept && dropExtraInput(value, faults)) text = JSON.stringify(value);
   return { text, value: value as Record<string, unknown> };
 }
@@ -130,7 +134,11 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
  * and REF_REQUEST_TIMEOUT_MS bounds how long an endless body is read (408, then the connection closes).
  * Works the same with Content-Length and chunked framing: the HTTP parser ends the stream either way.
  */
-export function readBody(stream: NodeJS.ReadableStream, limit: number, done: (error: Error | null, body?: Buffer) => void): void {
+export function readBody(
+  stream: NodeJS.ReadableStream,
+  limit: number,
+  done: (error: Error | null, body?: Buffer) => void,
+): void {
   const chunks: Buffer[] = [];
   let received = 0;
   let over = false;
@@ -155,7 +163,13 @@ export function readBody(stream: NodeJS.ReadableStream, limit: number, done: (er
     chunks.push(bytes);
   };
   const onEnd = (): void => {
-    if (over) finish(new ApiError('tooLarge', { code: 'payload_too_large', message: `the request body is larger than ${limit} bytes` }));
+    if (over)
+      finish(
+        new ApiError('tooLarge', {
+          code: 'payload_too_large',
+          message: `the request body is larger than ${limit} bytes`,
+        }),
+      );
     else finish(null, Buffer.concat(chunks, received));
   };
   // The client went away or the request timed out: the framework has nobody left to answer.

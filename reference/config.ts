@@ -40,7 +40,10 @@ export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults'
 }
 
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
 }
 
@@ -55,7 +58,8 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
 function percent(name: string, raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 0;
   const value = Number(raw.trim());
-  if (!Number.isFinite(value) || value < 0 || value > 100) throw new Error(`${name} must be a number from 0 to 100, got "${raw}"`);
+  if (!Number.isFinite(value) || value < 0 || value > 100)
+    throw new Error(`${name} must be a number from 0 to 100, got "${raw}"`);
   return value;
 }
 
@@ -75,10 +79,16 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
   const dialect = typeof dialectOpt === 'object' ? dialectOpt : resolveDialect(dialectOpt ?? env.REF_DIALECT);
   const faults = parseFaultList(options.faults ?? (env.REF_FAULTS ?? '').split(','));
 
-  const requestTimeoutMs = options.requestTimeoutMs ?? int('REF_REQUEST_TIMEOUT_MS', env.REF_REQUEST_TIMEOUT_MS, 10_000, 1);
-  const headersTimeoutMs = options.headersTimeoutMs ?? int('REF_HEADERS_TIMEOUT_MS', env.REF_HEADERS_TIMEOUT_MS, Math.min(5_000, requestTimeoutMs), 1);
+  const requestTimeoutMs =
+    options.requestTimeoutMs ?? int('REF_REQUEST_TIMEOUT_MS', env.REF_REQUEST_TIMEOUT_MS, 10_000, 1);
+  const headersTimeoutMs =
+    options.headersTimeoutMs ??
+    int('REF_HEADERS_TIMEOUT_MS', env.REF_HEADERS_TIMEOUT_MS, Math.min(5_000, requestTimeoutMs), 1);
   // Node refuses a headers timeout longer than the request timeout; say so in our own terms.
-  if (headersTimeoutMs > requestTimeoutMs) throw new Error(`REF_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must be at most REF_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error(
+      `REF_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must be at most REF_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
 
   return {
     host,

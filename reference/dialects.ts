@@ -235,8 +235,16 @@ export interface DialectChoice {
  * covering sets of dialects from it (also served as `dialectChoices` by GET /_admin/info).
  */
 export const dialectChoices: readonly DialectChoice[] = [
-  ...(Object.keys(refusalChoices) as RefusalClass[]).map((k) => ({ field: `refusalStatus.${k}`, values: refusalChoices[k], default: defaultRefusalStatus[k] })),
-  ...(Object.keys(topChoices) as TopField[]).map((k) => ({ field: k, values: topChoices[k] as readonly Choice[], default: defaultDialect[k] as Choice })),
+  ...(Object.keys(refusalChoices) as RefusalClass[]).map((k) => ({
+    field: `refusalStatus.${k}`,
+    values: refusalChoices[k],
+    default: defaultRefusalStatus[k],
+  })),
+  ...(Object.keys(topChoices) as TopField[]).map((k) => ({
+    field: k,
+    values: topChoices[k] as readonly Choice[],
+    default: defaultDialect[k] as Choice,
+  })),
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
   { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
@@ -263,7 +271,8 @@ const legacyFields: Readonly<Record<string, readonly RefusalClass[]>> = {
 function checked(field: string, value: unknown): Choice {
   const choice = choiceByField.get(field);
   if (!choice) throw new Error(`unknown dialect field "${field}"`);
-  if (!choice.values.includes(value as Choice)) throw new Error(`dialect field ${field} must be one of ${choice.values.map((v) => JSON.stringify(v)).join(', ')}`);
+  if (!choice.values.includes(value as Choice))
+    throw new Error(`dialect field ${field} must be one of ${choice.values.map((v) => JSON.stringify(v)).join(', ')}`);
   return value as Choice;
 }
 
@@ -286,12 +295,14 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
       return preset;
     }
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('a JSON dialect must be an object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('a JSON dialect must be an object');
     fields = parsed as Record<string, unknown>;
   }
   if (Array.isArray(fields)) throw new Error('a dialect must be a preset name or an object');
   const baseName = fields.base ?? 'default';
-  if (typeof baseName !== 'string' || !Object.hasOwn(dialects, baseName)) throw new Error(`unknown base dialect ${JSON.stringify(baseName)}`);
+  if (typeof baseName !== 'string' || !Object.hasOwn(dialects, baseName))
+    throw new Error(`unknown base dialect ${JSON.stringify(baseName)}`);
   const base = dialects[baseName]!;
   const nameField = fields.name;
   if (nameField !== undefined && typeof nameField !== 'string') throw new Error('dialect name must be a string');
@@ -301,12 +312,16 @@ export function resolveDialect(spec: string | Record<string, unknown> | undefine
   for (const [key, value] of Object.entries(fields)) {
     if (key === 'name' || key === 'base') continue;
     if (key === 'causeStatus') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('dialect field causeStatus must be an object');
-      for (const [cause, status] of Object.entries(value as Record<string, unknown>)) causes[cause] = checked(`causeStatus.${cause}`, status);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new Error('dialect field causeStatus must be an object');
+      for (const [cause, status] of Object.entries(value as Record<string, unknown>))
+        causes[cause] = checked(`causeStatus.${cause}`, status);
     } else if (key.startsWith('causeStatus.')) causes[key.slice('causeStatus.'.length)] = checked(key, value);
     else if (key === 'refusalStatus') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('dialect field refusalStatus must be an object');
-      for (const [cls, status] of Object.entries(value as Record<string, unknown>)) refusal[cls] = checked(`refusalStatus.${cls}`, status);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new Error('dialect field refusalStatus must be an object');
+      for (const [cls, status] of Object.entries(value as Record<string, unknown>))
+        refusal[cls] = checked(`refusalStatus.${cls}`, status);
     } else if (key.startsWith('refusalStatus.')) refusal[key.slice('refusalStatus.'.length)] = checked(key, value);
     else if (Object.hasOwn(legacyFields, key)) {
       for (const cls of legacyFields[key]!) refusal[cls] = checked(`refusalStatus.${cls}`, value);

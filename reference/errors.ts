@@ -23,7 +23,12 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** The cause within the class, when a dialect may answer it otherwise (dialects.ts CauseStatus). */
   readonly refusalCause: RefusalCause | undefined;
-  constructor(status: number | RefusalClass, errors: FieldError | readonly FieldError[], headers: Record<string, string> = {}, cause?: RefusalCause) {
+  constructor(
+    status: number | RefusalClass,
+    errors: FieldError | readonly FieldError[],
+    headers: Record<string, string> = {},
+    cause?: RefusalCause,
+  ) {
     const list = Array.isArray(errors) ? (errors as readonly FieldError[]) : [errors as FieldError];
     const fixed = typeof status === 'number' ? status : defaultRefusalStatus[status];
     super(list[0]?.message ?? `HTTP ${fixed}`);
@@ -69,7 +74,8 @@ export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiEr
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   const status = error.statusIn(dialect);
   // RFC 9110 §15.5.2: every 401 names a challenge, also when a dialect maps another class to 401.
-  if (status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="payments"');
+  if (status === 401 && !reply.hasHeader('www-authenticate'))
+    reply.header('WWW-Authenticate', 'Bearer realm="payments"');
   reply.code(status);
   if (dialect.errorBody === 'problem') {
     reply.type('application/problem+json');
@@ -93,14 +99,27 @@ export function sendApiError(reply: FastifyReply, dialect: Dialect, error: ApiEr
 export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.error === 'invalid_client') reply.header('WWW-Authenticate', 'Basic realm="payments", charset="UTF-8"');
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-  return reply.code(error.status).type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send({ error: error.error, error_description: error.message });
 }
 
 /** The message of an unknown path (and of anything that must look like one). */
 export const NOT_FOUND_MESSAGE = 'no such resource';
 
 export const errorsOf = {
-  unauthorized: (message: string): ApiError => new ApiError('unauthenticated', { code: 'unauthorized', message }, { 'WWW-Authenticate': 'Bearer realm="payments"' }),
-  missingHeader: (name: string): ApiError => new ApiError('missingHeader', { code: 'missing_header', message: `header ${name} is required`, path: `header:${name}` }),
+  unauthorized: (message: string): ApiError =>
+    new ApiError(
+      'unauthenticated',
+      { code: 'unauthorized', message },
+      { 'WWW-Authenticate': 'Bearer realm="payments"' },
+    ),
+  missingHeader: (name: string): ApiError =>
+    new ApiError('missingHeader', {
+      code: 'missing_header',
+      message: `header ${name} is required`,
+      path: `header:${name}`,
+    }),
   notFound: (message = 'not found'): ApiError => new ApiError('notFound', { code: 'not_found', message }),
 };

@@ -21,7 +21,11 @@ const f = <N extends string>(name: N, rule: string, description: string) => ({ n
 const globalFaultCatalogue = [
   // Token endpoint
   f('token-answers-201', 'TOK-01', 'A successful token request is answered 201 instead of 200.'),
-  f('token-access-token-not-string', 'TOK-02', 'access_token is a one-element array holding the token (string interpolation still yields the token).'),
+  f(
+    'token-access-token-not-string',
+    'TOK-02',
+    'access_token is a one-element array holding the token (string interpolation still yields the token).',
+  ),
   f('token-type-mac', 'TOK-03', 'token_type is "mac" instead of bearer.'),
   f('token-expires-in-fraction', 'TOK-04', 'expires_in is a non-integer number (TTL + 0.5).'),
   f('token-scope-renamed', 'TOK-05', 'The token response scope is "payments" instead of makePayments.'),
@@ -30,9 +34,17 @@ const globalFaultCatalogue = [
   f('token-accepts-any-grant-type', 'TOK-08', 'grant_type is not checked (missing or any value accepted).'),
   f('token-scope-optional', 'TOK-09', 'A token request without scope is accepted.'),
   f('token-accepts-json-body', 'TOK-10', 'A JSON body is parsed like a form body.'),
-  f('token-accepts-missing-assertion', 'TOK-11', 'A token request without assertion is accepted on the Basic credentials alone.'),
+  f(
+    'token-accepts-missing-assertion',
+    'TOK-11',
+    'A token request without assertion is accepted on the Basic credentials alone.',
+  ),
   // Authentication JWT
-  f('token-accepts-alg-none', 'AJWT-01', 'An assertion with alg none (any spelling) is accepted without a signature check.'),
+  f(
+    'token-accepts-alg-none',
+    'AJWT-01',
+    'An assertion with alg none (any spelling) is accepted without a signature check.',
+  ),
   f('token-skips-signature', 'AJWT-02', 'The assertion signature is not verified (alg RS256 still required).'),
   f('token-ignores-kid', 'AJWT-03', 'The assertion header kid is not checked.'),
   f('token-ignores-typ', 'AJWT-04', 'The assertion header typ is not checked.'),
@@ -45,22 +57,62 @@ const globalFaultCatalogue = [
   f('token-trusts-embedded-jwk', 'AJWT-11', 'An assertion carrying a jwk header is verified with that embedded key.'),
   f('token-rejects-extra-claims', 'AJWT-12', 'An assertion with claims beyond the documented ones is refused.'),
   // Authentication JWT: RFC 8725 attacks (README "JWT attack faults" says how a client builds each token)
-  f('token-trusts-x5c', 'AJWT-11', 'An assertion carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
-  f('token-trusts-x5u', 'AJWT-11', 'An assertion carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
-  f('token-trusts-jku', 'AJWT-11', 'An assertion carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
-  f('token-ignores-crit', 'AJWT-13', 'An assertion whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
-  f('token-honours-b64-false', 'AJWT-13', 'An assertion with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
-  f('token-alg-first-member', 'AJWT-01', 'The alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
-  f('token-accepts-rsa-family-alg', 'AJWT-01', 'An assertion is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
-  f('token-accepts-psychic-signature', 'AJWT-01', 'An ES256 assertion with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
+  f(
+    'token-trusts-x5c',
+    'AJWT-11',
+    'An assertion carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.',
+  ),
+  f(
+    'token-trusts-x5u',
+    'AJWT-11',
+    'An assertion carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).',
+  ),
+  f(
+    'token-trusts-jku',
+    'AJWT-11',
+    'An assertion carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).',
+  ),
+  f(
+    'token-ignores-crit',
+    'AJWT-13',
+    'An assertion whose crit header names an extension the service does not understand is accepted (crit is ignored).',
+  ),
+  f(
+    'token-honours-b64-false',
+    'AJWT-13',
+    'An assertion with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.',
+  ),
+  f(
+    'token-alg-first-member',
+    'AJWT-01',
+    'The alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.',
+  ),
+  f(
+    'token-accepts-rsa-family-alg',
+    'AJWT-01',
+    'An assertion is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).',
+  ),
+  f(
+    'token-accepts-psychic-signature',
+    'AJWT-01',
+    'An ES256 assertion with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.',
+  ),
   // Key registration
   f('key-accepts-non-rsa', 'KEY-01', 'A registered EC/Ed25519 key is used with its own algorithm (ES256/EdDSA).'),
   f('token-accepts-rsa-1024', 'KEY-02', 'A registered RSA key under 2048 bits is used.'),
-  f('key-accepts-encrypted-pem', 'KEY-03', 'A registered password-encrypted PEM is accepted and the assertion signature is not checked for that client.'),
+  f(
+    'key-accepts-encrypted-pem',
+    'KEY-03',
+    'A registered password-encrypted PEM is accepted and the assertion signature is not checked for that client.',
+  ),
   f('key-accepts-non-pem', 'KEY-04', 'A registered key in DER (base64) or JWK form is used.'),
   // Access token use
   f('bearer-optional', 'AT-01', 'A payments request without Authorization is served as the X-Client-Id client.'),
-  f('bearer-accepts-unknown', 'AT-02', 'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.'),
+  f(
+    'bearer-accepts-unknown',
+    'AT-02',
+    'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.',
+  ),
   f('client-id-header-optional', 'AT-03', 'A missing X-Client-Id defaults to the token’s client.'),
   f('client-id-mismatch-ignored', 'AT-04', 'X-Client-Id naming another client is not refused.'),
   f('bearer-never-expires', 'AT-05', 'Access tokens are accepted after expiry.'),
@@ -75,7 +127,11 @@ const globalFaultCatalogue = [
   f('sca-iat-optional', 'SCA-06', 'The SCA iat is not required.'),
   f('sca-jti-optional', 'SCA-07', 'The SCA jti is not required.'),
   f('sca-ignores-alg-claim', 'SCA-08', 'The SCA payload claim alg is not checked.'),
-  f('sca-hd-over-reserialised-json', 'SCA-09', 'hd is compared with the hash of JSON.stringify(JSON.parse(body)), not the raw bytes.'),
+  f(
+    'sca-hd-over-reserialised-json',
+    'SCA-09',
+    'hd is compared with the hash of JSON.stringify(JSON.parse(body)), not the raw bytes.',
+  ),
   f('sca-nonce-optional', 'SCA-10', 'The SCA nonce is not required.'),
   f('sca-allows-nonce-reuse', 'SCA-11', 'A reused SCA nonce is accepted.'),
   f('sca-ignores-nbf', 'SCA-12', 'The optional SCA nbf is not checked.'),
@@ -83,23 +139,67 @@ const globalFaultCatalogue = [
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
   // SCA JWT: RFC 8725 attacks (README "JWT attack faults")
-  f('sca-trusts-x5c', 'SCA-16', 'An SCA JWT carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.'),
-  f('sca-trusts-x5u', 'SCA-16', 'An SCA JWT carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).'),
+  f(
+    'sca-trusts-x5c',
+    'SCA-16',
+    'An SCA JWT carrying an x5c header is verified with the key of its first (leaf) certificate; the chain is not checked.',
+  ),
+  f(
+    'sca-trusts-x5u',
+    'SCA-16',
+    'An SCA JWT carrying an x5u header is verified with the key of the certificate fetched from that URL (loopback URLs only).',
+  ),
   f('sca-trusts-embedded-jwk', 'SCA-16', 'An SCA JWT carrying a jwk header is verified with that embedded key.'),
-  f('sca-trusts-jku', 'SCA-16', 'An SCA JWT carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).'),
-  f('sca-ignores-crit', 'SCA-17', 'An SCA JWT whose crit header names an extension the service does not understand is accepted (crit is ignored).'),
-  f('sca-honours-b64-false', 'SCA-17', 'An SCA JWT with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.'),
-  f('sca-alg-first-member', 'SCA-02', 'The SCA alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.'),
-  f('sca-accepts-rsa-family-alg', 'SCA-02', 'An SCA JWT is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).'),
-  f('sca-accepts-psychic-signature', 'SCA-02', 'An ES256 SCA JWT with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.'),
+  f(
+    'sca-trusts-jku',
+    'SCA-16',
+    'An SCA JWT carrying a jku header is verified with the key of the JWK Set fetched from that URL (loopback URLs only).',
+  ),
+  f(
+    'sca-ignores-crit',
+    'SCA-17',
+    'An SCA JWT whose crit header names an extension the service does not understand is accepted (crit is ignored).',
+  ),
+  f(
+    'sca-honours-b64-false',
+    'SCA-17',
+    'An SCA JWT with b64 false (RFC 7797) is verified over its unencoded payload, which is read as the claims.',
+  ),
+  f(
+    'sca-alg-first-member',
+    'SCA-02',
+    'The SCA alg check reads the first alg member of the header text while verification uses the parsed header (last member): RS256 then none passes unsigned.',
+  ),
+  f(
+    'sca-accepts-rsa-family-alg',
+    'SCA-02',
+    'An SCA JWT is verified with whatever RSA-family alg its header names (RS384, RS512, PS256, PS384, PS512).',
+  ),
+  f(
+    'sca-accepts-psychic-signature',
+    'SCA-02',
+    'An ES256 SCA JWT with the all-zero signature (r = s = 0, CVE-2022-21449) is accepted.',
+  ),
   // pacs.008 submission
   f('payment-answers-200', 'P8-01', 'A new payment is answered 200 instead of 201.'),
-  f('payment-psid-not-string', 'P8-02', 'data.paymentsServiceId is a number (the number also works as the id in later calls).'),
-  f('payment-id-field-renamed', 'P8-02', 'The submission response names the id data.paymentsHubId instead of data.paymentsServiceId (as the production service does); later calls accept that id as usual.'),
+  f(
+    'payment-psid-not-string',
+    'P8-02',
+    'data.paymentsServiceId is a number (the number also works as the id in later calls).',
+  ),
+  f(
+    'payment-id-field-renamed',
+    'P8-02',
+    'The submission response names the id data.paymentsHubId instead of data.paymentsServiceId (as the production service does); later calls accept that id as usual.',
+  ),
   f('payment-id-not-echoed', 'P8-03', 'data.paymentId is the paymentsServiceId instead of grpHdr.msgId.'),
   f('payment-status-received', 'P8-04', 'data.status is RECEIVED instead of PENDING.'),
   f('payment-creation-time-zoned', 'P8-05', 'data.creationDateTime carries a zone (Z).'),
-  f('payment-accepts-any-root', 'P8-06', 'A body whose root element is not fitoFICstmrCdtTrf (or has extra roots) is accepted.'),
+  f(
+    'payment-accepts-any-root',
+    'P8-06',
+    'A body whose root element is not fitoFICstmrCdtTrf (or has extra roots) is accepted.',
+  ),
   f('payment-msgid-optional', 'P8-10', 'grpHdr.msgId is not required (a missing one is generated).'),
   f('payment-credttm-unchecked', 'P8-11', 'grpHdr.creDtTm is neither required nor checked.'),
   f('payment-nboftxs-unchecked', 'P8-12', 'grpHdr.nbOfTxs is neither required nor checked.'),
@@ -118,15 +218,39 @@ const globalFaultCatalogue = [
   f('payment-chrgbr-unchecked', 'P8-25', 'chrgBr is neither required nor checked.'),
   f('payment-debtor-parties-optional', 'P8-26', 'dbtr, dbtrAcct and dbtrAgt are not required.'),
   f('payment-creditor-parties-optional', 'P8-27', 'cdtr, cdtrAcct and cdtrAgt are not required.'),
-  f('payment-party-shapes-unchecked', 'P8-28', 'Party structures are only checked to be objects; their fields are not checked.'),
+  f(
+    'payment-party-shapes-unchecked',
+    'P8-28',
+    'Party structures are only checked to be objects; their fields are not checked.',
+  ),
   f('payment-rejects-rmtinf', 'P8-29', 'A payment carrying rmtInf is refused.'),
-  f('payment-rmtinf-shape-unchecked', 'P8-31', 'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.'),
+  f(
+    'payment-rmtinf-shape-unchecked',
+    'P8-31',
+    'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',
+  ),
   // Idempotency
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
-  f('idempotency-creates-second-payment', 'IDEM-02', 'A repeat answers 200 with the original body but silently creates and settles a second payment.'),
-  f('idempotency-second-payment-after-settlement', 'IDEM-02', 'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).'),
-  f('idempotency-repeat-names-new-payment', 'IDEM-02', 'A repeat answers 200, but books a second payment and names it (a new paymentsServiceId) in the 200 body; pacs.002 serves both.'),
-  f('idempotency-race', 'IDEM-03', 'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.'),
+  f(
+    'idempotency-creates-second-payment',
+    'IDEM-02',
+    'A repeat answers 200 with the original body but silently creates and settles a second payment.',
+  ),
+  f(
+    'idempotency-second-payment-after-settlement',
+    'IDEM-02',
+    'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).',
+  ),
+  f(
+    'idempotency-repeat-names-new-payment',
+    'IDEM-02',
+    'A repeat answers 200, but books a second payment and names it (a new paymentsServiceId) in the 200 body; pacs.002 serves both.',
+  ),
+  f(
+    'idempotency-race',
+    'IDEM-03',
+    'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.',
+  ),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
   f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
@@ -134,7 +258,11 @@ const globalFaultCatalogue = [
   f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),
   f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
   f('status-no-orgnl-msgnmid', 'STS-06', 'orgnlGrpInf.orgnlMsgNmId is missing.'),
-  f('status-non-iso-interim', 'STS-07', 'The interim txSts is PENDING (not an ISO code); also visible under STS-14 (assumption).'),
+  f(
+    'status-non-iso-interim',
+    'STS-07',
+    'The interim txSts is PENDING (not an ISO code); also visible under STS-14 (assumption).',
+  ),
   f('status-accepted-as-acsp', 'STS-08', 'An accepted payment is reported as ACSP, never ACCC.'),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
@@ -147,20 +275,52 @@ const globalFaultCatalogue = [
   // Robustness
   f('robustness-proto-500', 'ROB-01', 'A body with a __proto__ key crashes the handler (500).'),
   f('malformed-json-500', 'ROB-01', 'A body that is not valid JSON crashes the handler (500) instead of a refusal.'),
-  f('deep-nesting-500', 'ROB-03', 'A body nested deeper than 64 levels overflows the handler (500), whatever the dialect.'),
-  f('extra-member-alters-payment', 'ROB-03', 'A pacs.008 carrying a member the spec does not define is accepted and booked with another txId than the one sent.'),
+  f(
+    'deep-nesting-500',
+    'ROB-03',
+    'A body nested deeper than 64 levels overflows the handler (500), whatever the dialect.',
+  ),
+  f(
+    'extra-member-alters-payment',
+    'ROB-03',
+    'A pacs.008 carrying a member the spec does not define is accepted and booked with another txId than the one sent.',
+  ),
   // Incoming
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
-  f('incoming-readable-by-any-client', 'INC-03', 'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary.'),
+  f(
+    'incoming-readable-by-any-client',
+    'INC-03',
+    'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary.',
+  ),
   // Cancellation
-  f('cancel-accepts-foreign-payment', 'CXL-01', 'A cancellation of another client’s or an unknown payment is accepted.'),
-  f('cancel-before-batch-still-settles', 'CXL-02', 'A cancellation before the batch is confirmed (CNCL) but the payment still settles.'),
-  f('cancel-after-batch-succeeds', 'CXL-03', 'A cancellation after the batch was sent is confirmed and the payment cancelled.'),
+  f(
+    'cancel-accepts-foreign-payment',
+    'CXL-01',
+    'A cancellation of another client’s or an unknown payment is accepted.',
+  ),
+  f(
+    'cancel-before-batch-still-settles',
+    'CXL-02',
+    'A cancellation before the batch is confirmed (CNCL) but the payment still settles.',
+  ),
+  f(
+    'cancel-after-batch-succeeds',
+    'CXL-03',
+    'A cancellation after the batch was sent is confirmed and the payment cancelled.',
+  ),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
-  f('camt029-readable-by-any-client', 'CXL-07', 'GET camt029 serves a cancellation to any client, not only the one that requested it.'),
+  f(
+    'camt029-readable-by-any-client',
+    'CXL-07',
+    'GET camt029 serves a cancellation to any client, not only the one that requested it.',
+  ),
   // Return
-  f('return-answers-500', 'RTR-01', 'A valid return is stored but answered 500: the client cannot tell it was accepted.'),
+  f(
+    'return-answers-500',
+    'RTR-01',
+    'A valid return is stored but answered 500: the client cannot tell it was accepted.',
+  ),
   f('return-answers-202', 'RTR-37', 'A valid return is answered 202 instead of the assumed 201.'),
   f('return-accepts-non-eur', 'RTR-02', 'Return amounts are accepted in any currency.'),
   f('return-accepts-non-positive', 'RTR-03', 'Return amounts may be zero or negative.'),
@@ -172,7 +332,11 @@ const globalFaultCatalogue = [
   f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
   f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
   f('return-rtrid-optional', 'RTR-11', 'txInf.rtrId is not required.'),
-  f('return-rtrid-reuse-accepted', 'RTR-40', 'A new return (its own msgId) reusing the rtrId of an earlier return is processed like any other.'),
+  f(
+    'return-rtrid-reuse-accepted',
+    'RTR-40',
+    'A new return (its own msgId) reusing the rtrId of an earlier return is processed like any other.',
+  ),
   f('return-orgnl-msgid-optional', 'RTR-12', 'txInf.orgnlGrpInf.orgnlMsgId is not required.'),
   f('return-accepts-any-msgnmid', 'RTR-13', 'orgnlMsgNmId is neither required nor checked.'),
   f('return-orgnl-e2e-optional', 'RTR-14', 'txInf.orgnlEndToEndId is not required.'),
@@ -200,7 +364,11 @@ const globalFaultCatalogue = [
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
   // Refund
-  f('refund-answers-500', 'RFD-01', 'A valid refund is stored but answered 500: the client cannot tell it was accepted.'),
+  f(
+    'refund-answers-500',
+    'RFD-01',
+    'A valid refund is stored but answered 500: the client cannot tell it was accepted.',
+  ),
   f('refund-answers-202', 'RFD-07', 'A valid refund is answered 202 instead of the assumed 201.'),
   f('refund-full-amount-accepted', 'RFD-02', 'A single refund of the full original amount is accepted.'),
   f('refund-by-any-institution', 'RFD-08', 'Any institution, not only the beneficiary’s, may refund a known payment.'),
@@ -208,17 +376,46 @@ const globalFaultCatalogue = [
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
   // Money: exact amounts, what goes back never exceeds the original, references per client
-  f('money-return-after-refund', 'MNY-01', 'The return check ignores accepted refunds: a full return after a refund is accepted.'),
-  f('money-refund-after-return', 'MNY-01', 'The refund check ignores a return: a refund of a returned payment is accepted.'),
-  f('money-check-then-act', 'MNY-01', 'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.'),
-  f('money-float-amounts', 'MNY-01', 'Refund totals are kept and compared as floating-point pounds (value added as a JS number, compared with <=), so near the amount bound rounding lets refunds exceed the original.'),
-  f('payment-refs-global', 'XCL-01', 'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.'),
+  f(
+    'money-return-after-refund',
+    'MNY-01',
+    'The return check ignores accepted refunds: a full return after a refund is accepted.',
+  ),
+  f(
+    'money-refund-after-return',
+    'MNY-01',
+    'The refund check ignores a return: a refund of a returned payment is accepted.',
+  ),
+  f(
+    'money-check-then-act',
+    'MNY-01',
+    'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.',
+  ),
+  f(
+    'money-float-amounts',
+    'MNY-01',
+    'Refund totals are kept and compared as floating-point pounds (value added as a JS number, compared with <=), so near the amount bound rounding lets refunds exceed the original.',
+  ),
+  f(
+    'payment-refs-global',
+    'XCL-01',
+    'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.',
+  ),
   f('amount-sub-minor-units', 'MNY-04', 'Amounts with more than 2 decimal places are accepted (rounded to cents).'),
   f('amount-unbounded', 'MNY-05', 'Amounts have no upper bound (any finite positive number is accepted).'),
 ] as const;
 
 /** The operations of README "Addresses", named as the suite's profiles name them. */
-export const operations = ['token', 'submitPayment', 'paymentStatus', 'incomingPayment', 'cancel', 'cancellationStatus', 'returnPayment', 'refund'] as const;
+export const operations = [
+  'token',
+  'submitPayment',
+  'paymentStatus',
+  'incomingPayment',
+  'cancel',
+  'cancellationStatus',
+  'returnPayment',
+  'refund',
+] as const;
 export type Operation = (typeof operations)[number];
 
 const operationLabel: Readonly<Record<Operation, string>> = {
@@ -232,19 +429,46 @@ const operationLabel: Readonly<Record<Operation, string>> = {
   refund: 'POST pacs007',
 };
 
-const PAYMENTS_OPS = ['submitPayment', 'paymentStatus', 'incomingPayment', 'cancel', 'cancellationStatus', 'returnPayment', 'refund'] as const;
+const PAYMENTS_OPS = [
+  'submitPayment',
+  'paymentStatus',
+  'incomingPayment',
+  'cancel',
+  'cancellationStatus',
+  'returnPayment',
+  'refund',
+] as const;
 const POST_OPS = ['submitPayment', 'cancel', 'returnPayment', 'refund'] as const;
 
 const perOp = <B extends string, O extends Operation>(base: B, rule: string, ops: readonly O[], what: string) =>
-  ops.map((op) => ({ name: `${base}@${op}` as `${B}@${O}`, rule, description: `${what} Only on ${op} (${operationLabel[op]}).` }));
+  ops.map((op) => ({
+    name: `${base}@${op}` as `${B}@${O}`,
+    rule,
+    description: `${what} Only on ${op} (${operationLabel[op]}).`,
+  }));
 
 /** base × operations: each row's base is also a global fault above. */
 export const perOperationFaults = [
-  ...perOp('bearer-optional', 'AT-01', PAYMENTS_OPS, 'A request without Authorization is served as the X-Client-Id client (the route skips the bearer check).'),
-  ...perOp('bearer-accepts-unknown', 'AT-02', PAYMENTS_OPS, 'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.'),
+  ...perOp(
+    'bearer-optional',
+    'AT-01',
+    PAYMENTS_OPS,
+    'A request without Authorization is served as the X-Client-Id client (the route skips the bearer check).',
+  ),
+  ...perOp(
+    'bearer-accepts-unknown',
+    'AT-02',
+    PAYMENTS_OPS,
+    'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.',
+  ),
   ...perOp('client-id-header-optional', 'AT-03', PAYMENTS_OPS, 'A missing X-Client-Id defaults to the token’s client.'),
   ...perOp('client-id-mismatch-ignored', 'AT-04', PAYMENTS_OPS, 'X-Client-Id naming another client is not refused.'),
-  ...perOp('answers-non-json', 'AT-06', operations, 'The success body is sent as Content-Type text/plain (the JSON text pre-serialised).'),
+  ...perOp(
+    'answers-non-json',
+    'AT-06',
+    operations,
+    'The success body is sent as Content-Type text/plain (the JSON text pre-serialised).',
+  ),
   ...perOp('content-type-unchecked', 'AT-07', POST_OPS, 'The body is parsed as JSON whatever its Content-Type.'),
   ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
@@ -288,7 +512,9 @@ export function faultsFor(set: FaultSet, op: Operation): FaultSet {
   let out = cache.get(op);
   if (!out) {
     const suffix = `@${op}`;
-    const bases = [...set].filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length) as FaultName);
+    const bases = [...set]
+      .filter((name) => name.endsWith(suffix))
+      .map((name) => name.slice(0, -suffix.length) as FaultName);
     out = bases.length === 0 ? set : new Set<FaultName>([...set, ...bases]);
     cache.set(op, out);
   }

@@ -44,7 +44,9 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest, op: Opera
 
   if (!authorization || !match?.[1]) {
     if (!authorization && named && preFaults.has('bearer-optional')) return callerOf(req, named, op);
-    throw errorsOf.unauthorized(authorization ? 'Authorization must be a Bearer token' : 'a Bearer access token is required');
+    throw errorsOf.unauthorized(
+      authorization ? 'Authorization must be a Bearer token' : 'a Bearer access token is required',
+    );
   }
   const record = ctx.tokens.lookup(match[1]);
   if (!record) {
@@ -56,13 +58,18 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest, op: Opera
   // The token is valid: from here on the answer is in its owner's dialect, refusals included.
   const caller = callerOf(req, owner, op);
   const { faults } = caller;
-  if (record.expiresAtMs <= Date.now() && !faults.has('bearer-never-expires')) throw errorsOf.unauthorized('the access token has expired');
+  if (record.expiresAtMs <= Date.now() && !faults.has('bearer-never-expires'))
+    throw errorsOf.unauthorized('the access token has expired');
   if (!xClientId) {
     if (faults.has('client-id-header-optional')) return caller;
     throw errorsOf.missingHeader('X-Client-Id');
   }
   if (xClientId !== owner.clientId && !faults.has('client-id-mismatch-ignored')) {
-    throw new ApiError('forbidden', { code: 'forbidden', message: 'X-Client-Id does not name the client the access token was issued to', path: 'header:X-Client-Id' });
+    throw new ApiError('forbidden', {
+      code: 'forbidden',
+      message: 'X-Client-Id does not name the client the access token was issued to',
+      path: 'header:X-Client-Id',
+    });
   }
   return caller;
 }
@@ -75,13 +82,22 @@ export function checkAccept(req: FastifyRequest): void {
     const type = part.split(';')[0]!.trim().toLowerCase();
     return type === '*/*' || type === 'application/*' || type === 'application/json' || type.endsWith('+json');
   });
-  if (!ok) throw new ApiError('notAcceptable', { code: 'not_acceptable', message: 'Accept must allow application/json', path: 'header:Accept' });
+  if (!ok)
+    throw new ApiError('notAcceptable', {
+      code: 'not_acceptable',
+      message: 'Accept must allow application/json',
+      path: 'header:Accept',
+    });
 }
 
 export function requireJsonContentType(req: FastifyRequest): void {
   const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new ApiError('mediaType', { code: 'unsupported_media_type', message: 'Content-Type must be application/json', path: 'header:Content-Type' });
+    throw new ApiError('mediaType', {
+      code: 'unsupported_media_type',
+      message: 'Content-Type must be application/json',
+      path: 'header:Content-Type',
+    });
   }
 }
 

@@ -6,7 +6,15 @@
  * The algorithm is never taken from the token: callers pass the algorithm they expect, and RS256
  * is verified with node:crypto against the key registered for the client.
  */
-import { createHmac, createPublicKey, verify as cryptoVerify, constants, X509Certificate, type KeyObject, type JsonWebKey } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  verify as cryptoVerify,
+  constants,
+  X509Certificate,
+  type KeyObject,
+  type JsonWebKey,
+} from 'node:crypto';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -54,7 +62,15 @@ export function parseCompactJws(token: string, options: { unencodedPayload?: boo
       const payloadText = token.slice(first + 1, last);
       const payload = decodeJsonText(payloadText);
       if (!payload || !B64URL.test(s)) return null;
-      return { header, headerText: headerText!, payload, signingInput: token.slice(0, last), signature: Buffer.from(s, 'base64url'), signatureText: s, unencoded: true };
+      return {
+        header,
+        headerText: headerText!,
+        payload,
+        signingInput: token.slice(0, last),
+        signature: Buffer.from(s, 'base64url'),
+        signatureText: s,
+        unencoded: true,
+      };
     }
   }
   const parts = token.split('.');
@@ -66,7 +82,15 @@ export function parseCompactJws(token: string, options: { unencodedPayload?: boo
   const header = headerText === null ? null : decodeJsonText(headerText);
   const payload = payloadText === null ? null : decodeJsonText(payloadText);
   if (!header || !payload) return null;
-  return { header, headerText: headerText!, payload, signingInput: `${h}.${p}`, signature: Buffer.from(s, 'base64url'), signatureText: s, unencoded: false };
+  return {
+    header,
+    headerText: headerText!,
+    payload,
+    signingInput: `${h}.${p}`,
+    signature: Buffer.from(s, 'base64url'),
+    signatureText: s,
+    unencoded: false,
+  };
 }
 
 /** alg "none" in any spelling: refused unless a fault says otherwise. */
@@ -87,7 +111,12 @@ export function verifySignature(jws: ParsedJws, key: KeyObject, alg: JwsAlg): bo
     const bits = alg.slice(2);
     if (alg.startsWith('PS')) {
       // RFC 7518 §3.5: PSS with MGF1 of the same hash and a salt as long as the hash.
-      return cryptoVerify(`sha${bits}`, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(bits) / 8 }, jws.signature);
+      return cryptoVerify(
+        `sha${bits}`,
+        data,
+        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(bits) / 8 },
+        jws.signature,
+      );
     }
     return cryptoVerify(`sha${bits}`, data, key, jws.signature);
   } catch {
@@ -148,7 +177,8 @@ export function chooseAlgorithm(jws: ParsedJws, expected: JwsAlg, f: JwtAttackFa
 export function critProblem(header: JsonObject, f: JwtAttackFaults): string | null {
   const crit = header.crit;
   if (crit === undefined || f.ignoreCrit) return null;
-  if (f.b64 && Array.isArray(crit) && crit.length > 0 && crit.every((name) => name === 'b64') && header.b64 === false) return null;
+  if (f.b64 && Array.isArray(crit) && crit.length > 0 && crit.every((name) => name === 'b64') && header.b64 === false)
+    return null;
   return 'crit header is not supported';
 }
 
@@ -187,7 +217,13 @@ function keyFromToken(header: JsonObject, f: JwtAttackFaults, remote: RemoteKeys
  * the key named in the token itself do so (jwk/jku/x5c/x5u; when that key cannot be had, the
  * registered key is used).
  */
-export function verifyJws(jws: ParsedJws, decision: AlgDecision, registered: KeyObject, f: JwtAttackFaults, remote: RemoteKeys): boolean {
+export function verifyJws(
+  jws: ParsedJws,
+  decision: AlgDecision,
+  registered: KeyObject,
+  f: JwtAttackFaults,
+  remote: RemoteKeys,
+): boolean {
   if (decision.verifyAlg === 'none') return true;
   if (decision.verifyAlg === 'ES256' && f.psychic && isZeroEcdsaSignature(jws.signature)) return true; // the broken verifier never looks at the key
   const key = keyFromToken(jws.header, f, remote) ?? registered;

@@ -14,10 +14,17 @@ export type SignatureCheck = { key: KeyObject; alg: 'RS256' | 'ES256' | 'EdDSA' 
 export function usableKey(client: Client, faults: FaultSet): SignatureCheck | null {
   const verdict = client.key;
   if (verdict.problem === null && verdict.key) return { key: verdict.key, alg: 'RS256' };
-  if (verdict.problem === 'too-short' && verdict.key && faults.has('token-accepts-rsa-1024')) return { key: verdict.key, alg: 'RS256' };
-  if (verdict.problem === 'not-rsa' && verdict.key && faults.has('key-accepts-non-rsa')) return { key: verdict.key, alg: naturalAlg(verdict.key) };
+  if (verdict.problem === 'too-short' && verdict.key && faults.has('token-accepts-rsa-1024'))
+    return { key: verdict.key, alg: 'RS256' };
+  if (verdict.problem === 'not-rsa' && verdict.key && faults.has('key-accepts-non-rsa'))
+    return { key: verdict.key, alg: naturalAlg(verdict.key) };
   if (verdict.problem === 'encrypted' && faults.has('key-accepts-encrypted-pem')) return 'skip';
-  if (verdict.problem === 'not-pem' && verdict.key && faults.has('key-accepts-non-pem') && judgeNonPemKey(verdict.key).problem === null) {
+  if (
+    verdict.problem === 'not-pem' &&
+    verdict.key &&
+    faults.has('key-accepts-non-pem') &&
+    judgeNonPemKey(verdict.key).problem === null
+  ) {
     return { key: verdict.key, alg: 'RS256' };
   }
   return null;

@@ -24,7 +24,8 @@ function judgeParsed(key: KeyObject): KeyVerdict {
     return { problem: 'not-rsa', detail: `key type ${key.asymmetricKeyType ?? 'unknown'} is not RSA`, key };
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < MIN_RSA_BITS) return { problem: 'too-short', detail: `RSA key of ${bits} bits is shorter than ${MIN_RSA_BITS}`, key };
+  if (bits < MIN_RSA_BITS)
+    return { problem: 'too-short', detail: `RSA key of ${bits} bits is shorter than ${MIN_RSA_BITS}`, key };
   return { problem: null, detail: `RSA ${bits} bits`, key };
 }
 

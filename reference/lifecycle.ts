@@ -35,7 +35,10 @@ export class Lifecycle {
   ) {}
 
   start(): void {
-    const base = Math.min(this.config.batchIntervalMs, this.config.settlementDelayMs > 0 ? this.config.settlementDelayMs : this.config.batchIntervalMs);
+    const base = Math.min(
+      this.config.batchIntervalMs,
+      this.config.settlementDelayMs > 0 ? this.config.settlementDelayMs : this.config.batchIntervalMs,
+    );
     const tickMs = Math.min(50, Math.max(5, Math.floor(base / 2)));
     const now = Date.now();
     this.nextCutAtMs = now + this.config.batchIntervalMs;

@@ -65,7 +65,8 @@ export class Registry {
   /** Validates an admin registration body; re-registering a clientId replaces the client. */
   register(input: unknown): RegistrationResult {
     const problems: string[] = [];
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, problems: ['body must be a JSON object'] };
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return { ok: false, problems: ['body must be a JSON object'] };
     const body = input as Record<string, unknown>;
     const clientId = str(body, 'clientId', problems);
     const clientSecret = str(body, 'clientSecret', problems);
@@ -82,12 +83,14 @@ export class Registry {
         problems.push('notificationUrl must be a URL');
       }
       // Notifications are POSTed by the service: only loopback targets, never an outside host.
-      if (url && (!/^https?:$/.test(url.protocol) || !isLoopbackHost(url.hostname))) problems.push('notificationUrl must be an http(s) loopback URL');
+      if (url && (!/^https?:$/.test(url.protocol) || !isLoopbackHost(url.hostname)))
+        problems.push('notificationUrl must be an http(s) loopback URL');
     }
     const batching = body.batching ?? 'auto';
     if (batching !== 'auto' && batching !== 'manual') problems.push('batching must be "auto" or "manual"');
     const ttl = body.tokenTtlSeconds;
-    if (ttl !== undefined && ttl !== null && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0)) problems.push('tokenTtlSeconds must be a positive integer');
+    if (ttl !== undefined && ttl !== null && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0))
+      problems.push('tokenTtlSeconds must be a positive integer');
     const faultsIn = body.faults ?? [];
     const own: FaultName[] = [];
     if (!Array.isArray(faultsIn)) problems.push('faults must be an array of fault names');
@@ -100,7 +103,8 @@ export class Registry {
     const dialectIn = body.dialect;
     if (dialectIn !== undefined && dialectIn !== null) {
       // Same grammar as REF_DIALECT: a preset name, or an object of fields (over `default` or its `base`).
-      if (typeof dialectIn !== 'string' && (typeof dialectIn !== 'object' || Array.isArray(dialectIn))) problems.push('dialect must be a preset name or an object of dialect fields');
+      if (typeof dialectIn !== 'string' && (typeof dialectIn !== 'object' || Array.isArray(dialectIn)))
+        problems.push('dialect must be a preset name or an object of dialect fields');
       else
         try {
           dialect = resolveDialect(dialectIn as string | Record<string, unknown>);
@@ -111,7 +115,10 @@ export class Registry {
     const predefinedIn = body.predefinedTokens;
     let predefinedTokens: Client['predefinedTokens'] = null;
     if (predefinedIn !== undefined && predefinedIn !== null) {
-      const p = typeof predefinedIn === 'object' && !Array.isArray(predefinedIn) ? (predefinedIn as Record<string, unknown>) : {};
+      const p =
+        typeof predefinedIn === 'object' && !Array.isArray(predefinedIn)
+          ? (predefinedIn as Record<string, unknown>)
+          : {};
       const assertionJti = str(p, 'assertionJti', problems);
       const scaJti = str(p, 'scaJti', problems);
       if (assertionJti && scaJti) predefinedTokens = { assertionJti, scaJti };

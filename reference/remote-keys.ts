@@ -16,7 +16,12 @@ import { namedClient } from './request-scope';
 
 const TIMEOUT_MS = 1000;
 const MAX_BYTES = 64 * 1024;
-const REMOTE_FAULTS: readonly FaultName[] = ['token-trusts-x5u', 'token-trusts-jku', 'sca-trusts-x5u', 'sca-trusts-jku'];
+const REMOTE_FAULTS: readonly FaultName[] = [
+  'token-trusts-x5u',
+  'token-trusts-jku',
+  'sca-trusts-x5u',
+  'sca-trusts-jku',
+];
 
 export function isFetchableKeyUrl(text: string): boolean {
   try {
@@ -61,7 +66,9 @@ function jwkSetKey(text: string, kid: unknown): KeyObject | null {
   try {
     const set = JSON.parse(text) as { keys?: unknown };
     const keys = Array.isArray(set.keys) ? (set.keys as Array<Record<string, unknown>>) : [];
-    const jwk = keys.find((k) => typeof k === 'object' && k !== null && k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);
+    const jwk =
+      keys.find((k) => typeof k === 'object' && k !== null && k.kid === kid) ??
+      (keys.length === 1 ? keys[0] : undefined);
     return jwk ? createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }) : null;
   } catch {
     return null;

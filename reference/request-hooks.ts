@@ -15,7 +15,14 @@ export function registerRequestHooks(app: FastifyInstance, ctx: ServiceContext):
   // which goes out as text/plain, the classic slip of `reply.send(JSON.stringify(body))`.
   app.addHook('onSend', async (req, reply, payload) => {
     const scope = requestScope(req);
-    if (!scope?.faults.has('answers-non-json') || reply.statusCode >= 300 || payload === undefined || payload === null || payload === '') return payload;
+    if (
+      !scope?.faults.has('answers-non-json') ||
+      reply.statusCode >= 300 ||
+      payload === undefined ||
+      payload === null ||
+      payload === ''
+    )
+      return payload;
     const type = String(reply.getHeader('content-type') ?? '');
     if (/json/i.test(type)) reply.header('content-type', 'text/plain; charset=utf-8');
     return payload;

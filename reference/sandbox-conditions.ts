@@ -67,11 +67,22 @@ export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceCont
     if (url.startsWith('/_admin')) return;
     const waitMs = limiter?.take(rateLimitKey(req)) ?? 0;
     if (waitMs > 0) {
-      const error = new ApiError(429, { code: 'rate_limited', message: `more than ${rateLimitRps} requests a second from this client (REF_RATE_LIMIT_RPS)` }, { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+      const error = new ApiError(
+        429,
+        {
+          code: 'rate_limited',
+          message: `more than ${rateLimitRps} requests a second from this client (REF_RATE_LIMIT_RPS)`,
+        },
+        { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+      );
       return sendApiError(reply, requestDialect(ctx, req), error);
     }
     if (unavailable && req.method === 'GET' && STATUS_READ.test(url) && unavailable()) {
-      const error = new ApiError(503, { code: 'service_unavailable', message: 'the status service is briefly unavailable (REF_STATUS_503_PERCENT)' }, { 'Retry-After': '1' });
+      const error = new ApiError(
+        503,
+        { code: 'service_unavailable', message: 'the status service is briefly unavailable (REF_STATUS_503_PERCENT)' },
+        { 'Retry-After': '1' },
+      );
       return sendApiError(reply, requestDialect(ctx, req), error);
     }
   });

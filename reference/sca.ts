@@ -9,7 +9,16 @@ import type { Caller } from './headers';
 import { ApiError, errorsOf } from './errors';
 import type { FaultSet } from './faults';
 import type { RefusalCause } from './dialects';
-import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type RemoteKeys } from './jwt-verify';
+import {
+  chooseAlgorithm,
+  critProblem,
+  isNumericDate,
+  noRemoteKeys,
+  parseCompactJws,
+  verifyJws,
+  type JwtAttackFaults,
+  type RemoteKeys,
+} from './jwt-verify';
 import { usableKey } from './key-use';
 
 export function sha256Base64(data: Buffer | string): string {
@@ -48,7 +57,8 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (faults.has('sca-optional')) return;
     throw errorsOf.missingHeader('sca-token');
   }
-  const fail = (message: string, cause?: RefusalCause): ApiError => new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' }, {}, cause);
+  const fail = (message: string, cause?: RefusalCause): ApiError =>
+    new ApiError('sca', { code: 'invalid_sca_token', message, path: 'header:sca-token' }, {}, cause);
   const attacks = scaAttackFaults(faults);
   const jws = parseCompactJws(input.token, { unencodedPayload: attacks.b64 });
   if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
@@ -57,16 +67,24 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (check === null) throw fail('the public key registered for this client is unusable');
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
-  if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT')) throw fail('sca-token typ must be JWT');
-  if (!faults.has('sca-ignores-kid') && header.kid !== client.kid) throw fail('sca-token kid does not match the registered kid');
+  if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
+    throw fail('sca-token typ must be JWT');
+  if (!faults.has('sca-ignores-kid') && header.kid !== client.kid)
+    throw fail('sca-token kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw fail(`sca-token ${crit}`);
   // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
-  if (check !== 'skip' && !faults.has('sca-skips-signature') && !verifyJws(jws, decision, check.key, attacks, input.remoteKeys ?? noRemoteKeys)) throw fail('sca-token signature is invalid');
+  if (
+    check !== 'skip' &&
+    !faults.has('sca-skips-signature') &&
+    !verifyJws(jws, decision, check.key, attacks, input.remoteKeys ?? noRemoteKeys)
+  )
+    throw fail('sca-token signature is invalid');
 
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('sca-ignores-iss') && payload.iss !== client.iss) throw fail('sca-token iss does not match the registered iss');
+  if (!faults.has('sca-ignores-iss') && payload.iss !== client.iss)
+    throw fail('sca-token iss does not match the registered iss');
   const exp = payload.exp;
   if (!faults.has('sca-ignores-exp')) {
     if (!isNumericDate(exp)) throw fail('sca-token exp is required (NumericDate)');
@@ -83,9 +101,12 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (nbf > now + skew) throw fail('sca-token is not valid yet (nbf)');
   }
   const jti = payload.jti;
-  if (!faults.has('sca-jti-optional') && (typeof jti !== 'string' || jti === '')) throw fail('sca-token jti is required');
-  if (!faults.has('sca-ignores-alg-claim') && payload.alg !== 'SHA256') throw fail('sca-token claim alg must be SHA256');
-  if (payload.payment_id !== undefined && faults.has('sca-rejects-payment-id')) throw fail('sca-token payment_id is not allowed');
+  if (!faults.has('sca-jti-optional') && (typeof jti !== 'string' || jti === ''))
+    throw fail('sca-token jti is required');
+  if (!faults.has('sca-ignores-alg-claim') && payload.alg !== 'SHA256')
+    throw fail('sca-token claim alg must be SHA256');
+  if (payload.payment_id !== undefined && faults.has('sca-rejects-payment-id'))
+    throw fail('sca-token payment_id is not allowed');
 
   // The predefined test SCA JWT of a keyless sandbox client is accepted for any body (§5.6): it was
   // signed once, over no body in particular, and is sent with every request.
@@ -94,7 +115,9 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const hd = payload.hd;
   if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
   if (!faults.has('sca-hd-unchecked')) {
-    const expected = faults.has('sca-hd-over-reserialised-json') ? sha256Base64(JSON.stringify(input.json)) : input.rawHash;
+    const expected = faults.has('sca-hd-over-reserialised-json')
+      ? sha256Base64(JSON.stringify(input.json))
+      : input.rawHash;
     if (hd !== expected) throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
   }
 

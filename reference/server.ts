@@ -92,11 +92,24 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
     const status = (error as FastifyError).statusCode;
     // Framework errors with a 4xx status (oversized body 413, broken framing 400...) stay 4xx.
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendApiError(reply, requestDialect(ctx, req), new ApiError(status === 413 ? 'tooLarge' : status, { code: (error as FastifyError).code ?? 'bad_request', message: error.message }));
+      return sendApiError(
+        reply,
+        requestDialect(ctx, req),
+        new ApiError(status === 413 ? 'tooLarge' : status, {
+          code: (error as FastifyError).code ?? 'bad_request',
+          message: error.message,
+        }),
+      );
     }
-    return sendApiError(reply, requestDialect(ctx, req), new ApiError(500, { code: 'internal_error', message: 'internal error' }));
+    return sendApiError(
+      reply,
+      requestDialect(ctx, req),
+      new ApiError(500, { code: 'internal_error', message: 'internal error' }),
+    );
   });
-  app.setNotFoundHandler((req, reply) => sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound(NOT_FOUND_MESSAGE)));
+  app.setNotFoundHandler((req, reply) =>
+    sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound(NOT_FOUND_MESSAGE)),
+  );
   registerRequestHooks(app, ctx);
   registerSandboxConditions(app, ctx);
 
@@ -126,7 +139,11 @@ export async function startReference(options: ConfigOptions = {}): Promise<Refer
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  const hostForUrl = config.host.includes(':')
+    ? `[${config.host}]`
+    : config.host === '0.0.0.0'
+      ? '127.0.0.1'
+      : config.host;
   ctx.lifecycle.start();
   return {
     url: `http://${hostForUrl}:${port}`,

@@ -24,7 +24,12 @@ export function txStatus(transfer: Transfer, dialect: Dialect, faults: FaultSet)
   }
 }
 
-export function statusReport(transfer: Transfer, dialect: Dialect, faults: FaultSet, nowMs: number): Record<string, unknown> {
+export function statusReport(
+  transfer: Transfer,
+  dialect: Dialect,
+  faults: FaultSet,
+  nowMs: number,
+): Record<string, unknown> {
   const txSts = txStatus(transfer, dialect, faults);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
@@ -48,7 +53,10 @@ export function statusReport(transfer: Transfer, dialect: Dialect, faults: Fault
   }
   return {
     fitoFIPmtStsRpt: {
-      grpHdr: { ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: randomUUID() }), creDtTm: new Date(nowMs).toISOString() },
+      grpHdr: {
+        ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: randomUUID() }),
+        creDtTm: new Date(nowMs).toISOString(),
+      },
       txInfAndSts: [entry],
     },
   };

@@ -7,7 +7,17 @@ import type { ServiceContext } from './context';
 import type { FaultSet } from './faults';
 import type { Client } from './registry';
 import { OAuthError } from './errors';
-import { chooseAlgorithm, critProblem, isNumericDate, noRemoteKeys, parseCompactJws, verifyJws, type JwtAttackFaults, type ParsedJws, type RemoteKeys } from './jwt-verify';
+import {
+  chooseAlgorithm,
+  critProblem,
+  isNumericDate,
+  noRemoteKeys,
+  parseCompactJws,
+  verifyJws,
+  type JwtAttackFaults,
+  type ParsedJws,
+  type RemoteKeys,
+} from './jwt-verify';
 import { usableKey } from './key-use';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -88,13 +98,15 @@ function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
     try {
       const value: unknown = JSON.parse(text);
       if (typeof value === 'object' && value !== null)
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (typeof v === 'string') params.set(k, v);
+        for (const [k, v] of Object.entries(value as Record<string, unknown>))
+          if (typeof v === 'string') params.set(k, v);
     } catch {
       throw invalidRequest('the body is not valid JSON');
     }
     return params;
   }
-  if (type !== 'application/x-www-form-urlencoded') throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
+  if (type !== 'application/x-www-form-urlencoded')
+    throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
   for (const [k, v] of new URLSearchParams(text)) {
     if (params.has(k)) throw invalidRequest(`parameter ${k} is repeated`);
     params.set(k, v);
@@ -102,7 +114,14 @@ function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
   return params;
 }
 
-function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, faults: FaultSet, nowMs: number, remoteKeys: RemoteKeys): void {
+function verifyAssertion(
+  ctx: ServiceContext,
+  client: Client,
+  jws: ParsedJws,
+  faults: FaultSet,
+  nowMs: number,
+  remoteKeys: RemoteKeys,
+): void {
   const { header, payload } = jws;
   const check = usableKey(client, faults);
   // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
@@ -110,8 +129,10 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   const attacks = assertionAttackFaults(faults);
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
-  if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT')) throw invalidGrant('assertion typ must be JWT');
-  if (!faults.has('token-ignores-kid') && header.kid !== client.kid) throw invalidGrant('assertion kid does not match the registered kid');
+  if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
+    throw invalidGrant('assertion typ must be JWT');
+  if (!faults.has('token-ignores-kid') && header.kid !== client.kid)
+    throw invalidGrant('assertion kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw invalidGrant(`assertion ${crit}`);
   if (check !== 'skip' && !faults.has('token-skips-signature')) {
@@ -120,8 +141,10 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('token-ignores-iss') && payload.iss !== client.iss) throw invalidGrant('assertion iss does not match the registered iss');
-  if (!faults.has('token-ignores-sub') && payload.sub !== client.clientId) throw invalidGrant('assertion sub must be the client id');
+  if (!faults.has('token-ignores-iss') && payload.iss !== client.iss)
+    throw invalidGrant('assertion iss does not match the registered iss');
+  if (!faults.has('token-ignores-sub') && payload.sub !== client.clientId)
+    throw invalidGrant('assertion sub must be the client id');
   const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {
     if (!isNumericDate(exp)) throw invalidGrant('assertion exp is required (NumericDate)');
@@ -138,9 +161,11 @@ function verifyAssertion(ctx: ServiceContext, client: Client, jws: ParsedJws, fa
     if (iat > now + skew) throw invalidGrant('assertion iat is in the future');
   }
   const jti = payload.jti;
-  if (!faults.has('token-jti-optional') && (typeof jti !== 'string' || jti === '')) throw invalidGrant('assertion jti is required');
+  if (!faults.has('token-jti-optional') && (typeof jti !== 'string' || jti === ''))
+    throw invalidGrant('assertion jti is required');
   if (faults.has('token-rejects-extra-claims')) {
-    for (const claim of Object.keys(payload)) if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
+    for (const claim of Object.keys(payload))
+      if (!DOCUMENTED_CLAIMS.has(claim)) throw invalidGrant(`assertion claim ${claim} is not allowed`);
   }
   // The predefined authentication JWT of a keyless sandbox client is meant to be sent again and again (§5.6).
   const predefined = typeof jti === 'string' && jti === client.predefinedTokens?.assertionJti;
@@ -174,20 +199,26 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   if (basic) {
     client = ctx.registry.get(basic.id);
     if (!client) throw invalidClient('unknown client');
-    if (!client.faults.has('token-ignores-client-secret') && !safeEqual(basic.secret, client.clientSecret)) throw invalidClient('wrong client credentials');
+    if (!client.faults.has('token-ignores-client-secret') && !safeEqual(basic.secret, client.clientSecret))
+      throw invalidClient('wrong client credentials');
   } else if (!(claimedClient(ctx, req)?.faults ?? ctx.globalFaults).has('token-accepts-missing-basic')) {
-    throw invalidClient(req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required');
+    throw invalidClient(
+      req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required',
+    );
   }
   let faults: FaultSet = client?.faults ?? ctx.globalFaults;
   // A missing parameter: RFC 6749 §5.2's invalid_request, or the parameter's own code (dialect tokenErrorCodes).
   const missing = (parameter: string, specific: string): OAuthError =>
-    (client?.dialect ?? ctx.processDialect).tokenErrorCodes === 'specific' ? new OAuthError(400, specific, `${parameter} is required`) : invalidRequest(`${parameter} is required`);
+    (client?.dialect ?? ctx.processDialect).tokenErrorCodes === 'specific'
+      ? new OAuthError(400, specific, `${parameter} is required`)
+      : invalidRequest(`${parameter} is required`);
 
   const params = readParams(req, faults);
   const grantType = params.get('grant_type');
   if (!faults.has('token-accepts-any-grant-type')) {
     if (grantType === undefined || grantType === '') throw missing('grant_type', 'unsupported_grant_type');
-    if (grantType !== JWT_BEARER) throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be ${JWT_BEARER}`);
+    if (grantType !== JWT_BEARER)
+      throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be ${JWT_BEARER}`);
   }
   const scope = params.get('scope');
   if (scope === undefined || scope === '') {
@@ -214,7 +245,11 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   // The client's dialect shapes the answer (the client authenticated by Basic, else the assertion's sub).
   const dialect = client.dialect;
   const accessToken = ctx.tokens.issue(client.clientId, ttl, dialect.accessTokenFormat, nowMs);
-  const expiresIn: number | string = faults.has('token-expires-in-fraction') ? ttl + 0.5 : dialect.expiresInType === 'string' ? String(ttl) : ttl;
+  const expiresIn: number | string = faults.has('token-expires-in-fraction')
+    ? ttl + 0.5
+    : dialect.expiresInType === 'string'
+      ? String(ttl)
+      : ttl;
   return {
     client,
     faults,

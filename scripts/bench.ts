@@ -35,9 +35,22 @@ async function bench(): Promise<boolean> {
   const startedAt = new Date();
   const t0 = performance.now();
   const loadAtStart = os.loadavg();
-  if (loadAtStart[0]! > os.cpus().length * 0.5) console.warn(`bench: load average ${loadAtStart[0]!.toFixed(2)} on ${os.cpus().length} cores: other work is running, numbers will be noisy`);
+  if (loadAtStart[0]! > os.cpus().length * 0.5)
+    console.warn(
+      `bench: load average ${loadAtStart[0]!.toFixed(2)} on ${os.cpus().length} cores: other work is running, numbers will be noisy`,
+    );
   try {
-    const results: BenchResults = { startedAt, totalMs: 0, loadAtStart, parts: [...options.parts], rows: [], runs: [], breakdown: undefined, throughput: undefined, notes: [] };
+    const results: BenchResults = {
+      startedAt,
+      totalMs: 0,
+      loadAtStart,
+      parts: [...options.parts],
+      rows: [],
+      runs: [],
+      breakdown: undefined,
+      throughput: undefined,
+      notes: [],
+    };
     const targets = options.parts.has('targets') ? await targetsPart() : undefined;
     if (targets) {
       results.rows.push(...targets.rows);
@@ -66,7 +79,9 @@ async function bench(): Promise<boolean> {
     mkdirSync(path.dirname(OUTPUT), { recursive: true });
     writeFileSync(OUTPUT, text);
     console.log(`bench: written to ${OUTPUT}`);
-    console.log(`bench: ${results.rows.filter((r) => r.ok === true).length} targets met, ${results.rows.filter((r) => r.ok === false).length} missed`);
+    console.log(
+      `bench: ${results.rows.filter((r) => r.ok === true).length} targets met, ${results.rows.filter((r) => r.ok === false).length} missed`,
+    );
     return true;
   } finally {
     cleanUp();

@@ -19,7 +19,17 @@
  * Check a bundle later with `npm run verify-evidence -- <dir> [--public-key <pem>]`.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +38,18 @@ import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
 import { rules } from '../ledger/rules';
 import { grantedCapabilities } from '../ledger/capabilities';
 import { runSettings, suiteEnvironment } from '../helpers/run-settings';
-import { MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, buildManifest, keyFingerprint, loadPrivateKeyPem, publicPemOf, readBundleFiles, serialiseManifest, signJws } from './lib/signing';
+import {
+  MANIFEST_FILE,
+  PUBLIC_KEY_FILE,
+  SIGNATURE_FILE,
+  buildManifest,
+  keyFingerprint,
+  loadPrivateKeyPem,
+  publicPemOf,
+  readBundleFiles,
+  serialiseManifest,
+  signJws,
+} from './lib/signing';
 import { sanitiseProfile, summariseRules, verdictOf, type RuleResult, type Verdict } from './lib/certification';
 import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
@@ -49,7 +70,16 @@ const USAGE = 'usage: npm run certify -- --project <env> [--signing-key <private
 
 function parseStrict(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: { project: { type: 'string' }, 'signing-key': { type: 'string' }, kid: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    return parseArgs({
+      args: argv,
+      options: {
+        project: { type: 'string' },
+        'signing-key': { type: 'string' },
+        kid: { type: 'string' },
+        out: { type: 'string' },
+      },
+      strict: true,
+    });
   } catch (error) {
     throw new Error(`${(error as Error).message}: a certification always runs the full suite, unfiltered\n${USAGE}`);
   }
@@ -59,11 +89,20 @@ export function parseCertifyArgs(argv: string[]): CertifyOptions {
   const parsed = parseStrict(argv);
   const { values } = parsed;
   if (!values.project) throw new Error(`--project is required\n${USAGE}`);
-  return { project: values.project, ...(values['signing-key'] ? { signingKey: values['signing-key'] } : {}), ...(values.kid ? { kid: values.kid } : {}), ...(values.out ? { outRoot: values.out } : {}) };
+  return {
+    project: values.project,
+    ...(values['signing-key'] ? { signingKey: values['signing-key'] } : {}),
+    ...(values.kid ? { kid: values.kid } : {}),
+    ...(values.out ? { outRoot: values.out } : {}),
+  };
 }
 
 /** 2026-11-22T17-16-22Z: sortable, UTC, and valid in a file name on every OS. */
-export const bundleTimestamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+export const bundleTimestamp = (d: Date): string =>
+  d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 
 function git(args: string[]): string | undefined {
   try {
@@ -98,7 +137,9 @@ function signingKey(opts: CertifyOptions): SigningKey {
 function mergeTranscripts(dir: string): string {
   if (!existsSync(dir)) return '';
   const lines: { at: string; test: string; line: string }[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const rec = JSON.parse(line) as { startedAt?: string; test?: string };
@@ -112,13 +153,20 @@ function mergeTranscripts(dir: string): string {
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** Why a rule counts (or not) towards the verdict, for the printed lists. */
-const weight = (r: RuleResult): string => (r.level !== 'documented' ? 'assumption, not required' : r.applies ? 'documented, required' : 'not required on this profile');
+const weight = (r: RuleResult): string =>
+  r.level !== 'documented'
+    ? 'assumption, not required'
+    : r.applies
+      ? 'documented, required'
+      : 'not required on this profile';
 
 function printVerdict(project: string, verdict: Verdict, results: RuleResult[]): void {
   const failed = results.filter((r) => r.status === 'failed');
   const line = '═'.repeat(72);
   console.log(`\n${line}`);
-  console.log(`  ${verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${project} — ${verdict.passed} of ${verdict.required} applicable documented rules assessed and passed`);
+  console.log(
+    `  ${verdict.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: ${project} — ${verdict.passed} of ${verdict.required} applicable documented rules assessed and passed`,
+  );
   console.log(line);
   if (failed.length) {
     console.log(`\nFailed rules (${failed.length}; ${verdict.failed.length} block certification):`);
@@ -128,20 +176,31 @@ function printVerdict(project: string, verdict: Verdict, results: RuleResult[]):
     }
   }
   if (verdict.notAssessed.length) {
-    console.log(`\nNot assessed (${verdict.notAssessed.length}, block certification): set what each line names, or run npm run discover -- --project ${project}`);
-    for (const r of verdict.notAssessed) console.log(`  – ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
+    console.log(
+      `\nNot assessed (${verdict.notAssessed.length}, block certification): set what each line names, or run npm run discover -- --project ${project}`,
+    );
+    for (const r of verdict.notAssessed)
+      console.log(`  – ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
   }
   if (verdict.inconclusive.length) {
-    console.log(`\nInconclusive (infrastructure) (${verdict.inconclusive.length}, block certification): the target's infrastructure answered instead of the API; run again`);
-    for (const r of verdict.inconclusive) console.log(`  ? ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
+    console.log(
+      `\nInconclusive (infrastructure) (${verdict.inconclusive.length}, block certification): the target's infrastructure answered instead of the API; run again`,
+    );
+    for (const r of verdict.inconclusive)
+      console.log(`  ? ${r.id} ${r.statement}\n      ${(r.blockedBy ?? []).join('; ')}`);
   }
   const notApplicable = results.filter((r) => r.level === 'documented' && r.status === 'not applicable');
   if (notApplicable.length) {
-    console.log(`\nNot applicable on this profile (${notApplicable.length}, not required): what the provider would have to grant`);
-    for (const r of notApplicable) console.log(`  · ${r.id}: ${(r.blockedBy ?? ['the profile cannot assess it']).join('; ')}`);
+    console.log(
+      `\nNot applicable on this profile (${notApplicable.length}, not required): what the provider would have to grant`,
+    );
+    for (const r of notApplicable)
+      console.log(`  · ${r.id}: ${(r.blockedBy ?? ['the profile cannot assess it']).join('; ')}`);
   }
   if (verdict.notCited.length) {
-    console.log(`\nApplicable documented rules no test cites (${verdict.notCited.length}, block certification): ${verdict.notCited.map((r) => r.id).join(' ')}`);
+    console.log(
+      `\nApplicable documented rules no test cites (${verdict.notCited.length}, block certification): ${verdict.notCited.map((r) => r.id).join(' ')}`,
+    );
   }
 }
 
@@ -172,8 +231,15 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
   const files = runPaths(runDir);
   try {
     const startedAt = new Date();
-    console.log(`certify: running the full suite against ${profile.name} (seed ${seed}, run ${runId}); no deviations applied`);
-    const run = await runPlaywright([`--project=${profile.name}`], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_RUN_ID: runId, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_ALLURE: '1' });
+    console.log(
+      `certify: running the full suite against ${profile.name} (seed ${seed}, run ${runId}); no deviations applied`,
+    );
+    const run = await runPlaywright([`--project=${profile.name}`], {
+      PAYMENTS_RUN_DIR: runDir,
+      PAYMENTS_RUN_ID: runId,
+      PAYMENTS_SECRET_CANARY: canary,
+      PAYMENTS_ALLURE: '1',
+    });
     const endedAt = new Date();
     const tests = run.tests;
     if (!tests.length) {
@@ -188,7 +254,10 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
 
     // Rendered in the work folder (deleted below): only the copies in the bundle are printed. The
     // certification report embeds every exchange, passed tests' too: it is evidence on its own.
-    const html = renderReport(files.allureResults, path.join(work, 'allure-report'), { print: false, evidence: 'full' });
+    const html = renderReport(files.allureResults, path.join(work, 'allure-report'), {
+      print: false,
+      evidence: 'full',
+    });
     if (html) {
       copyFileSync(html, path.join(dir, 'report.html'));
       copyFileSync(path.join(path.dirname(html), SPEC_PAGE), path.join(dir, SPEC_PAGE)); // the report's spec links
@@ -242,7 +311,10 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
           kid: key.kid,
           keySource: key.source,
           publicKeySha256: keyFingerprint(key.privateKey),
-          proves: key.source === 'provided' ? 'integrity and origin (holder of the signing key)' : 'integrity only: the key was generated for this run',
+          proves:
+            key.source === 'provided'
+              ? 'integrity and origin (holder of the signing key)'
+              : 'integrity only: the key was generated for this run',
         },
       }),
     );
@@ -268,13 +340,20 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
         ].join('\n'),
       );
     } else {
-      console.log(`signed with ${opts.signingKey} (kid ${key.kid}); verify with: npm run verify-evidence -- ${dir} --public-key <public key PEM>`);
+      console.log(
+        `signed with ${opts.signingKey} (kid ${key.kid}); verify with: npm run verify-evidence -- ${dir} --public-key <public key PEM>`,
+      );
     }
 
     // The signing key is a secret too: look for it with the ones the workers used.
-    appendFileSync(canary, `${JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })}\n`, { mode: 0o600 });
+    appendFileSync(
+      canary,
+      `${JSON.stringify({ label: 'evidence signing key', value: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })}\n`,
+      { mode: 0o600 },
+    );
     const scan = scanForSecrets(canary, [dir]);
-    for (const leak of scan.leaks) console.error(`✖ SECRET: ${describeLeak(leak)}: do not share this bundle; delete it`);
+    for (const leak of scan.leaks)
+      console.error(`✖ SECRET: ${describeLeak(leak)}: do not share this bundle; delete it`);
     console.log(`secret scan of the bundle: ${scan.secrets} secrets, ${scan.files} files, ${scan.leaks.length} found`);
 
     const ok = verdict.certified && scan.leaks.length === 0 && Boolean(html);
@@ -285,4 +364,5 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
   }
 }
 
-if (require.main === module) cliMain(USAGE, () => certify(parseCertifyArgs(process.argv.slice(2))).then(({ ok }) => ok));
+if (require.main === module)
+  cliMain(USAGE, () => certify(parseCertifyArgs(process.argv.slice(2))).then(({ ok }) => ok));

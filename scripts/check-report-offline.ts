@@ -18,7 +18,14 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { suiteEnvironment } from '../helpers/run-settings';
 
 export const CHROMIUM = suiteEnvironment().chromium;
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 const LOCAL = /^(file|data|blob|about|chrome-error):/;
 
@@ -31,7 +38,8 @@ export interface OfflineCheck {
 }
 
 export async function launchChromium(): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set PAYMENTS_CHROMIUM`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set PAYMENTS_CHROMIUM`);
   // Playwright's launch gives the browser a new empty profile of its own (it refuses --user-data-dir).
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   return { browser, cleanup: () => browser.close() };
@@ -51,7 +59,9 @@ async function exercise(page: Page, url: string, ids: string[]): Promise<string>
   try {
     await page.locator('[data-testid="report-title"]').waitFor({ timeout: 15_000 });
     seen.push(`overview shown in ${Date.now() - started} ms`);
-    seen.push(`overview: ${((await page.locator('[data-testid="report-data"]').textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
+    seen.push(
+      `overview: ${((await page.locator('[data-testid="report-data"]').textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 80)}`,
+    );
   } catch {
     seen.push('overview did not render');
   }
@@ -66,7 +76,13 @@ async function exercise(page: Page, url: string, ids: string[]): Promise<string>
       const link = page.locator('[data-testid="test-result-meta-link"] a, a[href*="spec"]').first();
       await page.locator('[data-testid="test-result-tab-overview"]').click();
       if (await link.count()) {
-        const [popup] = await Promise.all([page.context().waitForEvent('page', { timeout: 5_000 }).catch(() => undefined), link.click()]);
+        const [popup] = await Promise.all([
+          page
+            .context()
+            .waitForEvent('page', { timeout: 5_000 })
+            .catch(() => undefined),
+          link.click(),
+        ]);
         if (popup) {
           await popup.waitForLoadState('load');
           seen.push(`spec link opened ${popup.url().replace(/^.*\//, '')}`);
@@ -94,7 +110,8 @@ export async function checkReportOffline(report: string, browser: Browser): Prom
   });
   // Requests that bypass routing (a WebSocket, a beacon) are still seen here.
   context.on('request', (r) => {
-    if (!LOCAL.test(r.url()) && !external.some((e) => e.endsWith(` ${r.url()}`))) external.push(`${r.method()} ${r.url()}`);
+    if (!LOCAL.test(r.url()) && !external.some((e) => e.endsWith(` ${r.url()}`)))
+      external.push(`${r.method()} ${r.url()}`);
   });
   context.on('websocket' as never, ((ws: { url(): string }) => external.push(`WS ${ws.url()}`)) as never);
   const page = await context.newPage();
@@ -105,7 +122,8 @@ export async function checkReportOffline(report: string, browser: Browser): Prom
 
 async function main(argv: string[]): Promise<number> {
   const reports = argv.length ? argv : [path.join('reports', 'allure-report', 'index.html')];
-  for (const r of reports) if (!existsSync(r)) throw new Error(`${r} not found: render a report first (npm run conformance)`);
+  for (const r of reports)
+    if (!existsSync(r)) throw new Error(`${r} not found: render a report first (npm run conformance)`);
   const { browser, cleanup } = await launchChromium();
   let ok = true;
   try {
@@ -113,8 +131,13 @@ async function main(argv: string[]): Promise<number> {
       const check = await checkReportOffline(r, browser);
       if (check.external.length) {
         ok = false;
-        console.error(`✖ ${check.report}: ${check.external.length} request(s) to the network when opened: ${check.external.join(', ')}`);
-      } else console.log(`✓ ${check.report} (${(statSync(check.report).size / 1e6).toFixed(1)} MB): ${check.requests} requests, all file:/data:/blob: (${check.seen})`);
+        console.error(
+          `✖ ${check.report}: ${check.external.length} request(s) to the network when opened: ${check.external.join(', ')}`,
+        );
+      } else
+        console.log(
+          `✓ ${check.report} (${(statSync(check.report).size / 1e6).toFixed(1)} MB): ${check.requests} requests, all file:/data:/blob: (${check.seen})`,
+        );
     }
   } finally {
     await cleanup();

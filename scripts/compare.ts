@@ -59,10 +59,12 @@ export function readTranscript(input: string): TranscriptRecord[] {
     .flatMap((f) => readJsonl(path.join(input, f)));
 }
 
-const isPlaywrightReport = (json: unknown): json is PlaywrightJsonReport => Boolean(json && typeof json === 'object' && Array.isArray((json as { suites?: unknown }).suites));
+const isPlaywrightReport = (json: unknown): json is PlaywrightJsonReport =>
+  Boolean(json && typeof json === 'object' && Array.isArray((json as { suites?: unknown }).suites));
 
 export function loadRun(input: string, transcriptOverride?: string): RunData {
-  if (!existsSync(input)) throw new Error(`${input} not found: give a Playwright JSON report or a certification bundle folder`);
+  if (!existsSync(input))
+    throw new Error(`${input} not found: give a Playwright JSON report or a certification bundle folder`);
   let tests: TestRecord[] | undefined;
   let transcriptPath = transcriptOverride;
   if (statSync(input).isDirectory()) {
@@ -72,7 +74,9 @@ export function loadRun(input: string, transcriptOverride?: string): RunData {
       if (!Array.isArray(json.tests)) throw new Error(`${summary} has no tests list: not a certification bundle`);
       tests = json.tests;
     } else {
-      for (const f of readdirSync(input).filter((x) => x.endsWith('.json')).sort()) {
+      for (const f of readdirSync(input)
+        .filter((x) => x.endsWith('.json'))
+        .sort()) {
         const json = JSON.parse(readFileSync(path.join(input, f), 'utf8')) as unknown;
         if (isPlaywrightReport(json)) {
           tests = testRecords(json);
@@ -80,7 +84,8 @@ export function loadRun(input: string, transcriptOverride?: string): RunData {
         }
       }
     }
-    if (!tests) throw new Error(`${input} holds neither summary.json (certification bundle) nor a Playwright JSON report`);
+    if (!tests)
+      throw new Error(`${input} holds neither summary.json (certification bundle) nor a Playwright JSON report`);
     if (!transcriptPath) {
       const candidates = [path.join(input, 'transcript.jsonl'), path.join(input, 'transcripts')];
       transcriptPath = candidates.find((c) => existsSync(c));
@@ -88,11 +93,17 @@ export function loadRun(input: string, transcriptOverride?: string): RunData {
   } else {
     const json = JSON.parse(readFileSync(input, 'utf8')) as unknown;
     if (isPlaywrightReport(json)) tests = testRecords(json);
-    else if (json && typeof json === 'object' && Array.isArray((json as { tests?: unknown }).tests)) tests = (json as { tests: TestRecord[] }).tests;
+    else if (json && typeof json === 'object' && Array.isArray((json as { tests?: unknown }).tests))
+      tests = (json as { tests: TestRecord[] }).tests;
     else throw new Error(`${input} is not a Playwright JSON report (no "suites") nor a bundle summary.json`);
   }
   const transcript = transcriptPath ? readTranscript(transcriptPath) : undefined;
-  return { source: input, projects: [...new Set(tests.map((t) => t.project))].sort(), tests, ...(transcript ? { transcript } : {}) };
+  return {
+    source: input,
+    projects: [...new Set(tests.map((t) => t.project))].sort(),
+    tests,
+    ...(transcript ? { transcript } : {}),
+  };
 }
 
 // ── normalisation ────────────────────────────────────────────────────────────────────────────────
@@ -140,7 +151,11 @@ const jsonType = (v: unknown): JsonType => (v === null ? 'null' : Array.isArray(
  * suite's own probe members (suiteExtra, __proto__, constructor…, cases/robustness-cases.ts)
  * are left out with all beneath them: a target serving back what a probe sent has not changed its schema.
  */
-export function fieldTypes(value: unknown, into = new Map<string, Set<JsonType>>(), at = '$'): Map<string, Set<JsonType>> {
+export function fieldTypes(
+  value: unknown,
+  into = new Map<string, Set<JsonType>>(),
+  at = '$',
+): Map<string, Set<JsonType>> {
   const add = (p: string, t: JsonType): void => {
     const set = into.get(p) ?? new Set<JsonType>();
     set.add(t);
@@ -148,7 +163,8 @@ export function fieldTypes(value: unknown, into = new Map<string, Set<JsonType>>
   };
   add(at, jsonType(value));
   if (Array.isArray(value)) for (const item of value) fieldTypes(item, into, `${at}[]`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (!PROBE_MEMBER_NAMES.has(k)) fieldTypes(v, into, `${at}.${k}`);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) if (!PROBE_MEMBER_NAMES.has(k)) fieldTypes(v, into, `${at}.${k}`);
   return into;
 }
 
@@ -233,8 +249,18 @@ export function compareRuns(a: RunData, b: RunData): Comparison {
   const ta = keyedTests(a);
   const tb = keyedTests(b);
   const c: Comparison = {
-    a: { source: a.source, projects: a.projects, tests: a.tests.length, ...(a.transcript ? { exchanges: a.transcript.length } : {}) },
-    b: { source: b.source, projects: b.projects, tests: b.tests.length, ...(b.transcript ? { exchanges: b.transcript.length } : {}) },
+    a: {
+      source: a.source,
+      projects: a.projects,
+      tests: a.tests.length,
+      ...(a.transcript ? { exchanges: a.transcript.length } : {}),
+    },
+    b: {
+      source: b.source,
+      projects: b.projects,
+      tests: b.tests.length,
+      ...(b.transcript ? { exchanges: b.transcript.length } : {}),
+    },
     newlyFailing: [],
     newlyPassing: [],
     otherChanges: [],
@@ -280,18 +306,30 @@ export function compareRuns(a: RunData, b: RunData): Comparison {
     for (const [p, types] of fa) {
       const other = fb.get(p);
       if (!other) drift.removed.push({ path: p, types: typesText(types) });
-      else if (typesText(types) !== typesText(other)) drift.retyped.push({ path: p, from: typesText(types), to: typesText(other) });
+      else if (typesText(types) !== typesText(other))
+        drift.retyped.push({ path: p, from: typesText(types), to: typesText(other) });
     }
     for (const [p, types] of fb) if (!fa.has(p)) drift.added.push({ path: p, types: typesText(types) });
     if (drift.added.length || drift.removed.length || drift.retyped.length) c.drift.push(drift);
   }
-  for (const list of [c.newlyFailing, c.newlyPassing, c.otherChanges, c.added, c.removed]) list.sort((x, y) => x.test.localeCompare(y.test));
+  for (const list of [c.newlyFailing, c.newlyPassing, c.otherChanges, c.added, c.removed])
+    list.sort((x, y) => x.test.localeCompare(y.test));
   c.statusChanges.sort((x, y) => x.call.localeCompare(y.call));
   return c;
 }
 
 export const hasDifferences = (c: Comparison): boolean =>
-  [c.newlyFailing, c.newlyPassing, c.otherChanges, c.added, c.removed, c.statusChanges, c.operationsOnlyInA, c.operationsOnlyInB, c.drift].some((l) => l.length > 0);
+  [
+    c.newlyFailing,
+    c.newlyPassing,
+    c.otherChanges,
+    c.added,
+    c.removed,
+    c.statusChanges,
+    c.operationsOnlyInA,
+    c.operationsOnlyInB,
+    c.drift,
+  ].some((l) => l.length > 0);
 
 // ── rendering ────────────────────────────────────────────────────────────────────────────────────
 
@@ -309,7 +347,11 @@ export function renderText(c: Comparison): string {
   section('Other outcome changes', c.otherChanges, (t) => `${t.test}: ${t.from} → ${t.to}`);
   section('Tests added in B', c.added, (t) => `+ ${t.test} (${t.to})`);
   section('Tests removed in B', c.removed, (t) => `- ${t.test} (was ${t.from})`);
-  section('HTTP status changes per (test, request)', c.statusChanges, (s) => `${s.call}: ${s.from.join(',')} → ${s.to.join(',')}`);
+  section(
+    'HTTP status changes per (test, request)',
+    c.statusChanges,
+    (s) => `${s.call}: ${s.from.join(',')} → ${s.to.join(',')}`,
+  );
   section('Operations answered only in A', c.operationsOnlyInA, (o) => o);
   section('Operations answered only in B', c.operationsOnlyInB, (o) => o);
   section('Response schema drift', c.drift, (d) =>
@@ -340,13 +382,41 @@ export function renderHtml(c: Comparison): string {
     ...d.retyped.map((f) => [d.operation, 'type changed', f.path, f.from, f.to]),
   ]);
   const body = [
-    table('Newly failing', ['test', 'was', 'error'], c.newlyFailing.map((t) => [t.test, t.from ?? '', t.error ?? ''])),
-    table('Newly passing', ['test', 'was'], c.newlyPassing.map((t) => [t.test, t.from ?? ''])),
-    table('Other outcome changes', ['test', 'A', 'B'], c.otherChanges.map((t) => [t.test, t.from ?? '', t.to ?? ''])),
-    table('Tests added in B', ['test', 'outcome'], c.added.map((t) => [t.test, t.to ?? ''])),
-    table('Tests removed in B', ['test', 'outcome in A'], c.removed.map((t) => [t.test, t.from ?? ''])),
-    table('HTTP status changes per (test, request)', ['test ⟶ request', 'A', 'B'], c.statusChanges.map((s) => [s.call, s.from.join(', '), s.to.join(', ')])),
-    table('Operations answered only in one run', ['operation', 'run'], [...c.operationsOnlyInA.map((o) => [o, 'A']), ...c.operationsOnlyInB.map((o) => [o, 'B'])]),
+    table(
+      'Newly failing',
+      ['test', 'was', 'error'],
+      c.newlyFailing.map((t) => [t.test, t.from ?? '', t.error ?? '']),
+    ),
+    table(
+      'Newly passing',
+      ['test', 'was'],
+      c.newlyPassing.map((t) => [t.test, t.from ?? '']),
+    ),
+    table(
+      'Other outcome changes',
+      ['test', 'A', 'B'],
+      c.otherChanges.map((t) => [t.test, t.from ?? '', t.to ?? '']),
+    ),
+    table(
+      'Tests added in B',
+      ['test', 'outcome'],
+      c.added.map((t) => [t.test, t.to ?? '']),
+    ),
+    table(
+      'Tests removed in B',
+      ['test', 'outcome in A'],
+      c.removed.map((t) => [t.test, t.from ?? '']),
+    ),
+    table(
+      'HTTP status changes per (test, request)',
+      ['test ⟶ request', 'A', 'B'],
+      c.statusChanges.map((s) => [s.call, s.from.join(', '), s.to.join(', ')]),
+    ),
+    table(
+      'Operations answered only in one run',
+      ['operation', 'run'],
+      [...c.operationsOnlyInA.map((o) => [o, 'A']), ...c.operationsOnlyInB.map((o) => [o, 'B'])],
+    ),
     table('Response schema drift', ['operation', 'change', 'field', 'A', 'B'], driftRows),
   ].join('\n');
   return `<!doctype html>
@@ -368,16 +438,24 @@ ${body}
 
 // ── command line ─────────────────────────────────────────────────────────────────────────────────
 
-const USAGE = 'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]  (a run: last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle)';
+const USAGE =
+  'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]  (a run: last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle)';
 
 /** A run as the user named it (helpers/run-folder.ts resolveRun); one sentence listing the runs there are when it names none. */
-export function loadNamedRun(spec: string, transcriptOverride?: string, runsRoot = suiteEnvironment().runsRoot): RunData {
+export function loadNamedRun(
+  spec: string,
+  transcriptOverride?: string,
+  runsRoot = suiteEnvironment().runsRoot,
+): RunData {
   const resolved = resolveRun(spec, runsRoot);
   const hint = `give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; ${availableRunsText(runsRoot)}`;
   // A newer run that kept no record would make "last" an older run than the user just made: say so instead of comparing it.
   const skipped = passedOver(spec, runsRoot);
   const listed = skipped.map((s) => `${s.name} (${s.why})`).join(', ');
-  if (skipped.some((s) => s.recordLost)) throw new Error(`"${spec}" would pass over newer run folders that kept no record of their run: ${listed}; name the runs to compare instead (${availableRunsText(runsRoot)})`);
+  if (skipped.some((s) => s.recordLost))
+    throw new Error(
+      `"${spec}" would pass over newer run folders that kept no record of their run: ${listed}; name the runs to compare instead (${availableRunsText(runsRoot)})`,
+    );
   if (!resolved) throw new Error(`"${spec}" names no run: ${hint}`);
   if (skipped.length) console.error(`compare: "${spec}" is ${path.basename(resolved)}, passing over ${listed}`);
   try {
@@ -394,7 +472,9 @@ export function main(argv: string[]): number {
     const a = argv[i]!;
     if (a === '--fail-on-diff') opts.failOnDiff = true;
     else if (/^--(transcript-a|transcript-b|out)(=|$)/.test(a)) {
-      const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, argv[++i]];
+      const [flag, inline] = a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, argv[++i]];
       if (!inline) throw new Error(`${flag} needs a value\n${USAGE}`);
       opts[flag.slice(2)] = inline;
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);

@@ -32,24 +32,34 @@ export async function conformance(args: string[], options: { reportDir?: string 
   const work = mkdtempSync(path.join(os.tmpdir(), 'payments-canary-'));
   const canary = path.join(work, 'secrets.jsonl');
   try {
-    const run = await runPlaywright(args, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir }, { command: ['npm run conformance', ...(args.length ? ['--', ...args] : [])].join(' ') });
+    const run = await runPlaywright(
+      args,
+      { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir },
+      { command: ['npm run conformance', ...(args.length ? ['--', ...args] : [])].join(' ') },
+    );
     if (!run.executed) {
       // The config or the global setup printed why (one sentence); a run that never began has no folder.
       if (!run.record) rmSync(runDir, { recursive: true, force: true });
-      if (run.exitCode !== 2) console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
+      if (run.exitCode !== 2)
+        console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
       return { ok: false, exitCode: run.exitCode === 2 ? 2 : 1, counts: run.counts, runDir };
     }
-    const report = renderReport(path.join(runDir, 'allure-results'), options.reportDir ?? DEFAULT_OUTPUT, { print: false });
+    const report = renderReport(path.join(runDir, 'allure-results'), options.reportDir ?? DEFAULT_OUTPUT, {
+      print: false,
+    });
     const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
     for (const leak of scan.leaks) console.error(`✖ ${describeLeak(leak)}`);
-    console.log(`secret scan: ${scan.secrets} secrets used by the run, ${scan.files} files scanned (embedded base64 decoded), ${scan.leaks.length} leaks`);
+    console.log(
+      `secret scan: ${scan.secrets} secrets used by the run, ${scan.files} files scanned (embedded base64 decoded), ${scan.leaks.length} leaks`,
+    );
     console.log(`run folder: ${path.resolve(runDir)}`);
     if (report && scan.leaks.length === 0) console.log(`report: ${report}`);
     else if (report) console.error('✖ the report holds a secret: do not share it');
     const ok = run.exitCode === 0 && report !== undefined && scan.leaks.length === 0;
     // Nothing failed, but the infrastructure left some tests without evidence: not a pass either.
     const exitCode = !ok ? 1 : run.counts.inconclusive ? EXIT_INCONCLUSIVE : 0;
-    if (exitCode === EXIT_INCONCLUSIVE) console.log(`${run.counts.inconclusive} tests inconclusive (infrastructure): exit ${EXIT_INCONCLUSIVE}`);
+    if (exitCode === EXIT_INCONCLUSIVE)
+      console.log(`${run.counts.inconclusive} tests inconclusive (infrastructure): exit ${EXIT_INCONCLUSIVE}`);
     return { ok, exitCode, counts: run.counts, runDir, ...(report ? { report } : {}) };
   } finally {
     // The canary holds the run's real secrets: it never outlives the command.

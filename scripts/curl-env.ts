@@ -10,7 +10,8 @@ import { loadProfile } from '../helpers/profile';
 import { cliMain } from './lib/cli';
 import { curlEnvironment, exportLines, type CurlEnvOptions } from './lib/curl-env';
 
-const USAGE = 'usage: eval "$(npm run -s curl-env -- --project <profile> [--client primary|secondary] [--body-file <file>] [--base-url <reference URL>] [--faults a,b] [--token-request] [--mutation <id>])"';
+const USAGE =
+  'usage: eval "$(npm run -s curl-env -- --project <profile> [--client primary|secondary] [--body-file <file>] [--base-url <reference URL>] [--faults a,b] [--token-request] [--mutation <id>])"';
 
 export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
   const { values } = parseArgs({
@@ -27,7 +28,8 @@ export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
     strict: true,
   });
   const client = values.client;
-  if (client !== 'primary' && client !== 'secondary') throw new Error(`--client must be primary or secondary\n${USAGE}`);
+  if (client !== 'primary' && client !== 'secondary')
+    throw new Error(`--client must be primary or secondary\n${USAGE}`);
   return {
     profile: loadProfile(values.project!),
     client,
@@ -35,7 +37,10 @@ export function parseCurlEnvArgs(argv: string[]): CurlEnvOptions {
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
     ...(values['body-file'] ? { bodyFile: values['body-file'] } : {}),
     tokenRequest: values['token-request']!,
-    faults: values.faults!.split(',').map((s) => s.trim()).filter(Boolean),
+    faults: values
+      .faults!.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...(values.mutation ? { mutation: values.mutation } : {}),
   };
 }

@@ -50,13 +50,30 @@ interface Options {
 export function parseDialectArgs(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { only: { type: 'string', multiple: true, default: [] }, workers: { type: 'string' }, list: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, out: { type: 'string', default: 'reports/dialects' } },
+    options: {
+      only: { type: 'string', multiple: true, default: [] },
+      workers: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      out: { type: 'string', default: 'reports/dialects' },
+    },
     strict: true,
   });
-  const only = values.only!.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean).map(Number);
-  if (only.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
+  const only = values
+    .only!.flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (only.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
   // One worker more than cores: a worker waiting for a settlement leaves its core to another project.
-  return { only, workers: Number(values.workers) || os.cpus().length + 1, list: values.list!, keep: values.keep!, outDir: values.out! };
+  return {
+    only,
+    workers: Number(values.workers) || os.cpus().length + 1,
+    list: values.list!,
+    keep: values.keep!,
+    outDir: values.out!,
+  };
 }
 
 interface DialectChoice {
@@ -70,7 +87,8 @@ async function dialectFactors(referenceUrl: string): Promise<{ factors: Factor[]
   const res = await fetch(`${referenceUrl}/_admin/info`);
   if (res.status !== 200) throw new Error(`GET /_admin/info answered ${res.status}`);
   const info = (await res.json()) as { dialectChoices?: DialectChoice[] };
-  if (!Array.isArray(info.dialectChoices) || !info.dialectChoices.length) throw new Error('GET /_admin/info has no dialectChoices');
+  if (!Array.isArray(info.dialectChoices) || !info.dialectChoices.length)
+    throw new Error('GET /_admin/info has no dialectChoices');
   return {
     factors: info.dialectChoices.map((c) => ({ name: c.field, values: c.values })),
     defaults: Object.fromEntries(info.dialectChoices.map((c) => [c.field, c.default])),
@@ -102,7 +120,13 @@ export function matrixDialects(factors: readonly Factor[], defaults: Row): Matri
 }
 
 /** The local profile renamed, aimed at the reference in `dialect`, with `assumptions` as given. */
-function dialectProfileText(base: string, name: string, dialect: MatrixDialect, assumptions: 'enforce' | 'report', description: string): string {
+function dialectProfileText(
+  base: string,
+  name: string,
+  dialect: MatrixDialect,
+  assumptions: 'enforce' | 'report',
+  description: string,
+): string {
   let text = setJsonValue(base, ['name'], name);
   text = setJsonValue(text, ['description'], description);
   text = setJsonValue(text, ['target', 'dialect'], { name: dialect.name, ...dialect.fields });
@@ -137,9 +161,28 @@ type Answers = ReadonlyMap<string, readonly Level[]>;
  * an entry are no answer a profile holds (token and id formats, notAcceptable, conflict, unusual
  * input): the reference's unit tests cover those.
  */
-const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'only' | 'status-path'; when?: (dialect: Row) => boolean; as?: (value: Level) => Level }>> = {
-  ...Object.fromEntries(['validation', 'malformed', 'forbidden', 'sca', 'mediaType', 'tooLarge', 'missingHeader'].map((c) => [`refusalStatus.${c}`, { field: `expectations.refusalStatus.${c}`, seen: 'includes' as const }])),
-  'refusalStatus.business': { field: 'expectations.refusalStatus.business', seen: 'includes', when: (dialect) => dialect.businessRejection !== 'status' },
+const SWITCHES: Readonly<
+  Record<
+    string,
+    {
+      field: string;
+      seen: 'includes' | 'only' | 'status-path';
+      when?: (dialect: Row) => boolean;
+      as?: (value: Level) => Level;
+    }
+  >
+> = {
+  ...Object.fromEntries(
+    ['validation', 'malformed', 'forbidden', 'sca', 'mediaType', 'tooLarge', 'missingHeader'].map((c) => [
+      `refusalStatus.${c}`,
+      { field: `expectations.refusalStatus.${c}`, seen: 'includes' as const },
+    ]),
+  ),
+  'refusalStatus.business': {
+    field: 'expectations.refusalStatus.business',
+    seen: 'includes',
+    when: (dialect) => dialect.businessRejection !== 'status',
+  },
   errorBody: { field: 'expectations.errorBody', seen: 'only' },
   interimStatus: { field: 'expectations.statusCodes.pending', seen: 'includes' },
   acceptedStatus: { field: 'expectations.statusCodes.accepted', seen: 'includes' },
@@ -160,9 +203,17 @@ const SWITCHES: Readonly<Record<string, { field: string; seen: 'includes' | 'onl
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
   amountDigits: { field: 'expectations.amountDigits', seen: 'only' },
-  'causeStatus.scaHd': { field: 'expectations.refusalStatus.sca', seen: 'includes', when: (dialect) => dialect['causeStatus.scaHd'] !== 'class' },
+  'causeStatus.scaHd': {
+    field: 'expectations.refusalStatus.sca',
+    seen: 'includes',
+    when: (dialect) => dialect['causeStatus.scaHd'] !== 'class',
+  },
   // The class is the reading: the notFound class's status, or 422 read as a business refusal.
-  'causeStatus.cancelUnknown': { field: 'expectations.cancelUnknownPayment', seen: 'only', as: (value) => (value === 'class' ? 'notFound' : 'business') },
+  'causeStatus.cancelUnknown': {
+    field: 'expectations.cancelUnknownPayment',
+    seen: 'only',
+    as: (value) => (value === 'class' ? 'notFound' : 'business'),
+  },
 };
 
 /** The dialect fields whose value discovery did not observe as the dialect sets it. */
@@ -171,7 +222,12 @@ function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
     if (!(name in dialect.fields) || (when && !when(dialect.fields))) return [];
     const value = as ? as(dialect.fields[name]!) : dialect.fields[name]!;
     const observed = answers.get(field) ?? [];
-    const ok = seen === 'includes' ? observed.includes(value) : seen === 'only' ? isDeepStrictEqual(observed, [value]) : observed.includes('status') === (value === 'status');
+    const ok =
+      seen === 'includes'
+        ? observed.includes(value)
+        : seen === 'only'
+          ? isDeepStrictEqual(observed, [value])
+          : observed.includes('status') === (value === 'status');
     return ok ? [] : [`${name}=${JSON.stringify(value)}, but discovery observed ${field} ${JSON.stringify(observed)}`];
   });
 }
@@ -179,12 +235,14 @@ function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
 async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -196,7 +254,9 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
   try {
     const { factors, defaults } = await dialectFactors(reference.url);
     const all = matrixDialects(factors, defaults);
-    console.log(`dialect matrix: ${all.length} dialects cover every pair of values of the reference's ${factors.length} dialect fields`);
+    console.log(
+      `dialect matrix: ${all.length} dialects cover every pair of values of the reference's ${factors.length} dialect fields`,
+    );
     const unknown = options.only.filter((n) => n > all.length);
     if (unknown.length) throw new Error(`no dialect ${unknown.join(', ')}: there are ${all.length}\n${USAGE}`);
     const dialects = options.only.length ? all.filter((d) => options.only.includes(d.number)) : all;
@@ -212,17 +272,48 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     const discoverStarted = Date.now();
     const discovered = await mapLimit(dialects, 4, async (d) => {
       const enforce = `${d.name}-enforce`;
-      writeFileSync(path.join(profiles, `${enforce}.json`), dialectProfileText(base, enforce, d, 'enforce', `The local profile with what discovery observed of reference dialect ${d.name} adopted, assumptions enforced.`));
-      writeFileSync(path.join(profiles, `${d.name}-report.json`), dialectProfileText(base, `${d.name}-report`, d, 'report', `The local profile as it is, against reference dialect ${d.name}, assumptions reported.`));
-      const outcome = await discoverProfile(enforce, { dir: profiles, write: true, referenceUrl: reference.url, print: false });
+      writeFileSync(
+        path.join(profiles, `${enforce}.json`),
+        dialectProfileText(
+          base,
+          enforce,
+          d,
+          'enforce',
+          `The local profile with what discovery observed of reference dialect ${d.name} adopted, assumptions enforced.`,
+        ),
+      );
+      writeFileSync(
+        path.join(profiles, `${d.name}-report.json`),
+        dialectProfileText(
+          base,
+          `${d.name}-report`,
+          d,
+          'report',
+          `The local profile as it is, against reference dialect ${d.name}, assumptions reported.`,
+        ),
+      );
+      const outcome = await discoverProfile(enforce, {
+        dir: profiles,
+        write: true,
+        referenceUrl: reference.url,
+        print: false,
+      });
       const answers: Answers = new Map(outcome.diff.fields.map((f) => [f.field, f.observed]));
-      return { dialect: d, cost: costLine(enforce, outcome.discovery), adopted: changesOf(outcome.diff).map((f) => `${f.field}=${JSON.stringify(f.adopt)}`), unseen: unseenSwitches(d, answers) };
+      return {
+        dialect: d,
+        cost: costLine(enforce, outcome.discovery),
+        adopted: changesOf(outcome.diff).map((f) => `${f.field}=${JSON.stringify(f.adopt)}`),
+        unseen: unseenSwitches(d, answers),
+      };
     });
     const discoverMs = Date.now() - discoverStarted;
-    for (const x of discovered) console.log(`  ${x.cost}; adopted ${x.adopted.length ? x.adopted.join(' ') : 'nothing'}`);
+    for (const x of discovered)
+      console.log(`  ${x.cost}; adopted ${x.adopted.length ? x.adopted.join(' ') : 'nothing'}`);
     const unseen = discovered.flatMap((x) => x.unseen.map((u) => `${x.dialect.name}: ${u}`));
     const checked = Object.keys(SWITCHES).filter((f) => factors.some((x) => x.name === f));
-    console.log(`switches: discovery observed ${checked.length} of the ${factors.length} dialect fields as each dialect sets them${unseen.length ? `, except ${unseen.length}:` : ' in every dialect'}`);
+    console.log(
+      `switches: discovery observed ${checked.length} of the ${factors.length} dialect fields as each dialect sets them${unseen.length ? `, except ${unseen.length}:` : ' in every dialect'}`,
+    );
     for (const u of unseen) console.log(`  ✖ ${u}`);
 
     const projectNames = dialects.flatMap((d) => [`${d.name}-enforce`, `${d.name}-report`]);
@@ -230,9 +321,21 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     const planFile = path.join(work, 'dialect-plan.json');
     writeFileSync(planFile, JSON.stringify(plan));
     const runDir = path.join(work, 'run');
-    console.log(`suite: ${projectNames.length} projects (${dialects.length} dialects × enforce, report) on one reference, ${options.workers} workers…`);
+    console.log(
+      `suite: ${projectNames.length} projects (${dialects.length} dialects × enforce, report) on one reference, ${options.workers} workers…`,
+    );
     const suiteStarted = Date.now();
-    const run = await runPlaywright([], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_DIALECT_PLAN: planFile, PAYMENTS_ALLURE: '0', REF_URL: reference.url, PAYMENTS_CLIENT_FAULTS: '' }, { quiet: true, config: 'playwright.dialects.config.ts', runnerHeapMb: RUNNER_HEAP_MB });
+    const run = await runPlaywright(
+      [],
+      {
+        PAYMENTS_RUN_DIR: runDir,
+        PAYMENTS_DIALECT_PLAN: planFile,
+        PAYMENTS_ALLURE: '0',
+        REF_URL: reference.url,
+        PAYMENTS_CLIENT_FAULTS: '',
+      },
+      { quiet: true, config: 'playwright.dialects.config.ts', runnerHeapMb: RUNNER_HEAP_MB },
+    );
     const suiteMs = Date.now() - suiteStarted;
     const report = readReportFile(runPaths(runDir).jsonReport);
     const tests = report ? flattenReport(report) : [];
@@ -243,18 +346,37 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       const reported = countsOf(tests.filter((t) => t.project === `${d.name}-report`));
       return { dialect: d, enforce, report: reported };
     });
-    const line = (c: Counts): string => `${String(c.passed).padStart(4)} passed ${String(c.failed).padStart(3)} failed ${String(c.skipped).padStart(3)} skipped`;
+    const line = (c: Counts): string =>
+      `${String(c.passed).padStart(4)} passed ${String(c.failed).padStart(3)} failed ${String(c.skipped).padStart(3)} skipped`;
     console.log(`\n  dialect      enforce (discovered profile)         report (local profile)               test time`);
-    for (const r of rows) console.log(`  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`);
+    for (const r of rows)
+      console.log(
+        `  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
+      );
     const failures = tests.filter((t) => t.outcome === 'failed');
-    for (const t of failures.slice(0, 40)) console.log(`  ✖ ${t.project} › ${t.title}\n      ${stripVTControlCharacters(t.errors[0] ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 240) ?? ''}`);
-    if (failures.length > 40) console.log(`  … and ${failures.length - 40} more failures (${path.join(options.outDir, 'matrix.json')})`);
+    for (const t of failures.slice(0, 40))
+      console.log(
+        `  ✖ ${t.project} › ${t.title}\n      ${
+          stripVTControlCharacters(t.errors[0] ?? '')
+            .split('\n')
+            .find((l) => l.trim())
+            ?.trim()
+            .slice(0, 240) ?? ''
+        }`,
+      );
+    if (failures.length > 40)
+      console.log(`  … and ${failures.length - 40} more failures (${path.join(options.outDir, 'matrix.json')})`);
     for (const e of errors) console.log(`  ✖ playwright error: ${e.split('\n')[0]}`);
-    const empty = rows.filter((r) => r.enforce.passed + r.enforce.failed + r.enforce.skipped === 0 || r.report.passed + r.report.failed + r.report.skipped === 0);
+    const empty = rows.filter(
+      (r) =>
+        r.enforce.passed + r.enforce.failed + r.enforce.skipped === 0 ||
+        r.report.passed + r.report.failed + r.report.skipped === 0,
+    );
     for (const r of empty) console.log(`  ✖ ${r.dialect.name}: a project ran no test`);
 
     const wallMs = Date.now() - started;
-    const ok = failures.length === 0 && errors.length === 0 && empty.length === 0 && unseen.length === 0 && run.exitCode === 0;
+    const ok =
+      failures.length === 0 && errors.length === 0 && empty.length === 0 && unseen.length === 0 && run.exitCode === 0;
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(
       path.join(options.outDir, 'matrix.json'),
@@ -266,10 +388,21 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
           suiteMs,
           workers: options.workers,
           fields: factors.length,
-          dialects: rows.map((r) => ({ name: r.dialect.name, changed: r.dialect.changed, fields: r.dialect.fields, enforce: r.enforce, report: r.report, adopted: discovered.find((x) => x.dialect === r.dialect)?.adopted })),
+          dialects: rows.map((r) => ({
+            name: r.dialect.name,
+            changed: r.dialect.changed,
+            fields: r.dialect.fields,
+            enforce: r.enforce,
+            report: r.report,
+            adopted: discovered.find((x) => x.dialect === r.dialect)?.adopted,
+          })),
           switchesChecked: checked,
           unseenSwitches: unseen,
-          failures: failures.map((t) => ({ project: t.project, title: t.title, error: stripVTControlCharacters(t.errors[0] ?? '').slice(0, 2000) })),
+          failures: failures.map((t) => ({
+            project: t.project,
+            title: t.title,
+            error: stripVTControlCharacters(t.errors[0] ?? '').slice(0, 2000),
+          })),
           errors,
         },
         null,
@@ -277,7 +410,9 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       )}\n`,
     );
     const total = countsOf(tests);
-    console.log(`\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`);
+    console.log(
+      `\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`,
+    );
     console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
     return ok;
   } finally {

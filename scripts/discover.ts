@@ -22,7 +22,17 @@ import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../runner/projects';
 import { discover, type Discovery } from '../engines/discovery/session';
-import { adoptInto, changesOf, diffAgainst, fixpointProblems, formatDiff, formatFixpoint, type Diff, type FieldDiff, type UnmetAnswer } from '../engines/discovery/diff';
+import {
+  adoptInto,
+  changesOf,
+  diffAgainst,
+  fixpointProblems,
+  formatDiff,
+  formatFixpoint,
+  type Diff,
+  type FieldDiff,
+  type UnmetAnswer,
+} from '../engines/discovery/diff';
 import { choices, rulesOf } from '../engines/discovery/choices';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
@@ -37,7 +47,11 @@ export interface DiscoverArgs {
 }
 
 export function parseDiscoverArgs(argv: string[]): DiscoverArgs {
-  const { values } = parseArgs({ args: argv, options: { project: { type: 'string' }, write: { type: 'boolean', default: false }, dir: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { project: { type: 'string' }, write: { type: 'boolean', default: false }, dir: { type: 'string' } },
+    strict: true,
+  });
   if (!values.project) throw new Error(`--project is required\n${USAGE}`);
   return { project: values.project, write: values.write!, ...(values.dir ? { dir: values.dir } : {}) };
 }
@@ -76,7 +90,13 @@ export function costLine(name: string, d: Discovery): string {
 }
 
 /** The discovered file: each answer with the rules it speaks for and the exchange that showed it. */
-function discoveredDocument(profile: Profile, target: string, d: Discovery, diff: Diff, fixpoint: readonly UnmetAnswer[]): unknown {
+function discoveredDocument(
+  profile: Profile,
+  target: string,
+  d: Discovery,
+  diff: Diff,
+  fixpoint: readonly UnmetAnswer[],
+): unknown {
   return {
     profile: profile.name,
     discoveredAt: new Date().toISOString(),
@@ -87,7 +107,12 @@ function discoveredDocument(profile: Profile, target: string, d: Discovery, diff
     // The answers the adopted profile would not admit: empty when it holds on this target.
     fixpoint,
     fixed: diff.fixed,
-    observations: d.observations.map(({ key, ...rest }) => ({ key, question: choices[key].question, rules: rulesOf(key), ...rest })),
+    observations: d.observations.map(({ key, ...rest }) => ({
+      key,
+      question: choices[key].question,
+      rules: rulesOf(key),
+      ...rest,
+    })),
   };
 }
 
@@ -105,7 +130,9 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
   const profile = loadProfile(name, dir);
   const environment = suiteEnvironment();
   if (profile.live && environment.confirmLive !== profile.name) {
-    throw new ProfileError(`profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`);
+    throw new ProfileError(
+      `profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`,
+    );
   }
   const unset = unsetSecretsSentence(profile);
   if (unset) throw new ProfileError(unset);
@@ -122,7 +149,10 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     const discovery = await discover(profile, referenceUrl ? { referenceUrl } : {});
     const text = readFileSync(profileFile, 'utf8');
     const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);
-    const target = profile.target.kind === 'remote' ? profile.target.baseUrl : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
+    const target =
+      profile.target.kind === 'remote'
+        ? profile.target.baseUrl
+        : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
     const file = discoveredFile(dir, profile.name);
     let adopted: FieldDiff[] = [];
     const updated = adoptInto(text, diff);
@@ -142,8 +172,15 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       console.log(costLine(profile.name, discovery));
       console.log(formatDiff(diff, profile.name).join('\n'));
       console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
-      if (options.write) console.log(adopted.length ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}` : `${path.relative(process.cwd(), profileFile)} already states every observed answer`);
-      console.log(formatFixpoint(fixpoint, discovery.observations.filter((o) => o.observed !== undefined).length).join('\n'));
+      if (options.write)
+        console.log(
+          adopted.length
+            ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}`
+            : `${path.relative(process.cwd(), profileFile)} already states every observed answer`,
+        );
+      console.log(
+        formatFixpoint(fixpoint, discovery.observations.filter((o) => o.observed !== undefined).length).join('\n'),
+      );
     }
     return { profile, discovery, diff, file, adopted, fixpoint };
   } finally {
@@ -155,7 +192,10 @@ if (require.main === module) {
   cliMain(USAGE, async () => {
     const args = parseDiscoverArgs(process.argv.slice(2));
     try {
-      const outcome = await discoverProfile(args.project, { write: args.write, ...(args.dir ? { dir: path.resolve(args.dir) } : {}) });
+      const outcome = await discoverProfile(args.project, {
+        write: args.write,
+        ...(args.dir ? { dir: path.resolve(args.dir) } : {}),
+      });
       // An adopted profile that would fail on the target it came from is not an answer: say so before anyone runs the suite on it.
       return outcome.fixpoint.length === 0;
     } catch (error) {

@@ -16,7 +16,8 @@ import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';
 import type { ExplorationSummary } from '../engines/exploration/report';
 
-const USAGE = "usage: npm run explore [-- --project <name>] [--sequences N] [--replay 'lane=…;seed=…;path=…[;replayPath=…]'] [--no-report] [playwright args]";
+const USAGE =
+  "usage: npm run explore [-- --project <name>] [--sequences N] [--replay 'lane=…;seed=…;path=…[;replayPath=…]'] [--no-report] [playwright args]";
 
 /** The annotation an exploration leaves (engines/exploration/report.ts EXPLORATION_ANNOTATION; not imported: that module loads Playwright's test). */
 const ANNOTATION = 'exploration';
@@ -32,7 +33,11 @@ export interface ExploreOptions {
 export function parseExploreArgs(argv: string[]): ExploreOptions {
   const { values, tokens } = parseArgs({
     args: argv,
-    options: { sequences: { type: 'string' }, replay: { type: 'string' }, 'no-report': { type: 'boolean', default: false } },
+    options: {
+      sequences: { type: 'string' },
+      replay: { type: 'string' },
+      'no-report': { type: 'boolean', default: false },
+    },
     strict: false,
     tokens: true,
   });
@@ -40,23 +45,45 @@ export function parseExploreArgs(argv: string[]): ExploreOptions {
   const playwright: string[] = [];
   for (const t of tokens ?? []) {
     if (t.kind === 'option' && ours.has(t.name)) continue;
-    if (t.kind === 'option') playwright.push(t.rawName + (t.inlineValue && t.value !== undefined ? `=${t.value}` : ''), ...(!t.inlineValue && t.value !== undefined ? [t.value] : []));
+    if (t.kind === 'option')
+      playwright.push(
+        t.rawName + (t.inlineValue && t.value !== undefined ? `=${t.value}` : ''),
+        ...(!t.inlineValue && t.value !== undefined ? [t.value] : []),
+      );
     else if (t.kind === 'positional') playwright.push(t.value);
   }
   const sequences = values.sequences === undefined ? undefined : Number(values.sequences);
-  if (sequences !== undefined && !(Number.isInteger(sequences) && sequences > 0)) throw new Error(`--sequences must be a positive integer, not "${String(values.sequences)}"\n${USAGE}`);
+  if (sequences !== undefined && !(Number.isInteger(sequences) && sequences > 0))
+    throw new Error(`--sequences must be a positive integer, not "${String(values.sequences)}"\n${USAGE}`);
   if (!playwright.some((a) => a === '--project' || a.startsWith('--project='))) playwright.push('--project=local');
-  return { ...(sequences !== undefined ? { sequences } : {}), ...(typeof values.replay === 'string' ? { replay: values.replay } : {}), report: values['no-report'] !== true, playwright };
+  return {
+    ...(sequences !== undefined ? { sequences } : {}),
+    ...(typeof values.replay === 'string' ? { replay: values.replay } : {}),
+    report: values['no-report'] !== true,
+    playwright,
+  };
 }
 
 /** The exploration summaries a run left on its tests, with their project. */
-export function explorationsOf(tests: readonly ReportTest[]): { project: string; title: string; outcome: ReportTest['outcome']; summary?: ExplorationSummary; skipped?: string }[] {
+export function explorationsOf(tests: readonly ReportTest[]): {
+  project: string;
+  title: string;
+  outcome: ReportTest['outcome'];
+  summary?: ExplorationSummary;
+  skipped?: string;
+}[] {
   return tests
     .filter((t) => t.tags.some((tag) => tag.replace(/^@/, '') === 'explore'))
     .map((t) => {
       const found = [...t.resultAnnotations, ...t.annotations].find((a) => a.type === ANNOTATION && a.description);
       const skip = [...t.resultAnnotations, ...t.annotations].find((a) => a.type === 'skip')?.description;
-      return { project: t.project, title: t.titlePath.at(-1) ?? t.title, outcome: t.outcome, ...(found ? { summary: JSON.parse(found.description!) as ExplorationSummary } : {}), ...(skip ? { skipped: skip } : {}) };
+      return {
+        project: t.project,
+        title: t.titlePath.at(-1) ?? t.title,
+        outcome: t.outcome,
+        ...(found ? { summary: JSON.parse(found.description!) as ExplorationSummary } : {}),
+        ...(skip ? { skipped: skip } : {}),
+      };
     });
 }
 
@@ -71,7 +98,9 @@ export function formatExplorations(explorations: ReturnType<typeof explorationsO
     }
     payments += s.payments;
     const verdict = s.failed ? `FAILED${s.rule ? ` (${s.rule})` : ''}` : e.outcome === 'passed' ? 'passed' : e.outcome;
-    lines.push(`exploration [${e.project}] lane "${s.lane}": ${verdict} — ${s.sequences} sequences asked, ${s.runs} run (shrinking included; ${s.shrinks} shrink step(s) taken), ${s.payments} payments created (at most ${s.maxPayments}), fast-check seed ${s.seed}`);
+    lines.push(
+      `exploration [${e.project}] lane "${s.lane}": ${verdict} — ${s.sequences} sequences asked, ${s.runs} run (shrinking included; ${s.shrinks} shrink step(s) taken), ${s.payments} payments created (at most ${s.maxPayments}), fast-check seed ${s.seed}`,
+    );
     if (s.steps?.length) {
       lines.push(`  shrunk sequence (${s.steps.length} step(s)):`);
       for (const step of s.steps) lines.push(`    ${step}`);
@@ -94,7 +123,11 @@ export async function exploreCommand(options: ExploreOptions): Promise<boolean> 
     if (result.exitCode === 2) process.exit(2);
     ({ ok, runDir } = result);
   } else {
-    const run = await runPlaywright(args, { PAYMENTS_ALLURE: '0' }, { command: ['npm run explore --', ...process.argv.slice(2)].join(' ') });
+    const run = await runPlaywright(
+      args,
+      { PAYMENTS_ALLURE: '0' },
+      { command: ['npm run explore --', ...process.argv.slice(2)].join(' ') },
+    );
     if (!run.executed) process.exit(run.exitCode === 2 ? 2 : 1);
     ({ runDir } = run);
     ok = run.exitCode === 0;

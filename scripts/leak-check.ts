@@ -20,20 +20,29 @@ async function main(): Promise<void> {
   const canary = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-leak-')), 'secrets.jsonl');
   // strict-422 issues opaque access tokens: short enough to fit whole in an assertion message.
   // The run folder (allure-results, results.json, transcripts, test-results, run.json) under root.
-  const run = await runPlaywright(['--project=local-strict-422', ...TESTS], {
-    PAYMENTS_CLIENT_FAULTS: FAULTS.join(','),
-    PAYMENTS_SECRET_CANARY: canary,
-    PAYMENTS_RUN_DIR: `${root}/run`,
-  }, { quiet: true });
+  const run = await runPlaywright(
+    ['--project=local-strict-422', ...TESTS],
+    {
+      PAYMENTS_CLIENT_FAULTS: FAULTS.join(','),
+      PAYMENTS_SECRET_CANARY: canary,
+      PAYMENTS_RUN_DIR: `${root}/run`,
+    },
+    { quiet: true },
+  );
   // A history of its own: the injected failures must not show in the trend of real runs.
-  const report = renderReport(runPaths(run.runDir).allureResults, `${root}/report`, { historyPath: `${root}/history.jsonl` });
+  const report = renderReport(runPaths(run.runDir).allureResults, `${root}/report`, {
+    historyPath: `${root}/history.jsonl`,
+  });
   const scan = scanForSecrets(canary, [root]);
   rmSync(path.dirname(canary), { recursive: true, force: true });
   for (const leak of scan.leaks) console.error(`✖ ${describeLeak(leak)}`);
-  console.log(`leak check: ${run.counts.failed} tests failed under faults ${FAULTS.join(', ')}; ${scan.secrets} secrets, ${scan.files} files scanned, ${scan.leaks.length} leaks`);
+  console.log(
+    `leak check: ${run.counts.failed} tests failed under faults ${FAULTS.join(', ')}; ${scan.secrets} secrets, ${scan.files} files scanned, ${scan.leaks.length} leaks`,
+  );
   // Without failures the failure paths were not exercised: the check would prove nothing.
   const ok = run.counts.failed > 0 && report !== undefined && scan.secrets > 0 && scan.leaks.length === 0;
-  if (!ok && run.counts.failed === 0) console.error('✖ no test failed under the injected faults: the failure paths were not exercised');
+  if (!ok && run.counts.failed === 0)
+    console.error('✖ no test failed under the injected faults: the failure paths were not exercised');
   process.exit(ok ? 0 : 1);
 }
 

@@ -68,12 +68,20 @@ export interface LedgerCheckResult {
 export function listTests(profiles: string[]): ListedTest[] {
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const run = spawnSync(process.execPath, [cli, 'test', '--list', '--reporter=json'], {
-    env: { ...process.env, PAYMENTS_PROFILES: profiles.join(','), PAYMENTS_ALLURE: '0', PAYMENTS_SLOW: '1', PAYMENTS_EXPLORE: '1', PAYMENTS_CONFIRM_LIVE: profiles.join(',') },
+    env: {
+      ...process.env,
+      PAYMENTS_PROFILES: profiles.join(','),
+      PAYMENTS_ALLURE: '0',
+      PAYMENTS_SLOW: '1',
+      PAYMENTS_EXPLORE: '1',
+      PAYMENTS_CONFIRM_LIVE: profiles.join(','),
+    },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   const start = run.stdout.indexOf('{');
-  if (run.status !== 0 || start < 0) throw new Error(`playwright --list failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-3000)}`);
+  if (run.status !== 0 || start < 0)
+    throw new Error(`playwright --list failed (exit ${run.status}):\n${(run.stderr || run.stdout).slice(-3000)}`);
   const report = JSON.parse(run.stdout.slice(start)) as PlaywrightJsonReport;
   if (report.errors?.length) throw new Error(`playwright --list reported errors:\n${reportErrors(report).join('\n')}`);
   // Keyed by the title without the project: each project lists the same spec with the same tags.
@@ -81,13 +89,24 @@ export function listTests(profiles: string[]): ListedTest[] {
   for (const t of flattenReport(report)) {
     const reportOperation = reportOperationOf(t.tags);
     const projects = [...(tests.get(t.title)?.projects ?? []), t.project];
-    tests.set(t.title, { title: t.title, name: t.titlePath.at(-1)!, ruleIds: ruleIdsOf(t.tags), operations: operationsOf(t.tags), needs: needsOf(t.annotations), projects, ...(reportOperation ? { reportOperation } : {}) });
+    tests.set(t.title, {
+      title: t.title,
+      name: t.titlePath.at(-1)!,
+      ruleIds: ruleIdsOf(t.tags),
+      operations: operationsOf(t.tags),
+      needs: needsOf(t.annotations),
+      projects,
+      ...(reportOperation ? { reportOperation } : {}),
+    });
   }
   return [...tests.values()];
 }
 
 /** Pure part: compares the listed tests with the ledger. */
-export function checkLedger(tests: ListedTest[], options: { strict?: boolean; ledger?: readonly Rule[] } = {}): LedgerCheckResult {
+export function checkLedger(
+  tests: ListedTest[],
+  options: { strict?: boolean; ledger?: readonly Rule[] } = {},
+): LedgerCheckResult {
   const ledger = options.ledger ?? rules;
   const byId = options.ledger ? new Map(ledger.map((r) => [r.id, r])) : ruleById;
   const citations = new Map<string, string[]>();
@@ -105,24 +124,50 @@ export function checkLedger(tests: ListedTest[], options: { strict?: boolean; le
     for (const id of t.ruleIds) {
       const rule = byId.get(id);
       if (!rule) continue;
-      const ops = t.operations?.length ? t.operations.filter((op) => rule.operations.includes(op)) : rule.operations.length === 1 ? rule.operations : [];
+      const ops = t.operations?.length
+        ? t.operations.filter((op) => rule.operations.includes(op))
+        : rule.operations.length === 1
+          ? rule.operations
+          : [];
       if (!ops.length) unplaced.push({ rule: id, test: t.title });
       for (const op of ops) covered.add(`${id}|${op}`);
     }
   }
-  const uncoveredPairs = live.flatMap((r) => r.operations.filter((op) => !covered.has(`${r.id}|${op}`)).map((operation) => ({ rule: r.id, operation })));
+  const uncoveredPairs = live.flatMap((r) =>
+    r.operations.filter((op) => !covered.has(`${r.id}|${op}`)).map((operation) => ({ rule: r.id, operation })),
+  );
 
   const flows = [...new Set(live.map((r) => r.flow))];
   const coverage: FlowCoverage[] = flows.map((flow) => {
     const of = (level: Rule['level']) => live.filter((r) => r.flow === flow && r.level === level);
     const count = (list: Rule[]) => ({ total: list.length, cited: list.filter((r) => citations.has(r.id)).length });
     const flowIds = new Set(live.filter((r) => r.flow === flow).map((r) => r.id));
-    return { flow, documented: count(of('documented')), assumption: count(of('assumption')), tests: tests.filter((t) => t.ruleIds.some((id) => flowIds.has(id))).length };
+    return {
+      flow,
+      documented: count(of('documented')),
+      assumption: count(of('assumption')),
+      tests: tests.filter((t) => t.ruleIds.some((id) => flowIds.has(id))).length,
+    };
   });
 
   const sameTitle = sharedTitles(tests);
-  const ok = unknown.length === 0 && sameTitle.length === 0 && !(options.strict && (uncitedDocumented.length > 0 || uncoveredPairs.length > 0));
-  return { ok, tests, unknown, retiredCited, uncitedDocumented, uncitedAssumptions, uncoveredPairs, unplaced, sameTitle, coverage, citations };
+  const ok =
+    unknown.length === 0 &&
+    sameTitle.length === 0 &&
+    !(options.strict && (uncitedDocumented.length > 0 || uncoveredPairs.length > 0));
+  return {
+    ok,
+    tests,
+    unknown,
+    retiredCited,
+    uncitedDocumented,
+    uncitedAssumptions,
+    uncoveredPairs,
+    unplaced,
+    sameTitle,
+    coverage,
+    citations,
+  };
 }
 
 /** Titles two or more tests share under one operation of the report (the tree shows nothing else of them). */
@@ -147,28 +192,42 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
     lines.push('', `✖ ${result.unknown.length} cited ID(s) are not in ledger/rules.ts:`);
     for (const u of result.unknown) lines.push(`  ${u.id}  cited by ${u.tests.length} test(s), e.g. ${u.tests[0]}`);
   }
-  for (const r of result.retiredCited) lines.push(`! ${r.id} is retired but still cited by ${r.tests.length} test(s), e.g. ${r.tests[0]}`);
+  for (const r of result.retiredCited)
+    lines.push(`! ${r.id} is retired but still cited by ${r.tests.length} test(s), e.g. ${r.tests[0]}`);
   if (untagged.length) {
     lines.push('', `! ${untagged.length} test(s) cite no rule:`);
     for (const t of untagged.slice(0, 20)) lines.push(`  ${t.title}`);
   }
   if (result.sameTitle.length) {
-    lines.push('', `✖ ${result.sameTitle.length} title(s) shared by tests under one operation (the report cannot tell them apart: say what differs):`);
+    lines.push(
+      '',
+      `✖ ${result.sameTitle.length} title(s) shared by tests under one operation (the report cannot tell them apart: say what differs):`,
+    );
     for (const d of result.sameTitle) lines.push(`  ${d.operation}: "${d.name}"\n    ${d.tests.join('\n    ')}`);
   }
   if (result.unplaced.length) {
-    lines.push('', `! ${result.unplaced.length} citation(s) of a rule of several operations without an @op: tag saying which:`);
+    lines.push(
+      '',
+      `! ${result.unplaced.length} citation(s) of a rule of several operations without an @op: tag saying which:`,
+    );
     for (const u of result.unplaced.slice(0, 10)) lines.push(`  ${u.rule}  ${u.test}`);
   }
   lines.push('', 'coverage per flow (cited / total):');
   lines.push(`  ${'flow'.padEnd(13)} ${'documented'.padStart(10)} ${'assumption'.padStart(10)} ${'tests'.padStart(6)}`);
   for (const c of result.coverage) {
-    lines.push(`  ${c.flow.padEnd(13)} ${`${c.documented.cited}/${c.documented.total}`.padStart(10)} ${`${c.assumption.cited}/${c.assumption.total}`.padStart(10)} ${String(c.tests).padStart(6)}`);
+    lines.push(
+      `  ${c.flow.padEnd(13)} ${`${c.documented.cited}/${c.documented.total}`.padStart(10)} ${`${c.assumption.cited}/${c.assumption.total}`.padStart(10)} ${String(c.tests).padStart(6)}`,
+    );
   }
   const mark = options.strict ? '✖' : '!';
-  lines.push('', `${result.uncitedDocumented.length ? mark : '✓'} documented rules no test cites: ${result.uncitedDocumented.length} (target 0)`);
+  lines.push(
+    '',
+    `${result.uncitedDocumented.length ? mark : '✓'} documented rules no test cites: ${result.uncitedDocumented.length} (target 0)`,
+  );
   for (const r of result.uncitedDocumented) lines.push(`  ${r.id.padEnd(8)} ${r.section.padEnd(14)} ${r.statement}`);
-  lines.push(`${result.uncoveredPairs.length ? mark : '✓'} (rule, operation) pairs no test covers: ${result.uncoveredPairs.length} (target 0)`);
+  lines.push(
+    `${result.uncoveredPairs.length ? mark : '✓'} (rule, operation) pairs no test covers: ${result.uncoveredPairs.length} (target 0)`,
+  );
   const byRule = new Map<string, Operation[]>();
   for (const p of result.uncoveredPairs) byRule.set(p.rule, [...(byRule.get(p.rule) ?? []), p.operation]);
   for (const [rule, ops] of byRule) lines.push(`  ${rule.padEnd(8)} ${ops.join(', ')}`);
@@ -185,9 +244,14 @@ function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
   const clients = declaredClients(profile);
   if (!clients || clients.secondary) return [];
   if (clients.primary.memberId) {
-    return [`  returns, refunds and incoming reads rest on the primary's sort code (target.clients.primary.memberId, variable ${clients.primary.memberId}): the primary pays itself there and, as that payment's beneficiary's institution (§1, §2.2 cdtrAgt), returns and refunds it`];
+    return [
+      `  returns, refunds and incoming reads rest on the primary's sort code (target.clients.primary.memberId, variable ${clients.primary.memberId}): the primary pays itself there and, as that payment's beneficiary's institution (§1, §2.2 cdtrAgt), returns and refunds it`,
+    ];
   }
-  if (granted.has('returnableOriginal')) return [`  returns send back payments the service never saw (expectations.returnUnknownOriginal: "accept"): the §2.5 field rules are judged on such returns; declare target.clients.primary.memberId for the rest`];
+  if (granted.has('returnableOriginal'))
+    return [
+      `  returns send back payments the service never saw (expectations.returnUnknownOriginal: "accept"): the §2.5 field rules are judged on such returns; declare target.clients.primary.memberId for the rest`,
+    ];
   return [];
 }
 
@@ -196,7 +260,10 @@ function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
  * can assess, from the tests it can run (a test whose own needs are not granted is skipped). Every
  * other test moves money beyond liveLimits or tries what must not be tried on live money.
  */
-export function liveLane(profile: Profile, tests: readonly ListedTest[]): { runnable: ListedTest[]; skipped: ListedTest[]; overBudget: ListedTest[]; assessed: Rule[] } {
+export function liveLane(
+  profile: Profile,
+  tests: readonly ListedTest[],
+): { runnable: ListedTest[]; skipped: ListedTest[]; overBudget: ListedTest[]; assessed: Rule[] } {
   const granted = grantedCapabilities(profile);
   const listed = tests.filter((t) => !t.projects || t.projects.includes(profile.name));
   // A test runs when the profile grants what it needs itself and one of the documented rules it cites
@@ -213,12 +280,15 @@ export function liveLane(profile: Profile, tests: readonly ListedTest[]): { runn
   const overBudget = postRefusals.slice(affordable);
   const runnable = granting.filter((t) => !overBudget.includes(t));
   const cited = new Set(runnable.flatMap((t) => t.ruleIds));
-  const assessed = rules.filter((r) => r.level === 'documented' && !r.retired && cited.has(r.id) && ruleApplies(r, profile, granted));
+  const assessed = rules.filter(
+    (r) => r.level === 'documented' && !r.retired && cited.has(r.id) && ruleApplies(r, profile, granted),
+  );
   return { runnable, skipped: listed.filter((t) => !granting.includes(t)), overBudget, assessed };
 }
 
 /** A refusal of a payment submission: in the live lane, a mutant and its valid twin, two budget slots. */
-const isPostRefusal = (t: ListedTest): boolean => (t.operations ?? []).includes('submitPayment') && (t.name ?? '').startsWith('refuses:');
+const isPostRefusal = (t: ListedTest): boolean =>
+  (t.operations ?? []).includes('submitPayment') && (t.name ?? '').startsWith('refuses:');
 
 function formatLiveLane(profile: Profile, tests: readonly ListedTest[]): string {
   const documented = rules.filter((r) => r.level === 'documented' && !r.retired).length;
@@ -231,7 +301,10 @@ function formatLiveLane(profile: Profile, tests: readonly ListedTest[]): string 
     `  rules assessed: ${lane.assessed.map((r) => r.id).join(', ')}`,
     `  tests:`,
     ...lane.runnable.map((t) => `    ${t.title.replace(/ @\S+/g, '')}  [${t.ruleIds.join(' ')}]`),
-    ...lane.skipped.map((t) => `    (skipped: needs ${(t.needs ?? []).join(', ') || `what its rules need (${t.ruleIds.join(' ')})`}) ${t.title.replace(/ @\S+/g, '')}`),
+    ...lane.skipped.map(
+      (t) =>
+        `    (skipped: needs ${(t.needs ?? []).join(', ') || `what its rules need (${t.ruleIds.join(' ')})`}) ${t.title.replace(/ @\S+/g, '')}`,
+    ),
     ...lane.overBudget.map((t) => `    (skipped: over liveLimits.maxPayments) ${t.title.replace(/ @\S+/g, '')}`),
   ];
   return lines.join('\n');
@@ -244,22 +317,35 @@ export function formatAssessable(profileName: string, tests: readonly ListedTest
   const documented = rules.filter((r) => r.level === 'documented' && !r.retired);
   const cannot = documented.filter((r) => !ruleApplies(r, profile, granted));
   const share = ((100 * (documented.length - cannot.length)) / documented.length).toFixed(1);
-  const lines = [``, `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`, ...restsOn(profile, granted)];
+  const lines = [
+    ``,
+    `profile ${profile.name} can assess ${documented.length - cannot.length} of ${documented.length} documented rules (${share}%)`,
+    ...restsOn(profile, granted),
+  ];
   // Rules that need the same thing are listed together: a bank reads what to ask for once.
   const byNeed = new Map<string, Rule[]>();
-  for (const r of cannot) byNeed.set(whatToGrant(r.needs!, r.id), [...(byNeed.get(whatToGrant(r.needs!, r.id)) ?? []), r]);
+  for (const r of cannot)
+    byNeed.set(whatToGrant(r.needs!, r.id), [...(byNeed.get(whatToGrant(r.needs!, r.id)) ?? []), r]);
   for (const [need, list] of byNeed) {
     if (list.length === 1) lines.push(`  not assessable: ${list[0]!.id} ${list[0]!.statement}\n      needs ${need}`);
     else lines.push(`  not assessable: ${list.length} rules (${list.map((r) => r.id).join(', ')})\n      need ${need}`);
   }
   const testNeeds = new Map<Capability, number>();
-  for (const t of tests) for (const c of t.needs ?? []) if (!granted.has(c)) testNeeds.set(c, (testNeeds.get(c) ?? 0) + 1);
-  for (const [c, n] of testNeeds) lines.push(`  ${n} test(s) skipped for what they need themselves, not their rules: ${whatToGrant(c)}`);
-  if (profile.live) lines.push(`  (the capabilities above; a live run assesses only what its lane's tests cite:)`, formatLiveLane(profile, tests));
+  for (const t of tests)
+    for (const c of t.needs ?? []) if (!granted.has(c)) testNeeds.set(c, (testNeeds.get(c) ?? 0) + 1);
+  for (const [c, n] of testNeeds)
+    lines.push(`  ${n} test(s) skipped for what they need themselves, not their rules: ${whatToGrant(c)}`);
+  if (profile.live)
+    lines.push(
+      `  (the capabilities above; a live run assesses only what its lane's tests cite:)`,
+      formatLiveLane(profile, tests),
+    );
   return lines.join('\n');
 }
 
-export function ledgerCheck(options: { profiles?: string[]; strict?: boolean; print?: boolean } = {}): LedgerCheckResult {
+export function ledgerCheck(
+  options: { profiles?: string[]; strict?: boolean; print?: boolean } = {},
+): LedgerCheckResult {
   const profiles = options.profiles?.length ? options.profiles : ['local'];
   const result = checkLedger(listTests(profiles), options);
   if (options.print !== false) {
@@ -273,8 +359,18 @@ const USAGE = 'usage: npm run ledger [-- --project local[,other]] [--strict]';
 
 if (require.main === module) {
   cliMain(USAGE, async () => {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: { project: { type: 'string', multiple: true }, profile: { type: 'string', multiple: true }, strict: { type: 'boolean' } }, strict: true });
-    const profiles = [...(values.project ?? []), ...(values.profile ?? [])].flatMap((p) => p.split(',')).filter(Boolean);
+    const { values } = parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        project: { type: 'string', multiple: true },
+        profile: { type: 'string', multiple: true },
+        strict: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const profiles = [...(values.project ?? []), ...(values.profile ?? [])]
+      .flatMap((p) => p.split(','))
+      .filter(Boolean);
     return ledgerCheck({ profiles, strict: Boolean(values.strict) }).ok;
   });
 }

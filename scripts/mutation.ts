@@ -25,7 +25,8 @@ import { cliMain } from './lib/cli';
 import type { MutationPlan } from '../playwright.mutation.config';
 import { runPaths } from '../helpers/run-folder';
 
-const USAGE = 'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
+const USAGE =
+  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
 
 interface Options {
   profile: string;
@@ -54,7 +55,10 @@ export function parseMutationArgs(argv: string[]): Options {
   if (values.scope !== 'cited' && values.scope !== 'all') throw new Error(`--scope must be cited or all\n${USAGE}`);
   return {
     profile: values.project ?? values.profile!,
-    only: values.only!.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    only: values
+      .only!.flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
     scope: values.scope,
     workers: Number(values.workers) || Math.min(3, Math.max(2, os.cpus().length)),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
@@ -72,31 +76,65 @@ function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInf
 export async function mutation(options: Options): Promise<{ ok: boolean; matrix: Matrix }> {
   const started = Date.now();
   const profile = loadProfile(options.profile);
-  if (profile.target.kind !== 'reference') throw new Error(`profile ${profile.name} does not target the reference service: faults can only be injected there`);
+  if (profile.target.kind !== 'reference')
+    throw new Error(`profile ${profile.name} does not target the reference service: faults can only be injected there`);
   const faults = selectFaults(faultCatalogue, options.only);
   const unknownRules = faults.filter((f) => !ruleById.has(f.rule));
-  if (unknownRules.length) console.error(`! fault(s) naming rules not in the ledger: ${unknownRules.map((f) => `${f.name}→${f.rule}`).join(', ')}`);
+  if (unknownRules.length)
+    console.error(
+      `! fault(s) naming rules not in the ledger: ${unknownRules.map((f) => `${f.name}→${f.rule}`).join(', ')}`,
+    );
 
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
-  const plan: MutationPlan = { profile: profile.name, scope: options.scope, killCap: options.maxKills, workers: options.workers, faults: faults.map(({ name, rule }) => ({ name, rule })) };
+  const plan: MutationPlan = {
+    profile: profile.name,
+    scope: options.scope,
+    killCap: options.maxKills,
+    workers: options.workers,
+    faults: faults.map(({ name, rule }) => ({ name, rule })),
+  };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
-  console.log(`kill matrix: ${faults.length} fault project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`);
+  console.log(
+    `kill matrix: ${faults.length} fault project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+  );
 
-  const run = await runPlaywright([], { PAYMENTS_RUN_DIR: runDir, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' }, { quiet: true, config: 'playwright.mutation.config.ts' });
+  const run = await runPlaywright(
+    [],
+    { PAYMENTS_RUN_DIR: runDir, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' },
+    { quiet: true, config: 'playwright.mutation.config.ts' },
+  );
   const report = readReportFile(runPaths(runDir).jsonReport);
-  const errors = report ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`) : ['no JSON report was written'];
-  const command = ['npm run mutation --', `--profile ${profile.name}`, options.only.length ? `--only ${options.only.join(',')}` : '', options.scope !== 'cited' ? `--scope ${options.scope}` : ''].filter(Boolean).join(' ');
-  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors }, faults, profile, { command, scope: options.scope, workers: options.workers, maxKills: options.maxKills, wallMs: Date.now() - started });
+  const errors = report
+    ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
+    : ['no JSON report was written'];
+  const command = [
+    'npm run mutation --',
+    `--profile ${profile.name}`,
+    options.only.length ? `--only ${options.only.join(',')}` : '',
+    options.scope !== 'cited' ? `--scope ${options.scope}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors }, faults, profile, {
+    command,
+    scope: options.scope,
+    workers: options.workers,
+    maxKills: options.maxKills,
+    wallMs: Date.now() - started,
+  });
 
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path.join(options.outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(options.outDir, 'index.html'), renderMutationPage(matrix));
   console.log(formatMatrix(matrix));
-  console.log(`matrix: ${path.join(options.outDir, 'matrix.json')}, page: ${path.resolve(options.outDir, 'index.html')}`);
+  console.log(
+    `matrix: ${path.join(options.outDir, 'matrix.json')}, page: ${path.resolve(options.outDir, 'index.html')}`,
+  );
   return { ok: matrix.complete && matrix.clean.failed === 0 && matrix.summary.survived === 0, matrix };
 }
 
-if (require.main === module) cliMain(USAGE, () => mutation(parseMutationArgs(process.argv.slice(2))).then(({ ok }) => ok));
+if (require.main === module)
+  cliMain(USAGE, () => mutation(parseMutationArgs(process.argv.slice(2))).then(({ ok }) => ok));

@@ -16,12 +16,31 @@
  * drifted; 1 on a conformance failure; 2 when the run was refused; 3 when conformance is fine but an
  * assumption drifted.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadProfile, ProfileError } from '../helpers/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { applyDeviations, describeDeviation, deviationsFile, DeviationsError, loadDeviations as loadFileDeviations, todayUtc, type Deviation, type DeviationOutcome } from '../ledger/deviations';
+import {
+  applyDeviations,
+  describeDeviation,
+  deviationsFile,
+  DeviationsError,
+  loadDeviations as loadFileDeviations,
+  todayUtc,
+  type Deviation,
+  type DeviationOutcome,
+} from '../ledger/deviations';
 import { runSettings, suiteEnvironment } from '../helpers/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
@@ -46,21 +65,41 @@ export interface NightlyArgs {
 const FILTERING = /^(--grep|-g|--grep-invert|--shard|--last-failed|--only-changed|--project-grep)(=|$)/;
 
 /** Playwright flags whose value is the next argument. */
-const VALUE_FLAGS = new Set(['--workers', '-j', '--reporter', '--timeout', '--retries', '--repeat-each', '--max-failures', '--output', '--config', '-c', '--trace', '--global-timeout', '--grep', '-g', '--grep-invert', '--shard', '--tsconfig']);
+const VALUE_FLAGS = new Set([
+  '--workers',
+  '-j',
+  '--reporter',
+  '--timeout',
+  '--retries',
+  '--repeat-each',
+  '--max-failures',
+  '--output',
+  '--config',
+  '-c',
+  '--trace',
+  '--global-timeout',
+  '--grep',
+  '-g',
+  '--grep-invert',
+  '--shard',
+  '--tsconfig',
+]);
 
 export function parseNightlyArgs(argv: string[]): NightlyArgs {
   const out: NightlyArgs = { project: '', fromReports: [], partial: false, discover: true, playwrightArgs: [] };
   let discover: boolean | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const take = (flag: string): string | undefined => (a === flag ? argv[++i] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined);
+    const take = (flag: string): string | undefined =>
+      a === flag ? argv[++i] : a.startsWith(`${flag}=`) ? a.slice(flag.length + 1) : undefined;
     let v: string | undefined;
     if ((v = take('--from-report')) !== undefined) out.fromReports.push(v);
     else if ((v = take('--deviations')) !== undefined) out.deviationsFile = v;
     else if (a === '--partial') out.partial = true;
     else if (a === '--discover' || a === '--no-discover') discover = a === '--discover';
     else if ((v = take('--project')) !== undefined) {
-      if (out.project && out.project !== v) throw new Error('nightly applies one environment\'s deviations: give exactly one --project');
+      if (out.project && out.project !== v)
+        throw new Error("nightly applies one environment's deviations: give exactly one --project");
       out.project = v;
       out.playwrightArgs.push(`--project=${v}`);
     } else {
@@ -71,18 +110,25 @@ export function parseNightlyArgs(argv: string[]): NightlyArgs {
       else if (!a.startsWith('-') && !(previous && VALUE_FLAGS.has(previous))) out.partial = true;
     }
   }
-  if (!out.project) throw new Error('usage: npm run nightly -- --project <env> [--no-discover] [playwright args | --from-report <json file or dir>... [--discover]]');
+  if (!out.project)
+    throw new Error(
+      'usage: npm run nightly -- --project <env> [--no-discover] [playwright args | --from-report <json file or dir>... [--discover]]',
+    );
   out.discover = discover ?? out.fromReports.length === 0;
   return out;
 }
 
-export const loadDeviations = (project: string, file = deviationsFile(project)): Deviation[] => loadFileDeviations(file);
+export const loadDeviations = (project: string, file = deviationsFile(project)): Deviation[] =>
+  loadFileDeviations(file);
 
 function reportFiles(inputs: string[]): string[] {
   return inputs.flatMap((input) => {
     if (!existsSync(input)) throw new Error(`report ${input} not found (did a shard fail to upload its results?)`);
     if (statSync(input).isDirectory()) {
-      const found = readdirSync(input).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(input, f));
+      const found = readdirSync(input)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => path.join(input, f));
       if (!found.length) throw new Error(`no *.json report in ${input}`);
       return found;
     }
@@ -103,13 +149,25 @@ export function testsFromReports(files: string[], project: string): { tests: Tes
 }
 
 /** The closing lines; `ok` is the job's verdict (deviations and run problems), never more optimistic than it. */
-export function renderOutcome(project: string, outcome: DeviationOutcome, counts: { passed: number; failed: number; skipped: number }, ok = outcome.ok): string[] {
+export function renderOutcome(
+  project: string,
+  outcome: DeviationOutcome,
+  counts: { passed: number; failed: number; skipped: number },
+  ok = outcome.ok,
+): string[] {
   const lines: string[] = [''];
-  for (const k of outcome.known) lines.push(`KNOWN DEVIATION  ${k.test}\n                 ${k.deviation.reason} — ${describeDeviation(k.deviation)}`);
+  for (const k of outcome.known)
+    lines.push(
+      `KNOWN DEVIATION  ${k.test}\n                 ${k.deviation.reason} — ${describeDeviation(k.deviation)}`,
+    );
   for (const r of outcome.regressions) lines.push(`REGRESSION       ${r.test}`);
-  for (const d of outcome.expired) lines.push(`EXPIRED          deviation ${describeDeviation(d)}: renew it with a new date and a reason, or fix the failure`);
+  for (const d of outcome.expired)
+    lines.push(
+      `EXPIRED          deviation ${describeDeviation(d)}: renew it with a new date and a reason, or fix the failure`,
+    );
   for (const s of outcome.stale) lines.push(`STALE            deviation ${describeDeviation(s.deviation)}: ${s.why}`);
-  for (const u of outcome.unchecked) lines.push(`not checked      deviation ${describeDeviation(u.deviation)}: ${u.why}`);
+  for (const u of outcome.unchecked)
+    lines.push(`not checked      deviation ${describeDeviation(u.deviation)}: ${u.why}`);
   lines.push(
     '',
     `nightly ${project}: ${ok ? 'OK' : 'FAILED'} — ${counts.passed} passed, ${counts.failed} failed (${outcome.known.length} known deviations, ${outcome.regressions.length} regressions), ${counts.skipped} skipped; ${outcome.expired.length} expired and ${outcome.stale.length} stale deviation entries`,
@@ -124,12 +182,24 @@ function markdown(project: string, outcome: DeviationOutcome, ok: boolean): stri
     ...outcome.stale.map((s) => `| 🧹 stale deviation | ${describeDeviation(s.deviation)} | ${s.why} |`),
     ...outcome.known.map((k) => `| ⚠️ known deviation | ${k.test} | ${k.deviation.reason} (${k.deviation.ticket}) |`),
   ];
-  return [`### Nightly ${project}: ${ok ? 'OK' : 'FAILED'}`, '', ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']), ''].join('\n');
+  return [
+    `### Nightly ${project}: ${ok ? 'OK' : 'FAILED'}`,
+    '',
+    ...(rows.length ? ['| kind | what | note |', '|---|---|---|', ...rows] : ['No failures.']),
+    '',
+  ].join('\n');
 }
 
 /** Discovery against the profile: the fields that drifted, or why it could not run. */
 async function checkAssumptions(args: NightlyArgs): Promise<Pick<DriftReport, 'fields' | 'discovery'>> {
-  if (!args.discover) return { fields: [], discovery: { ran: false, why: args.fromReports.length ? 'a merge of reports (--discover to run one)' : '--no-discover' } };
+  if (!args.discover)
+    return {
+      fields: [],
+      discovery: {
+        ran: false,
+        why: args.fromReports.length ? 'a merge of reports (--discover to run one)' : '--no-discover',
+      },
+    };
   try {
     const { diff, discovery } = await discoverProfile(args.project, { print: false });
     console.log(costLine(args.project, discovery));
@@ -166,11 +236,18 @@ export async function nightly(args: NightlyArgs): Promise<number> {
     const canary = path.join(work, 'secrets.jsonl');
     let report: string | undefined;
     try {
-      const run = await runPlaywright(args.playwrightArgs, { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir }, { command: `npm run nightly -- ${process.argv.slice(2).join(' ')}`.trim() });
+      const run = await runPlaywright(
+        args.playwrightArgs,
+        { PAYMENTS_SECRET_CANARY: canary, PAYMENTS_RUN_DIR: runDir },
+        { command: `npm run nightly -- ${process.argv.slice(2).join(' ')}`.trim() },
+      );
       if (!run.executed) {
         // Refused before any test ran: the config or the global setup said why. No verdict, no report.
         if (!run.record) rmSync(runDir, { recursive: true, force: true });
-        if (run.exitCode !== 2) console.error(`✖ nightly ${args.project}: the run executed no test (playwright exit ${run.exitCode}); no report, no verdict`);
+        if (run.exitCode !== 2)
+          console.error(
+            `✖ nightly ${args.project}: the run executed no test (playwright exit ${run.exitCode}); no report, no verdict`,
+          );
         return run.exitCode === 2 ? 2 : 1;
       }
       if (!existsSync(run.jsonReport)) problems.push(`the suite produced no report (playwright exit ${run.exitCode})`);
@@ -197,7 +274,11 @@ export async function nightly(args: NightlyArgs): Promise<number> {
   // A test that failed on assumptions alone is drift, not a regression.
   const failedRules = new Map(tests.map((t) => [t.title, t.failedRules]));
   const split = splitRegressions(applied.regressions, (title) => failedRules.get(title));
-  const outcome: DeviationOutcome = { ...applied, regressions: split.conformance, ok: split.conformance.length === 0 && applied.expired.length === 0 && applied.stale.length === 0 };
+  const outcome: DeviationOutcome = {
+    ...applied,
+    regressions: split.conformance,
+    ok: split.conformance.length === 0 && applied.expired.length === 0 && applied.stale.length === 0,
+  };
   const drift: DriftReport = { ...assumptions, assumptionFailures: split.assumptions };
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const t of tests) counts[t.outcome]++;
@@ -208,7 +289,10 @@ export async function nightly(args: NightlyArgs): Promise<number> {
   const exitCode = nightlyExitCode(ok, drift);
 
   mkdirSync(path.join('reports', 'nightly'), { recursive: true });
-  writeFileSync(path.join('reports', 'nightly', `${args.project}.json`), `${JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2)}\n`);
+  writeFileSync(
+    path.join('reports', 'nightly', `${args.project}.json`),
+    `${JSON.stringify({ project: args.project, date: todayUtc(), counts, ...outcome, ok, problems, drift, exitCode }, null, 2)}\n`,
+  );
   const { githubStepSummary } = suiteEnvironment();
   if (githubStepSummary) appendFileSync(githubStepSummary, markdown(args.project, outcome, ok) + driftMarkdown(drift));
   return exitCode;
@@ -216,9 +300,14 @@ export async function nightly(args: NightlyArgs): Promise<number> {
 
 function driftMarkdown(drift: DriftReport): string {
   const rows = [
-    ...drift.fields.map((f) => `| 🔀 assumption drift | ${f.field} | profile ${JSON.stringify(f.expected)}, observed ${f.observed.map((o) => JSON.stringify(o)).join(', ')} (${f.rules.join(', ')}) |`),
+    ...drift.fields.map(
+      (f) =>
+        `| 🔀 assumption drift | ${f.field} | profile ${JSON.stringify(f.expected)}, observed ${f.observed.map((o) => JSON.stringify(o)).join(', ')} (${f.rules.join(', ')}) |`,
+    ),
     ...drift.assumptionFailures.map((f) => `| 🔀 assumption not met | ${f.test} | ${f.rules.join(', ')} |`),
-    ...(drift.discovery.ran || !drift.discovery.error ? [] : [`| ⚠️ drift unchecked | discovery | ${drift.discovery.why} |`]),
+    ...(drift.discovery.ran || !drift.discovery.error
+      ? []
+      : [`| ⚠️ drift unchecked | discovery | ${drift.discovery.why} |`]),
   ];
   return rows.length ? ['#### Assumptions', '', '| kind | what | note |', '|---|---|---|', ...rows, ''].join('\n') : '';
 }

@@ -30,7 +30,9 @@ const nodeTestCounts = (output: string) => {
   const pass = /^# pass (\d+)$/m.exec(output);
   const fail = /^# fail (\d+)$/m.exec(output);
   const skip = /^# skipped (\d+)$/m.exec(output);
-  return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]), skipped: Number(skip?.[1] ?? 0) } : undefined;
+  return pass && fail
+    ? { passed: Number(pass[1]), failed: Number(fail[1]), skipped: Number(skip?.[1] ?? 0) }
+    : undefined;
 };
 
 const unitFiles = readdirSync('tests/unit')
@@ -43,13 +45,36 @@ const EXPLORATION_SEQUENCES = 6;
 const steps: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   // The formatter and the linter (biome.jsonc): 0 findings, warnings included.
-  { name: 'format and lint', command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'] },
+  {
+    name: 'format and lint',
+    command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'],
+  },
   // Three files at a time: most unit tests wait on a reference they started (120 s one at a time, 60 s so).
-  { name: 'unit tests', command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles], counts: nodeTestCounts },
+  {
+    name: 'unit tests',
+    command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles],
+    counts: nodeTestCounts,
+  },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
-  { name: 'conformance (local reference)', command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'], counts: playwrightCounts },
+  {
+    name: 'conformance (local reference)',
+    command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'],
+    counts: playwrightCounts,
+  },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
-  { name: 'exploration (local reference)', command: [node, ...tsx, 'scripts/explore.ts', '--project=local', '--sequences', String(EXPLORATION_SEQUENCES), '--no-report'], counts: playwrightCounts },
+  {
+    name: 'exploration (local reference)',
+    command: [
+      node,
+      ...tsx,
+      'scripts/explore.ts',
+      '--project=local',
+      '--sequences',
+      String(EXPLORATION_SEQUENCES),
+      '--no-report',
+    ],
+    counts: playwrightCounts,
+  },
   { name: 'secret scan of a failing run', command: [node, ...tsx, 'scripts/leak-check.ts'] },
   // What the dialect matrix does not vary: the flow description's version set (spec §9), and a
   // reference without its admin API, whose clients are onboarded like a sandbox's.
@@ -66,7 +91,21 @@ const steps: Step[] = [
   // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions).
   {
     name: 'conformance (one client, keyless)',
-    command: [node, 'node_modules/@playwright/test/cli.js', 'test', '--project=local-one-client', '--project=local-one-client-nomember', '--project=local-keyless', 'tests/returns/return.spec.ts', 'tests/returns/return-flow.spec.ts', 'tests/refunds/refund.spec.ts', 'tests/cancellation', 'tests/auth/token.spec.ts', 'tests/status', 'tests/payments/submission.spec.ts'],
+    command: [
+      node,
+      'node_modules/@playwright/test/cli.js',
+      'test',
+      '--project=local-one-client',
+      '--project=local-one-client-nomember',
+      '--project=local-keyless',
+      'tests/returns/return.spec.ts',
+      'tests/returns/return-flow.spec.ts',
+      'tests/refunds/refund.spec.ts',
+      'tests/cancellation',
+      'tests/auth/token.spec.ts',
+      'tests/status',
+      'tests/payments/submission.spec.ts',
+    ],
     env: { PAYMENTS_ALLURE: '0' },
     counts: playwrightCounts,
   },
@@ -77,7 +116,10 @@ const steps: Step[] = [
 async function run(step: Step): Promise<{ code: number; output: string; ms: number }> {
   const started = Date.now();
   console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}`);
-  const child = spawn(step.command[0]!, step.command.slice(1), { env: { ...process.env, ...step.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(step.command[0]!, step.command.slice(1), {
+    env: { ...process.env, ...step.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => {
     output += d.toString();
@@ -106,7 +148,9 @@ async function main(): Promise<void> {
       total.skipped += counts.skipped;
     }
     const verdict = result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`;
-    table.push(`  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`);
+    table.push(
+      `  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`,
+    );
     if (result.code !== 0) {
       ok = false;
       if (counts === undefined || counts.failed === 0) total.failed += 1;

@@ -26,14 +26,18 @@ export const DEFAULT_OUTPUT = suiteEnvironment().reportDir;
 export const SPEC_PAGE = 'spec.html';
 
 /** The awesome plugin's analytics block: the gtag.js loader and its inline configuration. */
-const ANALYTICS_BLOCK = /[ \t]*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>\s*/g;
+const ANALYTICS_BLOCK =
+  /[ \t]*<script async src="https:\/\/www\.googletagmanager\.com\/gtag\/js\?id=[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>\s*/g;
 
 /** What would make an opened report reach the network (or run analytics) if it were still there. */
 export function phoningHome(html: string): string[] {
   const found: string[] = [];
   if (/googletagmanager|google-analytics|gtag\(|dataLayer/.test(html)) found.push('Google Analytics');
   // External resources loaded by the page itself: scripts, styles, images, frames, preloads.
-  for (const m of html.matchAll(/<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi)) found.push(`external <${m[1]!.toLowerCase()}>: ${m[0].slice(0, 120)}`);
+  for (const m of html.matchAll(
+    /<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*\b(?:src|href|data)\s*=\s*["']?(https?:)?\/\/[^"'\s>]+/gi,
+  ))
+    found.push(`external <${m[1]!.toLowerCase()}>: ${m[0].slice(0, 120)}`);
   for (const m of html.matchAll(/@import\s+(?:url\()?["']?(https?:)?\/\//gi)) found.push(`CSS @import: ${m[0]}`);
   return found;
 }
@@ -61,7 +65,8 @@ export const readableMetadata = (html: string): string => html.replace('</head>'
  * dead weight in every report that has a history. Each test's own history is in its test result.
  */
 const UNREAD_HISTORY = /,?d\("data\/history\/[^"]+\.json","[A-Za-z0-9+/=]*"\)/g;
-export const stripUnreadHistory = (html: string): string => html.replace(UNREAD_HISTORY, '').replace('Promise.allSettled([,', 'Promise.allSettled([');
+export const stripUnreadHistory = (html: string): string =>
+  html.replace(UNREAD_HISTORY, '').replace('Promise.allSettled([,', 'Promise.allSettled([');
 
 export interface RenderOptions {
   /** Print "report: <path>" (default true). Callers that move the report elsewhere print their own path. */
@@ -76,7 +81,11 @@ export interface RenderOptions {
 }
 
 /** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
-export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, options: RenderOptions = {}): string | undefined {
+export function renderReport(
+  resultsDir: string,
+  outputDir = DEFAULT_OUTPUT,
+  options: RenderOptions = {},
+): string | undefined {
   if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((f) => f.endsWith('-result.json'))) {
     console.error(`✖ no Allure test results in ${resultsDir}: nothing to render`);
     return undefined;
@@ -95,25 +104,46 @@ export function renderReport(resultsDir: string, outputDir = DEFAULT_OUTPUT, opt
   mkdirSync(extra, { recursive: true });
   const attachment = `${randomUUID()}-attachment.html`;
   writeFileSync(path.join(extra, attachment), specHtml());
-  writeFileSync(path.join(extra, `${randomUUID()}-globals.json`), JSON.stringify({ attachments: [{ name: 'spec (offline copy, spec/payments-api.md)', source: attachment, type: 'text/html', timestamp: Date.now() }], errors: [] }));
+  writeFileSync(
+    path.join(extra, `${randomUUID()}-globals.json`),
+    JSON.stringify({
+      attachments: [
+        {
+          name: 'spec (offline copy, spec/payments-api.md)',
+          source: attachment,
+          type: 'text/html',
+          timestamp: Date.now(),
+        },
+      ],
+      errors: [],
+    }),
+  );
   const results = path.join(parent, `.${path.basename(outputDir)}-results-${process.pid}-${Date.now()}`);
   reportResults(resultsDir, results, options.evidence ?? 'failures');
-  const run = spawnSync(process.execPath, [cli, 'generate', results, extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    env,
-    cwd: path.resolve(__dirname, '..'),
-  });
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'generate', results, extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      env,
+      cwd: path.resolve(__dirname, '..'),
+    },
+  );
   try {
     const indexFile = path.join(fresh, 'index.html');
     if (run.status !== 0 || !existsSync(indexFile)) {
-      console.error(`✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`);
+      console.error(
+        `✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`,
+      );
       return undefined;
     }
     const html = readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8'))));
     const problems = phoningHome(html);
     if (problems.length) {
-      console.error(`✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`);
+      console.error(
+        `✖ the rendered report would reach the network when opened (${problems.join('; ')}): not published`,
+      );
       return undefined;
     }
     writeFileSync(indexFile, html);
@@ -137,11 +167,14 @@ export function resultsFor(spec: string | undefined): string {
   const dir = resolveRun(given, runsRoot);
   if (dir && existsSync(path.join(dir, 'allure-results'))) {
     const record = readRunRecord(dir);
-    if (record && !executedTests(record)) throw new Error(`run ${path.basename(dir)} executed no test: there is nothing to report`);
+    if (record && !executedTests(record))
+      throw new Error(`run ${path.basename(dir)} executed no test: there is nothing to report`);
     return path.join(dir, 'allure-results');
   }
   if (dir && statSync(dir).isDirectory() && readdirSync(dir).some((f) => f.endsWith('-result.json'))) return dir;
-  throw new Error(`no Allure results for "${given}": give last, previous, a run id, a run folder or an Allure results folder; ${availableRunsText(runsRoot)}`);
+  throw new Error(
+    `no Allure results for "${given}": give last, previous, a run id, a run folder or an Allure results folder; ${availableRunsText(runsRoot)}`,
+  );
 }
 
 if (require.main === module) {

@@ -85,7 +85,8 @@ export class SecretMatcher {
     let h = hashOf(text, 0);
     for (let i = 0; ; i++) {
       const candidates = this.byPrefix.get(h);
-      if (candidates) for (const c of candidates) if (!found.has(c.secret) && text.startsWith(c.needle, i)) found.add(c.secret);
+      if (candidates)
+        for (const c of candidates) if (!found.has(c.secret) && text.startsWith(c.needle, i)) found.add(c.secret);
       if (i + PREFIX >= text.length) break;
       h = (Math.imul(h - Math.imul(text.charCodeAt(i), this.pow), 31) + text.charCodeAt(i + PREFIX)) | 0;
     }
@@ -110,15 +111,25 @@ export function* embedded(text: string): Generator<{ where: string; content: str
     const before = text.slice(Math.max(0, m.index - 320), m.index);
     const item = ALLURE_ITEM.exec(before)?.[1];
     const dataUri = /data:([^;,"'\s]{0,80});base64,$/.exec(before)?.[1];
-    yield { where: item ? `embedded ${item}` : dataUri !== undefined ? `data: URI (${dataUri || 'no type'})` : 'base64 run', content: decoded.toString('latin1') };
+    yield {
+      where: item ? `embedded ${item}` : dataUri !== undefined ? `data: URI (${dataUri || 'no type'})` : 'base64 run',
+      content: decoded.toString('latin1'),
+    };
   }
 }
 
 /** The labels of the secrets in content or in anything it embeds, with where each was found. */
-export function findSecrets(content: string, matcher: SecretMatcher, depth = 0, where = 'plain text', out = new Map<number, string>()): Map<number, string> {
+export function findSecrets(
+  content: string,
+  matcher: SecretMatcher,
+  depth = 0,
+  where = 'plain text',
+  out = new Map<number, string>(),
+): Map<number, string> {
   for (const i of matcher.find(content)) if (!out.has(i)) out.set(i, where);
   if (depth >= MAX_DEPTH || out.size === matcher.secrets.length) return out;
-  for (const e of embedded(content)) findSecrets(e.content, matcher, depth + 1, depth === 0 ? e.where : `${where} › ${e.where}`, out);
+  for (const e of embedded(content))
+    findSecrets(e.content, matcher, depth + 1, depth === 0 ? e.where : `${where} › ${e.where}`, out);
   return out;
 }
 
@@ -152,7 +163,8 @@ export function scanForSecrets(canaryFile: string, dirs: string[]): { leaks: Lea
   return { leaks, secrets: secrets.length, files: scanned };
 }
 
-export const describeLeak = (leak: Leak): string => `secret (${leak.label}) found in ${leak.file}${leak.where === 'plain text' ? '' : ` (${leak.where})`}`;
+export const describeLeak = (leak: Leak): string =>
+  `secret (${leak.label}) found in ${leak.file}${leak.where === 'plain text' ? '' : ` (${leak.where})`}`;
 
 if (require.main === module) {
   const canary = suiteEnvironment().secretCanary ?? '';
@@ -163,5 +175,7 @@ if (require.main === module) {
     for (const leak of leaks) console.error(`✖ ${describeLeak(leak)}`);
     process.exit(1);
   }
-  console.log(`secret scan: ${secrets} secrets, ${count} files under ${dirs.join(', ')} (embedded base64 decoded): none found`);
+  console.log(
+    `secret scan: ${secrets} secrets, ${count} files under ${dirs.join(', ')} (embedded base64 decoded): none found`,
+  );
 }

@@ -37,9 +37,16 @@ export function verifyEvidence(dir: string, publicKeyPath?: string): VerifyResul
   const files = readBundleFiles(dir);
 
   const keyFile = publicKeyPath ?? path.join(dir, PUBLIC_KEY_FILE);
-  if (!publicKeyPath) notes.push(`no --public-key given: using ${PUBLIC_KEY_FILE} from the bundle itself, which proves integrity only, not origin`);
+  if (!publicKeyPath)
+    notes.push(
+      `no --public-key given: using ${PUBLIC_KEY_FILE} from the bundle itself, which proves integrity only, not origin`,
+    );
   if (!existsSync(keyFile)) {
-    problems.push(publicKeyPath ? `public key ${publicKeyPath} not found` : `${PUBLIC_KEY_FILE} removed from the bundle (or pass --public-key)`);
+    problems.push(
+      publicKeyPath
+        ? `public key ${publicKeyPath} not found`
+        : `${PUBLIC_KEY_FILE} removed from the bundle (or pass --public-key)`,
+    );
     return done();
   }
   let publicKey: ReturnType<typeof loadPublicKeyPem>;
@@ -70,8 +77,10 @@ export function verifyEvidence(dir: string, publicKeyPath?: string): VerifyResul
     return done();
   }
   const manifestFile = files.get(MANIFEST_FILE);
-  if (!manifestFile) problems.push(`${MANIFEST_FILE} removed (the signed copy inside ${SIGNATURE_FILE} is used for the checks below)`);
-  else if (!manifestFile.equals(check.payload)) problems.push(`${MANIFEST_FILE} altered: it differs from the manifest signed in ${SIGNATURE_FILE}`);
+  if (!manifestFile)
+    problems.push(`${MANIFEST_FILE} removed (the signed copy inside ${SIGNATURE_FILE} is used for the checks below)`);
+  else if (!manifestFile.equals(check.payload))
+    problems.push(`${MANIFEST_FILE} altered: it differs from the manifest signed in ${SIGNATURE_FILE}`);
 
   const diff = diffManifest(signed, files);
   for (const f of diff.altered) problems.push(`${f} altered: its SHA-256 differs from the signed manifest`);
@@ -102,6 +111,10 @@ if (require.main === module) {
   const result = verifyEvidence(dir, key);
   for (const n of result.notes) console.log(`  ${n}`);
   for (const p of result.problems) console.error(`✖ ${p}`);
-  console.log(result.ok ? `VERIFIED: ${dir}` : `NOT VERIFIED: ${dir} (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`);
+  console.log(
+    result.ok
+      ? `VERIFIED: ${dir}`
+      : `NOT VERIFIED: ${dir} (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`,
+  );
   process.exit(result.ok ? 0 : 1);
 }

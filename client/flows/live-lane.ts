@@ -57,7 +57,11 @@ export async function paymentToRead(api: Api, verdicts: Verdicts, seed: string):
  */
 export function refusedTokenGrantsNothing(verdicts: Verdicts, rule: string, refusal: Exchange): boolean {
   const body = refusal.response.json as { access_token?: unknown } | undefined;
-  return verdicts.check(rule, 'created nothing: the refused token request grants no access_token', { ok: body?.access_token === undefined, expected: 'no access_token in the refusal', received: answerOf(refusal) });
+  return verdicts.check(rule, 'created nothing: the refused token request grants no access_token', {
+    ok: body?.access_token === undefined,
+    expected: 'no access_token in the refusal',
+    received: answerOf(refusal),
+  });
 }
 
 /**
@@ -68,14 +72,22 @@ export function refusedTokenGrantsNothing(verdicts: Verdicts, rule: string, refu
 export function readChangedNothing(verdicts: Verdicts, rule: string, twin: Exchange, again: Exchange): boolean {
   const echo = (exchange: Exchange): unknown => firstStatusEntry(exchange.response.json)?.orgnlEndToEndId;
   const ok = again.response.status === twin.response.status && echo(again) === echo(twin);
-  return verdicts.check(rule, 'created nothing: after the refusal the valid read answers as before (same status, same payment)', { ok, expected: `HTTP ${twin.response.status}, orgnlEndToEndId ${String(echo(twin))}`, received: answerOf(again) });
+  return verdicts.check(
+    rule,
+    'created nothing: after the refusal the valid read answers as before (same status, same payment)',
+    { ok, expected: `HTTP ${twin.response.status}, orgnlEndToEndId ${String(echo(twin))}`, received: answerOf(again) },
+  );
 }
 
 /** Created nothing, on an unknown id: a second read of the refused id is refused too (nothing exists under it now). */
 export async function unknownIdStillUnknown(api: Api, verdicts: Verdicts, rule: string, id: string): Promise<boolean> {
   const again = await readStatus(api, id, { label: `after the refusal: read ${id} again` });
   const status = again.exchange.response.status;
-  return verdicts.check(rule, `created nothing: ${id} is still not served on a second read`, { ok: status >= 400 && status < 500, expected: 'a 4xx, as the first read', received: answerOf(again.exchange) });
+  return verdicts.check(rule, `created nothing: ${id} is still not served on a second read`, {
+    ok: status >= 400 && status < 500,
+    expected: 'a 4xx, as the first read',
+    received: answerOf(again.exchange),
+  });
 }
 
 /**
@@ -87,12 +99,18 @@ export function requireLiveSlots(api: Api, verdicts: Verdicts, slots: number): v
   const limits = api.profile.liveLimits;
   if (!api.profile.live) return;
   const left = (limits?.maxPayments ?? 0) - liveBudgetUse().claimed - Math.max(0, LANE_SLOTS - laneSlotsTaken);
-  if (left < slots) verdicts.skip({ kind: 'not-applicable', why: `a live refusal on a payments POST needs ${slots} budget slots (its mutant, then its valid twin) beyond the ${LANE_SLOTS} kept for the lane's payment; ${Math.max(0, left)} of liveLimits.maxPayments ${limits?.maxPayments ?? 0} are left for refusals` });
+  if (left < slots)
+    verdicts.skip({
+      kind: 'not-applicable',
+      why: `a live refusal on a payments POST needs ${slots} budget slots (its mutant, then its valid twin) beyond the ${LANE_SLOTS} kept for the lane's payment; ${Math.max(0, left)} of liveLimits.maxPayments ${limits?.maxPayments ?? 0} are left for refusals`,
+    });
 }
 
 /** The lane's idempotent repeat of its payment: one of the slots refusals leave for the lane. */
 export async function repeatLanePayment(api: Api, payment: PaymentToRead): Promise<SubmitResult> {
-  const repeat = await submitPayment(api, payment.message, { label: 'the same message again (idempotent repeat, fresh SCA)' });
+  const repeat = await submitPayment(api, payment.message, {
+    label: 'the same message again (idempotent repeat, fresh SCA)',
+  });
   laneSlotsTaken++;
   return repeat;
 }
@@ -109,5 +127,13 @@ export const REFUSAL_SLOTS = 2;
  */
 export function createdNothingUnderMsgId(verdicts: Verdicts, rule: string, twinAfter: SubmitResult): boolean {
   const status = twinAfter.exchange.response.status;
-  return verdicts.check(rule, 'created nothing: the valid twin with the refused message\'s msgId, sent after the refusal, is created (201), not a repeat (200)', { ok: status === 201, expected: 'HTTP 201 (nothing existed under that msgId)', received: answerOf(twinAfter.exchange) });
+  return verdicts.check(
+    rule,
+    "created nothing: the valid twin with the refused message's msgId, sent after the refusal, is created (201), not a repeat (200)",
+    {
+      ok: status === 201,
+      expected: 'HTTP 201 (nothing existed under that msgId)',
+      received: answerOf(twinAfter.exchange),
+    },
+  );
 }

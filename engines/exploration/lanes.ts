@@ -53,19 +53,84 @@ type Weighted = { arbitrary: fc.Arbitrary<Step>; weight: number };
 function twoInstitutions(scale: number): Weighted[] {
   const w = (weight: number, arbitrary: fc.Arbitrary<Step>): Weighted => ({ arbitrary, weight: weight * scale });
   return [
-    w(3, payCents.map((cents): Step => ({ do: 'pay', cents }))),
-    w(1, fc.constantFrom(...INVALID_AMOUNTS).map((value): Step => ({ do: 'pay invalid', value }))),
-    w(1, fc.integer({ min: 2, max: 8 }).map((copies): Step => ({ do: 'pay duplicates', copies }))),
+    w(
+      3,
+      payCents.map((cents): Step => ({ do: 'pay', cents })),
+    ),
+    w(
+      1,
+      fc.constantFrom(...INVALID_AMOUNTS).map((value): Step => ({ do: 'pay invalid', value })),
+    ),
+    w(
+      1,
+      fc.integer({ min: 2, max: 8 }).map((copies): Step => ({ do: 'pay duplicates', copies })),
+    ),
     w(2, fc.constant<Step>({ do: 'settle' })),
-    w(3, fc.record({ payment, body: fc.constantFrom('same' as const, 'same' as const, 'other' as const) }).map((s): Step => ({ do: 'repeat', ...s }))),
-    w(2, fc.record({ payment, as: fc.constantFrom('payer' as const, 'beneficiary' as const) }).map((s): Step => ({ do: 'read status', ...s }))),
-    w(2, fc.record({ payment, as: fc.constantFrom('beneficiary' as const, 'payer' as const) }).map((s): Step => ({ do: 'read incoming', ...s }))),
-    w(1, payment.map((p): Step => ({ do: 'cancel', payment: p, as: 'payer' }))),
-    w(5, fc.record({ payment, amount: fc.constantFrom('whole' as const, 'whole' as const, 'whole' as const, 'partial' as const) }).map((s): Step => ({ do: 'return', ...s, as: 'beneficiary' }))),
-    w(7, fc.record({ payment, amount: refundAmount }).map((s): Step => ({ do: 'refund', ...s, as: 'beneficiary' }))),
-    w(1, fc.record({ payment, on: fc.constantFrom('return' as const, 'refund' as const), value: fc.constantFrom(...INVALID_AMOUNTS) }).map((s): Step => ({ do: 'invalid amount', ...s }))),
-    w(3, fc.record({ payment, kind: fc.constantFrom('return+refunds' as const, 'refunds' as const, 'same refund' as const), copies: fc.integer({ min: 2, max: 12 }) }).map((s): Step => ({ do: 'burst', ...s }))),
-    w(3, fc.record({ payment: largePayment, pieceCents: fc.integer({ min: 2, max: 4 }), pieces: fc.integer({ min: 20, max: 40 }) }).map((s): Step => ({ do: 'drain', ...s }))),
+    w(
+      3,
+      fc
+        .record({ payment, body: fc.constantFrom('same' as const, 'same' as const, 'other' as const) })
+        .map((s): Step => ({ do: 'repeat', ...s })),
+    ),
+    w(
+      2,
+      fc
+        .record({ payment, as: fc.constantFrom('payer' as const, 'beneficiary' as const) })
+        .map((s): Step => ({ do: 'read status', ...s })),
+    ),
+    w(
+      2,
+      fc
+        .record({ payment, as: fc.constantFrom('beneficiary' as const, 'payer' as const) })
+        .map((s): Step => ({ do: 'read incoming', ...s })),
+    ),
+    w(
+      1,
+      payment.map((p): Step => ({ do: 'cancel', payment: p, as: 'payer' })),
+    ),
+    w(
+      5,
+      fc
+        .record({
+          payment,
+          amount: fc.constantFrom('whole' as const, 'whole' as const, 'whole' as const, 'partial' as const),
+        })
+        .map((s): Step => ({ do: 'return', ...s, as: 'beneficiary' })),
+    ),
+    w(
+      7,
+      fc.record({ payment, amount: refundAmount }).map((s): Step => ({ do: 'refund', ...s, as: 'beneficiary' })),
+    ),
+    w(
+      1,
+      fc
+        .record({
+          payment,
+          on: fc.constantFrom('return' as const, 'refund' as const),
+          value: fc.constantFrom(...INVALID_AMOUNTS),
+        })
+        .map((s): Step => ({ do: 'invalid amount', ...s })),
+    ),
+    w(
+      3,
+      fc
+        .record({
+          payment,
+          kind: fc.constantFrom('return+refunds' as const, 'refunds' as const, 'same refund' as const),
+          copies: fc.integer({ min: 2, max: 12 }),
+        })
+        .map((s): Step => ({ do: 'burst', ...s })),
+    ),
+    w(
+      3,
+      fc
+        .record({
+          payment: largePayment,
+          pieceCents: fc.integer({ min: 2, max: 4 }),
+          pieces: fc.integer({ min: 20, max: 40 }),
+        })
+        .map((s): Step => ({ do: 'drain', ...s })),
+    ),
   ];
 }
 
@@ -73,11 +138,28 @@ function twoInstitutions(scale: number): Weighted[] {
 function stranger(): Weighted[] {
   const w = (weight: number, arbitrary: fc.Arbitrary<Step>): Weighted => ({ arbitrary, weight });
   return [
-    w(12, payment.map((p): Step => ({ do: 'shadow', payment: p }))),
-    w(2, fc.record({ payment, what: fc.constantFrom('read status' as const, 'read incoming' as const) }).map(({ payment: p, what }): Step => ({ do: what, payment: p, as: 'stranger' }))),
-    w(2, payment.map((p): Step => ({ do: 'cancel', payment: p, as: 'stranger' }))),
-    w(2, payment.map((p): Step => ({ do: 'return', payment: p, amount: 'whole', as: 'stranger' }))),
-    w(2, fc.record({ payment, amount: refundAmount }).map((s): Step => ({ do: 'refund', ...s, as: 'stranger' }))),
+    w(
+      12,
+      payment.map((p): Step => ({ do: 'shadow', payment: p })),
+    ),
+    w(
+      2,
+      fc
+        .record({ payment, what: fc.constantFrom('read status' as const, 'read incoming' as const) })
+        .map(({ payment: p, what }): Step => ({ do: what, payment: p, as: 'stranger' })),
+    ),
+    w(
+      2,
+      payment.map((p): Step => ({ do: 'cancel', payment: p, as: 'stranger' })),
+    ),
+    w(
+      2,
+      payment.map((p): Step => ({ do: 'return', payment: p, amount: 'whole', as: 'stranger' })),
+    ),
+    w(
+      2,
+      fc.record({ payment, amount: refundAmount }).map((s): Step => ({ do: 'refund', ...s, as: 'stranger' })),
+    ),
   ];
 }
 
@@ -91,6 +173,14 @@ export function laneSteps(lane: Lane): fc.Arbitrary<Step> {
  * exactly. One arbitrary of steps, each made its command: what a seed generates is what it generated
  * before the commands were classes of their own.
  */
-export function laneCommands(lane: Lane, maxCommands: number, replayPath?: string): fc.Arbitrary<Iterable<SequenceCommand>> {
-  return fc.commands([laneSteps(lane).map((step) => commandOf(step))], { maxCommands, size: 'max', ...(replayPath ? { replayPath } : {}) });
+export function laneCommands(
+  lane: Lane,
+  maxCommands: number,
+  replayPath?: string,
+): fc.Arbitrary<Iterable<SequenceCommand>> {
+  return fc.commands([laneSteps(lane).map((step) => commandOf(step))], {
+    maxCommands,
+    size: 'max',
+    ...(replayPath ? { replayPath } : {}),
+  });
 }

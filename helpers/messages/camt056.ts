@@ -50,7 +50,12 @@ export function freshCancellationIds(): Camt056Ids {
 
 const faker = newSeededFaker();
 
-export function buildCamt056Content(seed: string, original: Pacs008Message, ids: Camt056Ids, options: Omit<Camt056Options, 'seed' | 'original' | 'ids'> = {}): Camt056Message {
+export function buildCamt056Content(
+  seed: string,
+  original: Pacs008Message,
+  ids: Camt056Ids,
+  options: Omit<Camt056Options, 'seed' | 'original' | 'ids'> = {},
+): Camt056Message {
   faker.seed(numericSeed(`camt056|${seed}`));
   const seededReason = faker.helpers.arrayElement(CANCELLATION_REASONS);
   const orgnl = paymentIds(original);

@@ -11,7 +11,14 @@
  */
 import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
-import { isoDateTime, numericSeed, paymentAmount, paymentIds, paymentTransaction, type Pacs008Message } from './pacs008';
+import {
+  isoDateTime,
+  numericSeed,
+  paymentAmount,
+  paymentIds,
+  paymentTransaction,
+  type Pacs008Message,
+} from './pacs008';
 
 export interface EurAmount {
   value: number;
@@ -20,8 +27,24 @@ export interface EurAmount {
 
 /** The 18 EBA return reason codes of §2.5: the only values allowed in rtrRsnInf[].rsn.cd. */
 export const EBA_RETURN_CODES = [
-  'AC01', 'AC04', 'AC06', 'AG01', 'AG02', 'AM05', 'BE04', 'CNOR', 'ERIN',
-  'FOCR', 'MD07', 'MS02', 'MS03', 'RC01', 'RR01', 'RR02', 'RR03', 'RR04',
+  'AC01',
+  'AC04',
+  'AC06',
+  'AG01',
+  'AG02',
+  'AM05',
+  'BE04',
+  'CNOR',
+  'ERIN',
+  'FOCR',
+  'MD07',
+  'MS02',
+  'MS03',
+  'RC01',
+  'RR01',
+  'RR02',
+  'RR03',
+  'RR04',
 ] as const;
 
 /** §2.5 / §9: "must begin with pacs.008; only pacs.008.001.08 or pacs.008.001.02 is allowed". */
@@ -174,7 +197,12 @@ const cents = (value: number): number => Math.round(value * 100) / 100;
  * The full message for a seed, an original payment and a set of ids: the same inputs give
  * byte-identical JSON. The order of faker calls is part of that contract: append new draws only.
  */
-export function buildPacs004Content(seed: string, original: Pacs008Message, ids: Pacs004Ids, options: Omit<Pacs004Options, 'seed' | 'original' | 'ids'> = {}): Pacs004Message {
+export function buildPacs004Content(
+  seed: string,
+  original: Pacs008Message,
+  ids: Pacs004Ids,
+  options: Omit<Pacs004Options, 'seed' | 'original' | 'ids'> = {},
+): Pacs004Message {
   faker.seed(numericSeed(`pacs004|${seed}`));
   const now = options.now ?? new Date();
   const tx = paymentTransaction(original);
@@ -269,7 +297,13 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
   const reason = tx.rtrRsnInf[0]!;
   return {
     pmtRtr: {
-      grpHdr: { msgId: grpHdr.msgId, creDtTm: grpHdr.creDtTm, nbOfTxs: grpHdr.nbOfTxs, intrBkSttlmDt: grpHdr.intrBkSttlmDt, sttlmInf: { sttlmMtd: grpHdr.sttlmInf.sttlmMtd } },
+      grpHdr: {
+        msgId: grpHdr.msgId,
+        creDtTm: grpHdr.creDtTm,
+        nbOfTxs: grpHdr.nbOfTxs,
+        intrBkSttlmDt: grpHdr.intrBkSttlmDt,
+        sttlmInf: { sttlmMtd: grpHdr.sttlmInf.sttlmMtd },
+      },
       txInf: [
         {
           rtrId: tx.rtrId,
@@ -279,7 +313,13 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
           orgnlIntrBkSttlmAmt: { ...tx.orgnlIntrBkSttlmAmt },
           rtrdIntrBkSttlmAmt: { ...tx.rtrdIntrBkSttlmAmt },
           chrgBr: tx.chrgBr,
-          rtrRsnInf: [{ orgtr: structuredClone(reason.orgtr), rsn: { ...reason.rsn }, ...(reason.addtlInf !== undefined ? { addtlInf: reason.addtlInf } : {}) }],
+          rtrRsnInf: [
+            {
+              orgtr: structuredClone(reason.orgtr),
+              rsn: { ...reason.rsn },
+              ...(reason.addtlInf !== undefined ? { addtlInf: reason.addtlInf } : {}),
+            },
+          ],
           orgnlTxRef: {
             dbtr: { pty: { nm: ref.dbtr.pty.nm } },
             dbtrAcct: { id: { iban: ref.dbtrAcct.id.iban } },

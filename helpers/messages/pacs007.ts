@@ -63,13 +63,19 @@ export function partialAmount(originalValue: number, fraction: number): number {
   return part / 100;
 }
 
-export function buildPacs007Content(seed: string, original: Pacs008Message, ids: Pacs007Ids, options: Omit<Pacs007Options, 'seed' | 'original' | 'ids'> = {}): Pacs007Message {
+export function buildPacs007Content(
+  seed: string,
+  original: Pacs008Message,
+  ids: Pacs007Ids,
+  options: Omit<Pacs007Options, 'seed' | 'original' | 'ids'> = {},
+): Pacs007Message {
   faker.seed(numericSeed(`pacs007|${seed}`));
   const fraction = faker.number.float({ min: 0.1, max: 0.6, fractionDigits: 3 });
   const seededReason = faker.helpers.arrayElement(REFUND_REASONS);
   const orgnl = paymentIds(original);
   const originalAmount = paymentAmount(original);
-  const value = options.amount !== undefined ? toPence(options.amount) / 100 : partialAmount(originalAmount.value, fraction);
+  const value =
+    options.amount !== undefined ? toPence(options.amount) / 100 : partialAmount(originalAmount.value, fraction);
   return {
     fIToFIPmtRvsl: {
       grpHdr: { msgId: ids.msgId, creDtTm: isoDateTime(options.now ?? new Date()), nbOfTxs: '1' },

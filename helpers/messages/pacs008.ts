@@ -133,7 +133,11 @@ const pounds = (value: number): number => Math.round(value * 100) / 100;
  * The whole message for a seed and a set of ids: the same (seed, ids, now) gives byte-identical
  * JSON. The order of faker calls is part of the contract: append new fields at the end only.
  */
-export function buildPacs008Content(seed: string, ids: Pacs008Ids, options: Omit<Pacs008Options, 'seed' | 'ids'> = {}): Pacs008Message {
+export function buildPacs008Content(
+  seed: string,
+  ids: Pacs008Ids,
+  options: Omit<Pacs008Options, 'seed' | 'ids'> = {},
+): Pacs008Message {
   faker.seed(numericSeed(seed));
   const dbtr = party();
   const cdtr = party();

@@ -19,10 +19,15 @@ function renameKeys(value: Json, names: Readonly<Record<string, string>>): Json 
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, renameKeys(v, names)]));
 }
 
-const inverse = (names: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(names).map(([k, v]) => [v, k]));
+const inverse = (names: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(names).map(([k, v]) => [v, k]));
 
 /** A canonical message `{ [canonicalRoot]: content }` in the declared shape. */
-export function toDeclared(message: Record<string, Json>, canonicalRoot: string, shape: MessageShape): Record<string, Json> {
+export function toDeclared(
+  message: Record<string, Json>,
+  canonicalRoot: string,
+  shape: MessageShape,
+): Record<string, Json> {
   const content = message[canonicalRoot];
   return { [shape.root]: shape.rename ? renameKeys(content, shape.rename) : content };
 }
@@ -44,6 +49,8 @@ export function fromDeclared(body: Json, shape: MessageShape): Record<string, Js
 export function rootSpellings(xmlName: string): string[] {
   const lowerFirst = xmlName.charAt(0).toLowerCase() + xmlName.slice(1);
   const wordEnd = /[a-z][A-Z]/.exec(xmlName);
-  const lowerWord = wordEnd ? xmlName.slice(0, wordEnd.index + 1).toLowerCase() + xmlName.slice(wordEnd.index + 1) : xmlName.toLowerCase();
+  const lowerWord = wordEnd
+    ? xmlName.slice(0, wordEnd.index + 1).toLowerCase() + xmlName.slice(wordEnd.index + 1)
+    : xmlName.toLowerCase();
   return [...new Set([lowerFirst, lowerWord, xmlName])];
 }

@@ -14,7 +14,11 @@ export const camt029Schema = {
   type: 'object',
   required: ['assgnmt', 'sts', 'cxlDtls'],
   properties: {
-    assgnmt: { type: 'object', required: ['id', 'creDtTm'], properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } } },
+    assgnmt: {
+      type: 'object',
+      required: ['id', 'creDtTm'],
+      properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } },
+    },
     sts: { type: 'object', required: ['conf'], properties: { conf: outcome } },
     cxlDtls: {
       type: 'array',
@@ -31,13 +35,21 @@ export const camt029Schema = {
               required: ['orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'txCxlSts'],
               properties: {
                 cxlStsId: text,
-                orgnlGrpInf: { type: 'object', required: ['orgnlMsgId'], properties: { orgnlMsgId: text, orgnlMsgNmId: text } },
+                orgnlGrpInf: {
+                  type: 'object',
+                  required: ['orgnlMsgId'],
+                  properties: { orgnlMsgId: text, orgnlMsgNmId: text },
+                },
                 orgnlEndToEndId: text,
                 orgnlTxId: text,
                 txCxlSts: outcome,
                 cxlStsRsnInf: {
                   type: 'array',
-                  items: { type: 'object', required: ['rsn'], properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } } },
+                  items: {
+                    type: 'object',
+                    required: ['rsn'],
+                    properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } },
+                  },
                 },
               },
             },

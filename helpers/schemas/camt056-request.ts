@@ -14,7 +14,11 @@ export const camt056RequestSchema = {
       type: 'object',
       required: ['assgnmt', 'undrlyg'],
       properties: {
-        assgnmt: { type: 'object', required: ['id', 'creDtTm'], properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } } },
+        assgnmt: {
+          type: 'object',
+          required: ['id', 'creDtTm'],
+          properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } },
+        },
         undrlyg: {
           type: 'array',
           minItems: 1,
@@ -30,14 +34,28 @@ export const camt056RequestSchema = {
                   required: ['cxlId', 'orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'cxlRsnInf'],
                   properties: {
                     cxlId: text,
-                    orgnlGrpInf: { type: 'object', required: ['orgnlMsgId', 'orgnlMsgNmId'], properties: { orgnlMsgId: text, orgnlMsgNmId: { type: 'string', pattern: '^pacs\\.008' } } },
+                    orgnlGrpInf: {
+                      type: 'object',
+                      required: ['orgnlMsgId', 'orgnlMsgNmId'],
+                      properties: { orgnlMsgId: text, orgnlMsgNmId: { type: 'string', pattern: '^pacs\\.008' } },
+                    },
                     orgnlEndToEndId: text,
                     orgnlTxId: text,
-                    orgnlIntrBkSttlmAmt: { type: 'object', required: ['value', 'ccy'], properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } } },
+                    orgnlIntrBkSttlmAmt: {
+                      type: 'object',
+                      required: ['value', 'ccy'],
+                      properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } },
+                    },
                     cxlRsnInf: {
                       type: 'array',
                       minItems: 1,
-                      items: { type: 'object', required: ['rsn'], properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } } },
+                      items: {
+                        type: 'object',
+                        required: ['rsn'],
+                        properties: {
+                          rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } },
+                        },
+                      },
                     },
                   },
                 },

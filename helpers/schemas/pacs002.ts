@@ -55,12 +55,20 @@ export const pacs002Schema = {
                   },
                   pmtTpInf: {
                     type: 'object',
-                    properties: { svcLvl: { type: 'array', items: { type: 'object', properties: { prtry: { type: 'string' } } } } },
+                    properties: {
+                      svcLvl: { type: 'array', items: { type: 'object', properties: { prtry: { type: 'string' } } } },
+                    },
                   },
                   rmtInf: {
                     type: 'object',
                     properties: {
-                      strd: { type: 'array', items: { type: 'object', properties: { addtlRmtInf: { type: 'array', items: { type: 'string' } } } } },
+                      strd: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          properties: { addtlRmtInf: { type: 'array', items: { type: 'string' } } },
+                        },
+                      },
                     },
                   },
                 },

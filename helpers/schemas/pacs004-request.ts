@@ -17,15 +17,42 @@ const eurAmount = {
   required: ['value', 'ccy'],
   properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'EUR' } },
 } as const;
-const bicfi = { type: 'object', required: ['finInstnId'], properties: { finInstnId: { type: 'object', required: ['bicfi'], properties: { bicfi: { type: 'string', pattern: BIC } } } } } as const;
-const orgId = { type: 'object', required: ['orgId'], properties: { orgId: { type: 'object', required: ['anyBIC'], properties: { anyBIC: { type: 'string', pattern: BIC } } } } } as const;
+const bicfi = {
+  type: 'object',
+  required: ['finInstnId'],
+  properties: {
+    finInstnId: { type: 'object', required: ['bicfi'], properties: { bicfi: { type: 'string', pattern: BIC } } },
+  },
+} as const;
+const orgId = {
+  type: 'object',
+  required: ['orgId'],
+  properties: {
+    orgId: { type: 'object', required: ['anyBIC'], properties: { anyBIC: { type: 'string', pattern: BIC } } },
+  },
+} as const;
 const codeOrProprietary = { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } as const;
 
 const postalAddress = {
   type: 'object',
   properties: {
     ...Object.fromEntries(
-      ['dept', 'subDept', 'strNme', 'bldgNm', 'bldgNb', 'Flr', 'pstBx', 'room', 'pstCd', 'twnNm', 'twnLctnNm', 'dstrctNm', 'ctrySubDvsn', 'adrLine'].map((k) => [k, { type: 'string' }]),
+      [
+        'dept',
+        'subDept',
+        'strNme',
+        'bldgNm',
+        'bldgNb',
+        'Flr',
+        'pstBx',
+        'room',
+        'pstCd',
+        'twnNm',
+        'twnLctnNm',
+        'dstrctNm',
+        'ctrySubDvsn',
+        'adrLine',
+      ].map((k) => [k, { type: 'string' }]),
     ),
     ctry: { type: 'string', pattern: '^[A-Z]{2}$' },
   },
@@ -50,7 +77,10 @@ const reasonInfo = {
     addtlInf: text,
   },
   // §2.5: addtlInf allowed only when the reason is FOCR; then mandatory.
-  if: { required: ['rsn'], properties: { rsn: { type: 'object', required: ['cd'], properties: { cd: { const: 'FOCR' } } } } },
+  if: {
+    required: ['rsn'],
+    properties: { rsn: { type: 'object', required: ['cd'], properties: { cd: { const: 'FOCR' } } } },
+  },
   // No type here: a subschema with type object and properties would be closed by the drift check.
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else
   then: { required: ['addtlInf'], properties: { addtlInf: text } },
@@ -75,7 +105,11 @@ export const pacs004RequestSchema = {
             nbOfTxs: { enum: [1, '1'] },
             ttlRtrdIntrBkSttlmAmt: eurAmount,
             intrBkSttlmDt: date,
-            sttlmInf: { type: 'object', required: ['sttlmMtd'], properties: { sttlmMtd: text, clrSys: { type: 'object', properties: { prtry: text } } } },
+            sttlmInf: {
+              type: 'object',
+              required: ['sttlmMtd'],
+              properties: { sttlmMtd: text, clrSys: { type: 'object', properties: { prtry: text } } },
+            },
             instgAgt: bicfi,
             instdAgt: bicfi,
           },
@@ -86,7 +120,17 @@ export const pacs004RequestSchema = {
           maxItems: 1,
           items: {
             type: 'object',
-            required: ['rtrId', 'orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'orgnlIntrBkSttlmAmt', 'rtrdIntrBkSttlmAmt', 'chrgBr', 'rtrRsnInf', 'orgnlTxRef'],
+            required: [
+              'rtrId',
+              'orgnlGrpInf',
+              'orgnlEndToEndId',
+              'orgnlTxId',
+              'orgnlIntrBkSttlmAmt',
+              'rtrdIntrBkSttlmAmt',
+              'chrgBr',
+              'rtrRsnInf',
+              'orgnlTxRef',
+            ],
             properties: {
               pmtId: { type: 'object', properties: { endToEndId: text } },
               rtrId: text,
@@ -119,18 +163,56 @@ export const pacs004RequestSchema = {
                       ctgyPurp: codeOrProprietary,
                     },
                   },
-                  rmtInf: { type: 'object', minProperties: 1, properties: { ustrd: { type: 'array', items: { type: 'string' } }, strd: { type: 'array', items: { type: 'object' } } } },
+                  rmtInf: {
+                    type: 'object',
+                    minProperties: 1,
+                    properties: {
+                      ustrd: { type: 'array', items: { type: 'string' } },
+                      strd: { type: 'array', items: { type: 'object' } },
+                    },
+                  },
                   ultmtDbtr: optionalParty,
-                  dbtr: { type: 'object', required: ['pty'], properties: { pty: { ...partyDetails, required: ['nm'] } } },
-                  dbtrAcct: { type: 'object', required: ['id'], properties: { nm: text, id: { type: 'object', required: ['iban'], properties: { iban: { type: 'string', pattern: IBAN } } } } },
+                  dbtr: {
+                    type: 'object',
+                    required: ['pty'],
+                    properties: { pty: { ...partyDetails, required: ['nm'] } },
+                  },
+                  dbtrAcct: {
+                    type: 'object',
+                    required: ['id'],
+                    properties: {
+                      nm: text,
+                      id: {
+                        type: 'object',
+                        required: ['iban'],
+                        properties: { iban: { type: 'string', pattern: IBAN } },
+                      },
+                    },
+                  },
                   dbtrAgt: bicfi,
                   cdtrAgt: bicfi,
                   cdtr: {
                     type: 'object',
                     properties: { nm: text, pty: partyDetails },
-                    anyOf: [{ required: ['nm'], properties: { nm: text } }, { required: ['pty'], properties: { pty: { type: 'object', required: ['nm'], properties: { nm: text } } } }],
+                    anyOf: [
+                      { required: ['nm'], properties: { nm: text } },
+                      {
+                        required: ['pty'],
+                        properties: { pty: { type: 'object', required: ['nm'], properties: { nm: text } } },
+                      },
+                    ],
                   },
-                  cdtrAcct: { type: 'object', required: ['id'], properties: { id: { type: 'object', required: ['iban'], properties: { iban: { type: 'string', pattern: IBAN } } } } },
+                  cdtrAcct: {
+                    type: 'object',
+                    required: ['id'],
+                    properties: {
+                      id: {
+                        type: 'object',
+                        required: ['iban'],
+                        properties: { iban: { type: 'string', pattern: IBAN } },
+                      },
+                    },
+                  },
                   ultmtCdtr: optionalParty,
                   purp: text,
                 },

@@ -4,7 +4,11 @@
  * ISO 20022 shape of reference/README.md, amounts in GBP like the payment they refund.
  */
 const text = { type: 'string', minLength: 1 } as const;
-const gbp = { type: 'object', required: ['value', 'ccy'], properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } } } as const;
+const gbp = {
+  type: 'object',
+  required: ['value', 'ccy'],
+  properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } },
+} as const;
 
 export const pacs007RequestSchema = {
   $id: 'pacs007-request',
@@ -26,10 +30,22 @@ export const pacs007RequestSchema = {
           maxItems: 1,
           items: {
             type: 'object',
-            required: ['rvslId', 'orgnlGrpInf', 'orgnlEndToEndId', 'orgnlTxId', 'orgnlIntrBkSttlmAmt', 'rvsdIntrBkSttlmAmt', 'rvslRsnInf'],
+            required: [
+              'rvslId',
+              'orgnlGrpInf',
+              'orgnlEndToEndId',
+              'orgnlTxId',
+              'orgnlIntrBkSttlmAmt',
+              'rvsdIntrBkSttlmAmt',
+              'rvslRsnInf',
+            ],
             properties: {
               rvslId: text,
-              orgnlGrpInf: { type: 'object', required: ['orgnlMsgId', 'orgnlMsgNmId'], properties: { orgnlMsgId: text, orgnlMsgNmId: { type: 'string', pattern: '^pacs\\.008' } } },
+              orgnlGrpInf: {
+                type: 'object',
+                required: ['orgnlMsgId', 'orgnlMsgNmId'],
+                properties: { orgnlMsgId: text, orgnlMsgNmId: { type: 'string', pattern: '^pacs\\.008' } },
+              },
               orgnlEndToEndId: text,
               orgnlTxId: text,
               orgnlIntrBkSttlmAmt: gbp,
@@ -37,7 +53,11 @@ export const pacs007RequestSchema = {
               rvslRsnInf: {
                 type: 'array',
                 minItems: 1,
-                items: { type: 'object', required: ['rsn'], properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } } },
+                items: {
+                  type: 'object',
+                  required: ['rsn'],
+                  properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } },
+                },
               },
             },
           },

@@ -16,14 +16,22 @@ const party = {
   required: ['nm'],
   properties: {
     nm: text,
-    pstlAdr: { type: 'object', required: ['adrLine'], properties: { adrLine: { type: 'array', items: { type: 'string' } } } },
+    pstlAdr: {
+      type: 'object',
+      required: ['adrLine'],
+      properties: { adrLine: { type: 'array', items: { type: 'string' } } },
+    },
   },
 } as const;
 const account = {
   type: 'object',
   required: ['id'],
   properties: {
-    id: { type: 'object', required: ['othr'], properties: { othr: { type: 'object', required: ['id'], properties: { id: text } } } },
+    id: {
+      type: 'object',
+      required: ['othr'],
+      properties: { othr: { type: 'object', required: ['id'], properties: { id: text } } },
+    },
     nm: { type: 'string' },
   },
 } as const;
@@ -67,7 +75,17 @@ export const pacs008RequestSchema = {
           maxItems: 1,
           items: {
             type: 'object',
-            required: ['pmtId', 'intrBkSttlmAmt', 'chrgBr', 'dbtr', 'dbtrAcct', 'dbtrAgt', 'cdtrAgt', 'cdtr', 'cdtrAcct'],
+            required: [
+              'pmtId',
+              'intrBkSttlmAmt',
+              'chrgBr',
+              'dbtr',
+              'dbtrAcct',
+              'dbtrAgt',
+              'cdtrAgt',
+              'cdtr',
+              'cdtrAcct',
+            ],
             properties: {
               pmtId: {
                 type: 'object',
@@ -77,7 +95,10 @@ export const pacs008RequestSchema = {
               pmtTpInf: {
                 type: 'object',
                 properties: {
-                  svcLvl: { type: 'array', items: { type: 'object', required: ['prtry'], properties: { prtry: { const: 'FP' } } } },
+                  svcLvl: {
+                    type: 'array',
+                    items: { type: 'object', required: ['prtry'], properties: { prtry: { const: 'FP' } } },
+                  },
                   lclInstrm: prtry,
                   ctgyPurp: prtry,
                 },

@@ -6,7 +6,12 @@ export const tokenResponseSchema = {
   properties: {
     access_token: { type: 'string', minLength: 1 },
     token_type: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]$' },
-    expires_in: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]*$' }] },
+    expires_in: {
+      oneOf: [
+        { type: 'integer', minimum: 1 },
+        { type: 'string', pattern: '^[1-9][0-9]*$' },
+      ],
+    },
     scope: { type: 'string' },
   },
 } as const;

@@ -6,7 +6,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv,
+) => Ajv;
 
 const strictAjv = addFormats(new Ajv({ allErrors: true, strict: true }));
 const cache = new Map<object, { conform: ValidateFunction; closed: ValidateFunction }>();
@@ -18,15 +20,21 @@ export interface SchemaVerdict {
   unknownFields: string[];
 }
 
-const describe = (e: ErrorObject): string => `${e.instancePath || '(root)'} ${e.message ?? ''}${e.keyword === 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`.trim();
+const describe = (e: ErrorObject): string =>
+  `${e.instancePath || '(root)'} ${e.message ?? ''}${e.keyword === 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`.trim();
 
 /** Closes every object schema (additionalProperties: false) so unknown fields become visible. */
 function closeSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closeSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closeSchema(s)])) : closeSchema(v);
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closeSchema(s)]))
+        : closeSchema(v);
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false;
   if (typeof out.$id === 'string') out.$id = `${out.$id}#closed`;
   return out;
 }

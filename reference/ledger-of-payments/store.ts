@@ -127,7 +127,8 @@ export function pickByHints(candidates: readonly Transfer[], hints: RefHints): R
   if (candidates.length === 1) return { found: candidates[0]!, ambiguous: false };
   let narrowed = candidates;
   if (hints.endToEndId) narrowed = narrowed.filter((p) => p.endToEndId === hints.endToEndId);
-  if (hints.amountCents !== undefined && hints.amountCents !== null) narrowed = narrowed.filter((p) => p.amountCents === hints.amountCents);
+  if (hints.amountCents !== undefined && hints.amountCents !== null)
+    narrowed = narrowed.filter((p) => p.amountCents === hints.amountCents);
   return narrowed.length === 1 ? { found: narrowed[0]!, ambiguous: false } : { found: null, ambiguous: true };
 }
 
@@ -197,8 +198,10 @@ export class Store {
     this.stored++;
     this.transfers.set(transfer.id, transfer);
     if (transfer.alias) this.transfers.set(transfer.alias, transfer);
-    if (indexIdempotency) this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
-    if (transfer.kind === 'return' && transfer.txId) this.returnIds.set(Store.idemKey('return', transfer.clientId, transfer.txId), transfer);
+    if (indexIdempotency)
+      this.idempotency.set(Store.idemKey(transfer.kind, transfer.clientId, transfer.msgId), transfer);
+    if (transfer.kind === 'return' && transfer.txId)
+      this.returnIds.set(Store.idemKey('return', transfer.clientId, transfer.txId), transfer);
     if (transfer.kind === 'payment') {
       // One transfer per reference is the rule, so the common case stores no array.
       const key = Store.refKey(transfer.msgId, transfer.txId);
@@ -227,10 +230,12 @@ export class Store {
   findOwnPayment(clientId: string, msgId: string, txId: string, hints: RefHints = {}): Transfer | undefined {
     const indexed = this.idempotency.get(Store.idemKey('payment', clientId, msgId));
     if (indexed && indexed.txId === txId) return indexed;
-    return pickByHints(
-      this.paymentsWithRef(msgId, txId).filter((p) => p.clientId === clientId),
-      hints,
-    ).found ?? undefined;
+    return (
+      pickByHints(
+        this.paymentsWithRef(msgId, txId).filter((p) => p.clientId === clientId),
+        hints,
+      ).found ?? undefined
+    );
   }
 
   /** A payment the caller received (it is the beneficiary) by original reference (returns, refunds). */
@@ -265,7 +270,10 @@ export class Store {
     this.compactAgeQueue();
     throw new ApiError(
       503,
-      { code: 'service_unavailable', message: `the service holds ${this.stored} transfers still in flight (REF_MAX_TRANSFERS); retry once some have settled` },
+      {
+        code: 'service_unavailable',
+        message: `the service holds ${this.stored} transfers still in flight (REF_MAX_TRANSFERS); retry once some have settled`,
+      },
       { 'Retry-After': '1' },
     );
   }
@@ -294,7 +302,8 @@ export class Store {
       if (rest.length === 0) this.paymentsByRef.delete(ref);
       else this.paymentsByRef.set(ref, rest.length === 1 ? rest[0]! : rest);
     }
-    for (const cancellation of this.cancellationsByPayment.get(transfer.id) ?? []) this.removeCancellation(cancellation);
+    for (const cancellation of this.cancellationsByPayment.get(transfer.id) ?? [])
+      this.removeCancellation(cancellation);
   }
 
   private removeCancellation(cancellation: Cancellation): void {
@@ -315,7 +324,10 @@ export class Store {
       if (oldest) this.removeCancellation(oldest);
     }
     this.cancellations.set(cancellation.id, cancellation);
-    this.cancellationsByAssignment.set(Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId), cancellation);
+    this.cancellationsByAssignment.set(
+      Store.idemKey('camt056', cancellation.clientId, cancellation.assignmentId),
+      cancellation,
+    );
     if (cancellation.target) {
       const list = this.cancellationsByPayment.get(cancellation.target.id);
       if (list) list.push(cancellation);
@@ -332,7 +344,18 @@ export class Store {
 /** What a route supplies; everything else of a Transfer starts at its initial value. */
 export type NewTransfer = Pick<
   Transfer,
-  'kind' | 'id' | 'clientId' | 'msgId' | 'endToEndId' | 'txId' | 'messageName' | 'amountCents' | 'requestHash' | 'message' | 'response' | 'createdAtMs'
+  | 'kind'
+  | 'id'
+  | 'clientId'
+  | 'msgId'
+  | 'endToEndId'
+  | 'txId'
+  | 'messageName'
+  | 'amountCents'
+  | 'requestHash'
+  | 'message'
+  | 'response'
+  | 'createdAtMs'
 > &
   Partial<Pick<Transfer, 'beneficiaryClientId' | 'creditorAccount' | 'original' | 'pendingRejection' | 'alias'>>;
 

@@ -36,7 +36,11 @@ export const MONEY_RACE_WINDOW_MS = 50;
 export function businessOutcome(dialect: Dialect, failure: BusinessFailure | null): string | null {
   if (!failure) return null;
   if (dialect.businessRejection === 'http') {
-    throw new ApiError('business', { code: 'business_rule', message: `${failure.message} (${failure.reason})`, path: failure.path });
+    throw new ApiError('business', {
+      code: 'business_rule',
+      message: `${failure.message} (${failure.reason})`,
+      path: failure.path,
+    });
   }
   return failure.reason;
 }
@@ -47,7 +51,12 @@ export function idempotencyConflict(message: string, path: string): ApiError {
 }
 
 /** A repeat of an idempotency key: the repeat body (dialect repeatBody; undefined = none), or a conflict error per dialect. */
-export function replayOrConflict(dialect: Dialect, existing: Transfer, rawHash: string, path: string): Record<string, unknown> | undefined {
+export function replayOrConflict(
+  dialect: Dialect,
+  existing: Transfer,
+  rawHash: string,
+  path: string,
+): Record<string, unknown> | undefined {
   if (existing.requestHash !== rawHash && dialect.idempotencyConflict === 'reject') {
     throw idempotencyConflict('the message id was already used for a different request', path);
   }
@@ -67,7 +76,14 @@ export interface OriginalLookup {
  * received no payment with that reference is another institution's payment returned, so that the
  * beneficiary rule can refuse it (AG02) rather than call it unknown.
  */
-export function findOriginalPayment(ctx: ServiceContext, clientId: string, faults: FaultSet, msgId: string, txId: string, hints: RefHints): OriginalLookup {
+export function findOriginalPayment(
+  ctx: ServiceContext,
+  clientId: string,
+  faults: FaultSet,
+  msgId: string,
+  txId: string,
+  hints: RefHints,
+): OriginalLookup {
   const all = ctx.store.paymentsWithRef(msgId, txId);
   // The defect: one global (msgId, txId) entry, the latest payment overwriting the earlier ones.
   if (faults.has('payment-refs-global')) return { original: all.at(-1) ?? null, ambiguous: false };

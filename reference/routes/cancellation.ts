@@ -15,7 +15,11 @@ import { idempotencyConflict } from './business';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
 
-function decide(ctx: ServiceContext, target: Transfer, faultsHas: (name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds') => boolean): 'CNCL' | 'RJCR' {
+function decide(
+  ctx: ServiceContext,
+  target: Transfer,
+  faultsHas: (name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds') => boolean,
+): 'CNCL' | 'RJCR' {
   target.cancellationRequested = true;
   if (target.phase === 'cancelled') return 'CNCL';
   if (target.phase === 'submitted') {
@@ -29,7 +33,11 @@ function decide(ctx: ServiceContext, target: Transfer, faultsHas: (name: 'cancel
   return 'RJCR';
 }
 
-async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function requestCancellation(
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one.
   const sub = prepareSubmission(ctx, req, (caller) => caller.dialect.scaOnCancellation === 'notRequired');
   const { client, faults, dialect } = sub.caller;
@@ -48,10 +56,21 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
 
   // Spec §1 rule 1: only the caller's own earlier payment can be cancelled.
   // Another client's payment with the same msgId and txId is never a candidate (XCL-01).
-  let target: Transfer | null = ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId, { endToEndId: fields.orgnlEndToEndId, amountCents: fields.orgnlAmountCents }) ?? null;
-  if (!target && faults.has('cancel-accepts-foreign-payment')) target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
+  let target: Transfer | null =
+    ctx.store.findOwnPayment(client.clientId, fields.orgnlMsgId, fields.orgnlTxId, {
+      endToEndId: fields.orgnlEndToEndId,
+      amountCents: fields.orgnlAmountCents,
+    }) ?? null;
+  if (!target && faults.has('cancel-accepts-foreign-payment'))
+    target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
   // Not found, or a business refusal (causeStatus.cancelUnknown): two readings of the same refusal.
-  if (!target && !faults.has('cancel-accepts-foreign-payment')) throw new ApiError('notFound', { code: 'not_found', message: 'no payment of this client matches orgnlMsgId and orgnlTxId' }, {}, 'cancelUnknown');
+  if (!target && !faults.has('cancel-accepts-foreign-payment'))
+    throw new ApiError(
+      'notFound',
+      { code: 'not_found', message: 'no payment of this client matches orgnlMsgId and orgnlTxId' },
+      {},
+      'cancelUnknown',
+    );
 
   const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
   const id = ctx.store.newId(dialect.paymentsServiceIdFormat);
@@ -69,7 +88,12 @@ async function requestCancellation(ctx: ServiceContext, req: FastifyRequest, rep
     outcome,
     rejectReason: outcome === 'RJCR' ? BATCH_ALREADY_SENT : null,
     requestHash: sub.rawHash,
-    response: { paymentsServiceId: id, cancellationId: fields.assignmentId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) },
+    response: {
+      paymentsServiceId: id,
+      cancellationId: fields.assignmentId,
+      status: 'PENDING',
+      creationDateTime: localDateTime(sub.nowMs),
+    },
     createdAtMs: sub.nowMs,
   };
   ctx.store.addCancellation(cancellation);
@@ -84,7 +108,8 @@ function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot'])
     orgnlTxId: cancellation.orgnlTxId,
     txCxlSts: cancellation.outcome,
   };
-  if (cancellation.outcome === 'RJCR' && cancellation.rejectReason) entry.cxlStsRsnInf = [{ rsn: { prtry: cancellation.rejectReason } }];
+  if (cancellation.outcome === 'RJCR' && cancellation.rejectReason)
+    entry.cxlStsRsnInf = [{ rsn: { prtry: cancellation.rejectReason } }];
   return {
     [root]: {
       assgnmt: { id: cancellation.assignmentId, creDtTm: new Date(cancellation.createdAtMs).toISOString() },
@@ -94,12 +119,17 @@ function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot'])
   };
 }
 
-async function readResolution(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+async function readResolution(
+  ctx: ServiceContext,
+  req: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { client, faults, dialect } = authenticate(ctx, req, 'cancellationStatus');
   checkAccept(req);
   if (faults.has('camt029-not-served')) throw errorsOf.notFound('unknown cancellation');
   const cancellation = ctx.store.getCancellation(req.params.id);
-  if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client'))) throw errorsOf.notFound('unknown cancellation');
+  if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client')))
+    throw errorsOf.notFound('unknown cancellation');
   return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot));
 }
 

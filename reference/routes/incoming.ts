@@ -9,16 +9,26 @@ import { readMessage } from '../ledger-of-payments/store';
 function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
   const txs = message.cdtTrfTxInf;
   if (!Array.isArray(txs)) return message;
-  return { ...message, cdtTrfTxInf: txs.map((tx: unknown) => (isObject(tx) ? Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')) : tx)) };
+  return {
+    ...message,
+    cdtTrfTxInf: txs.map((tx: unknown) =>
+      isObject(tx) ? Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')) : tx,
+    ),
+  };
 }
 
-async function readIncoming(ctx: ServiceContext, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+async function readIncoming(
+  ctx: ServiceContext,
+  req: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { client, faults, dialect } = authenticate(ctx, req, 'incomingPayment');
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
   // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
   if (transfer?.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
-  if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client')) throw errorsOf.notFound('unknown incoming payment');
+  if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client'))
+    throw errorsOf.notFound('unknown incoming payment');
   const stored = readMessage(transfer.message);
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
   // §4.4 names the message (pacs.008.001.08), not its JSON root: the dialect spells it.

@@ -4,14 +4,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage, type Transfer } from '../ledger-of-payments/store';
 import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
-import { namedFaults, peekString, prepareSubmission, repeatBody, routeGone, validationError, type Submission } from './submit';
+import {
+  namedFaults,
+  peekString,
+  prepareSubmission,
+  repeatBody,
+  routeGone,
+  validationError,
+  type Submission,
+} from './submit';
 import { idempotencyConflict } from './business';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
 const RACE_WINDOW_MS = 50;
 
-function createPayment(ctx: ServiceContext, sub: Submission, rootKey: string, fields: Pacs008Fields, index: boolean): Transfer {
+function createPayment(
+  ctx: ServiceContext,
+  sub: Submission,
+  rootKey: string,
+  fields: Pacs008Fields,
+  index: boolean,
+): Transfer {
   const { client, faults } = sub.caller;
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   // payment-psid-not-string: the response carries a number, which also works as a lookup key.
@@ -21,7 +35,9 @@ function createPayment(ctx: ServiceContext, sub: Submission, rootKey: string, fi
     [faults.has('payment-id-field-renamed') ? 'paymentsHubId' : 'paymentsServiceId']: numericAlias ?? id,
     [sub.caller.dialect.msgIdEchoName]: faults.has('payment-id-not-echoed') ? id : fields.msgId,
     status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
-    creationDateTime: faults.has('payment-creation-time-zoned') ? new Date(sub.nowMs).toISOString() : localDateTime(sub.nowMs),
+    creationDateTime: faults.has('payment-creation-time-zoned')
+      ? new Date(sub.nowMs).toISOString()
+      : localDateTime(sub.nowMs),
   };
   const beneficiary = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
   const transfer = createTransfer({
@@ -56,30 +72,49 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   const existing = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {
-      throw idempotencyConflict('grpHdr.msgId was already used for a different request', `${PACS008_ROOT}.grpHdr.msgId`);
+      throw idempotencyConflict(
+        'grpHdr.msgId was already used for a different request',
+        `${PACS008_ROOT}.grpHdr.msgId`,
+      );
     }
     // Both faults: a repeat silently books a twin (unindexed) that settles and notifies like any payment;
     // the second one only once the original has settled (before that, repeats are handled correctly).
     const settled = existing.phase === 'accepted' || existing.phase === 'rejected';
-    if ((faults.has('idempotency-creates-second-payment') || (faults.has('idempotency-second-payment-after-settlement') && settled)) && root) {
+    if (
+      (faults.has('idempotency-creates-second-payment') ||
+        (faults.has('idempotency-second-payment-after-settlement') && settled)) &&
+      root
+    ) {
       const twin = validatePacs008(root, faults, sub.caller.dialect);
       if (twin.ok) createPayment(ctx, sub, rootKey, twin.fields, false);
     }
     // The second payment named in the 200 itself: a server that books every request and only swaps the status code.
     if (faults.has('idempotency-repeat-names-new-payment') && root) {
       const twin = validatePacs008(root, faults, sub.caller.dialect);
-      if (twin.ok) return reply.code(200).send(repeatBody(sub.caller.dialect, createPayment(ctx, sub, rootKey, twin.fields, false).response));
+      if (twin.ok)
+        return reply
+          .code(200)
+          .send(repeatBody(sub.caller.dialect, createPayment(ctx, sub, rootKey, twin.fields, false).response));
     }
-    return reply.code(faults.has('idempotent-repeat-201') ? 201 : 200).send(repeatBody(sub.caller.dialect, existing.response));
+    return reply
+      .code(faults.has('idempotent-repeat-201') ? 201 : 200)
+      .send(repeatBody(sub.caller.dialect, existing.response));
   }
   if (faults.has('idempotency-race')) await sleep(RACE_WINDOW_MS); // the defect: a window between check and insert
 
-  if (!root) throw validationError(ctx, error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT });
+  if (!root)
+    throw validationError(
+      ctx,
+      error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT },
+    );
   const result = validatePacs008(root, faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
   // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
   const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');
-  const fields = faults.has('extra-member-alters-payment') && extraMember ? { ...result.fields, txId: `${result.fields.txId}-X` } : result.fields;
+  const fields =
+    faults.has('extra-member-alters-payment') && extraMember
+      ? { ...result.fields, txId: `${result.fields.txId}-X` }
+      : result.fields;
   const payment = createPayment(ctx, sub, rootKey, fields, true);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
 }

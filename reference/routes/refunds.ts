@@ -5,7 +5,14 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { validatePacs007 } from '../validate/pacs007';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, findOriginalPayment, MONEY_RACE_WINDOW_MS, replayOrConflict, type BusinessFailure } from './business';
+import {
+  businessOutcome,
+  businessReasons,
+  findOriginalPayment,
+  MONEY_RACE_WINDOW_MS,
+  replayOrConflict,
+  type BusinessFailure,
+} from './business';
 
 export const PACS007_NAME = 'pacs.007.001.08';
 
@@ -15,7 +22,10 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const PACS007_ROOT = sub.caller.dialect.refundRoot; // the root this caller's dialect accepts
   const msgId = peekString(sub.body, PACS007_ROOT, 'grpHdr', 'msgId');
   const existing = msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
-  if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
+  if (existing)
+    return reply
+      .code(200)
+      .send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
 
   const result = validatePacs007(sub.body, faults, sub.caller.dialect, PACS007_ROOT);
   if (!result.ok) throw validationError(ctx, result.errors);
@@ -23,26 +33,54 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const T = `${PACS007_ROOT}.txInf[0]`;
   const amountPath = `${T}.rvsdIntrBkSttlmAmt.value`;
   // The caller's incoming payment with that reference (the refunding institution is the beneficiary's).
-  const { original, ambiguous } = findOriginalPayment(ctx, client.clientId, faults, fields.orgnlMsgId, fields.orgnlTxId, {
-    endToEndId: fields.orgnlEndToEndId,
-    amountCents: fields.orgnlAmountCents,
-  });
+  const { original, ambiguous } = findOriginalPayment(
+    ctx,
+    client.clientId,
+    faults,
+    fields.orgnlMsgId,
+    fields.orgnlTxId,
+    {
+      endToEndId: fields.orgnlEndToEndId,
+      amountCents: fields.orgnlAmountCents,
+    },
+  );
 
   // From here to the booking below there is no await: the check and the booking are one step, so
   // concurrent refunds and returns of one original cannot together pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
   if (ambiguous) {
-    failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.unknownOriginal,
+      message:
+        'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (!original) {
-    failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+    failure = {
+      reason: businessReasons.unknownOriginal,
+      message: 'the original payment is unknown',
+      path: `${T}.orgnlGrpInf.orgnlMsgId`,
+    };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('refund-by-any-institution')) {
     // §1: the merchant's (beneficiary's) institution refunds; nobody else holds the money to send back.
-    failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can refund it', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.notTheBeneficiary,
+      message: 'only the beneficiary institution of the original payment can refund it',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (original.phase !== 'accepted') {
-    failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.originalNotAccepted,
+      message: 'the original payment is not settled as accepted',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (original.returned && !faults.has('money-refund-after-return')) {
     // The return sent the whole original back: nothing is left to refund.
-    failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned: nothing is left to refund', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.alreadyReturned,
+      message: 'the original payment was already returned: nothing is left to refund',
+      path: `${T}.orgnlTxId`,
+    };
   } else {
     // Integer cents: exact (amounts are at most 15 digits, validate/check.ts).
     const total = original.refundedCents + fields.refundCents;
@@ -58,18 +96,36 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
         : faults.has('money-float-amounts')
           ? floatOver
           : total > original.amountCents;
-    if (fullSingle) failure = { reason: businessReasons.wrongAmount, message: 'a refund must be less than the original amount (use a return for the full amount)', path: amountPath };
-    else if (overTotal) failure = { reason: businessReasons.wrongAmount, message: 'the refunds together would exceed the original amount', path: amountPath };
+    if (fullSingle)
+      failure = {
+        reason: businessReasons.wrongAmount,
+        message: 'a refund must be less than the original amount (use a return for the full amount)',
+        path: amountPath,
+      };
+    else if (overTotal)
+      failure = {
+        reason: businessReasons.wrongAmount,
+        message: 'the refunds together would exceed the original amount',
+        path: amountPath,
+      };
   }
   const pendingRejection = businessOutcome(sub.caller.dialect, failure);
   if (faults.has('money-check-then-act')) {
     await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
     const repeat = ctx.store.findByIdempotency('refund', client.clientId, fields.msgId);
-    if (repeat) return reply.code(200).send(replayOrConflict(sub.caller.dialect, repeat, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
+    if (repeat)
+      return reply
+        .code(200)
+        .send(replayOrConflict(sub.caller.dialect, repeat, sub.rawHash, `${PACS007_ROOT}.grpHdr.msgId`));
   }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
-  const response = { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+  const response = {
+    paymentsServiceId: id,
+    [sub.caller.dialect.msgIdEchoName]: fields.msgId,
+    status: 'PENDING',
+    creationDateTime: localDateTime(sub.nowMs),
+  };
   const transfer = createTransfer({
     kind: 'refund',
     id,
@@ -94,7 +150,9 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original.refundedPounds += fields.refundCents / 100;
   }
   ctx.lifecycle.enqueue(transfer);
-  return reply.code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201).send({ data: response });
+  return reply
+    .code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201)
+    .send({ data: response });
 }
 
 export function registerRefundRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -5,30 +5,54 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
 import { peekString, prepareSubmission, validationError } from './submit';
-import { businessOutcome, businessReasons, findOriginalPayment, MONEY_RACE_WINDOW_MS, replayOrConflict, type BusinessFailure } from './business';
+import {
+  businessOutcome,
+  businessReasons,
+  findOriginalPayment,
+  MONEY_RACE_WINDOW_MS,
+  replayOrConflict,
+  type BusinessFailure,
+} from './business';
 
 async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req, (caller) => caller.faults.has('return-without-sca'));
   const { client, faults } = sub.caller;
   const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');
-  const existing = msgId && !faults.has('return-repeat-not-idempotent') ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
-  if (existing) return reply.code(200).send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
+  const existing =
+    msgId && !faults.has('return-repeat-not-idempotent')
+      ? ctx.store.findByIdempotency('return', client.clientId, msgId)
+      : undefined;
+  if (existing)
+    return reply
+      .code(200)
+      .send(replayOrConflict(sub.caller.dialect, existing, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
 
   const result = validatePacs004(sub.body, faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
   const fields = result.fields;
   const T = `${PACS004_ROOT}.txInf[0]`;
   // The caller's incoming payment with that reference (the returning institution is the beneficiary's).
-  const { original, ambiguous } = findOriginalPayment(ctx, client.clientId, faults, fields.orgnlMsgId, fields.orgnlTxId, {
-    endToEndId: fields.orgnlEndToEndId,
-    amountCents: fields.orgnlAmountCents,
-  });
+  const { original, ambiguous } = findOriginalPayment(
+    ctx,
+    client.clientId,
+    faults,
+    fields.orgnlMsgId,
+    fields.orgnlTxId,
+    {
+      endToEndId: fields.orgnlEndToEndId,
+      amountCents: fields.orgnlAmountCents,
+    },
+  );
 
   // rtrdInstdAmt answers a cancellation request: allowed when one is on record for the original,
   // or, for an original unknown here, when the reason says so (FOCR).
   const answersCancellation = original ? original.cancellationRequested : fields.reasonCodes.includes('FOCR');
   if (fields.hasRtrdInstdAmt && !answersCancellation && !faults.has('return-accepts-rtrdinstdamt-always')) {
-    throw validationError(ctx, { code: 'invalid_value', message: `${T}.rtrdInstdAmt is allowed only for a return answering a cancellation request`, path: `${T}.rtrdInstdAmt` });
+    throw validationError(ctx, {
+      code: 'invalid_value',
+      message: `${T}.rtrdInstdAmt is allowed only for a return answering a cancellation request`,
+      path: `${T}.rtrdInstdAmt`,
+    });
   }
 
   // From here to the booking below there is no await: the check and the booking are one step, so
@@ -36,33 +60,74 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   let failure: BusinessFailure | null = null;
   // §2.5: rtrId "must uniquely identify each request". A repeat of the same request came back above by
   // its msgId; a new request (another msgId) under an rtrId the caller already used is a duplicate.
-  const rtrIdReused = fields.rtrId !== '' && !faults.has('return-rtrid-reuse-accepted') && ctx.store.findReturnById(client.clientId, fields.rtrId) !== undefined;
+  const rtrIdReused =
+    fields.rtrId !== '' &&
+    !faults.has('return-rtrid-reuse-accepted') &&
+    ctx.store.findReturnById(client.clientId, fields.rtrId) !== undefined;
   if (rtrIdReused) {
-    failure = { reason: businessReasons.duplicateReturnId, message: 'txInf.rtrId was already used by an earlier return: it must identify each request', path: `${T}.rtrId` };
+    failure = {
+      reason: businessReasons.duplicateReturnId,
+      message: 'txInf.rtrId was already used by an earlier return: it must identify each request',
+      path: `${T}.rtrId`,
+    };
   } else if (ambiguous) {
-    failure = { reason: businessReasons.unknownOriginal, message: 'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.unknownOriginal,
+      message:
+        'several payments you received match orgnlMsgId and orgnlTxId, and orgnlEndToEndId and orgnlIntrBkSttlmAmt do not single one out',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (!original) {
-    if (sub.caller.dialect.returnUnknownOriginal === 'refuse') failure = { reason: businessReasons.unknownOriginal, message: 'the original payment is unknown', path: `${T}.orgnlGrpInf.orgnlMsgId` };
+    if (sub.caller.dialect.returnUnknownOriginal === 'refuse')
+      failure = {
+        reason: businessReasons.unknownOriginal,
+        message: 'the original payment is unknown',
+        path: `${T}.orgnlGrpInf.orgnlMsgId`,
+      };
   } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
-    failure = { reason: businessReasons.notTheBeneficiary, message: 'only the beneficiary institution of the original payment can return it', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.notTheBeneficiary,
+      message: 'only the beneficiary institution of the original payment can return it',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (original.phase !== 'accepted') {
-    failure = { reason: businessReasons.originalNotAccepted, message: 'the original payment is not settled as accepted', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.originalNotAccepted,
+      message: 'the original payment is not settled as accepted',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (original.returned && !faults.has('return-twice-accepted')) {
-    failure = { reason: businessReasons.alreadyReturned, message: 'the original payment was already returned', path: `${T}.orgnlTxId` };
+    failure = {
+      reason: businessReasons.alreadyReturned,
+      message: 'the original payment was already returned',
+      path: `${T}.orgnlTxId`,
+    };
   } else if (original.refundedCents > 0 && !faults.has('money-return-after-refund')) {
     // A return sends back the whole original; after a refund, that would be more than was paid.
-    failure = { reason: businessReasons.alreadyRefunded, message: 'part of the original payment was already refunded: a return of the full amount would send back more than the original', path: `${T}.rtrdIntrBkSttlmAmt.value` };
+    failure = {
+      reason: businessReasons.alreadyRefunded,
+      message:
+        'part of the original payment was already refunded: a return of the full amount would send back more than the original',
+      path: `${T}.rtrdIntrBkSttlmAmt.value`,
+    };
   } else if (fields.returnedCents !== original.amountCents && !faults.has('return-partial-amount-accepted')) {
     // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so
     // "the full original amount" can only mean the same value.
-    failure = { reason: businessReasons.wrongAmount, message: 'rtrdIntrBkSttlmAmt must equal the original amount', path: `${T}.rtrdIntrBkSttlmAmt.value` };
+    failure = {
+      reason: businessReasons.wrongAmount,
+      message: 'rtrdIntrBkSttlmAmt must equal the original amount',
+      path: `${T}.rtrdIntrBkSttlmAmt.value`,
+    };
   }
   const pendingRejection = businessOutcome(sub.caller.dialect, failure);
   if (faults.has('money-check-then-act')) {
     await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
     const repeat = msgId ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
-    if (repeat && !faults.has('return-repeat-not-idempotent')) return reply.code(200).send(replayOrConflict(sub.caller.dialect, repeat, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
+    if (repeat && !faults.has('return-repeat-not-idempotent'))
+      return reply
+        .code(200)
+        .send(replayOrConflict(sub.caller.dialect, repeat, sub.rawHash, `${PACS004_ROOT}.grpHdr.msgId`));
   }
 
   const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
@@ -70,7 +135,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const response =
     sub.caller.dialect.returnAnswer === 'id-only'
       ? { paymentsServiceId: id }
-      : { paymentsServiceId: id, [sub.caller.dialect.msgIdEchoName]: fields.msgId, status: 'PENDING', creationDateTime: localDateTime(sub.nowMs) };
+      : {
+          paymentsServiceId: id,
+          [sub.caller.dialect.msgIdEchoName]: fields.msgId,
+          status: 'PENDING',
+          creationDateTime: localDateTime(sub.nowMs),
+        };
   const transfer = createTransfer({
     kind: 'return',
     id,
@@ -91,7 +161,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   // Booked at submission; a return that will settle as rejected (businessRejection: status) is not.
   if (original && pendingRejection === null) original.returned = true;
   ctx.lifecycle.enqueue(transfer);
-  return reply.code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201).send({ data: response });
+  return reply
+    .code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201)
+    .send({ data: response });
 }
 
 export function registerReturnRoutes(app: FastifyInstance, ctx: ServiceContext): void {

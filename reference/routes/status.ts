@@ -17,19 +17,36 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   const nowMs = Date.now();
   if (!transfer) {
     if (!faults.has('status-unknown-id-200')) throw errorsOf.notFound('unknown paymentsServiceId');
-    const invented = createTransfer({ kind: 'payment', id: req.params.id, clientId: client.clientId, msgId: req.params.id, endToEndId: req.params.id, txId: req.params.id, messageName: 'pacs.008.001.08', amountCents: 0, requestHash: '', message: storedMessage('{}', null), response: {}, createdAtMs: nowMs });
+    const invented = createTransfer({
+      kind: 'payment',
+      id: req.params.id,
+      clientId: client.clientId,
+      msgId: req.params.id,
+      endToEndId: req.params.id,
+      txId: req.params.id,
+      messageName: 'pacs.008.001.08',
+      amountCents: 0,
+      requestHash: '',
+      message: storedMessage('{}', null),
+      response: {},
+      createdAtMs: nowMs,
+    });
     return reply.code(200).send(statusReport(invented, dialect, faults, nowMs));
   }
   // Only the submitting client reads a status (README: another client's resource is 404); the
   // beneficiary reads an incoming payment with GET pacs008/v08 instead.
   const mayRead = transfer.clientId === client.clientId || faults.has('status-cross-client-readable');
   if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
-  if (transfer.kind === 'return' && faults.has('return-status-not-served')) throw errorsOf.notFound('unknown paymentsServiceId');
-  if (transfer.kind === 'refund' && faults.has('refund-status-not-served')) throw errorsOf.notFound('unknown paymentsServiceId');
+  if (transfer.kind === 'return' && faults.has('return-status-not-served'))
+    throw errorsOf.notFound('unknown paymentsServiceId');
+  if (transfer.kind === 'refund' && faults.has('refund-status-not-served'))
+    throw errorsOf.notFound('unknown paymentsServiceId');
   // Status codes follow the dialect of the client that submitted the transfer (it is the caller unless
   // status-cross-client-readable lets another client read it).
   const submitterDialect = ctx.registry.get(transfer.clientId)?.dialect ?? dialect;
-  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(statusReport(transfer, submitterDialect, faults, nowMs));
+  return reply
+    .code(faults.has('status-answers-203') ? 203 : 200)
+    .send(statusReport(transfer, submitterDialect, faults, nowMs));
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -30,7 +30,11 @@ export interface Submission {
  * fault, or a dialect's reading of §5.5). The operation (for per-operation faults) is the route's,
  * looked up from its path.
  */
-export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaSkipped?: (caller: Caller) => boolean): Submission {
+export function prepareSubmission(
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  scaSkipped?: (caller: Caller) => boolean,
+): Submission {
   const caller = authenticate(ctx, req, operationOf(req));
   checkAccept(req);
   if (!caller.faults.has('content-type-unchecked')) requireJsonContentType(req);
@@ -38,7 +42,13 @@ export function prepareSubmission(ctx: ServiceContext, req: FastifyRequest, scaS
   const { text, value: body } = parseJsonBody(raw, caller.faults, caller.dialect);
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
-  if (!scaSkipped?.(caller)) verifySca(ctx, caller, { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) }, nowMs);
+  if (!scaSkipped?.(caller))
+    verifySca(
+      ctx,
+      caller,
+      { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) },
+      nowMs,
+    );
   return { caller, raw, text, rawHash, body, nowMs };
 }
 
@@ -61,7 +71,8 @@ export function repeatBody(dialect: Dialect, response: Record<string, unknown>):
   if (dialect.repeatBody === 'empty') return undefined;
   if (dialect.repeatBody === 'id-only') {
     // Under payment-id-field-renamed the response names the id paymentsHubId: the repeat keeps that name.
-    const key = 'paymentsServiceId' in response || !('paymentsHubId' in response) ? 'paymentsServiceId' : 'paymentsHubId';
+    const key =
+      'paymentsServiceId' in response || !('paymentsHubId' in response) ? 'paymentsServiceId' : 'paymentsHubId';
     return { data: { [key]: response[key] } };
   }
   return { data: response };

@@ -19,7 +19,12 @@ export interface Camt056Fields {
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
 
-export function validateCamt056(body: Json, faults: FaultSet, dialect: AmountDialect, rootName: string = CAMT056_ROOT): Camt056Result {
+export function validateCamt056(
+  body: Json,
+  faults: FaultSet,
+  dialect: AmountDialect,
+  rootName: string = CAMT056_ROOT,
+): Camt056Result {
   const c = new Checker(faults, dialect);
   const R = rootName;
   const root = c.object(body, R, R);
@@ -30,7 +35,8 @@ export function validateCamt056(body: Json, faults: FaultSet, dialect: AmountDia
   if (undrlyg && undrlyg.length !== 1) c.fail(`${R}.undrlyg`, 'invalid_value', `${R}.undrlyg must hold one entry`);
   const u0 = undrlyg?.[0];
   const under = isObject(u0) ? u0 : null;
-  if (undrlyg && undrlyg.length > 0 && !under) c.fail(`${R}.undrlyg[0]`, 'invalid_type', `${R}.undrlyg[0] must be an object`);
+  if (undrlyg && undrlyg.length > 0 && !under)
+    c.fail(`${R}.undrlyg[0]`, 'invalid_type', `${R}.undrlyg[0] must be an object`);
   const U = `${R}.undrlyg[0]`;
   const txInf = c.array(under, 'txInf', `${U}.txInf`);
   if (txInf && txInf.length !== 1) c.fail(`${U}.txInf`, 'invalid_value', `${U}.txInf must hold one transaction`);
@@ -44,14 +50,33 @@ export function validateCamt056(body: Json, faults: FaultSet, dialect: AmountDia
   const orgnlMsgNmId = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(
+    tx,
+    'orgnlIntrBkSttlmAmt',
+    `${T}.orgnlIntrBkSttlmAmt`,
+    { ccy: 'GBP', positive: true },
+    false,
+  );
   const reasons = c.array(tx, 'cxlRsnInf', `${T}.cxlRsnInf`, false);
   reasons?.forEach((item, i) => {
     const p = `${T}.cxlRsnInf[${i}]`;
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
     const rsn = c.object(item, 'rsn', `${p}.rsn`);
-    if (rsn && typeof rsn.cd !== 'string' && typeof rsn.prtry !== 'string') c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
+    if (rsn && typeof rsn.cd !== 'string' && typeof rsn.prtry !== 'string')
+      c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
   });
   if (!c.ok || !assignmentId || !creDtTm || !orgnlMsgId || !orgnlTxId) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { assignmentId, assignmentCreDtTm: creDtTm, cxlId, orgnlMsgId, orgnlMsgNmId, orgnlEndToEndId, orgnlTxId, orgnlAmountCents } };
+  return {
+    ok: true,
+    fields: {
+      assignmentId,
+      assignmentCreDtTm: creDtTm,
+      cxlId,
+      orgnlMsgId,
+      orgnlMsgNmId,
+      orgnlEndToEndId,
+      orgnlTxId,
+      orgnlAmountCents,
+    },
+  };
 }

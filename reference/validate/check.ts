@@ -66,7 +66,8 @@ export function readAmount(value: number): AmountReading {
   }
   const power = scale + MINOR_UNIT_DIGITS; // >= 0 here
   // More digits than MAX_AMOUNT_CENTS has is out of bound without building the number (1e308).
-  if (digits !== '0' && digits.length + power > String(MAX_AMOUNT_CENTS).length) return { decimals, inBound: false, cents: Math.round(value * 100) };
+  if (digits !== '0' && digits.length + power > String(MAX_AMOUNT_CENTS).length)
+    return { decimals, inBound: false, cents: Math.round(value * 100) };
   const exact = BigInt(digits) * 10n ** BigInt(power);
   if (exact > BigInt(MAX_AMOUNT_CENTS)) return { decimals, inBound: false, cents: Math.round(value * 100) };
   return { decimals, inBound: true, cents: sign * Number(exact) };
@@ -127,7 +128,10 @@ export class Checker {
     private readonly dialect: AmountDialect,
   ) {}
 
-  private accepts(reading: 'amountPrecision' | 'amountDigits', fault: 'amount-sub-minor-units' | 'amount-unbounded'): boolean {
+  private accepts(
+    reading: 'amountPrecision' | 'amountDigits',
+    fault: 'amount-sub-minor-units' | 'amount-unbounded',
+  ): boolean {
     return this.dialect[reading] === 'accept' || this.faults.has(fault);
   }
 
@@ -144,7 +148,8 @@ export class Checker {
   object(parent: Json | null, key: string, path: string, required = true): Json | null {
     if (!parent) return null;
     const value = parent[key];
-    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (value === undefined || value === null)
+      return required ? this.fail(path, 'required', `${path} is required`) : null;
     if (!isObject(value)) return this.fail(path, 'invalid_type', `${path} must be an object`);
     return value;
   }
@@ -152,16 +157,19 @@ export class Checker {
   string(parent: Json | null, key: string, path: string, required = true): string | null {
     if (!parent) return null;
     const value = parent[key];
-    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (value === undefined || value === null)
+      return required ? this.fail(path, 'required', `${path} is required`) : null;
     if (typeof value !== 'string') return this.fail(path, 'invalid_type', `${path} must be a string`);
-    if (value.trim() === '') return this.fail(path, required ? 'required' : 'invalid_value', `${path} must not be empty`);
+    if (value.trim() === '')
+      return this.fail(path, required ? 'required' : 'invalid_value', `${path} must not be empty`);
     return value;
   }
 
   array(parent: Json | null, key: string, path: string, required = true): unknown[] | null {
     if (!parent) return null;
     const value = parent[key];
-    if (value === undefined || value === null) return required ? this.fail(path, 'required', `${path} is required`) : null;
+    if (value === undefined || value === null)
+      return required ? this.fail(path, 'required', `${path} is required`) : null;
     if (!Array.isArray(value)) return this.fail(path, 'invalid_type', `${path} must be an array`);
     return value;
   }
@@ -175,28 +183,38 @@ export class Checker {
     return list as string[];
   }
 
-  oneOf<T extends string>(parent: Json | null, key: string, path: string, allowed: readonly T[], required = true): T | null {
+  oneOf<T extends string>(
+    parent: Json | null,
+    key: string,
+    path: string,
+    allowed: readonly T[],
+    required = true,
+  ): T | null {
     const value = this.string(parent, key, path, required);
     if (value === null) return null;
-    if (!(allowed as readonly string[]).includes(value)) return this.fail(path, 'invalid_value', `${path} must be ${allowed.join(' or ')}`);
+    if (!(allowed as readonly string[]).includes(value))
+      return this.fail(path, 'invalid_value', `${path} must be ${allowed.join(' or ')}`);
     return value as T;
   }
 
   dateTime(parent: Json | null, key: string, path: string, required = true): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && !isDateTime(value)) return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date-time`);
+    if (value !== null && !isDateTime(value))
+      return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date-time`);
     return value;
   }
 
   date(parent: Json | null, key: string, path: string, required = true): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && !isDate(value)) return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date (YYYY-MM-DD)`);
+    if (value !== null && !isDate(value))
+      return this.fail(path, 'invalid_format', `${path} must be an ISO 8601 date (YYYY-MM-DD)`);
     return value;
   }
 
   bic(parent: Json | null, key: string, path: string, required: boolean, checkFormat = true): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && checkFormat && !isBic(value)) return this.fail(path, 'invalid_format', `${path} must be a valid BIC`);
+    if (value !== null && checkFormat && !isBic(value))
+      return this.fail(path, 'invalid_format', `${path} must be a valid BIC`);
     return value;
   }
 
@@ -227,12 +245,17 @@ export class Checker {
     const value = amount.value;
     let cents: number | null = null;
     if (value === undefined || value === null) this.fail(`${path}.value`, 'required', `${path}.value is required`);
-    else if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path}.value`, 'invalid_type', `${path}.value must be a number`);
+    else if (typeof value !== 'number' || !Number.isFinite(value))
+      this.fail(`${path}.value`, 'invalid_type', `${path}.value must be a number`);
     else if (rule.positive && value <= 0) this.fail(`${path}.value`, 'invalid_value', `${path}.value must be positive`);
     else {
       const reading = readAmount(value);
       if (reading.decimals > MINOR_UNIT_DIGITS && !this.accepts('amountPrecision', 'amount-sub-minor-units')) {
-        this.fail(`${path}.value`, 'invalid_value', `${path}.value must have at most ${MINOR_UNIT_DIGITS} decimal places (minor units of the currency)`);
+        this.fail(
+          `${path}.value`,
+          'invalid_value',
+          `${path}.value must have at most ${MINOR_UNIT_DIGITS} decimal places (minor units of the currency)`,
+        );
       } else if (!reading.inBound && !this.accepts('amountDigits', 'amount-unbounded')) {
         this.fail(`${path}.value`, 'invalid_value', `${path}.value must be at most ${MAX_AMOUNT_TEXT}`);
       } else cents = reading.cents;
@@ -240,7 +263,8 @@ export class Checker {
     const ccy = amount.ccy;
     if (ccy === undefined || ccy === null) this.fail(`${path}.ccy`, 'required', `${path}.ccy is required`);
     else if (typeof ccy !== 'string') this.fail(`${path}.ccy`, 'invalid_type', `${path}.ccy must be a string`);
-    else if (rule.ccy !== null && ccy !== rule.ccy) this.fail(`${path}.ccy`, 'invalid_value', `${path}.ccy must be ${rule.ccy}`);
+    else if (rule.ccy !== null && ccy !== rule.ccy)
+      this.fail(`${path}.ccy`, 'invalid_value', `${path}.ccy must be ${rule.ccy}`);
     return cents;
   }
 }

@@ -9,10 +9,41 @@ export const PACS004_NAME = 'pacs.004.001.09';
 
 /** The 18 EBA return reason codes of spec §2.5. */
 export const EBA_RETURN_CODES: ReadonlySet<string> = new Set([
-  'AC01', 'AC04', 'AC06', 'AG01', 'AG02', 'AM05', 'BE04', 'CNOR', 'ERIN', 'FOCR', 'MD07', 'MS02', 'MS03', 'RC01', 'RR01', 'RR02', 'RR03', 'RR04',
+  'AC01',
+  'AC04',
+  'AC06',
+  'AG01',
+  'AG02',
+  'AM05',
+  'BE04',
+  'CNOR',
+  'ERIN',
+  'FOCR',
+  'MD07',
+  'MS02',
+  'MS03',
+  'RC01',
+  'RR01',
+  'RR02',
+  'RR03',
+  'RR04',
 ]);
 export const ORIGINAL_MESSAGE_NAMES: ReadonlySet<string> = new Set(['pacs.008', 'pacs.008.001.08', 'pacs.008.001.02']);
-const ADDRESS_FIELDS = ['dept', 'subDept', 'strNme', 'bldgNb', 'bldgNm', 'Flr', 'pstBx', 'room', 'pstCd', 'twnNm', 'twnLctnNm', 'dstrctNm', 'ctrySubDvsn'] as const;
+const ADDRESS_FIELDS = [
+  'dept',
+  'subDept',
+  'strNme',
+  'bldgNb',
+  'bldgNm',
+  'Flr',
+  'pstBx',
+  'room',
+  'pstCd',
+  'twnNm',
+  'twnLctnNm',
+  'dstrctNm',
+  'ctrySubDvsn',
+] as const;
 
 export interface Pacs004Fields {
   msgId: string;
@@ -48,19 +79,29 @@ function optionalParty(c: Checker, ref: Json | null, key: string, path: string, 
   const outer = c.object(ref, key, `${path}.${key}`, false);
   const pty = c.object(outer, 'pty', `${path}.${key}.pty`, false);
   c.string(pty, 'nm', `${path}.${key}.pty.nm`, false);
-  c.bic(c.object(c.object(pty, 'id', `${path}.${key}.pty.id`, false), 'orgId', `${path}.${key}.pty.id.orgId`, false), 'anyBIC', `${path}.${key}.pty.id.orgId.anyBIC`, false, checkBic);
+  c.bic(
+    c.object(c.object(pty, 'id', `${path}.${key}.pty.id`, false), 'orgId', `${path}.${key}.pty.id.orgId`, false),
+    'anyBIC',
+    `${path}.${key}.pty.id.orgId.anyBIC`,
+    false,
+    checkBic,
+  );
 }
 
 function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: string): void {
   const value = c.object(parent, key, path, false);
-  if (value && typeof value.cd !== 'string' && typeof value.prtry !== 'string') c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
+  if (value && typeof value.cd !== 'string' && typeof value.prtry !== 'string')
+    c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
 }
 
 export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDialect): Pacs004Result {
   const c = new Checker(faults, dialect);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');
-  const money: AmountRule = { ccy: faults.has('return-accepts-non-eur') ? null : 'EUR', positive: !faults.has('return-accepts-non-positive') };
+  const money: AmountRule = {
+    ccy: faults.has('return-accepts-non-eur') ? null : 'EUR',
+    positive: !faults.has('return-accepts-non-positive'),
+  };
   const root = c.object(body, R, R);
 
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
@@ -68,18 +109,30 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const msgId = c.string(grpHdr, 'msgId', `${G}.msgId`, !faults.has('return-msgid-optional'));
   c.dateTime(grpHdr, 'creDtTm', `${G}.creDtTm`, !faults.has('return-credttm-optional'));
   if (!faults.has('return-nboftxs-unchecked')) c.one(grpHdr, 'nbOfTxs', `${G}.nbOfTxs`);
-  c.amount(grpHdr, 'ttlRtrdIntrBkSttlmAmt', `${G}.ttlRtrdIntrBkSttlmAmt`, money, faults.has('return-requires-ttl-amount'));
+  c.amount(
+    grpHdr,
+    'ttlRtrdIntrBkSttlmAmt',
+    `${G}.ttlRtrdIntrBkSttlmAmt`,
+    money,
+    faults.has('return-requires-ttl-amount'),
+  );
   if (!faults.has('return-sttlmdt-unchecked')) c.date(grpHdr, 'intrBkSttlmDt', `${G}.intrBkSttlmDt`);
   const sttlmInf = c.object(grpHdr, 'sttlmInf', `${G}.sttlmInf`, !faults.has('return-sttlmmtd-optional'));
   c.string(sttlmInf, 'sttlmMtd', `${G}.sttlmInf.sttlmMtd`, !faults.has('return-sttlmmtd-optional'));
   c.string(c.object(sttlmInf, 'clrSys', `${G}.sttlmInf.clrSys`, false), 'prtry', `${G}.sttlmInf.clrSys.prtry`, false);
   for (const agentKey of ['instgAgt', 'instdAgt']) {
-    const fin = c.object(c.object(grpHdr, agentKey, `${G}.${agentKey}`, false), 'finInstnId', `${G}.${agentKey}.finInstnId`, false);
+    const fin = c.object(
+      c.object(grpHdr, agentKey, `${G}.${agentKey}`, false),
+      'finInstnId',
+      `${G}.${agentKey}.finInstnId`,
+      false,
+    );
     c.bic(fin, 'bicfi', `${G}.${agentKey}.finInstnId.bicfi`, false, checkBic);
   }
 
   const txInf = c.array(root, 'txInf', `${R}.txInf`);
-  if (txInf && txInf.length !== 1) c.fail(`${R}.txInf`, 'invalid_value', `${R}.txInf must hold exactly one transaction (nbOfTxs is 1)`);
+  if (txInf && txInf.length !== 1)
+    c.fail(`${R}.txInf`, 'invalid_value', `${R}.txInf must hold exactly one transaction (nbOfTxs is 1)`);
   const t0 = txInf?.[0];
   const tx = isObject(t0) ? t0 : null;
   if (txInf && txInf.length > 0 && !tx) c.fail(`${R}.txInf[0]`, 'invalid_type', `${R}.txInf[0] must be an object`);
@@ -87,16 +140,43 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const endToEndId = c.string(c.object(tx, 'pmtId', `${T}.pmtId`, false), 'endToEndId', `${T}.pmtId.endToEndId`, false);
   const rtrId = c.string(tx, 'rtrId', `${T}.rtrId`, !faults.has('return-rtrid-optional'));
   const grp = c.object(tx, 'orgnlGrpInf', `${T}.orgnlGrpInf`);
-  const orgnlMsgId = c.string(grp, 'orgnlMsgId', `${T}.orgnlGrpInf.orgnlMsgId`, !faults.has('return-orgnl-msgid-optional'));
+  const orgnlMsgId = c.string(
+    grp,
+    'orgnlMsgId',
+    `${T}.orgnlGrpInf.orgnlMsgId`,
+    !faults.has('return-orgnl-msgid-optional'),
+  );
   if (!faults.has('return-accepts-any-msgnmid')) {
     const name = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`);
-    if (name !== null && !ORIGINAL_MESSAGE_NAMES.has(name)) c.fail(`${T}.orgnlGrpInf.orgnlMsgNmId`, 'invalid_value', `${T}.orgnlGrpInf.orgnlMsgNmId must be pacs.008, pacs.008.001.08 or pacs.008.001.02`);
+    if (name !== null && !ORIGINAL_MESSAGE_NAMES.has(name))
+      c.fail(
+        `${T}.orgnlGrpInf.orgnlMsgNmId`,
+        'invalid_value',
+        `${T}.orgnlGrpInf.orgnlMsgNmId must be pacs.008, pacs.008.001.08 or pacs.008.001.02`,
+      );
   }
   c.string(tx, 'orgnlInstrId', `${T}.orgnlInstrId`, false);
-  const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, !faults.has('return-orgnl-e2e-optional'));
+  const orgnlEndToEndId = c.string(
+    tx,
+    'orgnlEndToEndId',
+    `${T}.orgnlEndToEndId`,
+    !faults.has('return-orgnl-e2e-optional'),
+  );
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`, !faults.has('return-orgnl-txid-optional'));
-  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, money, !faults.has('return-orgnl-amount-optional'));
-  const returnedCents = c.amount(tx, 'rtrdIntrBkSttlmAmt', `${T}.rtrdIntrBkSttlmAmt`, money, !faults.has('return-rtrd-amount-optional'));
+  const orgnlAmountCents = c.amount(
+    tx,
+    'orgnlIntrBkSttlmAmt',
+    `${T}.orgnlIntrBkSttlmAmt`,
+    money,
+    !faults.has('return-orgnl-amount-optional'),
+  );
+  const returnedCents = c.amount(
+    tx,
+    'rtrdIntrBkSttlmAmt',
+    `${T}.rtrdIntrBkSttlmAmt`,
+    money,
+    !faults.has('return-rtrd-amount-optional'),
+  );
   c.amount(tx, 'rtrdInstdAmt', `${T}.rtrdInstdAmt`, money, false);
   c.date(tx, 'intrBkSttlmDt', `${T}.intrBkSttlmDt`, false);
   if (!faults.has('return-accepts-shar')) c.oneOf(tx, 'chrgBr', `${T}.chrgBr`, ['SLEV']);
@@ -110,23 +190,38 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
     const orgtr = c.object(item, 'orgtr', `${p}.orgtr`);
     c.string(orgtr, 'nm', `${p}.orgtr.nm`, !faults.has('return-orgtr-nm-optional'));
-    const orgId = c.object(c.object(orgtr, 'id', `${p}.orgtr.id`, !faults.has('return-orgtr-bic-optional')), 'orgId', `${p}.orgtr.id.orgId`, !faults.has('return-orgtr-bic-optional'));
+    const orgId = c.object(
+      c.object(orgtr, 'id', `${p}.orgtr.id`, !faults.has('return-orgtr-bic-optional')),
+      'orgId',
+      `${p}.orgtr.id.orgId`,
+      !faults.has('return-orgtr-bic-optional'),
+    );
     c.bic(orgId, 'anyBIC', `${p}.orgtr.id.orgId.anyBIC`, !faults.has('return-orgtr-bic-optional'), checkBic);
     const rsn = c.object(item, 'rsn', `${p}.rsn`);
     let code: string | null = null;
     if (rsn) {
       code = c.string(rsn, 'cd', `${p}.rsn.cd`, false);
       const prtry = c.string(rsn, 'prtry', `${p}.rsn.prtry`, false);
-      if (code === null && prtry === null && rsn.cd === undefined && rsn.prtry === undefined) c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
-      if (code !== null && !EBA_RETURN_CODES.has(code) && !faults.has('return-accepts-non-eba-code')) c.fail(`${p}.rsn.cd`, 'invalid_value', `${p}.rsn.cd must be one of the EBA return reason codes`);
+      if (code === null && prtry === null && rsn.cd === undefined && rsn.prtry === undefined)
+        c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
+      if (code !== null && !EBA_RETURN_CODES.has(code) && !faults.has('return-accepts-non-eba-code'))
+        c.fail(`${p}.rsn.cd`, 'invalid_value', `${p}.rsn.cd must be one of the EBA return reason codes`);
       if (code !== null) reasonCodes.push(code);
     }
     if (!faults.has('return-addtlinf-unchecked')) {
       const info = item.addtlInf;
       if (code === 'FOCR') {
         // FOCR: addtlInf is mandatory and single (a string, or an array of exactly one string).
-        const single = typeof info === 'string' ? info.trim() !== '' : Array.isArray(info) && info.length === 1 && typeof info[0] === 'string' && info[0].trim() !== '';
-        if (!single) c.fail(`${p}.addtlInf`, info === undefined || info === null ? 'required' : 'invalid_value', `${p}.addtlInf is mandatory with reason FOCR and occurs once`);
+        const single =
+          typeof info === 'string'
+            ? info.trim() !== ''
+            : Array.isArray(info) && info.length === 1 && typeof info[0] === 'string' && info[0].trim() !== '';
+        if (!single)
+          c.fail(
+            `${p}.addtlInf`,
+            info === undefined || info === null ? 'required' : 'invalid_value',
+            `${p}.addtlInf is mandatory with reason FOCR and occurs once`,
+          );
       } else if (info !== undefined && info !== null) {
         c.fail(`${p}.addtlInf`, 'invalid_value', `${p}.addtlInf is allowed only with reason FOCR`);
       }
@@ -151,7 +246,8 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   codeOrProprietary(c, pmtTpInf, 'lclInstrm', `${O}.pmtTpInf.lclInstrm`);
   codeOrProprietary(c, pmtTpInf, 'ctgyPurp', `${O}.pmtTpInf.ctgyPurp`);
   const rmtInf = c.object(ref, 'rmtInf', `${O}.rmtInf`, false);
-  if (rmtInf && rmtInf.strd === undefined && rmtInf.ustrd === undefined) c.fail(`${O}.rmtInf`, 'invalid_value', `${O}.rmtInf needs strd or ustrd`);
+  if (rmtInf && rmtInf.strd === undefined && rmtInf.ustrd === undefined)
+    c.fail(`${O}.rmtInf`, 'invalid_value', `${O}.rmtInf needs strd or ustrd`);
   optionalParty(c, ref, 'ultmtDbtr', O, checkBic);
   optionalParty(c, ref, 'ultmtCdtr', O, checkBic);
 
@@ -159,14 +255,46 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const dbtrPty = c.object(dbtr, 'pty', `${O}.dbtr.pty`, !faults.has('return-dbtr-nm-optional'));
   c.string(dbtrPty, 'nm', `${O}.dbtr.pty.nm`, !faults.has('return-dbtr-nm-optional'));
   address(c, dbtrPty, `${O}.dbtr.pty`, faults);
-  c.bic(c.object(c.object(dbtrPty, 'id', `${O}.dbtr.pty.id`, false), 'orgId', `${O}.dbtr.pty.id.orgId`, false), 'anyBIC', `${O}.dbtr.pty.id.orgId.anyBIC`, false, checkBic);
+  c.bic(
+    c.object(c.object(dbtrPty, 'id', `${O}.dbtr.pty.id`, false), 'orgId', `${O}.dbtr.pty.id.orgId`, false),
+    'anyBIC',
+    `${O}.dbtr.pty.id.orgId.anyBIC`,
+    false,
+    checkBic,
+  );
   if (!faults.has('return-dbtr-iban-unchecked')) {
-    c.iban(c.object(c.object(ref, 'dbtrAcct', `${O}.dbtrAcct`), 'id', `${O}.dbtrAcct.id`), 'iban', `${O}.dbtrAcct.id.iban`);
+    c.iban(
+      c.object(c.object(ref, 'dbtrAcct', `${O}.dbtrAcct`), 'id', `${O}.dbtrAcct.id`),
+      'iban',
+      `${O}.dbtrAcct.id.iban`,
+    );
   }
   const dbtrAgtRequired = !faults.has('return-dbtragt-bic-optional');
-  c.bic(c.object(c.object(ref, 'dbtrAgt', `${O}.dbtrAgt`, dbtrAgtRequired), 'finInstnId', `${O}.dbtrAgt.finInstnId`, dbtrAgtRequired), 'bicfi', `${O}.dbtrAgt.finInstnId.bicfi`, dbtrAgtRequired, checkBic);
+  c.bic(
+    c.object(
+      c.object(ref, 'dbtrAgt', `${O}.dbtrAgt`, dbtrAgtRequired),
+      'finInstnId',
+      `${O}.dbtrAgt.finInstnId`,
+      dbtrAgtRequired,
+    ),
+    'bicfi',
+    `${O}.dbtrAgt.finInstnId.bicfi`,
+    dbtrAgtRequired,
+    checkBic,
+  );
   const cdtrAgtRequired = !faults.has('return-cdtragt-bic-optional');
-  c.bic(c.object(c.object(ref, 'cdtrAgt', `${O}.cdtrAgt`, cdtrAgtRequired), 'finInstnId', `${O}.cdtrAgt.finInstnId`, cdtrAgtRequired), 'bicfi', `${O}.cdtrAgt.finInstnId.bicfi`, cdtrAgtRequired, checkBic);
+  c.bic(
+    c.object(
+      c.object(ref, 'cdtrAgt', `${O}.cdtrAgt`, cdtrAgtRequired),
+      'finInstnId',
+      `${O}.cdtrAgt.finInstnId`,
+      cdtrAgtRequired,
+    ),
+    'bicfi',
+    `${O}.cdtrAgt.finInstnId.bicfi`,
+    cdtrAgtRequired,
+    checkBic,
+  );
 
   // Creditor name: at cdtr.nm (request example) or cdtr.pty.nm (field table).
   const cdtrRequired = !faults.has('return-cdtr-nm-optional');
@@ -174,17 +302,35 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
   const cdtrPty = c.object(cdtr, 'pty', `${O}.cdtr.pty`, false);
   const directName = c.string(cdtr, 'nm', `${O}.cdtr.nm`, false);
   const partyName = c.string(cdtrPty, 'nm', `${O}.cdtr.pty.nm`, false);
-  if (cdtr && directName === null && partyName === null && cdtrRequired && cdtr.nm === undefined && cdtrPty?.nm === undefined) {
+  if (
+    cdtr &&
+    directName === null &&
+    partyName === null &&
+    cdtrRequired &&
+    cdtr.nm === undefined &&
+    cdtrPty?.nm === undefined
+  ) {
     c.fail(`${O}.cdtr.nm`, 'required', `the creditor name is required (${O}.cdtr.nm or ${O}.cdtr.pty.nm)`);
   }
   address(c, cdtrPty, `${O}.cdtr.pty`, faults);
   address(c, cdtr, `${O}.cdtr`, faults);
-  c.bic(c.object(c.object(cdtrPty, 'id', `${O}.cdtr.pty.id`, false), 'orgId', `${O}.cdtr.pty.id.orgId`, false), 'anyBIC', `${O}.cdtr.pty.id.orgId.anyBIC`, false, checkBic);
+  c.bic(
+    c.object(c.object(cdtrPty, 'id', `${O}.cdtr.pty.id`, false), 'orgId', `${O}.cdtr.pty.id.orgId`, false),
+    'anyBIC',
+    `${O}.cdtr.pty.id.orgId.anyBIC`,
+    false,
+    checkBic,
+  );
   if (!faults.has('return-cdtr-iban-unchecked')) {
-    c.iban(c.object(c.object(ref, 'cdtrAcct', `${O}.cdtrAcct`), 'id', `${O}.cdtrAcct.id`), 'iban', `${O}.cdtrAcct.id.iban`);
+    c.iban(
+      c.object(c.object(ref, 'cdtrAcct', `${O}.cdtrAcct`), 'id', `${O}.cdtrAcct.id`),
+      'iban',
+      `${O}.cdtrAcct.id.iban`,
+    );
   }
   const purp = ref?.purp;
-  if (purp !== undefined && purp !== null && typeof purp !== 'string' && !isObject(purp)) c.fail(`${O}.purp`, 'invalid_type', `${O}.purp must be a string`);
+  if (purp !== undefined && purp !== null && typeof purp !== 'string' && !isObject(purp))
+    c.fail(`${O}.purp`, 'invalid_type', `${O}.purp must be a string`);
 
   if (!c.ok) return { ok: false, errors: c.errors };
   return {

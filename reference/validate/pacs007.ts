@@ -19,7 +19,12 @@ export interface Pacs007Fields {
 
 export type Pacs007Result = { ok: true; fields: Pacs007Fields } | { ok: false; errors: FieldError[] };
 
-export function validatePacs007(body: Json, faults: FaultSet, dialect: AmountDialect, rootName: string = PACS007_ROOT): Pacs007Result {
+export function validatePacs007(
+  body: Json,
+  faults: FaultSet,
+  dialect: AmountDialect,
+  rootName: string = PACS007_ROOT,
+): Pacs007Result {
   const c = new Checker(faults, dialect);
   const R = rootName;
   const root = c.object(body, R, R);
@@ -28,7 +33,8 @@ export function validatePacs007(body: Json, faults: FaultSet, dialect: AmountDia
   c.dateTime(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
   c.one(grpHdr, 'nbOfTxs', `${R}.grpHdr.nbOfTxs`);
   const txInf = c.array(root, 'txInf', `${R}.txInf`);
-  if (txInf && txInf.length !== 1) c.fail(`${R}.txInf`, 'invalid_value', `${R}.txInf must hold exactly one transaction`);
+  if (txInf && txInf.length !== 1)
+    c.fail(`${R}.txInf`, 'invalid_value', `${R}.txInf must hold exactly one transaction`);
   const t0 = txInf?.[0];
   const tx = isObject(t0) ? t0 : null;
   if (txInf && txInf.length > 0 && !tx) c.fail(`${R}.txInf[0]`, 'invalid_type', `${R}.txInf[0] must be an object`);
@@ -39,7 +45,13 @@ export function validatePacs007(body: Json, faults: FaultSet, dialect: AmountDia
   c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`, false);
   const orgnlEndToEndId = c.string(tx, 'orgnlEndToEndId', `${T}.orgnlEndToEndId`, false);
   const orgnlTxId = c.string(tx, 'orgnlTxId', `${T}.orgnlTxId`);
-  const orgnlAmountCents = c.amount(tx, 'orgnlIntrBkSttlmAmt', `${T}.orgnlIntrBkSttlmAmt`, { ccy: 'GBP', positive: true }, false);
+  const orgnlAmountCents = c.amount(
+    tx,
+    'orgnlIntrBkSttlmAmt',
+    `${T}.orgnlIntrBkSttlmAmt`,
+    { ccy: 'GBP', positive: true },
+    false,
+  );
   const refundCents = c.amount(tx, 'rvsdIntrBkSttlmAmt', `${T}.rvsdIntrBkSttlmAmt`, { ccy: 'GBP', positive: true });
   const reasons = c.array(tx, 'rvslRsnInf', `${T}.rvslRsnInf`, false);
   reasons?.forEach((item, i) => {
@@ -47,6 +59,18 @@ export function validatePacs007(body: Json, faults: FaultSet, dialect: AmountDia
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
     c.object(item, 'rsn', `${p}.rsn`, false);
   });
-  if (!c.ok || !msgId || !rvslId || !orgnlMsgId || !orgnlTxId || refundCents === null) return { ok: false, errors: c.errors };
-  return { ok: true, fields: { msgId, rvslId, orgnlMsgId, orgnlTxId, orgnlEndToEndId: orgnlEndToEndId ?? '', orgnlAmountCents, refundCents } };
+  if (!c.ok || !msgId || !rvslId || !orgnlMsgId || !orgnlTxId || refundCents === null)
+    return { ok: false, errors: c.errors };
+  return {
+    ok: true,
+    fields: {
+      msgId,
+      rvslId,
+      orgnlMsgId,
+      orgnlTxId,
+      orgnlEndToEndId: orgnlEndToEndId ?? '',
+      orgnlAmountCents,
+      refundCents,
+    },
+  };
 }

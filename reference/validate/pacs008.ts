@@ -17,7 +17,10 @@ export interface Pacs008Fields {
 export type Pacs008Result = { ok: true; fields: Pacs008Fields } | { ok: false; errors: FieldError[] };
 
 /** The root element's content; P8-06 wants exactly one root, named fitoFICstmrCdtTrf. */
-export function pacs008Root(body: Json, faults: FaultSet): { root: Json | null; rootKey: string; error: FieldError | null } {
+export function pacs008Root(
+  body: Json,
+  faults: FaultSet,
+): { root: Json | null; rootKey: string; error: FieldError | null } {
   const keys = Object.keys(body);
   const root = body[PACS008_ROOT];
   if (isObject(root) && keys.length === 1) return { root, rootKey: PACS008_ROOT, error: null };
@@ -28,8 +31,21 @@ export function pacs008Root(body: Json, faults: FaultSet): { root: Json | null; 
       if (isObject(candidate)) return { root: candidate, rootKey: key, error: null };
     }
   }
-  if (!isObject(root)) return { root: null, rootKey: PACS008_ROOT, error: { code: 'required', message: `the body must have the root element ${PACS008_ROOT}`, path: PACS008_ROOT } };
-  return { root: null, rootKey: PACS008_ROOT, error: { code: 'invalid_value', message: `the body must have the single root element ${PACS008_ROOT}`, path: keys.find((k) => k !== PACS008_ROOT) ?? '' } };
+  if (!isObject(root))
+    return {
+      root: null,
+      rootKey: PACS008_ROOT,
+      error: { code: 'required', message: `the body must have the root element ${PACS008_ROOT}`, path: PACS008_ROOT },
+    };
+  return {
+    root: null,
+    rootKey: PACS008_ROOT,
+    error: {
+      code: 'invalid_value',
+      message: `the body must have the single root element ${PACS008_ROOT}`,
+      path: keys.find((k) => k !== PACS008_ROOT) ?? '',
+    },
+  };
 }
 
 function party(c: Checker, value: Json | null, path: string): void {
@@ -85,10 +101,18 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
   const c = new Checker(faults, dialect);
   const R = PACS008_ROOT;
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
-  const msgId = faults.has('payment-msgid-optional') ? peek(grpHdr, 'msgId') : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);
+  const msgId = faults.has('payment-msgid-optional')
+    ? peek(grpHdr, 'msgId')
+    : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);
   if (!faults.has('payment-credttm-unchecked')) c.dateTime(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
   if (!faults.has('payment-nboftxs-unchecked')) c.one(grpHdr, 'nbOfTxs', `${R}.grpHdr.nbOfTxs`);
-  const total = c.amount(grpHdr, 'ttlIntrBkSttlmAmt', `${R}.grpHdr.ttlIntrBkSttlmAmt`, { ccy: faults.has('payment-ttl-any-ccy') ? null : 'GBP', positive: !faults.has('payment-ttl-non-positive') }, false);
+  const total = c.amount(
+    grpHdr,
+    'ttlIntrBkSttlmAmt',
+    `${R}.grpHdr.ttlIntrBkSttlmAmt`,
+    { ccy: faults.has('payment-ttl-any-ccy') ? null : 'GBP', positive: !faults.has('payment-ttl-non-positive') },
+    false,
+  );
   if (!faults.has('payment-sttlmmtd-unchecked')) {
     const sttlmInf = c.object(grpHdr, 'sttlmInf', `${R}.grpHdr.sttlmInf`);
     c.oneOf(sttlmInf, 'sttlmMtd', `${R}.grpHdr.sttlmInf.sttlmMtd`, ['CLRG']);
@@ -112,24 +136,47 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
   let creditorMemberId = '';
   if (tx) {
     const pmtId = c.object(tx, 'pmtId', `${T}.pmtId`);
-    endToEndId = faults.has('payment-e2e-optional') ? peek(pmtId, 'endToEndId') : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
+    endToEndId = faults.has('payment-e2e-optional')
+      ? peek(pmtId, 'endToEndId')
+      : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
     txId = faults.has('payment-txid-optional') ? peek(pmtId, 'txId') : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
     const uetr = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
-    if (uetr !== null && !isUuid(uetr) && !faults.has('payment-uetr-unchecked')) c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
+    if (uetr !== null && !isUuid(uetr) && !faults.has('payment-uetr-unchecked'))
+      c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
 
     const pmtTpInf = c.object(tx, 'pmtTpInf', `${T}.pmtTpInf`, false);
     const svcLvlRaw = pmtTpInf?.svcLvl;
-    const svcLvls: unknown[] = Array.isArray(svcLvlRaw) ? svcLvlRaw : svcLvlRaw === undefined || svcLvlRaw === null ? [] : [svcLvlRaw];
+    const svcLvls: unknown[] = Array.isArray(svcLvlRaw)
+      ? svcLvlRaw
+      : svcLvlRaw === undefined || svcLvlRaw === null
+        ? []
+        : [svcLvlRaw];
     svcLvls.forEach((level, i) => {
       const p = Array.isArray(svcLvlRaw) ? `${T}.pmtTpInf.svcLvl[${i}]` : `${T}.pmtTpInf.svcLvl`;
       if (!isObject(level)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
       if (faults.has('payment-svclvl-unchecked')) return;
       c.oneOf(level, 'prtry', `${p}.prtry`, ['FP'], false);
     });
-    c.string(c.object(pmtTpInf, 'lclInstrm', `${T}.pmtTpInf.lclInstrm`, false), 'prtry', `${T}.pmtTpInf.lclInstrm.prtry`, false);
-    c.string(c.object(pmtTpInf, 'ctgyPurp', `${T}.pmtTpInf.ctgyPurp`, false), 'prtry', `${T}.pmtTpInf.ctgyPurp.prtry`, false);
+    c.string(
+      c.object(pmtTpInf, 'lclInstrm', `${T}.pmtTpInf.lclInstrm`, false),
+      'prtry',
+      `${T}.pmtTpInf.lclInstrm.prtry`,
+      false,
+    );
+    c.string(
+      c.object(pmtTpInf, 'ctgyPurp', `${T}.pmtTpInf.ctgyPurp`, false),
+      'prtry',
+      `${T}.pmtTpInf.ctgyPurp.prtry`,
+      false,
+    );
 
-    amountCents = c.amount(tx, 'intrBkSttlmAmt', `${T}.intrBkSttlmAmt`, { ccy: faults.has('accepts-eur') ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') }, !faults.has('payment-amount-optional'));
+    amountCents = c.amount(
+      tx,
+      'intrBkSttlmAmt',
+      `${T}.intrBkSttlmAmt`,
+      { ccy: faults.has('accepts-eur') ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') },
+      !faults.has('payment-amount-optional'),
+    );
     if (!faults.has('payment-chrgbr-unchecked')) c.oneOf(tx, 'chrgBr', `${T}.chrgBr`, ['SLEV', 'SHAR']);
 
     const debtorRequired = !faults.has('payment-debtor-parties-optional');
@@ -160,12 +207,24 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
       const amt = isObject(item) && isObject(item.intrBkSttlmAmt) ? item.intrBkSttlmAmt.value : undefined;
       if (typeof amt === 'number' && Number.isFinite(amt)) sum += readAmount(amt).cents;
     }
-    if (sum !== total) c.fail(`${R}.grpHdr.ttlIntrBkSttlmAmt.value`, 'invalid_value', `${R}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`);
+    if (sum !== total)
+      c.fail(
+        `${R}.grpHdr.ttlIntrBkSttlmAmt.value`,
+        'invalid_value',
+        `${R}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`,
+      );
   }
 
   if (!c.ok) return { ok: false, errors: c.errors };
   return {
     ok: true,
-    fields: { msgId: msgId ?? '', endToEndId: endToEndId ?? '', txId: txId ?? '', amountCents: amountCents ?? 0, creditorAccount, creditorMemberId },
+    fields: {
+      msgId: msgId ?? '',
+      endToEndId: endToEndId ?? '',
+      txId: txId ?? '',
+      amountCents: amountCents ?? 0,
+      creditorAccount,
+      creditorMemberId,
+    },
   };
 }

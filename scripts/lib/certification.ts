@@ -27,7 +27,12 @@ export interface RuleResult {
 }
 
 const stripAnsi = (s: string): string => stripVTControlCharacters(s);
-const firstLine = (s: string): string => stripAnsi(s).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? s;
+const firstLine = (s: string): string =>
+  stripAnsi(s)
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300) ?? s;
 
 /**
  * A rule passed when a test assessed it and none failed it; failed when any test failed it; not
@@ -36,7 +41,16 @@ const firstLine = (s: string): string => stripAnsi(s).split('\n').find((l) => l.
  */
 export function summariseRules(rules: readonly Rule[], tests: readonly ReportTest[], profile: Profile): RuleResult[] {
   const granted = grantedCapabilities(profile);
-  const byRule = new Map<string, { passed: number; failed: number; skipped: number; failures: { test: string; error: string }[]; reasons: (SkipReason | undefined)[] }>();
+  const byRule = new Map<
+    string,
+    {
+      passed: number;
+      failed: number;
+      skipped: number;
+      failures: { test: string; error: string }[];
+      reasons: (SkipReason | undefined)[];
+    }
+  >();
   for (const t of tests) {
     for (const outcome of outcomesOfReportTest(t)) {
       const entry = byRule.get(outcome.rule) ?? { passed: 0, failed: 0, skipped: 0, failures: [], reasons: [] };
@@ -56,16 +70,28 @@ export function summariseRules(rules: readonly Rule[], tests: readonly ReportTes
     .map((rule): RuleResult => {
       const entry = byRule.get(rule.id);
       const applies = ruleApplies(rule, profile, granted);
-      const base = { id: rule.id, level: rule.level, statement: rule.statement, applies, tests: { passed: entry?.passed ?? 0, failed: entry?.failed ?? 0, skipped: entry?.skipped ?? 0 } };
+      const base = {
+        id: rule.id,
+        level: rule.level,
+        statement: rule.statement,
+        applies,
+        tests: { passed: entry?.passed ?? 0, failed: entry?.failed ?? 0, skipped: entry?.skipped ?? 0 },
+      };
       if (!entry) return { ...base, status: applies ? 'not cited' : 'not applicable' };
       if (entry.failed) return { ...base, status: 'failed', failures: entry.failures };
       // A test the infrastructure left without evidence may be the one that would have failed it:
       // the rule is not certified on the others' passes.
       const infrastructure = entry.reasons.filter((r) => r?.kind === 'inconclusive');
-      if (infrastructure.length) return { ...base, status: 'inconclusive', blockedBy: [...new Set(infrastructure.map((r) => describeSkip(r!)))] };
+      if (infrastructure.length)
+        return {
+          ...base,
+          status: 'inconclusive',
+          blockedBy: [...new Set(infrastructure.map((r) => describeSkip(r!)))],
+        };
       if (entry.passed) return { ...base, status: 'passed' };
       const blockedBy = [...new Set(entry.reasons.map((r) => (r ? describeSkip(r) : 'skipped')))];
-      if (!applies || entry.reasons.every((r) => r?.kind === 'capability')) return { ...base, status: 'not applicable', blockedBy };
+      if (!applies || entry.reasons.every((r) => r?.kind === 'capability'))
+        return { ...base, status: 'not applicable', blockedBy };
       return { ...base, status: 'not assessed', blockedBy };
     });
 }
@@ -90,7 +116,15 @@ export function verdictOf(results: readonly RuleResult[]): Verdict {
   const inconclusive = required.filter((r) => r.status === 'inconclusive');
   const notCited = required.filter((r) => r.status === 'not cited');
   const passed = required.filter((r) => r.status === 'passed').length;
-  return { certified: required.length > 0 && passed === required.length, failed, notAssessed, inconclusive, notCited, passed, required: required.length };
+  return {
+    certified: required.length > 0 && passed === required.length,
+    failed,
+    notAssessed,
+    inconclusive,
+    notCited,
+    passed,
+    required: required.length,
+  };
 }
 
 // ── the profile as evidence ──────────────────────────────────────────────────────────────────────
@@ -121,7 +155,8 @@ export function sanitiseProfile(profile: unknown): unknown {
       return value.replace(/^(https?:\/\/)[^/@\s]+@/i, '$1');
     }
     if (Array.isArray(value)) return value.map((v) => walk(v, key));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;
   };
   return walk(profile, '');

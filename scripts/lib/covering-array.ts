@@ -30,7 +30,10 @@ export function pairwiseCover(factors: readonly Factor[]): Row[] {
   for (const f of factors) if (!f.values.length) throw new Error(`factor ${f.name} has no value`);
   if (new Set(factors.map((f) => f.name)).size !== factors.length) throw new Error('factor names must be unique');
   // Largest first: the first two are crossed whole, which is the bound the array cannot go under.
-  const order = factors.map((f, i) => ({ f, i })).sort((a, b) => b.f.values.length - a.f.values.length || a.i - b.i).map((x) => x.f);
+  const order = factors
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => b.f.values.length - a.f.values.length || a.i - b.i)
+    .map((x) => x.f);
   const sizes = order.map((f) => f.values.length);
   if (order.length === 0) return [];
   if (order.length === 1) return sizes[0]! ? order[0]!.values.map((v) => ({ [order[0]!.name]: v })) : [];
@@ -98,7 +101,8 @@ function eliminateRows(rows: number[][], sizes: readonly number[]): void {
   const coverCount = new Map<string, number>();
   const pairsOf = (row: number[]): string[] => {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (row[i]! >= 0 && row[j]! >= 0) out.push(`${i}:${row[i]}|${j}:${row[j]}`);
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) if (row[i]! >= 0 && row[j]! >= 0) out.push(`${i}:${row[i]}|${j}:${row[j]}`);
     return out;
   };
   for (const row of rows) for (const p of pairsOf(row)) coverCount.set(p, (coverCount.get(p) ?? 0) + 1);
@@ -109,7 +113,10 @@ function eliminateRows(rows: number[][], sizes: readonly number[]): void {
       const unique = pairsOf(victim).filter((p) => coverCount.get(p) === 1);
       const others = rows.filter((_, x) => x !== r).map((row) => [...row]);
       const placed = unique.every((p) => {
-        const [[i, a], [j, b]] = p.split('|').map((s) => s.split(':').map(Number)) as [[number, number], [number, number]];
+        const [[i, a], [j, b]] = p.split('|').map((s) => s.split(':').map(Number)) as [
+          [number, number],
+          [number, number],
+        ];
         const fits = others.find((row) => (row[i] === a || row[i] === -1) && (row[j] === b || row[j] === -1));
         if (!fits) return false;
         fits[i] = a;
@@ -132,7 +139,9 @@ export function uncoveredPairs(factors: readonly Factor[], rows: readonly Row[])
   for (let i = 0; i < factors.length; i++) {
     for (let j = i + 1; j < factors.length; j++) {
       const [f, g] = [factors[i]!, factors[j]!];
-      for (const a of f.values) for (const b of g.values) if (!rows.some((r) => r[f.name] === a && r[g.name] === b)) out.push(`${f.name}=${a} & ${g.name}=${b}`);
+      for (const a of f.values)
+        for (const b of g.values)
+          if (!rows.some((r) => r[f.name] === a && r[g.name] === b)) out.push(`${f.name}=${a} & ${g.name}=${b}`);
     }
   }
   return out;

@@ -41,13 +41,22 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 function targetOf(options: CurlEnvOptions): Target {
   const { profile } = options;
-  if (profile.target.kind === 'remote') return { baseUrl: trimSlash(profile.target.baseUrl), authUrl: trimSlash(profile.target.authUrl) };
-  if (!options.baseUrl) throw new Error(`profile ${profile.name} targets the embedded reference, whose run is over: start one (npm run reference) and give its URL with --base-url`);
+  if (profile.target.kind === 'remote')
+    return { baseUrl: trimSlash(profile.target.baseUrl), authUrl: trimSlash(profile.target.authUrl) };
+  if (!options.baseUrl)
+    throw new Error(
+      `profile ${profile.name} targets the embedded reference, whose run is over: start one (npm run reference) and give its URL with --base-url`,
+    );
   const url = trimSlash(options.baseUrl);
   return { baseUrl: url, authUrl: url, adminUrl: url };
 }
 
-async function clientFor(options: CurlEnvOptions, role: 'primary' | 'secondary', target: Target, http: HttpClient): Promise<ClientIdentity> {
+async function clientFor(
+  options: CurlEnvOptions,
+  role: 'primary' | 'secondary',
+  target: Target,
+  http: HttpClient,
+): Promise<ClientIdentity> {
   const { profile } = options;
   if (profile.target.kind === 'remote') {
     const unset = unsetSecretsSentence(profile);
@@ -57,15 +66,25 @@ async function clientFor(options: CurlEnvOptions, role: 'primary' | 'secondary',
     return clientFromEnvironment(profile, role, refs);
   }
   const client = generatedClient(role, 'curlenv', 0, generateRsaKeyPair());
-  const dialect = profile.target.dialect && profile.target.dialect !== 'default' ? { dialect: profile.target.dialect } : {};
+  const dialect =
+    profile.target.dialect && profile.target.dialect !== 'default' ? { dialect: profile.target.dialect } : {};
   await registerClient(http, target, client, { faults: options.faults, ...dialect });
   return client;
 }
 
-async function accessToken(profile: Profile, target: Target, client: ClientIdentity, http: HttpClient): Promise<string> {
-  const exchange = await http.send('curl-env: access token', tokenRequest(target.authUrl + (profile.tokenPath ?? '/oauth/token'), client, authenticationJwt(client)));
+async function accessToken(
+  profile: Profile,
+  target: Target,
+  client: ClientIdentity,
+  http: HttpClient,
+): Promise<string> {
+  const exchange = await http.send(
+    'curl-env: access token',
+    tokenRequest(target.authUrl + (profile.tokenPath ?? '/oauth/token'), client, authenticationJwt(client)),
+  );
   const token = (exchange.response.json as { access_token?: unknown } | undefined)?.access_token;
-  if (exchange.response.status !== 200 || typeof token !== 'string') throw new Error(`the token endpoint ${target.authUrl} answered ${exchange.response.status}, not an access token`);
+  if (exchange.response.status !== 200 || typeof token !== 'string')
+    throw new Error(`the token endpoint ${target.authUrl} answered ${exchange.response.status}, not an access token`);
   return token;
 }
 
@@ -74,16 +93,22 @@ function mutationFor(options: CurlEnvOptions): Mutation | undefined {
   if (!options.mutation) return undefined;
   const mutation = mutationOf(options.mutation);
   const request = options.tokenRequest ? 'token' : 'payments';
-  if (mutation.request !== request) throw new Error(`mutation ${mutation.id} is of a ${mutation.request} request, not of a ${request} request`);
-  if (mutation.notReapplied || !mutation.options) throw new Error(`mutation ${mutation.id} cannot be applied to fresh credentials: ${mutation.notReapplied ?? 'no way to build it'}`);
+  if (mutation.request !== request)
+    throw new Error(`mutation ${mutation.id} is of a ${mutation.request} request, not of a ${request} request`);
+  if (mutation.notReapplied || !mutation.options)
+    throw new Error(
+      `mutation ${mutation.id} cannot be applied to fresh credentials: ${mutation.notReapplied ?? 'no way to build it'}`,
+    );
   return mutation;
 }
 
 /** A header of a built request, whatever the case of its name. */
-const headerOf = (headers: Readonly<Record<string, string>>, name: string): string | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+const headerOf = (headers: Readonly<Record<string, string>>, name: string): string | undefined =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
 /** Only the variables a header set has: a header the mutation removed is not in the curl either. */
-const defined = (variables: Record<string, string | undefined>): Record<string, string> => Object.fromEntries(Object.entries(variables).filter((e): e is [string, string] => e[1] !== undefined));
+const defined = (variables: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(variables).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** The variables the replay's curl line reads, in the order they are printed. */
 export async function curlEnvironment(options: CurlEnvOptions): Promise<Record<string, string>> {
@@ -91,11 +116,17 @@ export async function curlEnvironment(options: CurlEnvOptions): Promise<Record<s
   const target = targetOf(options);
   const http = new HttpClient();
   const client = await clientFor(options, options.client, target, http);
-  const other = mutation?.needsOtherClient ? await clientFor(options, options.client === 'primary' ? 'secondary' : 'primary', target, http) : undefined;
+  const other = mutation?.needsOtherClient
+    ? await clientFor(options, options.client === 'primary' ? 'secondary' : 'primary', target, http)
+    : undefined;
   if (options.tokenRequest) {
     if (mutation?.request === 'token') {
       const { headers, fields } = tokenRequestParts(client, mutation.options!({ client, other }));
-      return defined({ AUTH_URL: target.authUrl, AUTHORIZATION: headerOf(headers, 'authorization'), ASSERTION: fields.assertion });
+      return defined({
+        AUTH_URL: target.authUrl,
+        AUTHORIZATION: headerOf(headers, 'authorization'),
+        ASSERTION: fields.assertion,
+      });
     }
     return { AUTH_URL: target.authUrl, AUTHORIZATION: basicCredentials(client), ASSERTION: authenticationJwt(client) };
   }
@@ -104,12 +135,27 @@ export async function curlEnvironment(options: CurlEnvOptions): Promise<Record<s
   if (mutation?.request === 'payments') {
     const otherAccessToken = other ? await accessToken(options.profile, target, other, http) : undefined;
     // The body text as the test's mutation read it (a hash over it, its compact form…): the file's exact bytes.
-    const submit = mutation.options!({ client, other, accessToken: token, otherAccessToken, body: body?.toString('utf8') ?? '' });
+    const submit = mutation.options!({
+      client,
+      other,
+      accessToken: token,
+      otherAccessToken,
+      body: body?.toString('utf8') ?? '',
+    });
     const sca = body ? scaTokenOf(client, body, submit.sca) : undefined;
     const headers = paymentRequestHeaders(client, submit.accessToken ?? token, submit, sca ? { 'sca-token': sca } : {});
-    return defined({ BASE_URL: target.baseUrl, AUTHORIZATION: headerOf(headers, 'authorization'), X_CLIENT_ID: headerOf(headers, 'x-client-id'), SCA_TOKEN: headerOf(headers, 'sca-token') });
+    return defined({
+      BASE_URL: target.baseUrl,
+      AUTHORIZATION: headerOf(headers, 'authorization'),
+      X_CLIENT_ID: headerOf(headers, 'x-client-id'),
+      SCA_TOKEN: headerOf(headers, 'sca-token'),
+    });
   }
-  const variables: Record<string, string> = { BASE_URL: target.baseUrl, AUTHORIZATION: `Bearer ${token}`, X_CLIENT_ID: client.clientId };
+  const variables: Record<string, string> = {
+    BASE_URL: target.baseUrl,
+    AUTHORIZATION: `Bearer ${token}`,
+    X_CLIENT_ID: client.clientId,
+  };
   if (body) variables.SCA_TOKEN = scaJwt(client, body);
   return variables;
 }

@@ -27,7 +27,10 @@ export function failsOnlyAssumptions(failedRules: readonly string[] | undefined)
 }
 
 /** Regressions split: conformance failures stay; failures of assumptions alone move to the drift report. */
-export function splitRegressions<T extends { test: string }>(regressions: readonly T[], failedRulesOf: (test: string) => readonly string[] | undefined): { conformance: T[]; assumptions: { test: string; rules: string[] }[] } {
+export function splitRegressions<T extends { test: string }>(
+  regressions: readonly T[],
+  failedRulesOf: (test: string) => readonly string[] | undefined,
+): { conformance: T[]; assumptions: { test: string; rules: string[] }[] } {
   const conformance: T[] = [];
   const assumptions: { test: string; rules: string[] }[] = [];
   for (const r of regressions) {
@@ -38,7 +41,10 @@ export function splitRegressions<T extends { test: string }>(regressions: readon
   return { conformance, assumptions };
 }
 
-export const drifted = (report: DriftReport): boolean => report.fields.length > 0 || report.assumptionFailures.length > 0 || (!report.discovery.ran && report.discovery.error === true);
+export const drifted = (report: DriftReport): boolean =>
+  report.fields.length > 0 ||
+  report.assumptionFailures.length > 0 ||
+  (!report.discovery.ran && report.discovery.error === true);
 
 /** 0 all well; 1 conformance failed (whatever the assumptions); 3 conformance fine, assumptions drifted. */
 export function nightlyExitCode(conformanceOk: boolean, report: DriftReport): number {
@@ -49,10 +55,23 @@ export function nightlyExitCode(conformanceOk: boolean, report: DriftReport): nu
 /** The drift section of nightly's output. */
 export function renderDrift(project: string, report: DriftReport): string[] {
   const lines: string[] = ['', `Assumptions of ${project} (drift is not a conformance failure):`];
-  if (!report.discovery.ran) lines.push(`${report.discovery.error ? 'DRIFT UNCHECKED  ' : 'not checked      '}discovery ${report.discovery.error ? 'could not run' : 'not run'}: ${report.discovery.why}`);
+  if (!report.discovery.ran)
+    lines.push(
+      `${report.discovery.error ? 'DRIFT UNCHECKED  ' : 'not checked      '}discovery ${report.discovery.error ? 'could not run' : 'not run'}: ${report.discovery.why}`,
+    );
   lines.push(...formatDrift(report.fields));
-  for (const f of report.assumptionFailures) lines.push(`ASSUMPTION       ${f.test} (${f.rules.join(', ')}): the target answers otherwise than the profile expects`);
-  if (!drifted(report)) lines.push(report.discovery.ran ? 'no drift: every answer discovery observed is one the profile admits' : 'no assumption failed');
-  lines.push(`assumptions ${project}: ${drifted(report) ? 'DRIFT' : 'OK'} — ${report.fields.length} changed, ${report.assumptionFailures.length} tests failed on assumptions alone${drifted(report) ? ` (exit ${DRIFT_EXIT_CODE} when conformance is OK)` : ''}`);
+  for (const f of report.assumptionFailures)
+    lines.push(
+      `ASSUMPTION       ${f.test} (${f.rules.join(', ')}): the target answers otherwise than the profile expects`,
+    );
+  if (!drifted(report))
+    lines.push(
+      report.discovery.ran
+        ? 'no drift: every answer discovery observed is one the profile admits'
+        : 'no assumption failed',
+    );
+  lines.push(
+    `assumptions ${project}: ${drifted(report) ? 'DRIFT' : 'OK'} — ${report.fields.length} changed, ${report.assumptionFailures.length} tests failed on assumptions alone${drifted(report) ? ` (exit ${DRIFT_EXIT_CODE} when conformance is OK)` : ''}`,
+  );
   return lines;
 }

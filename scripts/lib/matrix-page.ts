@@ -2,7 +2,8 @@
 import type { Matrix, FaultResult, Verdict } from './matrix';
 import { OPERATIONS, OPERATION_LABELS } from '../../ledger/operations';
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d232a}
@@ -95,7 +96,10 @@ ${m.faults.map(row).join('\n')}
 ${
   m.documentedRulesWithoutFault.length
     ? `<table><thead><tr><th>rule</th><th>section</th><th>statement</th></tr></thead><tbody>${m.documentedRulesWithoutFault
-        .map((r) => `<tr><td><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.statement)}</td></tr>`)
+        .map(
+          (r) =>
+            `<tr><td><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.section)}</td><td>${escapeHtml(r.statement)}</td></tr>`,
+        )
         .join('\n')}</tbody></table>`
     : '<p>None: every documented rule has a fault.</p>'
 }
@@ -112,7 +116,12 @@ function cell(verdicts: readonly Verdict[] | undefined): string {
 }
 
 function gridTable(m: Matrix): string {
-  const head = OPERATIONS.map((op) => `<th title="${escapeHtml(OPERATION_LABELS[op])}">${escapeHtml(op)}</th>`).join('');
-  const rows = m.grid.map((g) => `<tr><td><code>${escapeHtml(g.rule)}</code></td>${OPERATIONS.map((op) => cell(g.operations[op])).join('')}</tr>`);
+  const head = OPERATIONS.map((op) => `<th title="${escapeHtml(OPERATION_LABELS[op])}">${escapeHtml(op)}</th>`).join(
+    '',
+  );
+  const rows = m.grid.map(
+    (g) =>
+      `<tr><td><code>${escapeHtml(g.rule)}</code></td>${OPERATIONS.map((op) => cell(g.operations[op])).join('')}</tr>`,
+  );
   return `<table><thead><tr><th>rule</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }

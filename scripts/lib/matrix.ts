@@ -73,7 +73,10 @@ export function buildMatrix(
   const problems = [...run.errors];
   if (run.exitCode !== 0 && run.exitCode !== 1) problems.push(`playwright exited ${run.exitCode}`);
   const notRun = run.tests.filter((t) => t.resultStatus === undefined || t.resultStatus === 'interrupted');
-  if (notRun.length) problems.push(`${notRun.length} test(s) did not finish (interrupted or not run), e.g. [${notRun[0]!.project}] ${notRun[0]!.title}`);
+  if (notRun.length)
+    problems.push(
+      `${notRun.length} test(s) did not finish (interrupted or not run), e.g. [${notRun[0]!.project}] ${notRun[0]!.title}`,
+    );
   const byProject = new Map<string, ReportTest[]>();
   for (const t of run.tests) byProject.set(t.project, [...(byProject.get(t.project) ?? []), t]);
   const cleanTests = byProject.get(profile.name) ?? [];
@@ -87,13 +90,21 @@ export function buildMatrix(
   const granted = grantedCapabilities(profile);
   // Citations come from the clean project, which runs every test: the fault projects are filtered.
   const citing = (rule: Rule, op: Operation | undefined): ReportTest[] =>
-    cleanTests.filter((t) => ruleIdsOf(t.tags).includes(rule.id) && (op === undefined || testOperations(t, rule).includes(op)));
+    cleanTests.filter(
+      (t) => ruleIdsOf(t.tags).includes(rule.id) && (op === undefined || testOperations(t, rule).includes(op)),
+    );
 
   const results: FaultResult[] = faults.map((fault) => {
     const rule = ruleById.get(fault.rule);
     const op = operationOfFault(fault.name);
     const tests = byProject.get(`${profile.name}~${fault.name}`) ?? [];
-    const failing = tests.filter((t) => outcomesOfReportTest(t).some((o) => o.rule === fault.rule && o.status === 'failed') && (!op || !rule || testOperations(t, rule).includes(op))).map((t) => t.title);
+    const failing = tests
+      .filter(
+        (t) =>
+          outcomesOfReportTest(t).some((o) => o.rule === fault.rule && o.status === 'failed') &&
+          (!op || !rule || testOperations(t, rule).includes(op)),
+      )
+      .map((t) => t.title);
     const base = {
       name: fault.name,
       rule: fault.rule,
@@ -101,25 +112,63 @@ export function buildMatrix(
       ruleStatement: rule?.statement ?? '(not in the ledger)',
       ruleLevel: rule?.level ?? ('unknown' as const),
       description: fault.description,
-      ran: tests.filter((t) => t.resultStatus === 'passed' || t.resultStatus === 'failed' || t.resultStatus === 'timedOut').length,
+      ran: tests.filter(
+        (t) => t.resultStatus === 'passed' || t.resultStatus === 'failed' || t.resultStatus === 'timedOut',
+      ).length,
       failing,
       testMs: tests.reduce((sum, t) => sum + t.durationMs, 0),
     };
-    const capped = tests.filter((t) => skipReasonOf(t.annotations)?.kind === 'kill-cap' || skipReasonOf(t.resultAnnotations)?.kind === 'kill-cap').length;
-    if (failing.length) return { ...base, verdict: 'killed' as const, reason: `${failing.length} test(s) failed ${fault.rule}${capped ? `, ${capped} more not run (kill cap)` : ''}` };
+    const capped = tests.filter(
+      (t) => skipReasonOf(t.annotations)?.kind === 'kill-cap' || skipReasonOf(t.resultAnnotations)?.kind === 'kill-cap',
+    ).length;
+    if (failing.length)
+      return {
+        ...base,
+        verdict: 'killed' as const,
+        reason: `${failing.length} test(s) failed ${fault.rule}${capped ? `, ${capped} more not run (kill cap)` : ''}`,
+      };
     if (!rule) return { ...base, verdict: 'survived' as const, reason: `rule ${fault.rule} is not in the ledger` };
-    if (!ruleApplies(rule, profile, granted)) return { ...base, verdict: 'not applicable' as const, reason: `${fault.rule} needs ${rule.needs}, which profile ${profile.name} does not grant` };
+    if (!ruleApplies(rule, profile, granted))
+      return {
+        ...base,
+        verdict: 'not applicable' as const,
+        reason: `${fault.rule} needs ${rule.needs}, which profile ${profile.name} does not grant`,
+      };
     if (rule.impliedBy?.length) {
-      return { ...base, verdict: 'equivalent' as const, reason: `${fault.rule} is implied by ${rule.impliedBy.join(' and ')}: a server breaking only ${fault.rule} answers like a conforming one (an equivalent mutant)` };
+      return {
+        ...base,
+        verdict: 'equivalent' as const,
+        reason: `${fault.rule} is implied by ${rule.impliedBy.join(' and ')}: a server breaking only ${fault.rule} answers like a conforming one (an equivalent mutant)`,
+      };
     }
     const where = op ? ` on ${op}` : '';
     const cited = citing(rule, op);
     if (!cited.length) return { ...base, verdict: 'survived' as const, reason: `no test cites ${fault.rule}${where}` };
-    if (!cited.some((t) => t.outcome !== 'skipped')) return { ...base, verdict: 'survived' as const, reason: `${cited.length} test(s) cite ${fault.rule}${where}, all skipped on ${profile.name}` };
-    return { ...base, verdict: 'survived' as const, reason: `${cited.length} test(s) cite ${fault.rule}${where}; none failed it with the fault on` };
+    if (!cited.some((t) => t.outcome !== 'skipped'))
+      return {
+        ...base,
+        verdict: 'survived' as const,
+        reason: `${cited.length} test(s) cite ${fault.rule}${where}, all skipped on ${profile.name}`,
+      };
+    return {
+      ...base,
+      verdict: 'survived' as const,
+      reason: `${cited.length} test(s) cite ${fault.rule}${where}; none failed it with the fault on`,
+    };
   });
-  const missing = faults.filter((f) => !byProject.has(`${profile.name}~${f.name}`) && ruleById.has(f.rule) && citing(ruleById.get(f.rule)!, operationOfFault(f.name)).length);
-  if (missing.length) problems.push(`${missing.length} fault project(s) reported no tests although tests cite their rule: ${missing.slice(0, 5).map((f) => f.name).join(', ')}`);
+  const missing = faults.filter(
+    (f) =>
+      !byProject.has(`${profile.name}~${f.name}`) &&
+      ruleById.has(f.rule) &&
+      citing(ruleById.get(f.rule)!, operationOfFault(f.name)).length,
+  );
+  if (missing.length)
+    problems.push(
+      `${missing.length} fault project(s) reported no tests although tests cite their rule: ${missing
+        .slice(0, 5)
+        .map((f) => f.name)
+        .join(', ')}`,
+    );
 
   const broken = new Set(faults.map((f) => f.rule));
   const documentedRulesWithoutFault = rules
@@ -131,7 +180,14 @@ export function buildMatrix(
     .map((r) => {
       const operations: Partial<Record<Operation, Verdict[]>> = {};
       for (const op of OPERATIONS.filter((o) => r.operations.includes(o))) {
-        operations[op] = results.filter((f) => f.rule === r.id && (f.operation === op || (f.operation === undefined && (r.operations.length === 1 || f.failing.length > 0)))).map((f) => f.verdict);
+        operations[op] = results
+          .filter(
+            (f) =>
+              f.rule === r.id &&
+              (f.operation === op ||
+                (f.operation === undefined && (r.operations.length === 1 || f.failing.length > 0))),
+          )
+          .map((f) => f.verdict);
       }
       return { rule: r.id, operations };
     });
@@ -173,7 +229,8 @@ export function formatMatrix(m: Matrix): string {
   lines.push('', `kill matrix: profile ${m.profile}, scope ${m.scope}, ${m.faults.length} fault(s)`);
   if (survivors.length) {
     lines.push('', red(`SURVIVED (${survivors.length}): no test failed the fault's rule with the fault on`));
-    for (const f of survivors) lines.push(red(`  ✖ ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${f.reason}`) + dim(`  — ${f.ruleStatement}`));
+    for (const f of survivors)
+      lines.push(red(`  ✖ ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${f.reason}`) + dim(`  — ${f.ruleStatement}`));
   }
   if (na.length) {
     lines.push('', yellow(`NOT APPLICABLE (${na.length})`));
@@ -183,19 +240,31 @@ export function formatMatrix(m: Matrix): string {
     lines.push('', green(`KILLED (${killed.length})`));
     for (const f of killed) {
       const titles = f.failing.slice(0, 2).map((t) => t.split(' › ').slice(-1)[0]);
-      lines.push(`  ${green('✓')} ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${String(f.failing.length).padStart(3)}  ${dim(titles.join(' | ') + (f.failing.length > 2 ? ' | …' : ''))}`);
+      lines.push(
+        `  ${green('✓')} ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${String(f.failing.length).padStart(3)}  ${dim(titles.join(' | ') + (f.failing.length > 2 ? ' | …' : ''))}`,
+      );
     }
   }
   lines.push('');
   if (m.clean.failed) {
-    lines.push(red(`✖ the clean project ${m.profile} has ${m.clean.failed} failure(s): the matrix means nothing until it passes`));
+    lines.push(
+      red(
+        `✖ the clean project ${m.profile} has ${m.clean.failed} failure(s): the matrix means nothing until it passes`,
+      ),
+    );
     for (const t of m.clean.failures.slice(0, 10)) lines.push(red(`    ${t}`));
-  } else lines.push(`clean project ${m.profile}: ${m.clean.passed} passed, ${m.clean.failed} failed, ${m.clean.skipped} skipped`);
+  } else
+    lines.push(
+      `clean project ${m.profile}: ${m.clean.passed} passed, ${m.clean.failed} failed, ${m.clean.skipped} skipped`,
+    );
   for (const p of m.problems) lines.push(red(`✖ incomplete run: ${p}`));
   lines.push(`documented rules that no fault breaks: ${m.documentedRulesWithoutFault.length}`);
   lines.push(
     `${m.summary.killed} killed, ${m.summary.survived} survived, ${m.summary.notApplicable} not applicable, ${m.summary.equivalent} equivalent (of ${m.summary.faults}) — wall time ${(m.wallMs / 1000).toFixed(1)} s`,
   );
-  if (survivors.length) lines.push(dim(`replay one fault: PAYMENTS_CLIENT_FAULTS=<fault> npx playwright test --project=${m.profile} --grep @<RULE>`));
+  if (survivors.length)
+    lines.push(
+      dim(`replay one fault: PAYMENTS_CLIENT_FAULTS=<fault> npx playwright test --project=${m.profile} --grep @<RULE>`),
+    );
   return lines.join('\n');
 }

@@ -12,7 +12,10 @@ export interface ReferenceProcess {
 }
 
 export function startReferenceProcess(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ReferenceProcess> {
-  const child = spawn(process.execPath, [...REFERENCE_NODE_ARGS], { env: { ...process.env, REF_HOST: '127.0.0.1', REF_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...REFERENCE_NODE_ARGS], {
+    env: { ...process.env, REF_HOST: '127.0.0.1', REF_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -28,7 +31,10 @@ export function startReferenceProcess(env: Record<string, string> = {}, timeoutM
       clearTimeout(timer);
       void stop().then(() => reject(new Error(`${message}${err ? `\n${err.slice(-2000)}` : ''}`)));
     };
-    const timer = setTimeout(() => fail(`the reference did not report its port within ${timeoutMs / 1000} s`), timeoutMs);
+    const timer = setTimeout(
+      () => fail(`the reference did not report its port within ${timeoutMs / 1000} s`),
+      timeoutMs,
+    );
     child.stdout.on('data', (d: Buffer) => {
       if (settled) return; // keep draining: a full pipe would block the child
       out += d.toString();

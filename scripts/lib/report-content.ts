@@ -73,7 +73,11 @@ function verdictOfResult(result: AllureResult): Verdict {
 }
 
 /** The overview's metadata: the verdict counts first, then what the reporter recorded about the run. */
-function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict, number>>, evidence: ReportEvidence): string {
+function environmentWithVerdicts(
+  from: string,
+  verdicts: Partial<Record<Verdict, number>>,
+  evidence: ReportEvidence,
+): string {
   const file = path.join(from, 'environment.properties');
   const recorded = existsSync(file) ? parseEnvInfo(readFileSync(file, 'utf8')) : {};
   // Short keys: the overview cuts a key at about 16 characters; the value says the rest.
@@ -90,7 +94,9 @@ function environmentWithVerdicts(from: string, verdicts: Partial<Record<Verdict,
   // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
   counted['ring %'] = 'passed ÷ (passed + failed)';
   // Where a passed test's exchanges are, for a reader who looks for them on its page.
-  if (evidence === 'failures') counted.exchanges = "attached to tests that did not pass; every one in the run folder's transcripts/ (npm run report -- <run> --full embeds them)";
+  if (evidence === 'failures')
+    counted.exchanges =
+      "attached to tests that did not pass; every one in the run folder's transcripts/ (npm run report -- <run> --full embeds them)";
   return stringifyEnvInfo({ ...counted, ...recorded });
 }
 
@@ -106,16 +112,29 @@ function withoutExchanges(steps: AllureStep[], omitted: Set<string>): AllureStep
     const attachments = step.attachments ?? [];
     const exchanges = attachments.filter(isExchange);
     for (const a of exchanges) omitted.add(a.source);
-    const kept: AllureStep = { ...step, attachments: attachments.filter((a) => !isExchange(a)), steps: withoutExchanges(step.steps ?? [], omitted) };
+    const kept: AllureStep = {
+      ...step,
+      attachments: attachments.filter((a) => !isExchange(a)),
+      steps: withoutExchanges(step.steps ?? [], omitted),
+    };
     // The attachment's own step: no status of its own, one exchange, nothing else.
     const only = kept.steps!.length === 1 ? kept.steps![0]! : undefined;
-    const answer = only && only.status === undefined && !only.steps?.length && !only.attachments?.length ? EXCHANGE.exec(only.name ?? '') : null;
+    const answer =
+      only && only.status === undefined && !only.steps?.length && !only.attachments?.length
+        ? EXCHANGE.exec(only.name ?? '')
+        : null;
     if (answer && step.name?.endsWith(answer[1]!)) {
       kept.name = `${step.name} → ${answer[2]}`;
       kept.steps = [];
     }
     // Playwright's empty hook steps carry nothing a reader needs.
-    if ((kept.name === 'Before Hooks' || kept.name === 'After Hooks') && !kept.steps!.length && !kept.attachments!.length && kept.status === 'passed') continue;
+    if (
+      (kept.name === 'Before Hooks' || kept.name === 'After Hooks') &&
+      !kept.steps!.length &&
+      !kept.attachments!.length &&
+      kept.status === 'passed'
+    )
+      continue;
     out.push(kept);
   }
   return out;
@@ -143,7 +162,8 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
     const result = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as AllureResult;
     slimLabels(result);
     const key = result.historyId ?? result.uuid ?? file;
-    if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0)) last.set(key, { stop: result.stop ?? 0, verdict: verdictOfResult(result) });
+    if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0))
+      last.set(key, { stop: result.stop ?? 0, verdict: verdictOfResult(result) });
     if (evidence === 'failures' && result.status === 'passed') {
       const before = omitted.size;
       result.steps = withoutExchanges(result.steps ?? [], omitted);

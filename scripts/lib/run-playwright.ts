@@ -9,7 +9,14 @@ import path from 'node:path';
 import { PROGRESS_PREFIX } from '../../runner/reporters/progress';
 import { INCONCLUSIVE_ANNOTATION } from '../../ledger/outcomes';
 import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
-import { EXIT_INCONCLUSIVE, executedTests, readRunRecord, runPaths, updateRunRecord, type RunRecord } from '../../helpers/run-folder';
+import {
+  EXIT_INCONCLUSIVE,
+  executedTests,
+  readRunRecord,
+  runPaths,
+  updateRunRecord,
+  type RunRecord,
+} from '../../helpers/run-folder';
 
 export interface SuiteCounts {
   passed: number;
@@ -22,7 +29,10 @@ export interface SuiteCounts {
 
 /** Whether a report's test ended inconclusive (infrastructure): skipped with an `inconclusive` annotation. */
 export function isInconclusive(t: ReportTest): boolean {
-  return t.outcome === 'skipped' && [...t.annotations, ...t.resultAnnotations].some((a) => a.type === INCONCLUSIVE_ANNOTATION);
+  return (
+    t.outcome === 'skipped' &&
+    [...t.annotations, ...t.resultAnnotations].some((a) => a.type === INCONCLUSIVE_ANNOTATION)
+  );
 }
 
 export interface SuiteRun {
@@ -67,14 +77,21 @@ function withFlags(options: string, flags: readonly string[]): string {
 }
 
 export function memoryEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return { NODE_OPTIONS: withFlags(env.NODE_OPTIONS ?? '', WORKER_V8_FLAGS), MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
+  return {
+    NODE_OPTIONS: withFlags(env.NODE_OPTIONS ?? '', WORKER_V8_FLAGS),
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '1',
+    MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+  };
 }
 
 /** The runner's own heap, the workers' NODE_OPTIONS handed over for the config to restore (nothing without a size). */
 function runnerHeap(mb: number | undefined): Record<string, string> {
   if (!mb) return {};
   const workers = memoryEnvironment().NODE_OPTIONS!;
-  return { NODE_OPTIONS: workers.replace(/--max-old-space-size=\d+/, `--max-old-space-size=${mb}`), PAYMENTS_WORKER_NODE_OPTIONS: workers };
+  return {
+    NODE_OPTIONS: workers.replace(/--max-old-space-size=\d+/, `--max-old-space-size=${mb}`),
+    PAYMENTS_WORKER_NODE_OPTIONS: workers,
+  };
 }
 
 /**
@@ -82,15 +99,30 @@ function runnerHeap(mb: number | undefined): Record<string, string> {
  * scripts name reports/runs/<stamp>-<runId>), else a scratch folder under the system temp folder that
  * the caller removes. The exit code lands in run.json.
  */
-export async function runPlaywright(args: string[], env: Record<string, string> = {}, options: { quiet?: boolean; config?: string; command?: string; runnerHeapMb?: number } = {}): Promise<SuiteRun> {
+export async function runPlaywright(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { quiet?: boolean; config?: string; command?: string; runnerHeapMb?: number } = {},
+): Promise<SuiteRun> {
   const runDir = env.PAYMENTS_RUN_DIR || mkdtempSync(path.join(os.tmpdir(), 'payments-run-'));
   const { jsonReport } = runPaths(runDir);
   const started = Date.now();
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
-  const child = spawn(process.execPath, [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args], {
-    env: { ...process.env, ...memoryEnvironment(), ...runnerHeap(options.runnerHeapMb), ...env, PAYMENTS_RUN_DIR: runDir, ...(options.command ? { PAYMENTS_RUN_COMMAND: options.command } : {}) },
-    stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args],
+    {
+      env: {
+        ...process.env,
+        ...memoryEnvironment(),
+        ...runnerHeap(options.runnerHeapMb),
+        ...env,
+        PAYMENTS_RUN_DIR: runDir,
+        ...(options.command ? { PAYMENTS_RUN_COMMAND: options.command } : {}),
+      },
+      stdio: options.quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    },
+  );
   let output = '';
   let partial = '';
   child.stdout?.on('data', (d: Buffer) => {
@@ -108,6 +140,17 @@ export async function runPlaywright(args: string[], env: Record<string, string> 
   const counts: SuiteCounts = { passed: 0, failed: 0, skipped: 0, inconclusive: 0 };
   for (const t of tests) counts[isInconclusive(t) ? 'inconclusive' : t.outcome]++;
   // run.json keeps the run's own status: 4 when nothing failed but tests were inconclusive (Playwright says 0).
-  const record = readRunRecord(runDir) ? updateRunRecord(runDir, { exitCode: exitCode === 0 && counts.inconclusive ? EXIT_INCONCLUSIVE : exitCode }) : undefined;
-  return { exitCode, counts, tests, durationMs: Date.now() - started, runDir, jsonReport, record, executed: executedTests(record) };
+  const record = readRunRecord(runDir)
+    ? updateRunRecord(runDir, { exitCode: exitCode === 0 && counts.inconclusive ? EXIT_INCONCLUSIVE : exitCode })
+    : undefined;
+  return {
+    exitCode,
+    counts,
+    tests,
+    durationMs: Date.now() - started,
+    runDir,
+    jsonReport,
+    record,
+    executed: executedTests(record),
+  };
 }

@@ -29,15 +29,28 @@ const stripAnsi = (s: string): string => stripVTControlCharacters(s);
 /** One record per (project, test), with skip reasons and errors. */
 export function testRecords(report: PlaywrightJsonReport): TestRecord[] {
   return flattenReport(report).map((t) => {
-    const record: TestRecord = { title: [t.project, ...t.titlePath].join(' › '), project: t.project, tags: t.tags.map((x) => x.replace(/^@/, '')), outcome: t.outcome };
+    const record: TestRecord = {
+      title: [t.project, ...t.titlePath].join(' › '),
+      project: t.project,
+      tags: t.tags.map((x) => x.replace(/^@/, '')),
+      outcome: t.outcome,
+    };
     const annotations = [...t.annotations, ...t.resultAnnotations];
     if (t.outcome === 'skipped') {
       const reason = skipReasonOf(annotations);
-      record.skipReason = reason ? describeSkip(reason) : (annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'skipped (no reason given)');
+      record.skipReason = reason
+        ? describeSkip(reason)
+        : (annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description ??
+          'skipped (no reason given)');
     }
     if (t.outcome === 'failed') {
       const message = t.errors[0] ?? `status ${t.status}`;
-      record.error = stripAnsi(message).split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? `status ${t.status}`;
+      record.error =
+        stripAnsi(message)
+          .split('\n')
+          .find((l) => l.trim())
+          ?.trim()
+          .slice(0, 300) ?? `status ${t.status}`;
       record.failedRules = outcomesOfReportTest(t).flatMap((o) => (o.status === 'failed' ? [o.rule] : []));
     }
     return record;

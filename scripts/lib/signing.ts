@@ -29,7 +29,11 @@ export const coveredByManifest = (relPath: string): boolean => relPath !== MANIF
 
 export function buildManifest(files: ReadonlyMap<string, Uint8Array>): Manifest {
   const entries = [...files].filter(([p]) => coveredByManifest(p)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { format: 'payments-evidence/1', algorithm: 'sha256', files: Object.fromEntries(entries.map(([p, bytes]) => [p, sha256(bytes)])) };
+  return {
+    format: 'payments-evidence/1',
+    algorithm: 'sha256',
+    files: Object.fromEntries(entries.map(([p, bytes]) => [p, sha256(bytes)])),
+  };
 }
 
 /** Stable bytes: the same manifest always serialises the same way (the JWS signs these bytes). */
@@ -71,7 +75,6 @@ export function readBundleFiles(dir: string): Map<string, Buffer> {
 
 // ── compact JWS, RS256 ───────────────────────────────────────────────────────────────────────────
 
-
 export interface JwsHeader {
   alg: 'RS256';
   kid: string;
@@ -89,7 +92,11 @@ export type JwsCheck = { ok: true; header: JwsHeader; payload: Buffer } | { ok: 
 /** Verifies a compact RS256 JWS. Only RS256 is accepted: the header never chooses the algorithm. */
 export function verifyJws(jws: string, publicKey: KeyObject): JwsCheck {
   const parts = jws.trim().split('.');
-  if (parts.length !== 3) return { ok: false, problem: `manifest.jws is not a compact JWS (expected 3 dot-separated parts, found ${parts.length})` };
+  if (parts.length !== 3)
+    return {
+      ok: false,
+      problem: `manifest.jws is not a compact JWS (expected 3 dot-separated parts, found ${parts.length})`,
+    };
   const [h, p, s] = parts as [string, string, string];
   let header: JwsHeader;
   try {
@@ -97,10 +104,15 @@ export function verifyJws(jws: string, publicKey: KeyObject): JwsCheck {
   } catch {
     return { ok: false, problem: 'manifest.jws has an unreadable header' };
   }
-  if (header.alg !== 'RS256') return { ok: false, problem: `manifest.jws uses alg ${JSON.stringify(header.alg)}; only RS256 is accepted` };
+  if (header.alg !== 'RS256')
+    return { ok: false, problem: `manifest.jws uses alg ${JSON.stringify(header.alg)}; only RS256 is accepted` };
   if (publicKey.asymmetricKeyType !== 'rsa') return { ok: false, problem: 'the verification key is not an RSA key' };
   const valid = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(s, 'base64url'));
-  if (!valid) return { ok: false, problem: `the signature of manifest.jws does not verify with the given public key (kid ${header.kid ?? '?'})` };
+  if (!valid)
+    return {
+      ok: false,
+      problem: `the signature of manifest.jws does not verify with the given public key (kid ${header.kid ?? '?'})`,
+    };
   return { ok: true, header, payload: Buffer.from(p, 'base64url') };
 }
 
@@ -115,4 +127,3 @@ export const publicPemOf = (key: KeyObject): string => publicOf(key).export({ ty
 export const loadPublicKeyPem = (pem: string): KeyObject => createPublicKey(pem);
 /** SHA-256 of the SPKI DER: how a reader compares the key in a bundle with the one they trust. */
 export const keyFingerprint = (key: KeyObject): string => sha256(publicOf(key).export({ type: 'spki', format: 'der' }));
-

@@ -39,47 +39,69 @@ const accessCases = onePerRule(headerCases, 'AT-');
  * The live lane's reads try every access case, not one per rule: they cost no payment, and a bank with
  * one client still checks the X-Client-Id of no registered client (AT-04's other cases need a second).
  */
-const accessCasesOf = (d: OperationDriver) => (liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases);
+const accessCasesOf = (d: OperationDriver) =>
+  liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases;
 const scaCases = onePerRule(headerCases, 'SCA-');
 
-const otherThan = (clients: Clients, actor: Clients['primary']) => (actor === clients.primary ? clients.secondary : clients.primary);
+const otherThan = (clients: Clients, actor: Clients['primary']) =>
+  actor === clients.primary ? clients.secondary : clients.primary;
 
 for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of accessCasesOf(driver)) {
-        test(on(driver, `refuses: ${c.name}`), details(driver, [...c.rules, ...refusalAssumptions()], c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
-          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          const twin = await send('valid twin');
-          driver.acceptTwin(verdicts, twin);
-          const actor = driver.actor(clients);
-          const other = otherThan(clients, actor);
-          const accessToken = await api.accessToken(actor);
-          const otherAccessToken = c.needsOtherClient && other ? await api.accessToken(other) : undefined;
-          const mutant = await send(`mutant: ${c.name}`, (body) => headerMutant(c, { client: actor, other, accessToken, otherAccessToken, body }));
-          const refused = documentedRules(c).filter((rule) => verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` }));
-          if (liveSafe(driver) && refused.length) {
-            const again = await send('after the refusal: the valid twin again');
-            for (const rule of refused) readChangedNothing(verdicts, rule, twin, again);
-          }
-        });
+        test(
+          on(driver, `refuses: ${c.name}`),
+          details(driver, [...c.rules, ...refusalAssumptions()], c.needsOtherClient),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+            const twin = await send('valid twin');
+            driver.acceptTwin(verdicts, twin);
+            const actor = driver.actor(clients);
+            const other = otherThan(clients, actor);
+            const accessToken = await api.accessToken(actor);
+            const otherAccessToken = c.needsOtherClient && other ? await api.accessToken(other) : undefined;
+            const mutant = await send(`mutant: ${c.name}`, (body) =>
+              headerMutant(c, { client: actor, other, accessToken, otherAccessToken, body }),
+            );
+            const refused = documentedRules(c).filter((rule) =>
+              verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` }),
+            );
+            if (liveSafe(driver) && refused.length) {
+              const again = await send('after the refusal: the valid twin again');
+              for (const rule of refused) readChangedNothing(verdicts, rule, twin, again);
+            }
+          },
+        );
       }
     }
 
-    test(on(driver, 'answers Accept: application/json with a JSON body'), details(driver, ['AT-06']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
-      const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-      const answer = await send('a valid request with Accept: application/json');
-      driver.acceptTwin(verdicts, answer);
-      verdicts.check('AT-06', `${driver.op} answers with a JSON body`, jsonAnswer(answer));
-    });
+    test(
+      on(driver, 'answers Accept: application/json with a JSON body'),
+      details(driver, ['AT-06']),
+      async ({ api, verdicts, clients, seed, settledOriginals }) => {
+        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+        const answer = await send('a valid request with Accept: application/json');
+        driver.acceptTwin(verdicts, answer);
+        verdicts.check('AT-06', `${driver.op} answers with a JSON body`, jsonAnswer(answer));
+      },
+    );
 
     if (submitting(driver) && driver.op !== 'submitPayment') {
-      test(on(driver, 'refuses: a body declared text/plain'), details(driver, ['AT-07', ...refusalAssumptions()]), async ({ api, verdicts, clients, seed, settledOriginals }) => {
-        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-        driver.acceptTwin(verdicts, await send('valid twin'));
-        const mutant = await send('mutant: the same body declared text/plain', () => ({ headers: { 'content-type': 'text/plain' } }));
-        verdicts.refused('AT-07', mutant, 'mediaType', { what: `${driver.op} refuses a body not declared application/json` });
-      });
+      test(
+        on(driver, 'refuses: a body declared text/plain'),
+        details(driver, ['AT-07', ...refusalAssumptions()]),
+        async ({ api, verdicts, clients, seed, settledOriginals }) => {
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const mutant = await send('mutant: the same body declared text/plain', () => ({
+            headers: { 'content-type': 'text/plain' },
+          }));
+          verdicts.refused('AT-07', mutant, 'mediaType', {
+            what: `${driver.op} refuses a body not declared application/json`,
+          });
+        },
+      );
     }
   });
 }
@@ -88,58 +110,100 @@ for (const driver of drivers.filter(submitting)) {
   test.describe(`${driver.op}: SCA`, () => {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
-        test(on(driver, `refuses: ${c.name}`), details(driver, c.rules, c.needsOtherClient), async ({ api, verdicts, clients, seed, settledOriginals }) => {
-          verdicts.scaGoverns(driver.op);
-          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          driver.acceptTwin(verdicts, await send('valid twin'));
-          const actor = driver.actor(clients);
-          const accessToken = await api.accessToken(actor);
-          const mutant = await send(`mutant: ${c.name}`, (body) => headerMutant(c, { client: actor, other: otherThan(clients, actor), accessToken, otherAccessToken: undefined, body }));
-          for (const rule of documentedRules(c)) verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
-        });
+        test(
+          on(driver, `refuses: ${c.name}`),
+          details(driver, c.rules, c.needsOtherClient),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            verdicts.scaGoverns(driver.op);
+            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+            driver.acceptTwin(verdicts, await send('valid twin'));
+            const actor = driver.actor(clients);
+            const accessToken = await api.accessToken(actor);
+            const mutant = await send(`mutant: ${c.name}`, (body) =>
+              headerMutant(c, {
+                client: actor,
+                other: otherThan(clients, actor),
+                accessToken,
+                otherAccessToken: undefined,
+                body,
+              }),
+            );
+            for (const rule of documentedRules(c))
+              verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+          },
+        );
       }
 
       if (driver.op === 'cancel') {
-        test('a camt.056 without sca-token is answered as the profile reads §5.5', details(driver, ['SCA-18', 'ROB-03']), async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
-          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          driver.acceptTwin(verdicts, await send('valid twin'));
-          const answer = await send('the same request without sca-token', () => ({ sca: ABSENT }));
-          const reading = profile.expectations.scaOnCancellation ?? 'either';
-          verdicts.check('ROB-03', 'a camt.056 without sca-token never gets a 5xx', neverServerError(answer));
-          if (reading === 'required') verdicts.assume('SCA-18', 'a camt.056 without sca-token is refused', refusedAnswer(answer));
-          if (reading === 'notRequired') verdicts.assume('SCA-18', 'a camt.056 without sca-token is accepted', acceptedAnswer(answer));
-        });
+        test(
+          'a camt.056 without sca-token is answered as the profile reads §5.5',
+          details(driver, ['SCA-18', 'ROB-03']),
+          async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+            driver.acceptTwin(verdicts, await send('valid twin'));
+            const answer = await send('the same request without sca-token', () => ({ sca: ABSENT }));
+            const reading = profile.expectations.scaOnCancellation ?? 'either';
+            verdicts.check('ROB-03', 'a camt.056 without sca-token never gets a 5xx', neverServerError(answer));
+            if (reading === 'required')
+              verdicts.assume('SCA-18', 'a camt.056 without sca-token is refused', refusedAnswer(answer));
+            if (reading === 'notRequired')
+              verdicts.assume('SCA-18', 'a camt.056 without sca-token is accepted', acceptedAnswer(answer));
+          },
+        );
       }
 
-      test(on(driver, 'refuses: SCA nonce reused for a second request'), details(driver, ['SCA-11', 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals }) => {
-        verdicts.scaGoverns(driver.op);
-        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-        const nonce = `nonce-${randomUUID()}`;
-        driver.acceptTwin(verdicts, await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })));
-        const second = await send('another request reusing the nonce', () => ({ sca: { claims: { nonce } }, mutation: SCA_NONCE_REUSED }));
-        verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
-      });
-
-      for (const variant of acceptedScaVariants) {
-        test(on(driver, `accepted: SCA ${variant.name}`), details(driver, variant.rules), async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      test(
+        on(driver, 'refuses: SCA nonce reused for a second request'),
+        details(driver, ['SCA-11', 'SCA-15']),
+        async ({ api, verdicts, clients, seed, settledOriginals }) => {
           verdicts.scaGoverns(driver.op);
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          driver.acceptTwin(verdicts, await send('valid twin'));
-          const answer = await send(`SCA ${variant.name}`, () => variant.options());
-          for (const rule of variant.rules) verdicts.check(rule, `${driver.op} accepts SCA ${variant.name}`, acceptedAnswer(answer));
-        });
+          const nonce = `nonce-${randomUUID()}`;
+          driver.acceptTwin(
+            verdicts,
+            await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })),
+          );
+          const second = await send('another request reusing the nonce', () => ({
+            sca: { claims: { nonce } },
+            mutation: SCA_NONCE_REUSED,
+          }));
+          verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
+        },
+      );
+
+      for (const variant of acceptedScaVariants) {
+        test(
+          on(driver, `accepted: SCA ${variant.name}`),
+          details(driver, variant.rules),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            verdicts.scaGoverns(driver.op);
+            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+            driver.acceptTwin(verdicts, await send('valid twin'));
+            const answer = await send(`SCA ${variant.name}`, () => variant.options());
+            for (const rule of variant.rules)
+              verdicts.check(rule, `${driver.op} accepts SCA ${variant.name}`, acceptedAnswer(answer));
+          },
+        );
       }
     }
 
     for (const attack of jwtAttacks) {
-      test(on(driver, `refuses: SCA ${attack.name}`), details(driver, [attack.rules.sca, 'SCA-15']), async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
-        verdicts.scaGoverns(driver.op);
-        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-        driver.acceptTwin(verdicts, await send('valid twin'));
-        const actor = driver.actor(clients);
-        const mutant = await send(`mutant: SCA ${attack.name}`, (body) => scaAttackMutant(attack, actor, body, (name, doc, type) => loopback.host(name, doc, type)));
-        verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', { what: `${driver.op} refuses an SCA JWT with ${attack.name}` });
-      });
+      test(
+        on(driver, `refuses: SCA ${attack.name}`),
+        details(driver, [attack.rules.sca, 'SCA-15']),
+        async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
+          verdicts.scaGoverns(driver.op);
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const actor = driver.actor(clients);
+          const mutant = await send(`mutant: SCA ${attack.name}`, (body) =>
+            scaAttackMutant(attack, actor, body, (name, doc, type) => loopback.host(name, doc, type)),
+          );
+          verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', {
+            what: `${driver.op} refuses an SCA JWT with ${attack.name}`,
+          });
+        },
+      );
     }
   });
 }

@@ -8,33 +8,62 @@ import { requireId, submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
-  test('refuses: a token used after its expires_in, on submission and on the status read', { tag: ['@AT-05', '@op:submitPayment', '@op:paymentStatus'] }, async ({ api, verdicts, profile, seed }) => {
+  test('refuses: a token used after its expires_in, on submission and on the status read', {
+    tag: ['@AT-05', '@op:submitPayment', '@op:paymentStatus'],
+  }, async ({ api, verdicts, profile, seed }) => {
     const bound = profile.slowLane?.tokenExpiry?.maxWaitSeconds;
-    if (bound === undefined) verdicts.skip({ kind: 'not-applicable', why: `profile ${profile.name} sets no slowLane.tokenExpiry.maxWaitSeconds: the lane never waits unbounded` });
+    if (bound === undefined)
+      verdicts.skip({
+        kind: 'not-applicable',
+        why: `profile ${profile.name} sets no slowLane.tokenExpiry.maxWaitSeconds: the lane never waits unbounded`,
+      });
     const issued = await api.requestToken({ label: 'a fresh access token, to wait out' });
     verdicts.requireStatus('TOK-01', 'the token request gets 200', issued, [200]);
     const body = issued.response.json as { access_token?: unknown; expires_in?: unknown };
     const lifetime = Number(body.expires_in);
     const accessToken = String(body.access_token);
     if (!(lifetime > 0 && lifetime <= bound!)) {
-      verdicts.skip({ kind: 'not-applicable', why: `expires_in is ${String(body.expires_in)} s, over the ${bound} s the profile lets the lane wait (slowLane.tokenExpiry.maxWaitSeconds)` });
+      verdicts.skip({
+        kind: 'not-applicable',
+        why: `expires_in is ${String(body.expires_in)} s, over the ${bound} s the profile lets the lane wait (slowLane.tokenExpiry.maxWaitSeconds)`,
+      });
     }
 
-    const paid = await submitPayment(api, buildPacs008({ seed: `${seed}|before` }), { accessToken, label: 'pay with the token within its lifetime' });
+    const paid = await submitPayment(api, buildPacs008({ seed: `${seed}|before` }), {
+      accessToken,
+      label: 'pay with the token within its lifetime',
+    });
     verdicts.requireStatus('P8-01', 'the token works for a submission before it expires', paid.exchange, [201]);
     const id = requireId(api, verdicts, paid.exchange);
-    const read = await api.read('paymentStatus', id, { accessToken, label: 'read the status with the token within its lifetime' });
+    const read = await api.read('paymentStatus', id, {
+      accessToken,
+      label: 'read the status with the token within its lifetime',
+    });
     verdicts.requireStatus('STS-01', 'the token reads the status before it expires', read, [200]);
 
     // Counted from the token's issue, one second past expires_in (a server may round it up).
     const waitMs = Date.parse(issued.startedAt) + (lifetime + 1) * 1000 - Date.now();
     test.setTimeout(test.info().timeout + Math.max(0, waitMs) + 30_000);
-    await test.step(`wait out expires_in (${lifetime} s)`, () => new Promise((r) => setTimeout(r, Math.max(0, waitMs))));
-    test.info().annotations.push({ type: 'waited', description: `${Math.round(Math.max(0, waitMs) / 1000)} s for expires_in ${lifetime} s` });
+    await test.step(`wait out expires_in (${lifetime} s)`, () =>
+      new Promise((r) => setTimeout(r, Math.max(0, waitMs))));
+    test.info().annotations.push({
+      type: 'waited',
+      description: `${Math.round(Math.max(0, waitMs) / 1000)} s for expires_in ${lifetime} s`,
+    });
 
-    const late = await submitPayment(api, buildPacs008({ seed: `${seed}|after` }), { accessToken, label: 'pay with the same token after expires_in' });
-    verdicts.refused('AT-05', late.exchange, 'unauthenticated', { what: `submitPayment refuses the token after expires_in (${lifetime} s)` });
-    const lateRead = await api.read('paymentStatus', id, { accessToken, label: 'read the status with the same token after expires_in' });
-    verdicts.refused('AT-05', lateRead, 'unauthenticated', { what: `paymentStatus refuses the token after expires_in (${lifetime} s)` });
+    const late = await submitPayment(api, buildPacs008({ seed: `${seed}|after` }), {
+      accessToken,
+      label: 'pay with the same token after expires_in',
+    });
+    verdicts.refused('AT-05', late.exchange, 'unauthenticated', {
+      what: `submitPayment refuses the token after expires_in (${lifetime} s)`,
+    });
+    const lateRead = await api.read('paymentStatus', id, {
+      accessToken,
+      label: 'read the status with the same token after expires_in',
+    });
+    verdicts.refused('AT-05', lateRead, 'unauthenticated', {
+      what: `paymentStatus refuses the token after expires_in (${lifetime} s)`,
+    });
   });
 });

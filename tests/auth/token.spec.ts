@@ -7,79 +7,145 @@ import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
 import { answerOf } from '../../checks/verdicts';
-import { hasStatus, jsonAnswer, neverServerError, nonEmptyString, refusedAnswer, twinAccepted } from '../../checks/answers';
+import {
+  hasStatus,
+  jsonAnswer,
+  neverServerError,
+  nonEmptyString,
+  refusedAnswer,
+  twinAccepted,
+} from '../../checks/answers';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
 import { refusedTokenGrantsNothing } from '../../client/flows/live-lane';
 
 test.describe('token endpoint: valid exchange', () => {
-  test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', { tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'] }, async ({ api, verdicts }) => {
+  test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', {
+    tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'],
+  }, async ({ api, verdicts }) => {
     const ex = await api.requestToken();
     verdicts.statusOrStop('TOK-01', 'a valid token request gets 200', ex, [200]);
     const body = ex.response.json as Record<string, unknown>;
     checkSchema(verdicts, 'TOK-01', tokenResponseSchema, body, 'the token response has the fields of §2.1');
     verdicts.check('TOK-02', 'access_token is a non-empty string', nonEmptyString(body.access_token));
-    verdicts.equal('TOK-03', 'token_type is bearer (case-insensitive)', String(body.token_type).toLowerCase(), 'bearer');
+    verdicts.equal(
+      'TOK-03',
+      'token_type is bearer (case-insensitive)',
+      String(body.token_type).toLowerCase(),
+      'bearer',
+    );
     const expiresIn = body.expires_in;
     verdicts.check('TOK-04', 'expires_in is a positive integer (a number or a string of digits)', {
-      ok: (typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0) || (typeof expiresIn === 'string' && /^[1-9]\d*$/.test(expiresIn)),
+      ok:
+        (typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn > 0) ||
+        (typeof expiresIn === 'string' && /^[1-9]\d*$/.test(expiresIn)),
       expected: 'a positive integer',
       received: JSON.stringify(expiresIn),
     });
     verdicts.equal('TOK-05', 'scope is makePayments', body.scope, 'makePayments');
     const type = api.profile.expectations.expiresIn ?? 'either';
-    if (type !== 'either') verdicts.assume('TOK-15', `expires_in is a JSON ${type}`, { ok: typeof expiresIn === type, expected: type, received: typeof expiresIn });
+    if (type !== 'either')
+      verdicts.assume('TOK-15', `expires_in is a JSON ${type}`, {
+        ok: typeof expiresIn === type,
+        expected: type,
+        received: typeof expiresIn,
+      });
   });
 
-  test('answers Accept: application/json with a JSON body', { tag: ['@AT-06', '@op:token', '@live-safe'] }, async ({ api, verdicts }) => {
+  test('answers Accept: application/json with a JSON body', { tag: ['@AT-06', '@op:token', '@live-safe'] }, async ({
+    api,
+    verdicts,
+  }) => {
     const ex = await api.requestToken({ label: 'a valid token request with Accept: application/json' });
     verdicts.requireStatus('TOK-01', 'a valid token request gets 200', ex, [200]);
     verdicts.check('AT-06', 'the token endpoint answers with a JSON body', jsonAnswer(ex));
   });
 
-  test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12', '@live-safe'] }, async ({ api, verdicts }) => {
-    const ex = await api.requestToken({ assertion: { claims: { aud: 'https://auth.example', purpose: 'conformance', amr: ['hwk'] } } });
+  test('extra optional claims in the authentication JWT are accepted', { tag: ['@AJWT-12', '@live-safe'] }, async ({
+    api,
+    verdicts,
+  }) => {
+    const ex = await api.requestToken({
+      assertion: { claims: { aud: 'https://auth.example', purpose: 'conformance', amr: ['hwk'] } },
+    });
     verdicts.status('AJWT-12', 'a token request whose assertion carries extra claims gets 200', ex, [200]);
   });
 
-  test('a replayed authentication JWT is answered as the profile says', { tag: ['@TOK-14', '@TOK-01', '@live-safe'] }, async ({ api, verdicts, clients }) => {
+  test('a replayed authentication JWT is answered as the profile says', {
+    tag: ['@TOK-14', '@TOK-01', '@live-safe'],
+  }, async ({ api, verdicts, clients }) => {
     const assertion = authenticationJwt(clients.primary);
-    const first = await api.requestToken({ form: { assertion }, label: 'request a token (first use of the assertion)' });
+    const first = await api.requestToken({
+      form: { assertion },
+      label: 'request a token (first use of the assertion)',
+    });
     verdicts.requireStatus('TOK-01', 'the first use of the assertion gets 200', first, [200]);
-    const replay = await api.requestToken({ form: { assertion }, mutation: ASSERTION_REUSED, label: 'replay the same assertion' });
+    const replay = await api.requestToken({
+      form: { assertion },
+      mutation: ASSERTION_REUSED,
+      label: 'replay the same assertion',
+    });
     verdicts.check('TOK-01', 'a replayed assertion gets an answer, never a 5xx', neverServerError(replay));
     const mode = api.profile.expectations.assertionReplay ?? 'either';
-    if (mode === 'refuse' && verdicts.assume('TOK-14', 'a replayed assertion is refused', refusedAnswer(replay))) refusedTokenGrantsNothing(verdicts, 'TOK-14', replay);
+    if (mode === 'refuse' && verdicts.assume('TOK-14', 'a replayed assertion is refused', refusedAnswer(replay)))
+      refusedTokenGrantsNothing(verdicts, 'TOK-14', replay);
     if (mode === 'allow') verdicts.assume('TOK-14', 'a replayed assertion is accepted', hasStatus(replay, [200]));
   });
 
-  test('a scope other than makePayments is not granted', { tag: ['@TOK-12', '@TOK-01', '@TOK-05', '@live-safe'] }, async ({ api, verdicts }) => {
+  test('a scope other than makePayments is not granted', {
+    tag: ['@TOK-12', '@TOK-01', '@TOK-05', '@live-safe'],
+  }, async ({ api, verdicts }) => {
     const twin = await api.requestToken({ label: 'valid twin' });
     twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
     const ex = await api.requestToken({ form: { scope: 'adminEverything' }, label: 'request scope adminEverything' });
     const granted = (ex.response.json as { scope?: string } | undefined)?.scope;
     verdicts.check('TOK-01', 'a request for another scope gets an answer, never a 5xx', neverServerError(ex));
-    verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', { ok: !(ex.response.status === 200 && granted === 'adminEverything'), expected: 'a refusal, or a token for makePayments', received: answerOf(ex) });
+    verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', {
+      ok: !(ex.response.status === 200 && granted === 'adminEverything'),
+      expected: 'a refusal, or a token for makePayments',
+      received: answerOf(ex),
+    });
     const error = (ex.response.json as { error?: string } | undefined)?.error;
-    if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749') verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope', { ok: ex.response.status === 400 && error === 'invalid_scope', expected: '400 invalid_scope', received: answerOf(ex) });
+    if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749')
+      verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope', {
+        ok: ex.response.status === 400 && error === 'invalid_scope',
+        expected: '400 invalid_scope',
+        received: answerOf(ex),
+      });
   });
 });
 
 test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'], ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, clients }) => {
+    test(`refuses: ${c.name}`, {
+      tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'],
+      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+    }, async ({ api, verdicts, clients }) => {
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
-      const mutant = await api.requestToken({ ...tokenMutant(c, { client: clients.primary, other: clients.secondary }), label: `mutant: ${c.name}` });
+      const mutant = await api.requestToken({
+        ...tokenMutant(c, { client: clients.primary, other: clients.secondary }),
+        label: `mutant: ${c.name}`,
+      });
       const status = mutant.response.status;
-      for (const rule of c.rules) verdicts.check(rule, `the token request is refused: ${c.name}`, refusedAnswer(mutant));
+      for (const rule of c.rules)
+        verdicts.check(rule, `the token request is refused: ${c.name}`, refusedAnswer(mutant));
       for (const rule of c.rules) refusedTokenGrantsNothing(verdicts, rule, mutant);
       if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749') {
         const error = (mutant.response.json as { error?: unknown } | undefined)?.error;
         const codes = tokenErrorCodes(c, api.profile.expectations.tokenErrorCodes ?? 'either');
-        verdicts.assume('TOK-13', `the refusal is RFC 6749 §5.2 ${c.rfc.status} ${codes.join(' or ')}`, { ok: status === c.rfc.status && (codes as string[]).includes(String(error)), expected: `${c.rfc.status} ${codes.join(' or ')}`, received: `${status} ${String(error)}` });
-        if (status === 401) verdicts.assume('TOK-13', 'a 401 carries WWW-Authenticate (RFC 6749 §5.2)', { ok: Boolean(mutant.response.headers['www-authenticate']), expected: 'a WWW-Authenticate header', received: 'none' });
+        verdicts.assume('TOK-13', `the refusal is RFC 6749 §5.2 ${c.rfc.status} ${codes.join(' or ')}`, {
+          ok: status === c.rfc.status && (codes as string[]).includes(String(error)),
+          expected: `${c.rfc.status} ${codes.join(' or ')}`,
+          received: `${status} ${String(error)}`,
+        });
+        if (status === 401)
+          verdicts.assume('TOK-13', 'a 401 carries WWW-Authenticate (RFC 6749 §5.2)', {
+            ok: Boolean(mutant.response.headers['www-authenticate']),
+            expected: 'a WWW-Authenticate header',
+            received: 'none',
+          });
       }
     });
   }
@@ -87,17 +153,29 @@ test.describe('token endpoint: refusals', () => {
 
 test.describe('token endpoint: attacks on the assertion (RFC 8725)', () => {
   for (const attack of jwtAttacks) {
-    test(`refuses: ${attack.name}`, { tag: [`@${attack.rules.assertion}`, '@live-safe'] }, async ({ api, verdicts, clients, loopback }) => {
+    test(`refuses: ${attack.name}`, { tag: [`@${attack.rules.assertion}`, '@live-safe'] }, async ({
+      api,
+      verdicts,
+      clients,
+      loopback,
+    }) => {
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
       const client = clients.primary;
-      const mutant = await api.requestToken({ ...assertionAttackMutant(attack, client, (name, body, type) => loopback.host(name, body, type)), label: `mutant: ${attack.name}` });
+      const mutant = await api.requestToken({
+        ...assertionAttackMutant(attack, client, (name, body, type) => loopback.host(name, body, type)),
+        label: `mutant: ${attack.name}`,
+      });
       verdicts.check(attack.rules.assertion, `the token request is refused: ${attack.name}`, refusedAnswer(mutant));
       refusedTokenGrantsNothing(verdicts, attack.rules.assertion, mutant);
     });
   }
 
-  test('never a 5xx: an assertion whose header is 100 KB', { tag: ['@ROB-03', '@op:token', '@live-safe'] }, async ({ api, verdicts, clients }) => {
+  test('never a 5xx: an assertion whose header is 100 KB', { tag: ['@ROB-03', '@op:token', '@live-safe'] }, async ({
+    api,
+    verdicts,
+    clients,
+  }) => {
     const client = clients.primary;
     const assertion = oversizedHeaderToken({ client, header: jwtHeader(client), claims: authenticationClaims(client) });
     const answer = await api.requestToken({ form: { assertion }, label: 'an assertion with a 100 KB header' });

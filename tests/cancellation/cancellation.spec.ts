@@ -9,7 +9,13 @@
 import { test, takes } from '../../fixtures/test';
 import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
-import { readCancellation, readCancellationOf, requestCancellation, unknownPaymentRefusal, type Resolution } from '../../client/flows/cancellation';
+import {
+  readCancellation,
+  readCancellationOf,
+  requestCancellation,
+  unknownPaymentRefusal,
+  type Resolution,
+} from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
@@ -18,20 +24,43 @@ import { buildCamt056 } from '../../helpers/messages/camt056';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import { camt029Schema } from '../../helpers/schemas/camt029';
 import { cancellationResponseSchema } from '../../helpers/schemas/camt056-request';
-import { acceptedAnswer, endsIn, equals, hasStatus, namesId, neverServerError, notResolvedAs, readBackUnchanged, readsAs, resolvedAs } from '../../checks/answers';
+import {
+  acceptedAnswer,
+  endsIn,
+  equals,
+  hasStatus,
+  namesId,
+  neverServerError,
+  notResolvedAs,
+  readBackUnchanged,
+  readsAs,
+  resolvedAs,
+} from '../../checks/answers';
 import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
-  const { exchange } = await submitPayment(api, payment, { client: payer, label: 'pay: the payer’s bank submits the payment' });
+  const { exchange } = await submitPayment(api, payment, {
+    client: payer,
+    label: 'pay: the payer’s bank submits the payment',
+  });
   verdicts.requireStatus('P8-01', 'the payment to cancel is created', exchange, [201]);
   return requireId(api, verdicts, exchange);
 }
 
 /** A camt.056 of an own payment: accepted (2xx), or the declared shape is not the target's (blocked by CXL-06). */
-function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = 'the cancellation of an own payment is accepted'): string {
+function cancellationAccepted(
+  verdicts: Verdicts,
+  answer: SubmitResult,
+  what = 'the cancellation of an own payment is accepted',
+): string {
   verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', what, answer.exchange);
-  verdicts.gate('CXL-06', 'the cancellation answer names the cancellation (data.paymentsServiceId)', answer.paymentsServiceId !== undefined, answerOf(answer.exchange));
+  verdicts.gate(
+    'CXL-06',
+    'the cancellation answer names the cancellation (data.paymentsServiceId)',
+    answer.paymentsServiceId !== undefined,
+    answerOf(answer.exchange),
+  );
   return answer.paymentsServiceId!;
 }
 
@@ -40,39 +69,79 @@ function cancellationAccepted(verdicts: Verdicts, answer: SubmitResult, what = '
  * answer named or by the payment's own), under the declared root (CXL-06, else blocked): the test's
  * own rule where it cites CXL-04 (`assessed`, it fails), else a precondition (`precondition`, blocked).
  */
-function resolutionServed(verdicts: Verdicts, resolution: Resolution | undefined, role: 'precondition' | 'assessed'): Resolution {
+function resolutionServed(
+  verdicts: Verdicts,
+  resolution: Resolution | undefined,
+  role: 'precondition' | 'assessed',
+): Resolution {
   const served = role === 'assessed' ? verdicts.checkOrStop.bind(verdicts) : verdicts.require.bind(verdicts);
   served('CXL-04', 'GET camt029 serves the outcome of the cancellation (by its id or the payment’s)', {
     ok: resolution !== undefined && is2xx(resolution.exchange),
     expected: 'a 2xx answer',
     received: resolution ? answerOf(resolution.exchange) : 'no read',
   });
-  verdicts.gate('CXL-06', 'the camt.029 has the declared root', resolution!.body !== undefined, answerOf(resolution!.exchange));
+  verdicts.gate(
+    'CXL-06',
+    'the camt.029 has the declared root',
+    resolution!.body !== undefined,
+    answerOf(resolution!.exchange),
+  );
   return resolution!;
 }
 
 test.describe('cancellation: whose payment', () => {
-  test('a cancellation of a payment that does not exist is refused', { tag: ['@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a cancellation of a payment that does not exist is refused', { tag: ['@CXL-01'] }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+  }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     await pay(api, verdicts, clients.primary, own);
-    cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
+    cancellationAccepted(
+      verdicts,
+      await requestCancellation(api, buildCamt056({ seed, original: own }), {
+        label: 'valid twin: cancel an own payment (camt.056)',
+      }),
+    );
     const neverPaid = paymentTo(beneficiaryOf(clients), seed);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), { label: 'cancel a payment that was never made' });
-    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), { what: 'the cancellation of a payment that was never made is refused' });
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), {
+      label: 'cancel a payment that was never made',
+    });
+    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), {
+      what: 'the cancellation of a payment that was never made is refused',
+    });
   });
 
-  test('a cancellation of another client’s payment is refused', { tag: ['@CXL-01'], ...takes({ needs: 'secondClient' }) }, async ({ api, verdicts, clients, seed }) => {
+  test('a cancellation of another client’s payment is refused', {
+    tag: ['@CXL-01'],
+    ...takes({ needs: 'secondClient' }),
+  }, async ({ api, verdicts, clients, seed }) => {
     const other = clients.secondary!;
     const own = paymentTo(other, seed);
     await pay(api, verdicts, clients.primary, own);
-    cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own }), { label: 'valid twin: cancel an own payment (camt.056)' }));
+    cancellationAccepted(
+      verdicts,
+      await requestCancellation(api, buildCamt056({ seed, original: own }), {
+        label: 'valid twin: cancel an own payment (camt.056)',
+      }),
+    );
     const theirs = paymentTo(clients.primary, seed);
     await pay(api, verdicts, other, theirs);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), { label: 'cancel a payment the other client made' });
-    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), { what: 'the cancellation of another client’s payment is refused' });
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
+      label: 'cancel a payment the other client made',
+    });
+    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), {
+      what: 'the cancellation of another client’s payment is refused',
+    });
   });
 
-  test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+  }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
@@ -85,7 +154,12 @@ test.describe('cancellation: whose payment', () => {
 });
 
 test.describe('cancellation: repeats and shapes', () => {
-  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05', '@CXL-01'] }, async ({ api, verdicts, clients, seed }) => {
+  test('a repeated cancellation (same assgnmt.id) is idempotent', { tag: ['@CXL-05', '@CXL-01'] }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+  }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     await pay(api, verdicts, clients.primary, own);
     const message = buildCamt056({ seed, original: own });
@@ -94,76 +168,197 @@ test.describe('cancellation: repeats and shapes', () => {
     const repeat = await requestCancellation(api, message, { label: 'send the same cancellation again' });
     verdicts.check('CXL-01', 'a repeated cancellation gets an answer, never a 5xx', neverServerError(repeat.exchange));
     verdicts.assume('CXL-05', 'the repeat is answered 200', hasStatus(repeat.exchange, [200]));
-    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('CXL-05', 'the repeat names the same cancellation', namesId(repeat, id));
+    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty')
+      verdicts.assume('CXL-05', 'the repeat names the same cancellation', namesId(repeat, id));
   });
 
-  test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', { tag: ['@CXL-06', '@CXL-04', '@CXL-01', '@op:cancel', '@op:cancellationStatus'] }, async ({ api, verdicts, clients, seed }) => {
+  test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', {
+    tag: ['@CXL-06', '@CXL-04', '@CXL-01', '@op:cancel', '@op:cancellationStatus'],
+  }, async ({ api, verdicts, clients, seed }) => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     // A 4xx is the declared shape's assumption (CXL-06, below): no evidence about CXL-01 either way.
-    if (!is4xx(answer.exchange)) verdicts.check('CXL-01', 'a cancellation of an own payment in the declared shape is accepted', acceptedAnswer(answer.exchange));
+    if (!is4xx(answer.exchange))
+      verdicts.check(
+        'CXL-01',
+        'a cancellation of an own payment in the declared shape is accepted',
+        acceptedAnswer(answer.exchange),
+      );
     verdicts.assume('CXL-06', 'the declared camt.056 shape is accepted (201)', hasStatus(answer.exchange, [201]));
     // Refused: there is no cancellation to read, and the assumption above reports why.
     if (!is2xx(answer.exchange)) return;
-    verdicts.assume('CXL-06', 'the camt.056 answer is a data object naming the cancellation', conformsTo(cancellationResponseSchema, answer.exchange.response.json, 'data.paymentsServiceId', answerOf(answer.exchange)));
+    verdicts.assume(
+      'CXL-06',
+      'the camt.056 answer is a data object naming the cancellation',
+      conformsTo(
+        cancellationResponseSchema,
+        answer.exchange.response.json,
+        'data.paymentsServiceId',
+        answerOf(answer.exchange),
+      ),
+    );
     const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
-    verdicts.check('CXL-04', 'GET camt029 serves the cancellation (by its id or the payment’s)', acceptedAnswer(resolution.exchange));
-    verdicts.assume('CXL-06', 'GET camt029 serves it by the id the camt.056 answer named', equals(`camt029/${resolution.id}`, `camt029/${answer.paymentsServiceId}`));
-    verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', { ok: resolution.exchange.response.status === 200 && resolution.body !== undefined, expected: `HTTP 200 with ${api.profile.messages.resolution.root}`, received: answerOf(resolution.exchange) });
+    verdicts.check(
+      'CXL-04',
+      'GET camt029 serves the cancellation (by its id or the payment’s)',
+      acceptedAnswer(resolution.exchange),
+    );
+    verdicts.assume(
+      'CXL-06',
+      'GET camt029 serves it by the id the camt.056 answer named',
+      equals(`camt029/${resolution.id}`, `camt029/${answer.paymentsServiceId}`),
+    );
+    verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', {
+      ok: resolution.exchange.response.status === 200 && resolution.body !== undefined,
+      expected: `HTTP 200 with ${api.profile.messages.resolution.root}`,
+      received: answerOf(resolution.exchange),
+    });
     if (!resolution.body) return;
-    verdicts.assume('CXL-06', 'the camt.029 content has the declared shape', conformsTo(camt029Schema, resolution.body, 'assgnmt, sts.conf, cxlDtls[].txInfAndSts[]'));
+    verdicts.assume(
+      'CXL-06',
+      'the camt.029 content has the declared shape',
+      conformsTo(camt029Schema, resolution.body, 'assgnmt, sts.conf, cxlDtls[].txInfAndSts[]'),
+    );
     const entry = resolution.body.cxlDtls?.[0]?.txInfAndSts?.[0];
-    verdicts.assume('CXL-06', 'camt.029 names the original msgId and txId', { ok: entry?.orgnlGrpInf?.orgnlMsgId === own.fitoFICstmrCdtTrf.grpHdr.msgId && entry?.orgnlTxId === own.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId, expected: 'the original identifiers', received: JSON.stringify(entry ?? null) });
-    verdicts.assume('CXL-06', 'sts.conf is one of the declared codes', { ok: resolution.outcome !== 'other', expected: [...api.profile.messages.resolution.confirmed, ...api.profile.messages.resolution.rejected].join(' or '), received: String(resolution.conf) });
+    verdicts.assume('CXL-06', 'camt.029 names the original msgId and txId', {
+      ok:
+        entry?.orgnlGrpInf?.orgnlMsgId === own.fitoFICstmrCdtTrf.grpHdr.msgId &&
+        entry?.orgnlTxId === own.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId,
+      expected: 'the original identifiers',
+      received: JSON.stringify(entry ?? null),
+    });
+    verdicts.assume('CXL-06', 'sts.conf is one of the declared codes', {
+      ok: resolution.outcome !== 'other',
+      expected: [...api.profile.messages.resolution.confirmed, ...api.profile.messages.resolution.rejected].join(
+        ' or ',
+      ),
+      received: String(resolution.conf),
+    });
   });
 });
 
 test.describe('cancellation: after the payment settled', () => {
-  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', { tag: ['@CXL-03', '@CXL-04'], ...takes({ pool: 'settled', count: 1 }) }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
+  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', {
+    tag: ['@CXL-03', '@CXL-04'],
+    ...takes({ pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
     // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), { label: 'cancel the settled payment (camt.056)' });
-    verdicts.check('CXL-03', 'the cancellation of a settled payment gets an answer, never a 5xx', neverServerError(answer.exchange));
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), {
+      label: 'cancel the settled payment (camt.056)',
+    });
+    verdicts.check(
+      'CXL-03',
+      'the cancellation of a settled payment gets an answer, never a 5xx',
+      neverServerError(answer.exchange),
+    );
     if (is2xx(answer.exchange)) {
-      const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: original!.paymentsServiceId });
+      const resolution = await readCancellationOf(api, {
+        cancellation: answer.paymentsServiceId,
+        payment: original!.paymentsServiceId,
+      });
       if (resolution.body) {
-        verdicts.check('CXL-03', 'camt.029 does not confirm the cancellation of a settled payment', notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed));
-        verdicts.assume('CXL-06', 'camt.029 reports the rejection with a declared code', resolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected));
+        verdicts.check(
+          'CXL-03',
+          'camt.029 does not confirm the cancellation of a settled payment',
+          notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+        );
+        verdicts.assume(
+          'CXL-06',
+          'camt.029 reports the rejection with a declared code',
+          resolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected),
+        );
       }
     }
-    const after = await readStatus(api, original!.paymentsServiceId, { label: 'read the payment after the cancellation request' });
+    const after = await readStatus(api, original!.paymentsServiceId, {
+      label: 'read the payment after the cancellation request',
+    });
     verdicts.requireStatus('STS-01', 'the payment’s status is served', after.exchange, [200]);
-    verdicts.check('CXL-03', 'the payment stays settled (its final status never changes)', readBackUnchanged([after.txSts], original!.final.txSts));
+    verdicts.check(
+      'CXL-03',
+      'the payment stays settled (its final status never changes)',
+      readBackUnchanged([after.txSts], original!.final.txSts),
+    );
   });
 });
 
 test.describe('cancellation: before and after the batch is sent (batchControl)', () => {
   // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
   // (fixtures/observation-catalogue.ts); the test checks what it saw.
-  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', { tag: ['@CXL-02', '@CXL-04'], ...takes({ observation: cancelBeforeBatch }) }, async ({ api, verdicts, observe }) => {
+  test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', {
+    tag: ['@CXL-02', '@CXL-04'],
+    ...takes({ observation: cancelBeforeBatch }),
+  }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelBeforeBatch);
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation before the batch is accepted');
     const resolution = resolutionServed(verdicts, seen.resolution, 'assessed');
-    verdicts.check('CXL-02', 'camt.029 does not report a rejection before the batch is sent', notResolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected));
-    verdicts.assume('CXL-06', 'camt.029 confirms with a declared code', resolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed));
+    verdicts.check(
+      'CXL-02',
+      'camt.029 does not report a rejection before the batch is sent',
+      notResolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected),
+    );
+    verdicts.assume(
+      'CXL-06',
+      'camt.029 confirms with a declared code',
+      resolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+    );
     const expectations = api.profile.expectations;
-    verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served', seen.statusAfterCancel.exchange, [200]);
-    verdicts.check('CXL-02', 'the payment cancelled before its batch reads cancelled', readsAs(seen.statusAfterCancel.txSts, 'cancelled', expectations));
-    verdicts.check('CXL-02', 'the cancelled payment is not in the batch sent afterwards', { ok: !seen.sent.includes(seen.paymentId), expected: `a batch without ${seen.paymentId}`, received: seen.sent.join(', ') || 'nothing' });
+    verdicts.requireStatus(
+      'STS-01',
+      'the status of the cancelled payment is served',
+      seen.statusAfterCancel.exchange,
+      [200],
+    );
+    verdicts.check(
+      'CXL-02',
+      'the payment cancelled before its batch reads cancelled',
+      readsAs(seen.statusAfterCancel.txSts, 'cancelled', expectations),
+    );
+    verdicts.check('CXL-02', 'the cancelled payment is not in the batch sent afterwards', {
+      ok: !seen.sent.includes(seen.paymentId),
+      expected: `a batch without ${seen.paymentId}`,
+      received: seen.sent.join(', ') || 'nothing',
+    });
     // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
     verdicts.require('STS-08', 'the control payment of the same batch settles', endsIn(seen.controlFinal, 'accepted'));
-    verdicts.requireStatus('STS-01', 'the status of the cancelled payment is served after its batch settled', seen.statusAfterSettlement.exchange, [200]);
-    verdicts.check('CXL-02', 'the cancelled payment never settles', readsAs(seen.statusAfterSettlement.txSts, 'cancelled', expectations));
+    verdicts.requireStatus(
+      'STS-01',
+      'the status of the cancelled payment is served after its batch settled',
+      seen.statusAfterSettlement.exchange,
+      [200],
+    );
+    verdicts.check(
+      'CXL-02',
+      'the cancelled payment never settles',
+      readsAs(seen.statusAfterSettlement.txSts, 'cancelled', expectations),
+    );
   });
 
-  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', { tag: ['@CXL-03', '@CXL-04'], ...takes({ observation: cancelAfterBatchSent }) }, async ({ api, verdicts, observe }) => {
+  test('cancel after the batch is sent → rejected (camt.029 with a reason), the payment settles', {
+    tag: ['@CXL-03', '@CXL-04'],
+    ...takes({ observation: cancelAfterBatchSent }),
+  }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelAfterBatchSent);
-    verdicts.checkOrStop('CXL-03', 'the batch holds the payment', { ok: seen.sent.includes(seen.paymentId), expected: seen.paymentId, received: seen.sent.join(', ') });
+    verdicts.checkOrStop('CXL-03', 'the batch holds the payment', {
+      ok: seen.sent.includes(seen.paymentId),
+      expected: seen.paymentId,
+      received: seen.sent.join(', '),
+    });
     cancellationAccepted(verdicts, seen.cancellation, 'the cancellation after the batch is answered');
     const resolution = resolutionServed(verdicts, seen.resolution, 'assessed');
-    verdicts.check('CXL-03', 'camt.029 does not confirm a cancellation after the batch was sent', { ok: resolution.outcome !== 'confirmed' && !api.profile.messages.resolution.confirmed.includes(String(resolution.txCxlSts)), expected: 'not confirmed', received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}` });
-    verdicts.assume('CXL-06', 'camt.029 rejects with a declared code and a reason', { ok: resolution.outcome === 'rejected' && resolution.reasons.length > 0, expected: `${api.profile.messages.resolution.rejected.join(' or ')} with cxlStsRsnInf`, received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}` });
+    verdicts.check('CXL-03', 'camt.029 does not confirm a cancellation after the batch was sent', {
+      ok:
+        resolution.outcome !== 'confirmed' &&
+        !api.profile.messages.resolution.confirmed.includes(String(resolution.txCxlSts)),
+      expected: 'not confirmed',
+      received: `sts.conf ${resolution.conf}, txCxlSts ${resolution.txCxlSts}`,
+    });
+    verdicts.assume('CXL-06', 'camt.029 rejects with a declared code and a reason', {
+      ok: resolution.outcome === 'rejected' && resolution.reasons.length > 0,
+      expected: `${api.profile.messages.resolution.rejected.join(' or ')} with cxlStsRsnInf`,
+      received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}`,
+    });
     verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', endsIn(seen.final, 'accepted'));
   });
 });

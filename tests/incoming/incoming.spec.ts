@@ -15,23 +15,40 @@ import type { Profile } from '../../helpers/profile';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { paymentTransaction } from '../../helpers/messages/pacs008';
 
-const idOf = (n: ReceivedNotification): unknown => (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
+const idOf = (n: ReceivedNotification): unknown =>
+  (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
 /** A pays B and B's notification arrives: observed from the worker's start (fixtures/observation-catalogue.ts). */
-async function notified(observe: Observe, verdicts: Verdicts, observation: Observation<Incoming>, profile: Profile, role: 'precondition' | 'assessed'): Promise<Incoming & { notification: ReceivedNotification }> {
+async function notified(
+  observe: Observe,
+  verdicts: Verdicts,
+  observation: Observation<Incoming>,
+  profile: Profile,
+  role: 'precondition' | 'assessed',
+): Promise<Incoming & { notification: ReceivedNotification }> {
   const seen = await observe(observation);
   // INC-01 is the own rule of the test that cites it (it fails); for the others a precondition (blocked).
-  (role === 'assessed' ? verdicts.checkOrStop.bind(verdicts) : verdicts.require.bind(verdicts))('INC-01', 'a notification for the payment reaches B', notificationArrived(seen.notification, profile.polling.timeoutMs));
+  (role === 'assessed' ? verdicts.checkOrStop.bind(verdicts) : verdicts.require.bind(verdicts))(
+    'INC-01',
+    'a notification for the payment reaches B',
+    notificationArrived(seen.notification, profile.polling.timeoutMs),
+  );
   return seen as Incoming & { notification: ReceivedNotification };
 }
 
 const ONE = takes({ pool: 'settled', count: 1 });
 
 test.describe('incoming payment: reading it', () => {
-  test('the beneficiary reads the amount and the sender of the incoming payment', { tag: ['@INC-02', '@INC-05'], ...ONE }, async ({ api, verdicts, clients, settledOriginals }) => {
+  test('the beneficiary reads the amount and the sender of the incoming payment', {
+    tag: ['@INC-02', '@INC-05'],
+    ...ONE,
+  }, async ({ api, verdicts, clients, settledOriginals }) => {
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
-    const read = await readIncoming(api, payment!.paymentsServiceId, { client: beneficiary, label: 'B reads the incoming payment with the id of A’s submission answer' });
+    const read = await readIncoming(api, payment!.paymentsServiceId, {
+      client: beneficiary,
+      label: 'B reads the incoming payment with the id of A’s submission answer',
+    });
     verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: 200 });
     const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
@@ -39,39 +56,90 @@ test.describe('incoming payment: reading it', () => {
     verdicts.equal('INC-02', 'the sender (debtor) A named', seen.dbtr, sent.dbtr);
   });
 
-  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({ api, verdicts, clients, granted, newClient, settledOriginals }) => {
+  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    granted,
+    newClient,
+    settledOriginals,
+  }) => {
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const id = payment!.paymentsServiceId;
     const own = await readIncoming(api, id, { client: beneficiary, label: 'valid twin: B reads its incoming payment' });
     twinAccepted(verdicts, own, { rule: 'INC-02' });
-    const byPayer = await readIncoming(api, id, { client: clients.primary, label: 'the payer (not the beneficiary) tries to read it as incoming' });
+    const byPayer = await readIncoming(api, id, {
+      client: clients.primary,
+      label: 'the payer (not the beneficiary) tries to read it as incoming',
+    });
     verdicts.refused('INC-03', byPayer, 'notFound', { what: 'the payer is refused the incoming view' });
     if (granted.has('keyRegistration')) {
       const stranger = await newClient('stranger');
-      const byStranger = await readIncoming(api, id, { client: stranger, label: 'an institution with no part in the payment tries to read it' });
+      const byStranger = await readIncoming(api, id, {
+        client: stranger,
+        label: 'an institution with no part in the payment tries to read it',
+      });
       verdicts.refused('INC-03', byStranger, 'notFound', { what: 'a third institution is refused the incoming view' });
     }
-    const unknown = await readIncoming(api, `${id}-unknown`, { client: beneficiary, label: 'B reads an id that names no payment' });
+    const unknown = await readIncoming(api, `${id}-unknown`, {
+      client: beneficiary,
+      label: 'B reads an id that names no payment',
+    });
     verdicts.refused('INC-03', unknown, 'notFound', { what: 'an id that names no payment is not served' });
   });
 });
 
 test.describe('incoming payment: notifications', () => {
-  test('the beneficiary is notified with the identifier of the incoming payment', { tag: ['@INC-01'], ...takes({ observation: incomingForNotification }) }, async ({ verdicts, notifications, profile, observe }) => {
-    const { notification, settled, beneficiary } = await notified(observe, verdicts, incomingForNotification, profile, 'assessed');
-    verdicts.equal('INC-01', 'the notification carries the identifier to query the payment', idOf(notification), settled.paymentsServiceId);
-    const others = notifications!.matching((n) => idOf(n) === settled.paymentsServiceId && !n.path.includes(encodeURIComponent(beneficiary.clientId)));
-    verdicts.check('INC-01', 'only the beneficiary is notified', { ok: others.length === 0, expected: 'no other notification', received: others.map((n) => n.path).join(', ') });
+  test('the beneficiary is notified with the identifier of the incoming payment', {
+    tag: ['@INC-01'],
+    ...takes({ observation: incomingForNotification }),
+  }, async ({ verdicts, notifications, profile, observe }) => {
+    const { notification, settled, beneficiary } = await notified(
+      observe,
+      verdicts,
+      incomingForNotification,
+      profile,
+      'assessed',
+    );
+    verdicts.equal(
+      'INC-01',
+      'the notification carries the identifier to query the payment',
+      idOf(notification),
+      settled.paymentsServiceId,
+    );
+    const others = notifications!.matching(
+      (n) => idOf(n) === settled.paymentsServiceId && !n.path.includes(encodeURIComponent(beneficiary.clientId)),
+    );
+    verdicts.check('INC-01', 'only the beneficiary is notified', {
+      ok: others.length === 0,
+      expected: 'no other notification',
+      received: others.map((n) => n.path).join(', '),
+    });
   });
 
-  test('the notification payload has the assumed shape', { tag: ['@INC-04'], ...takes({ observation: incomingForPayloadShape }) }, async ({ verdicts, profile, observe }) => {
-    const { notification, settled } = await notified(observe, verdicts, incomingForPayloadShape, profile, 'precondition');
+  test('the notification payload has the assumed shape', {
+    tag: ['@INC-04'],
+    ...takes({ observation: incomingForPayloadShape }),
+  }, async ({ verdicts, profile, observe }) => {
+    const { notification, settled } = await notified(
+      observe,
+      verdicts,
+      incomingForPayloadShape,
+      profile,
+      'precondition',
+    );
     const body = notification.body as Record<string, unknown> | undefined;
-    await test.info().attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
+    await test
+      .info()
+      .attach('notification body', { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
     if ((profile.expectations.notificationPayload ?? 'any') === 'any') return;
     verdicts.assume('INC-04', 'event is payment.incoming', equals(body?.event, 'payment.incoming'));
-    verdicts.assume('INC-04', 'paymentsServiceId names the payment', equals(body?.paymentsServiceId, settled.paymentsServiceId));
+    verdicts.assume(
+      'INC-04',
+      'paymentsServiceId names the payment',
+      equals(body?.paymentsServiceId, settled.paymentsServiceId),
+    );
     verdicts.assume('INC-04', 'creationDateTime is a date-time without zone', localDateTime(body?.creationDateTime));
   });
 });

@@ -10,10 +10,23 @@
  */
 import { test } from '../../fixtures/test';
 
-test('explore: money flows between one payer and one beneficiary', { tag: ['@explore', '@MNY-01', '@IDEM-02', '@MNY-04', '@MNY-05', '@op:submitPayment', '@op:returnPayment', '@op:refund'] }, async ({ explore }) => {
+test('explore: money flows between one payer and one beneficiary', {
+  tag: [
+    '@explore',
+    '@MNY-01',
+    '@IDEM-02',
+    '@MNY-04',
+    '@MNY-05',
+    '@op:submitPayment',
+    '@op:returnPayment',
+    '@op:refund',
+  ],
+}, async ({ explore }) => {
   await explore('payer and beneficiary');
 });
 
-test('explore: money flows with a third institution', { tag: ['@explore', '@XCL-01', '@MNY-01', '@op:submitPayment', '@op:cancel', '@op:returnPayment', '@op:refund'] }, async ({ explore }) => {
+test('explore: money flows with a third institution', {
+  tag: ['@explore', '@XCL-01', '@MNY-01', '@op:submitPayment', '@op:cancel', '@op:returnPayment', '@op:refund'],
+}, async ({ explore }) => {
   await explore('three institutions');
 });

@@ -11,7 +11,9 @@ import { moneySequenceObservations } from '../../fixtures/observation-catalogue'
 test.describe('money across flows and clients: directed sequences', () => {
   for (const sequence of moneySequences) {
     const tag = [...sequence.rules.map((r) => `@${r}`), ...sequence.ops.map((op) => `@op:${op}`)];
-    test(sequence.name, { tag, ...takes({ observation: moneySequenceObservations[sequence.name]! }) }, async ({ runSequence }) => {
+    test(sequence.name, { tag, ...takes({ observation: moneySequenceObservations[sequence.name]! }) }, async ({
+      runSequence,
+    }) => {
       await runSequence(sequence);
     });
   }

@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { RawBody } from '../../client/api';
-import { acceptedScaVariants, documentedRules, headerCases, liveHeaderCases, reserialisations, type ScaCase } from '../../cases/sca-cases';
+import {
+  acceptedScaVariants,
+  documentedRules,
+  headerCases,
+  liveHeaderCases,
+  reserialisations,
+  type ScaCase,
+} from '../../cases/sca-cases';
 import { createdNothingUnderMsgId, REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { livePaymentAmount } from '../../client/live-budget';
 import type { Api } from '../../client/api';
@@ -26,14 +33,30 @@ import { twinAccepted } from '../../checks/answers';
  * twin's 201 is the valid control and proves the refusal created nothing under that msgId; elsewhere
  * the twin comes first with a message of its own, as every negative case of the suite.
  */
-async function refusedThenTwin(api: Api, verdicts: Verdicts, seed: string, clients: Clients, c: ScaCase): Promise<void> {
+async function refusedThenTwin(
+  api: Api,
+  verdicts: Verdicts,
+  seed: string,
+  clients: Clients,
+  c: ScaCase,
+): Promise<void> {
   requireLiveSlots(api, verdicts, REFUSAL_SLOTS);
   const message = buildPacs008({ seed, amount: livePaymentAmount(api.profile) });
   const body = JSON.stringify(message);
-  const options = headerMutant(c, { client: clients.primary, other: clients.secondary, accessToken: await api.accessToken(clients.primary), otherAccessToken: undefined, body });
+  const options = headerMutant(c, {
+    client: clients.primary,
+    other: clients.secondary,
+    accessToken: await api.accessToken(clients.primary),
+    otherAccessToken: undefined,
+    body,
+  });
   const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
-  const refused = documentedRules(c).filter((rule) => verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` }));
-  const twin = await submitPayment(api, message, { label: 'valid twin after the refusal: the same message, all headers valid' });
+  const refused = documentedRules(c).filter((rule) =>
+    verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` }),
+  );
+  const twin = await submitPayment(api, message, {
+    label: 'valid twin after the refusal: the same message, all headers valid',
+  });
   verdicts.requireStatus('P8-01', 'the valid twin is accepted (or the case proves nothing)', twin.exchange, [201, 200]);
   for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, twin);
 }
@@ -43,7 +66,10 @@ const inLiveLane = liveHeaderCases();
 
 test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of headerCases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(), ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`), ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])) }, async ({ api, verdicts, seed, clients }) => {
+    test(`refuses: ${c.name}`, {
+      tag: [...c.rules, ...refusalAssumptions(), ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`),
+      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+    }, async ({ api, verdicts, seed, clients }) => {
       if (api.profile.live) return refusedThenTwin(api, verdicts, seed, clients, c);
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
@@ -52,41 +78,68 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
         client: clients.primary,
         other: clients.secondary,
         accessToken: await api.accessToken(clients.primary),
-        otherAccessToken: c.needsOtherClient && clients.secondary ? await api.accessToken(clients.secondary) : undefined,
+        otherAccessToken:
+          c.needsOtherClient && clients.secondary ? await api.accessToken(clients.secondary) : undefined,
         body,
       });
       const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
-      for (const rule of documentedRules(c)) verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` });
+      for (const rule of documentedRules(c))
+        verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` });
     });
   }
 
-  test('refuses: SCA nonce reused for a second payment', { tag: ['@SCA-11', '@SCA-15'] }, async ({ api, verdicts, seed }) => {
+  test('refuses: SCA nonce reused for a second payment', { tag: ['@SCA-11', '@SCA-15'] }, async ({
+    api,
+    verdicts,
+    seed,
+  }) => {
     const nonce = `nonce-${randomUUID()}`;
-    const first = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, label: 'valid twin carrying the nonce' });
+    const first = await submitPayment(api, buildPacs008({ seed }), {
+      sca: { claims: { nonce } },
+      label: 'valid twin carrying the nonce',
+    });
     verdicts.requireStatus('P8-01', 'the first use of the nonce is accepted', first.exchange, [201]);
-    const second = await submitPayment(api, buildPacs008({ seed }), { sca: { claims: { nonce } }, mutation: SCA_NONCE_REUSED, label: 'another payment reusing the nonce' });
+    const second = await submitPayment(api, buildPacs008({ seed }), {
+      sca: { claims: { nonce } },
+      mutation: SCA_NONCE_REUSED,
+      label: 'another payment reusing the nonce',
+    });
     verdicts.refused('SCA-11', second.exchange, 'sca', { what: 'a second payment reusing the nonce is refused' });
   });
 
-  test('refuses: an access token used after expires_in', { tag: ['@AT-05'], ...takes({ observation: tokenExpiry.submitPayment }) }, async ({ verdicts, observe }) => {
+  test('refuses: an access token used after expires_in', {
+    tag: ['@AT-05'],
+    ...takes({ observation: tokenExpiry.submitPayment }),
+  }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.submitPayment);
     verdicts.requireStatus('P8-01', 'the token works before it expires', seen.before, [201]);
-    verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });
+    verdicts.refused('AT-05', seen.after, 'unauthenticated', {
+      what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+    });
   });
 });
 
 test.describe('payment SCA: optional claims', { tag: '@op:submitPayment' }, () => {
   for (const variant of acceptedScaVariants) {
-    test(`accepted: SCA ${variant.name}`, { tag: variant.rules.map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
+    test(`accepted: SCA ${variant.name}`, { tag: variant.rules.map((r) => `@${r}`) }, async ({
+      api,
+      verdicts,
+      seed,
+    }) => {
       const { exchange } = await submitPayment(api, buildPacs008({ seed }), variant.options());
-      for (const rule of variant.rules) verdicts.status(rule, `a submission with SCA ${variant.name} is created`, exchange, [201]);
+      for (const rule of variant.rules)
+        verdicts.status(rule, `a submission with SCA ${variant.name} is created`, exchange, [201]);
     });
   }
 });
 
 test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayment' }, () => {
   for (const r of reserialisations) {
-    test(`accepted: body ${r.name}, with the hd of those bytes`, { tag: ['@SCA-09'] }, async ({ api, verdicts, seed }) => {
+    test(`accepted: body ${r.name}, with the hd of those bytes`, { tag: ['@SCA-09'] }, async ({
+      api,
+      verdicts,
+      seed,
+    }) => {
       const compact = JSON.stringify(buildPacs008({ seed }));
       const bytes = r.apply(compact);
       verdicts.checkOrStop('SCA-09', 'the re-serialisation changes the bytes', { ok: bytes !== compact });
@@ -94,11 +147,18 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       verdicts.status('SCA-09', `the same message ${r.name}, hashed as sent, is created`, exchange, [201]);
     });
 
-    test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({ api, verdicts, seed }) => {
+    test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({
+      api,
+      verdicts,
+      seed,
+    }) => {
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
       const compact = JSON.stringify(buildPacs008({ seed }));
-      const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), { ...reserialisedMutant(r, compact), label: `mutant: ${r.name}, hd of the original bytes` });
+      const { exchange } = await submitPayment(api, new RawBody(r.apply(compact)), {
+        ...reserialisedMutant(r, compact),
+        label: `mutant: ${r.name}, hd of the original bytes`,
+      });
       verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });
     });
   }

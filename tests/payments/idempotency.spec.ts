@@ -21,11 +21,20 @@ async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly S
     const read = await readStatus(api, id, { label: `read status of ${id}, named by an answer to the same msgId` });
     if (read.exchange.response.status === 200) served.push(id);
   }
-  verdicts.check('IDEM-02', 'the answers to one msgId name one payment (pacs.002 serves no second one)', { ok: served.length <= 1, expected: 'one payment', received: served.length > 1 ? `${served.length} payments served by pacs.002: ${served.join(', ')}` : `ids ${ids.join(', ')}` });
+  verdicts.check('IDEM-02', 'the answers to one msgId name one payment (pacs.002 serves no second one)', {
+    ok: served.length <= 1,
+    expected: 'one payment',
+    received:
+      served.length > 1
+        ? `${served.length} payments served by pacs.002: ${served.join(', ')}`
+        : `ids ${ids.join(', ')}`,
+  });
 }
 
 test.describe('payment idempotency', () => {
-  test('a repeat of a used msgId gets 200 and names the same payment', { tag: ['@IDEM-01', '@IDEM-02', '@IDEM-04'] }, async ({ api, verdicts, seed }) => {
+  test('a repeat of a used msgId gets 200 and names the same payment', {
+    tag: ['@IDEM-01', '@IDEM-02', '@IDEM-04'],
+  }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed });
     const first = await submitPayment(api, message, { label: 'first submission' });
     verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
@@ -37,16 +46,26 @@ test.describe('payment idempotency', () => {
       verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
       echoesMsgId(verdicts, api, repeat.exchange, paymentIds(message).msgId, { rule: 'IDEM-04', assumed: true });
     } else if (shape === 'empty') {
-      verdicts.assume('IDEM-04', 'the repeat has an empty body', { ok: repeat.exchange.response.text.trim() === '', expected: 'no body', received: answerOf(repeat.exchange) });
+      verdicts.assume('IDEM-04', 'the repeat has an empty body', {
+        ok: repeat.exchange.response.text.trim() === '',
+        expected: 'no body',
+        received: answerOf(repeat.exchange),
+      });
     } else if (shape === 'id-only') {
       verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
     }
   });
 
-  test('20 concurrent duplicates give exactly one 201 and nineteen 200', { tag: ['@IDEM-03', '@IDEM-02'] }, async ({ api, verdicts, seed }) => {
+  test('20 concurrent duplicates give exactly one 201 and nineteen 200', { tag: ['@IDEM-03', '@IDEM-02'] }, async ({
+    api,
+    verdicts,
+    seed,
+  }) => {
     const message = buildPacs008({ seed });
     await api.accessToken(); // one token for all, so the race is on the submission only
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => submitPayment(api, message, { label: `duplicate ${i + 1} of 20` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submitPayment(api, message, { label: `duplicate ${i + 1} of 20` })),
+    );
     const statuses = results.map((r) => r.exchange.response.status);
     verdicts.check('IDEM-03', 'exactly one of 20 concurrent duplicates is created (201), the other 19 get 200', {
       ok: statuses.filter((s) => s === 201).length === 1 && statuses.filter((s) => s === 200).length === 19,
@@ -56,7 +75,10 @@ test.describe('payment idempotency', () => {
     await checkOnePayment(api, verdicts, results);
   });
 
-  test('a repeat never creates a second payment: the beneficiary is notified once', { tag: ['@IDEM-02'], ...takes({ observation: repeatNotifiedOnce }) }, async ({ api, verdicts, observe }) => {
+  test('a repeat never creates a second payment: the beneficiary is notified once', {
+    tag: ['@IDEM-02'],
+    ...takes({ observation: repeatNotifiedOnce }),
+  }, async ({ api, verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
     // to a beneficiary of this test alone (fixtures/observation-catalogue.ts).
     const seen = await observe(repeatNotifiedOnce);
@@ -64,8 +86,16 @@ test.describe('payment idempotency', () => {
     requireId(api, verdicts, seen.first.exchange);
     verdicts.requireStatus('IDEM-01', 'the repeat gets 200', seen.repeat.exchange, [200]);
     verdicts.requireStatus('P8-01', 'the sentinel submission is created', seen.sentinel.exchange, [201]);
-    verdicts.require('STS-08', 'the payment and the sentinel settle', { ok: seen.firstFinal?.statusClass === 'accepted' && seen.sentinelFinal !== undefined, expected: 'both final, the payment accepted', received: `${seen.firstFinal?.txSts ?? 'no final status'} / ${seen.sentinelFinal?.txSts ?? 'no final status'}` });
-    verdicts.require('INC-01', 'the beneficiary is notified of the payment and of the sentinel', { ok: seen.firstNotified && seen.sentinelNotified, expected: 'both notifications', received: `payment ${seen.firstNotified ? 'notified' : 'not notified'}, sentinel ${seen.sentinelNotified ? 'notified' : 'not notified'}` });
+    verdicts.require('STS-08', 'the payment and the sentinel settle', {
+      ok: seen.firstFinal?.statusClass === 'accepted' && seen.sentinelFinal !== undefined,
+      expected: 'both final, the payment accepted',
+      received: `${seen.firstFinal?.txSts ?? 'no final status'} / ${seen.sentinelFinal?.txSts ?? 'no final status'}`,
+    });
+    verdicts.require('INC-01', 'the beneficiary is notified of the payment and of the sentinel', {
+      ok: seen.firstNotified && seen.sentinelNotified,
+      expected: 'both notifications',
+      received: `payment ${seen.firstNotified ? 'notified' : 'not notified'}, sentinel ${seen.sentinelNotified ? 'notified' : 'not notified'}`,
+    });
     const firstId = seen.first.paymentsServiceId;
     const others = seen.received.filter((id) => id !== firstId && id !== seen.sentinel.paymentsServiceId);
     verdicts.check('IDEM-02', 'the beneficiary is notified once for the payment and of no other payment', {
@@ -75,7 +105,9 @@ test.describe('payment idempotency', () => {
     });
   });
 
-  test('a repeat of a used msgId with a different body is answered per the profile', { tag: ['@IDEM-05', '@IDEM-02'] }, async ({ api, verdicts, seed }) => {
+  test('a repeat of a used msgId with a different body is answered per the profile', {
+    tag: ['@IDEM-05', '@IDEM-02'],
+  }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed, amount: 10 });
     const first = await submitPayment(api, message, { label: 'first submission' });
     verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
@@ -84,12 +116,26 @@ test.describe('payment idempotency', () => {
     const repeat = await submitPayment(api, changed, { label: 'same msgId, amount 20 instead of 10' });
     const status = repeat.exchange.response.status;
     // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a new payment.
-    verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', { ok: status !== 201 && !isServerError(status), expected: '200 with the original, or a 4xx', received: answerOf(repeat.exchange) });
+    verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', {
+      ok: status !== 201 && !isServerError(status),
+      expected: '200 with the original, or a 4xx',
+      received: answerOf(repeat.exchange),
+    });
     await checkOnePayment(api, verdicts, [first, repeat]);
     const mode = api.profile.expectations.idempotencyConflict ?? 'either';
-    const original = status === 200 && (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
+    const original =
+      status === 200 &&
+      (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
     const refused = is4xx(status);
-    const expected = { original: '200 with the original payment', reject: 'a 4xx conflict', either: '200 with the original payment or a 4xx' }[mode];
-    verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, { ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused, expected, received: answerOf(repeat.exchange) });
+    const expected = {
+      original: '200 with the original payment',
+      reject: 'a 4xx conflict',
+      either: '200 with the original payment or a 4xx',
+    }[mode];
+    verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, {
+      ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused,
+      expected,
+      received: answerOf(repeat.exchange),
+    });
   });
 });

@@ -13,20 +13,54 @@ import { paymentIds } from '../../helpers/messages/pacs008';
 import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
 
 test.describe('live lane: a real low-value payment', () => {
-  test('a low-value payment is created, its pacs.002 served, its repeat idempotent', { tag: ['@P8-01', '@P8-02', '@STS-01', '@STS-03', '@STS-07', '@IDEM-01', '@IDEM-02', '@op:submitPayment', '@op:paymentStatus', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+  test('a low-value payment is created, its pacs.002 served, its repeat idempotent', {
+    tag: [
+      '@P8-01',
+      '@P8-02',
+      '@STS-01',
+      '@STS-03',
+      '@STS-07',
+      '@IDEM-01',
+      '@IDEM-02',
+      '@op:submitPayment',
+      '@op:paymentStatus',
+      '@live-safe',
+    ],
+  }, async ({ api, verdicts, seed }) => {
     const payment = await paymentToRead(api, verdicts, seed);
-    verdicts.check('P8-01', 'the payment is created (201)', { ok: payment.submission.exchange.response.status === 201, expected: 'HTTP 201', received: answerOf(payment.submission.exchange) });
-    verdicts.check('P8-02', 'the answer names the payment', { ok: payment.id !== '', expected: 'a non-empty paymentsServiceId', received: answerOf(payment.submission.exchange) });
+    verdicts.check('P8-01', 'the payment is created (201)', {
+      ok: payment.submission.exchange.response.status === 201,
+      expected: 'HTTP 201',
+      received: answerOf(payment.submission.exchange),
+    });
+    verdicts.check('P8-02', 'the answer names the payment', {
+      ok: payment.id !== '',
+      expected: 'a non-empty paymentsServiceId',
+      received: answerOf(payment.submission.exchange),
+    });
 
     const read = await readStatus(api, payment.id, { label: 'read its pacs.002 status' });
     verdicts.status('STS-01', 'its status is served (200)', read.exchange, [200]);
     const entry = firstStatusEntry(read.exchange.response.json);
     const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
-    verdicts.equal('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', orgnlGrpInf?.orgnlMsgId, paymentIds(payment.message).msgId);
-    verdicts.check('STS-07', 'txSts is an ISO 20022 status code', { ok: ISO_STATUS_CODES.has(String(read.txSts)), expected: 'an ISO 20022 ExternalPaymentTransactionStatus code', received: String(read.txSts) });
+    verdicts.equal(
+      'STS-03',
+      'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId',
+      orgnlGrpInf?.orgnlMsgId,
+      paymentIds(payment.message).msgId,
+    );
+    verdicts.check('STS-07', 'txSts is an ISO 20022 status code', {
+      ok: ISO_STATUS_CODES.has(String(read.txSts)),
+      expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
+      received: String(read.txSts),
+    });
 
     const repeat = await repeatLanePayment(api, payment);
     verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
-    verdicts.check('IDEM-02', 'the repeat names no other payment', { ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id, expected: `${payment.id} or no id`, received: answerOf(repeat.exchange) });
+    verdicts.check('IDEM-02', 'the repeat names no other payment', {
+      ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id,
+      expected: `${payment.id} or no id`,
+      received: answerOf(repeat.exchange),
+    });
   });
 });

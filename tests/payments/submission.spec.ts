@@ -6,20 +6,42 @@
 import { test } from '../../fixtures/test';
 import { dataOf, echoesMsgId, submitPayment } from '../../client/flows/payment';
 import { answerOf } from '../../checks/verdicts';
-import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message, type Pacs008Options } from '../../helpers/messages/pacs008';
+import {
+  buildPacs008,
+  clonePacs008,
+  paymentIds,
+  type Pacs008Message,
+  type Pacs008Options,
+} from '../../helpers/messages/pacs008';
 import { hasStatus, localDateTime, neverServerError, nonEmptyString, refusedAnswer } from '../../checks/answers';
 import { RawBody, type Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Expectations } from '../../helpers/profile';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */
-async function checkCreated(api: Api, verdicts: Verdicts, seed: string, rule: string, version?: string, members = true): Promise<void> {
+async function checkCreated(
+  api: Api,
+  verdicts: Verdicts,
+  seed: string,
+  rule: string,
+  version?: string,
+  members = true,
+): Promise<void> {
   const message = buildPacs008({ seed });
   const { exchange } = await submitPayment(api, message, version ? { version } : {});
-  verdicts.statusOrStop(rule, `a valid submission on pacs008 ${version ?? '(default version)'} is created (201)`, exchange, [201]);
+  verdicts.statusOrStop(
+    rule,
+    `a valid submission on pacs008 ${version ?? '(default version)'} is created (201)`,
+    exchange,
+    [201],
+  );
   const data = dataOf(exchange);
   // Each member of the data object is its own rule (P8-02 to P8-05): a renamed or wrong member fails only its rule.
-  verdicts.check('P8-01', 'the answer is a data object (§2.3)', { ok: data !== undefined, expected: '{"data":{…}}', received: answerOf(exchange) });
+  verdicts.check('P8-01', 'the answer is a data object (§2.3)', {
+    ok: data !== undefined,
+    expected: '{"data":{…}}',
+    received: answerOf(exchange),
+  });
   if (!members) return;
   const id = data?.paymentsServiceId;
   verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', nonEmptyString(id));
@@ -29,13 +51,21 @@ async function checkCreated(api: Api, verdicts: Verdicts, seed: string, rule: st
 }
 
 test.describe('payment submission: valid message', () => {
-  test('a valid pacs.008 gets 201 and the §2.3 data object', { tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05', '@P8-32'] }, async ({ api, verdicts, seed }) => {
+  test('a valid pacs.008 gets 201 and the §2.3 data object', {
+    tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05', '@P8-32'],
+  }, async ({ api, verdicts, seed }) => {
     await checkCreated(api, verdicts, seed, 'P8-01');
   });
 
-  test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01', '@P8-01'] }, async ({ api, verdicts, seed, profile }) => {
+  test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01', '@P8-01'] }, async ({
+    api,
+    verdicts,
+    seed,
+    profile,
+  }) => {
     for (const version of profile.operations.submitPayment.versions) {
-      await test.step(`pacs008 ${version}`, () => checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version, false));
+      await test.step(`pacs008 ${version}`, () =>
+        checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version, false));
     }
   });
 });
@@ -56,52 +86,94 @@ const tx = (m: Pacs008Message) => m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
 const variants: Variant[] = [
   { name: 'with remittance details (ustrd and strd)', rules: ['P8-29', 'P8-31'], level: 'documented' },
   { name: 'without rmtInf', rules: ['P8-29'], level: 'documented', edit: (m) => void delete tx(m).rmtInf },
-  { name: 'with only unstructured remittance', rules: ['P8-29', 'P8-31'], level: 'documented', edit: (m) => void delete tx(m).rmtInf!.strd },
+  {
+    name: 'with only unstructured remittance',
+    rules: ['P8-29', 'P8-31'],
+    level: 'documented',
+    edit: (m) => void delete tx(m).rmtInf!.strd,
+  },
   { name: 'without uetr', rules: ['P8-20'], level: 'documented', edit: (m) => void delete tx(m).pmtId.uetr },
   { name: 'without pmtTpInf', rules: ['P8-21'], level: 'documented', edit: (m) => void delete tx(m).pmtTpInf },
   {
     name: 'with lclInstrm and ctgyPurp proprietary codes',
     rules: ['P8-21'],
     level: 'documented',
-    edit: (m) => void (tx(m).pmtTpInf = { svcLvl: [{ prtry: 'FP' }], lclInstrm: { prtry: 'SIP' }, ctgyPurp: { prtry: 'WEB' } }),
+    edit: (m) =>
+      void (tx(m).pmtTpInf = { svcLvl: [{ prtry: 'FP' }], lclInstrm: { prtry: 'SIP' }, ctgyPurp: { prtry: 'WEB' } }),
   },
   { name: 'without ttlIntrBkSttlmAmt', rules: ['P8-13'], level: 'documented' },
-  { name: 'with ttlIntrBkSttlmAmt equal to the sum', rules: ['P8-13', 'P8-14', 'P8-15'], level: 'documented', options: { withTotal: true } },
+  {
+    name: 'with ttlIntrBkSttlmAmt equal to the sum',
+    rules: ['P8-13', 'P8-14', 'P8-15'],
+    level: 'documented',
+    options: { withTotal: true },
+  },
   { name: 'with chrgBr SHAR', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SHAR') },
   { name: 'with chrgBr SLEV', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SLEV') },
-  { name: 'without postal address and account names', rules: ['P8-28'], level: 'documented', edit: (m) => {
+  {
+    name: 'without postal address and account names',
+    rules: ['P8-28'],
+    level: 'documented',
+    edit: (m) => {
       for (const p of [tx(m).dbtr, tx(m).cdtr]) delete (p as { pstlAdr?: unknown }).pstlAdr;
       for (const a of [tx(m).dbtrAcct, tx(m).cdtrAcct]) delete (a as { nm?: unknown }).nm;
-    } },
-  { name: 'with a one-penny amount', rules: ['P8-24'], level: 'documented', options: { amount: 0.01, withTotal: true } },
+    },
+  },
+  {
+    name: 'with a one-penny amount',
+    rules: ['P8-24'],
+    level: 'documented',
+    options: { amount: 0.01, withTotal: true },
+  },
   { name: 'with a whole-pound amount', rules: ['P8-24'], level: 'documented', options: { amount: 25 } },
-  { name: 'with creDtTm carrying milliseconds and an offset', rules: ['P8-11'], level: 'documented', edit: (m) => void (m.fitoFICstmrCdtTrf.grpHdr.creDtTm = new Date().toISOString().replace('Z', '+00:00')) },
+  {
+    name: 'with creDtTm carrying milliseconds and an offset',
+    rules: ['P8-11'],
+    level: 'documented',
+    edit: (m) => void (m.fitoFICstmrCdtTrf.grpHdr.creDtTm = new Date().toISOString().replace('Z', '+00:00')),
+  },
   {
     name: 'with nbOfTxs as the number 1',
     rules: ['P8-30'],
     level: 'assumption',
     expected: (e) => e.nbOfTxsNumber,
-    edit: (m) => void ((m.fitoFICstmrCdtTrf.grpHdr as unknown as { nbOfTxs: number }).nbOfTxs = 1) },
+    edit: (m) => void ((m.fitoFICstmrCdtTrf.grpHdr as unknown as { nbOfTxs: number }).nbOfTxs = 1),
+  },
 ];
 
 test.describe('payment submission: optional parts', () => {
   for (const variant of variants) {
-    test(`accepted ${variant.name}`, { tag: [...variant.rules, ...(variant.level === 'documented' ? [] : ['ROB-03'])].map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
+    test(`accepted ${variant.name}`, {
+      tag: [...variant.rules, ...(variant.level === 'documented' ? [] : ['ROB-03'])].map((r) => `@${r}`),
+    }, async ({ api, verdicts, seed }) => {
       const message = clonePacs008(buildPacs008({ seed, ...variant.options }));
       variant.edit?.(message);
       const { exchange } = await submitPayment(api, message);
       if (variant.level === 'documented') {
-        for (const rule of variant.rules) verdicts.status(rule, `a submission ${variant.name} is created`, exchange, [201]);
+        for (const rule of variant.rules)
+          verdicts.status(rule, `a submission ${variant.name} is created`, exchange, [201]);
       } else {
-        verdicts.check('ROB-03', `a submission ${variant.name} gets an answer, never a 5xx`, neverServerError(exchange));
+        verdicts.check(
+          'ROB-03',
+          `a submission ${variant.name} gets an answer, never a 5xx`,
+          neverServerError(exchange),
+        );
         const expected = variant.expected?.(api.profile.expectations) ?? 'either';
-        if (expected === 'accept') for (const rule of variant.rules) verdicts.assume(rule, `a submission ${variant.name} is accepted`, hasStatus(exchange, [201]));
-        if (expected === 'refuse') for (const rule of variant.rules) verdicts.assume(rule, `a submission ${variant.name} is refused`, refusedAnswer(exchange));
+        if (expected === 'accept')
+          for (const rule of variant.rules)
+            verdicts.assume(rule, `a submission ${variant.name} is accepted`, hasStatus(exchange, [201]));
+        if (expected === 'refuse')
+          for (const rule of variant.rules)
+            verdicts.assume(rule, `a submission ${variant.name} is refused`, refusedAnswer(exchange));
       }
     });
   }
 
-  test('a body sent as exact bytes is accepted like the serialised message', { tag: ['@P8-01'] }, async ({ api, verdicts, seed }) => {
+  test('a body sent as exact bytes is accepted like the serialised message', { tag: ['@P8-01'] }, async ({
+    api,
+    verdicts,
+    seed,
+  }) => {
     // Guards the RawBody path that the SCA and robustness catalogues rely on.
     const bytes = JSON.stringify(buildPacs008({ seed }));
     const { exchange } = await submitPayment(api, new RawBody(Buffer.from(bytes, 'utf8')));

@@ -14,7 +14,11 @@ import { twinAccepted } from '../../checks/answers';
 
 test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {
-    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(c.field)].map((r) => `@${r}`) }, async ({ api, verdicts, seed }) => {
+    test(`refuses: ${c.name}`, { tag: [...c.rules, ...refusalAssumptions(c.field)].map((r) => `@${r}`) }, async ({
+      api,
+      verdicts,
+      seed,
+    }) => {
       const twin = await submitPayment(api, buildPacs008({ seed, ...c.base }), { label: 'valid twin' });
       twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
       // Same seeded content, fresh identifiers: the mutant is never an idempotent repeat of the twin.
@@ -22,7 +26,8 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
       const mutant = await submitPayment(api, applyEdits(body, c.edits), { label: `mutant: ${c.name}` });
       for (const rule of c.rules) {
         const what = `a submission with ${c.name} is refused`;
-        if (c.oracle === 'business') await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, { field: c.field, what });
+        if (c.oracle === 'business')
+          await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, { field: c.field, what });
         else verdicts.refused(rule, mutant.exchange, 'validation', { field: c.field, what });
       }
     });

@@ -12,20 +12,42 @@ import { submitRefund } from '../../client/flows/refunds';
 import { refundToFinal } from '../../fixtures/observation-catalogue';
 import { refundSplits, type RefundSplitCase } from '../../cases/refund-cases';
 import type { Verdicts } from '../../checks/verdicts';
-import { acceptedAnswer, endsIn, hasStatus, namesId, neverServerError, refusedAnswer, statusServed, twinAccepted } from '../../checks/answers';
+import {
+  acceptedAnswer,
+  endsIn,
+  hasStatus,
+  namesId,
+  neverServerError,
+  refusedAnswer,
+  statusServed,
+  twinAccepted,
+} from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
 
-async function refund(api: Api, refunder: ClientIdentity, original: SettledPayment, seed: string, amount: number | undefined, label: string): Promise<{ message: Pacs007Message; answer: SubmitResult }> {
+async function refund(
+  api: Api,
+  refunder: ClientIdentity,
+  original: SettledPayment,
+  seed: string,
+  amount: number | undefined,
+  label: string,
+): Promise<{ message: Pacs007Message; answer: SubmitResult }> {
   const message = buildPacs007({ seed, original: original.message, ...(amount !== undefined ? { amount } : {}) });
   return { message, answer: await submitRefund(api, message, { client: refunder, label }) };
 }
 
 /** A valid refund in the declared shape: accepted, or blocked by RFD-07 when the target refuses the shape. */
-function refundAccepted(verdicts: Verdicts, rule: string, answer: SubmitResult, what: string, role: 'precondition' | 'assessed' = 'precondition'): void {
+function refundAccepted(
+  verdicts: Verdicts,
+  rule: string,
+  answer: SubmitResult,
+  what: string,
+  role: 'precondition' | 'assessed' = 'precondition',
+): void {
   verdicts.acceptedOrBlocked(rule, 'RFD-07', what, answer.exchange, role);
 }
 
@@ -36,55 +58,150 @@ const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 
 test.describe('refund (pacs.007): one refund', () => {
-  test('a refund of part of the payment is accepted', { tag: ['@RFD-01'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a refund of part of the payment is accepted', { tag: ['@RFD-01'], ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
-    const { answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
+    const { answer } = await refund(
+      api,
+      refunder,
+      original!,
+      seed,
+      undefined,
+      'refund: part of the payment (pacs.007)',
+    );
     refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted', 'assessed');
   });
 
-  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: the merchant’s institution refunds part');
+    const twin = await refund(
+      api,
+      refunder,
+      twinOriginal!,
+      seed,
+      undefined,
+      'valid twin: the merchant’s institution refunds part',
+    );
     twinAccepted(verdicts, twin.answer.exchange, TWIN);
-    const { answer } = await refund(api, clients.primary, original!, seed, undefined, 'mutant: the payer’s institution tries to refund it');
-    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, { client: clients.primary, what: 'a refund by the payer’s institution is refused' });
+    const { answer } = await refund(
+      api,
+      clients.primary,
+      original!,
+      seed,
+      undefined,
+      'mutant: the payer’s institution tries to refund it',
+    );
+    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
+      client: clients.primary,
+      what: 'a refund by the payer’s institution is refused',
+    });
   });
 
-  test('a single refund of the full amount is refused (the return flow is for that)', { tag: ['@RFD-02'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a single refund of the full amount is refused (the return flow is for that)', {
+    tag: ['@RFD-02'],
+    ...TWO,
+  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const twin = await refund(api, refunder, twinOriginal!, seed, undefined, 'valid twin: refund part of another payment');
+    const twin = await refund(
+      api,
+      refunder,
+      twinOriginal!,
+      seed,
+      undefined,
+      'valid twin: refund part of another payment',
+    );
     twinAccepted(verdicts, twin.answer.exchange, TWIN);
-    const { answer } = await refund(api, refunder, original!, seed, original!.amount.value, 'refund the full amount in one go');
-    await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: 'a single refund of the full amount is refused' });
+    const { answer } = await refund(
+      api,
+      refunder,
+      original!,
+      seed,
+      original!.amount.value,
+      'refund the full amount in one go',
+    );
+    await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, {
+      field: 'rvsdIntrBkSttlmAmt',
+      client: refunder,
+      what: 'a single refund of the full amount is refused',
+    });
   });
 
-  test('a refund repeating a used msgId is idempotent (200, same refund)', { tag: ['@RFD-06', '@RFD-01'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a refund repeating a used msgId is idempotent (200, same refund)', {
+    tag: ['@RFD-06', '@RFD-01'],
+    ...ONE,
+  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
-    const { message, answer } = await refund(api, refunder, original!, seed, undefined, 'refund: part of the payment (pacs.007)');
+    const { message, answer } = await refund(
+      api,
+      refunder,
+      original!,
+      seed,
+      undefined,
+      'refund: part of the payment (pacs.007)',
+    );
     refundAccepted(verdicts, 'RFD-01', answer, 'the first refund is accepted');
     const repeat = await submitRefund(api, message, { client: refunder, label: 'send the same refund again' });
     verdicts.check('RFD-01', 'a repeated refund gets an answer, never a 5xx', neverServerError(repeat.exchange));
     verdicts.assume('RFD-06', 'the repeat is answered 200', hasStatus(repeat.exchange, [200]));
-    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') verdicts.assume('RFD-06', 'the repeat names the first refund', namesId(repeat, answer.paymentsServiceId));
+    if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty')
+      verdicts.assume('RFD-06', 'the repeat names the first refund', namesId(repeat, answer.paymentsServiceId));
   });
 
-  test('the declared pacs.007 shape is understood and answered with a data object', { tag: ['@RFD-07', '@RFD-01'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('the declared pacs.007 shape is understood and answered with a data object', {
+    tag: ['@RFD-07', '@RFD-01'],
+    ...TWO,
+  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const refunder = beneficiaryOf(clients);
     const [original, other] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const { message, answer } = await refund(api, refunder, original!, seed, undefined, `refund in the declared shape (root ${api.profile.messages.refund.root})`);
+    const { message, answer } = await refund(
+      api,
+      refunder,
+      original!,
+      seed,
+      undefined,
+      `refund in the declared shape (root ${api.profile.messages.refund.root})`,
+    );
     // A 4xx is the declared shape's assumption (RFD-07, below): no evidence about RFD-01 either way.
-    if (!is4xx(answer.exchange)) verdicts.check('RFD-01', 'a refund of part of the payment in the declared shape is accepted', acceptedAnswer(answer.exchange));
-    verdicts.assume('RFD-07', `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`, hasStatus(answer.exchange, [201]));
+    if (!is4xx(answer.exchange))
+      verdicts.check(
+        'RFD-01',
+        'a refund of part of the payment in the declared shape is accepted',
+        acceptedAnswer(answer.exchange),
+      );
+    verdicts.assume(
+      'RFD-07',
+      `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`,
+      hasStatus(answer.exchange, [201]),
+    );
     if (!is2xx(answer.exchange)) return;
-    verdicts.assume('RFD-07', 'the pacs.007 answer is a §2.3-like data object', dataObjectLikeSubmission(answer.exchange));
+    verdicts.assume(
+      'RFD-07',
+      'the pacs.007 answer is a §2.3-like data object',
+      dataObjectLikeSubmission(answer.exchange),
+    );
     echoesMsgId(verdicts, api, answer.exchange, message[PACS007_ROOT].grpHdr.msgId, { rule: 'RFD-07', assumed: true });
     // The same content under a root no one declared is not a refund.
     const renamed = buildPacs007({ seed, original: other!.message });
-    const wrongRoot = await api.submit('refund', { suiteUnknownRoot: renamed[PACS007_ROOT] }, { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)' });
+    const wrongRoot = await api.submit(
+      'refund',
+      { suiteUnknownRoot: renamed[PACS007_ROOT] },
+      { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)' },
+    );
     verdicts.assume('RFD-07', 'a body without the declared root is refused', refusedAnswer(wrongRoot));
   });
 });
@@ -95,17 +212,43 @@ test.describe('refund (pacs.007): several refunds of one payment', () => {
 
 /** A chain of refunds on one settled payment: every accepted step first, then the one that must be refused. */
 function runSplit(c: RefundSplitCase): void {
-  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const refunder = beneficiaryOf(clients);
     // From the pool: settled ahead of the test, and the pool attaches the "pay" exchanges to this test.
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
     for (const [i, step] of c.amounts(original!.amount.value).entries()) {
       await test.step(`refund ${i + 1}: ${step.value.toFixed(2)} of ${original!.amount.value.toFixed(2)} (${step.expect})`, async () => {
-        const { answer } = await refund(api, refunder, original!, `${seed}|${i}`, step.value, `refund ${i + 1} (pacs.007)`);
+        const { answer } = await refund(
+          api,
+          refunder,
+          original!,
+          `${seed}|${i}`,
+          step.value,
+          `refund ${i + 1} (pacs.007)`,
+        );
         // Once a refund in the declared shape was accepted, a refusal of the next is no shape problem: evidence.
-        if (step.expect === 'accepted' && i === 0) refundAccepted(verdicts, step.rule, answer, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, c.rules.includes(step.rule) ? 'assessed' : 'precondition');
-        else if (step.expect === 'accepted') verdicts.accepted(step.rule, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, answer.exchange);
-        else await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, { field: 'rvsdIntrBkSttlmAmt', client: refunder, what: `refund ${i + 1} of ${step.value.toFixed(2)} is refused` });
+        if (step.expect === 'accepted' && i === 0)
+          refundAccepted(
+            verdicts,
+            step.rule,
+            answer,
+            `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`,
+            c.rules.includes(step.rule) ? 'assessed' : 'precondition',
+          );
+        else if (step.expect === 'accepted')
+          verdicts.accepted(step.rule, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, answer.exchange);
+        else
+          await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, {
+            field: 'rvsdIntrBkSttlmAmt',
+            client: refunder,
+            what: `refund ${i + 1} of ${step.value.toFixed(2)} is refused`,
+          });
       });
     }
   });
@@ -114,7 +257,10 @@ function runSplit(c: RefundSplitCase): void {
 // Last in the file: its refund settles two settlement delays after the worker started (the payment,
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
-  test('the status of a refund is served by pacs.002 and reaches accepted', { tag: ['@RFD-05'], ...takes({ observation: refundToFinal }) }, async ({ verdicts, observe }) => {
+  test('the status of a refund is served by pacs.002 and reaches accepted', {
+    tag: ['@RFD-05'],
+    ...takes({ observation: refundToFinal }),
+  }, async ({ verdicts, observe }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');

@@ -25,10 +25,19 @@ const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 
  * Two originals for the twin and the mutant: settled payments the returner received, or payments the
  * service never saw (the case's own choice, or the profile's only way: client/flows/returns.ts).
  */
-async function originalsFor(c: ReturnCase, api: Api, take: TakeSettled, clients: Clients, seed: string): Promise<{ originals: [Pacs008Message, Pacs008Message]; known: boolean }> {
+async function originalsFor(
+  c: ReturnCase,
+  api: Api,
+  take: TakeSettled,
+  clients: Clients,
+  seed: string,
+): Promise<{ originals: [Pacs008Message, Pacs008Message]; known: boolean }> {
   const beneficiary = beneficiaryOf(clients);
-  if (c.original === 'unknown') return { originals: [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)], known: false };
-  const { originals, known } = await originalsToReturn(api, clients, take, seed, 2, { withRejectedCancellation: c.cancellationRequested ?? false });
+  if (c.original === 'unknown')
+    return { originals: [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)], known: false };
+  const { originals, known } = await originalsToReturn(api, clients, take, seed, 2, {
+    withRejectedCancellation: c.cancellationRequested ?? false,
+  });
   return { originals: [originals[0]!, originals[1]!], known };
 }
 
@@ -37,26 +46,59 @@ async function originalsFor(c: ReturnCase, api: Api, take: TakeSettled, clients:
  * client's, or one the service never saw where that is accepted); a payment it received, when the
  * rule is about the original itself (its amount, RTR-33) or its cancellation request (rtrdInstdAmt).
  */
-const needsOf = (c: ReturnCase) => (c.original === 'unknown' ? [] : [{ needs: c.cancellationRequested || c.outcome === 'businessRefusal' ? ('beneficiarySide' as const) : ('returnableOriginal' as const) }]);
+const needsOf = (c: ReturnCase) =>
+  c.original === 'unknown'
+    ? []
+    : [
+        {
+          needs:
+            c.cancellationRequested || c.outcome === 'businessRefusal'
+              ? ('beneficiarySide' as const)
+              : ('returnableOriginal' as const),
+        },
+      ];
 
 test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
   for (const c of returnCases) {
-    const pool = c.original === 'unknown' ? takes() : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 }, ...needsOf(c));
-    test(`${verb(c)}: ${c.name}`, { tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`), ...pool }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
+    const pool =
+      c.original === 'unknown'
+        ? takes()
+        : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 }, ...needsOf(c));
+    test(`${verb(c)}: ${c.name}`, {
+      tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`),
+      ...pool,
+    }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
       if (c.original === 'unknown' && profile.expectations.returnUnknownOriginal !== 'accept') {
-        verdicts.skip({ kind: 'not-applicable', why: 'needs a target that accepts returns of payments it does not know (profile expectations.returnUnknownOriginal: accept)' });
+        verdicts.skip({
+          kind: 'not-applicable',
+          why: 'needs a target that accepts returns of payments it does not know (profile expectations.returnUnknownOriginal: accept)',
+        });
       }
       const returner = beneficiaryOf(clients);
-      const { originals: [twinOriginal, mutantOriginal], known } = await originalsFor(c, api, settledOriginals, clients, seed);
+      const {
+        originals: [twinOriginal, mutantOriginal],
+        known,
+      } = await originalsFor(c, api, settledOriginals, clients, seed);
 
       const twin = buildPacs004({ seed, original: twinOriginal, ...(c.twin ?? {}) });
-      const twinAnswer = await submitReturn(api, twin, { client: returner, label: 'valid twin: return the payment (pacs.004)' });
+      const twinAnswer = await submitReturn(api, twin, {
+        client: returner,
+        label: 'valid twin: return the payment (pacs.004)',
+      });
       // The profile says unknown originals are accepted (else the test was skipped above): a refused twin means they are not (RTR-36 reports it).
       twinAccepted(verdicts, twinAnswer.exchange, { rule: 'RTR-01', ...(known ? {} : { refusalBlockedBy: 'RTR-36' }) });
 
       // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.
-      const mutant: Pacs004Message = applyEdits(buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) }), c.edits ?? [], { twin });
-      const answer = await submitReturn(api, mutant, { client: returner, label: `mutant: ${c.name}`, ...(c.submit ?? {}) });
+      const mutant: Pacs004Message = applyEdits(
+        buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) }),
+        c.edits ?? [],
+        { twin },
+      );
+      const answer = await submitReturn(api, mutant, {
+        client: returner,
+        label: `mutant: ${c.name}`,
+        ...(c.submit ?? {}),
+      });
 
       for (const rule of c.rules) {
         switch (c.outcome) {
@@ -64,10 +106,17 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
             verdicts.accepted(rule, `a return with ${c.name} is accepted`, answer.exchange);
             break;
           case 'refused':
-            verdicts.refused(rule, answer.exchange, c.refusal ?? 'validation', { ...(c.field ? { field: c.field } : {}), what: `a return with ${c.name} is refused` });
+            verdicts.refused(rule, answer.exchange, c.refusal ?? 'validation', {
+              ...(c.field ? { field: c.field } : {}),
+              what: `a return with ${c.name} is refused`,
+            });
             break;
           case 'businessRefusal':
-            await expectBusinessRefusal(api, verdicts, rule, answer.exchange, { client: returner, ...(c.field ? { field: c.field } : {}), what: `a return with ${c.name} is refused` });
+            await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
+              client: returner,
+              ...(c.field ? { field: c.field } : {}),
+              what: `a return with ${c.name} is refused`,
+            });
             break;
         }
       }

@@ -13,31 +13,71 @@ import { endsIn, notificationArrived, notResolvedAs, statusServed } from '../../
 import { paymentAmount } from '../../helpers/messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';
 
-test('flow: pay → notify → read incoming → full return → statuses', { tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'], ...takes({ observation: payNotifyReturn }) }, async ({ api, verdicts, clients, notifications, observe }) => {
+test('flow: pay → notify → read incoming → full return → statuses', {
+  tag: ['@RTR-01', '@RTR-33', '@RTR-35', '@STS-08'],
+  ...takes({ observation: payNotifyReturn }),
+}, async ({ api, verdicts, clients, notifications, observe }) => {
   const seen = await observe(payNotifyReturn);
   // The incoming side is the story's middle, asserted where the profile allows it, as preconditions: citing
   // INC-01 and INC-02 would skip the whole flow wherever notifications or a second client are not granted.
   if (notifications && clients.secondary) {
-    verdicts.require('INC-01', 'a notification naming the payment reaches the beneficiary', notificationArrived(seen.notification, api.profile.polling.timeoutMs));
+    verdicts.require(
+      'INC-01',
+      'a notification naming the payment reaches the beneficiary',
+      notificationArrived(seen.notification, api.profile.polling.timeoutMs),
+    );
     const read = seen.incomingRead!;
     verdicts.requireAccepted('INC-02', 'the beneficiary reads the incoming payment', read);
     // The flow goes on to the return whatever shape the read has: only its content check waits for INC-05.
     const incoming = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
-    if (incoming) verdicts.require('INC-02', 'the beneficiary sees the amount sent', { ok: JSON.stringify(incoming.intrBkSttlmAmt) === JSON.stringify(paymentAmount(seen.original.message)), expected: JSON.stringify(paymentAmount(seen.original.message)), received: JSON.stringify(incoming.intrBkSttlmAmt) ?? 'nothing (absent)' });
-    else test.info().annotations.push({ type: 'note', description: `INC-02's amount not compared: the incoming view is not under the declared root ${api.profile.messages.incomingPayment.root} (INC-05)` });
+    if (incoming)
+      verdicts.require('INC-02', 'the beneficiary sees the amount sent', {
+        ok: JSON.stringify(incoming.intrBkSttlmAmt) === JSON.stringify(paymentAmount(seen.original.message)),
+        expected: JSON.stringify(paymentAmount(seen.original.message)),
+        received: JSON.stringify(incoming.intrBkSttlmAmt) ?? 'nothing (absent)',
+      });
+    else
+      test.info().annotations.push({
+        type: 'note',
+        description: `INC-02's amount not compared: the incoming view is not under the declared root ${api.profile.messages.incomingPayment.root} (INC-05)`,
+      });
   }
   verdicts.accepted('RTR-01', 'the full return is accepted', seen.answer.exchange);
-  verdicts.checkOrStop('RTR-35', 'the return names its paymentsServiceId', statusServed(seen.final, seen.answer.exchange));
+  verdicts.checkOrStop(
+    'RTR-35',
+    'the return names its paymentsServiceId',
+    statusServed(seen.final, seen.answer.exchange),
+  );
   verdicts.check('RTR-35', 'the return is accepted', endsIn(seen.final, 'accepted'));
-  verdicts.check('STS-08', 'the returned payment’s own status is final and unchanged', endsIn(seen.paymentFinalAfterReturn, 'accepted'));
+  verdicts.check(
+    'STS-08',
+    'the returned payment’s own status is final and unchanged',
+    endsIn(seen.paymentFinalAfterReturn, 'accepted'),
+  );
 });
 
-test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', { tag: ['@CXL-03', '@RTR-18', '@RTR-23', '@RTR-35'], ...takes({ observation: returnAfterRejectedCancellation }) }, async ({ api, verdicts, observe }) => {
+test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', {
+  tag: ['@CXL-03', '@RTR-18', '@RTR-23', '@RTR-35'],
+  ...takes({ observation: returnAfterRejectedCancellation }),
+}, async ({ api, verdicts, observe }) => {
   const seen = await observe(returnAfterRejectedCancellation);
   verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation request is answered', seen.cancellation.exchange);
-  verdicts.check('CXL-03', 'the cancellation after the batch is not confirmed', notResolvedAs(seen.resolution, 'confirmed', api.profile.messages.resolution.confirmed));
+  verdicts.check(
+    'CXL-03',
+    'the cancellation after the batch is not confirmed',
+    notResolvedAs(seen.resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+  );
   verdicts.check('CXL-03', 'the payment settles', endsIn(seen.final, 'accepted'));
-  for (const rule of ['RTR-18', 'RTR-23']) verdicts.accepted(rule, 'a return answering a cancellation request (FOCR, addtlInf, rtrdInstdAmt) is accepted', seen.returned.exchange);
-  verdicts.checkOrStop('RTR-35', 'the return names its paymentsServiceId', statusServed(seen.returnFinal, seen.returned.exchange));
+  for (const rule of ['RTR-18', 'RTR-23'])
+    verdicts.accepted(
+      rule,
+      'a return answering a cancellation request (FOCR, addtlInf, rtrdInstdAmt) is accepted',
+      seen.returned.exchange,
+    );
+  verdicts.checkOrStop(
+    'RTR-35',
+    'the return names its paymentsServiceId',
+    statusServed(seen.returnFinal, seen.returned.exchange),
+  );
   verdicts.check('RTR-35', 'the return settles accepted', endsIn(seen.returnFinal, 'accepted'));
 });

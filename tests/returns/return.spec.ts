@@ -4,13 +4,28 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, echoesMsgId, namesOnlyItsId, expectBusinessRefusal, idOf } from '../../client/flows/payment';
+import {
+  awaitFinalStatus,
+  dataOf,
+  echoesMsgId,
+  namesOnlyItsId,
+  expectBusinessRefusal,
+  idOf,
+} from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
-import { acceptedOrRefused, endsIn, equals, hasStatus, namesId, statusServed, twinAccepted } from '../../checks/answers';
+import {
+  acceptedOrRefused,
+  endsIn,
+  equals,
+  hasStatus,
+  namesId,
+  statusServed,
+  twinAccepted,
+} from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 
@@ -18,14 +33,29 @@ const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 
 test.describe('return (pacs.004): accepted returns', () => {
-  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
     const message = buildPacs004({ seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
     const declared = api.profile.expectations.returnAnswer ?? 'data';
-    verdicts.accepted('RTR-01', 'a valid return is accepted', exchange, declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 });
+    verdicts.accepted(
+      'RTR-01',
+      'a valid return is accepted',
+      exchange,
+      declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 },
+    );
     if (declared === 'id-only') {
-      verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', { ok: namesOnlyItsId(exchange), expected: 'data with only paymentsServiceId', received: answerOf(exchange) });
+      verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', {
+        ok: namesOnlyItsId(exchange),
+        expected: 'data with only paymentsServiceId',
+        received: answerOf(exchange),
+      });
     }
     if (declared !== 'data') return;
     verdicts.assume('RTR-37', 'the pacs.004 answer is a data object like §2.3', dataObjectLikeSubmission(exchange));
@@ -33,15 +63,32 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.assume('RTR-37', 'data.status is PENDING', equals(dataOf(exchange)?.status, 'PENDING'));
   });
 
-  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
     const minimal = minimalPacs004(buildPacs004({ seed, original: originals[0]! }));
-    verdicts.checkOrStop('RTR-30', 'the minimal message has no optional total', { ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined });
-    const { exchange } = await submitReturn(api, minimal, { client: returner, label: 'return with only the required fields (pacs.004)' });
+    verdicts.checkOrStop('RTR-30', 'the minimal message has no optional total', {
+      ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined,
+    });
+    const { exchange } = await submitReturn(api, minimal, {
+      client: returner,
+      label: 'return with only the required fields (pacs.004)',
+    });
     verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
   });
 
-  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
     const message = buildPacs004({ seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
@@ -53,29 +100,59 @@ test.describe('return (pacs.004): accepted returns', () => {
     }
   });
 
-  test('a second return of the same payment is refused', { tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'], ...ONE }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('a second return of the same payment is refused', {
+    tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'],
+    ...ONE,
+  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the payment (pacs.004)' });
+    const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+      client: returner,
+      label: 'return the payment (pacs.004)',
+    });
     verdicts.requireAccepted('RTR-01', 'the first return is accepted', first.exchange);
-    const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: returner, label: 'return the same payment again, new msgId' });
-    await expectBusinessRefusal(api, verdicts, 'RTR-38', second.exchange, { client: returner, what: 'a second return of the same payment is refused' });
+    const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+      client: returner,
+      label: 'return the same payment again, new msgId',
+    });
+    await expectBusinessRefusal(api, verdicts, 'RTR-38', second.exchange, {
+      client: returner,
+      what: 'a second return of the same payment is refused',
+    });
   });
 });
 
 test.describe('return (pacs.004): who may return', () => {
-  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
     const beneficiary = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
-    const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), { client: beneficiary, label: 'valid twin: the beneficiary returns its payment' });
+    const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), {
+      client: beneficiary,
+      label: 'valid twin: the beneficiary returns its payment',
+    });
     twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-    const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), { client: clients.primary, label: 'mutant: the payer’s institution tries to return it' });
-    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, { client: clients.primary, what: 'a return by the payer’s institution is refused' });
+    const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+      client: clients.primary,
+      label: 'mutant: the payer’s institution tries to return it',
+    });
+    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
+      client: clients.primary,
+      what: 'a return by the payer’s institution is refused',
+    });
   });
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {
-  test('the status of a return is served by pacs.002 and reaches accepted', { tag: ['@RTR-35'], ...takes({ observation: returnToFinal }) }, async ({ verdicts, observe }) => {
+  test('the status of a return is served by pacs.002 and reaches accepted', {
+    tag: ['@RTR-35'],
+    ...takes({ observation: returnToFinal }),
+  }, async ({ verdicts, observe }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.requireAccepted('RTR-01', 'the return is accepted', answer.exchange);
@@ -83,18 +160,36 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     verdicts.check('RTR-35', 'the return’s status is served and reaches accepted', endsIn(final!, 'accepted'));
   });
 
-  test('a return of a payment the service does not know is answered as the profile says', { tag: ['@RTR-36'] }, async ({ api, verdicts, clients, seed, profile }) => {
+  test('a return of a payment the service does not know is answered as the profile says', { tag: ['@RTR-36'] }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    profile,
+  }) => {
     const returner = beneficiaryOf(clients);
     const neverPaid = paymentTo(returner, seed);
-    const { exchange } = await submitReturn(api, buildPacs004({ seed, original: neverPaid }), { client: returner, label: 'return a payment that was never made' });
+    const { exchange } = await submitReturn(api, buildPacs004({ seed, original: neverPaid }), {
+      client: returner,
+      label: 'return a payment that was never made',
+    });
     // Not a citation of RTR-01 (it needs a returnable original, which this test does not): a 5xx leaves RTR-36 without evidence.
-    verdicts.require('RTR-01', 'a return of an unknown payment gets an answer: accepted (2xx) or refused (4xx)', acceptedOrRefused(exchange));
+    verdicts.require(
+      'RTR-01',
+      'a return of an unknown payment gets an answer: accepted (2xx) or refused (4xx)',
+      acceptedOrRefused(exchange),
+    );
     const mode = profile.expectations.returnUnknownOriginal ?? 'either';
-    if (mode === 'accept') verdicts.assume('RTR-36', 'the return of an unknown original is accepted', hasStatus(exchange, [201]));
+    if (mode === 'accept')
+      verdicts.assume('RTR-36', 'the return of an unknown original is accepted', hasStatus(exchange, [201]));
     if (mode === 'refuse') {
       const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
       const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;
-      verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', { ok: is4xx(exchange) || final?.statusClass === 'rejected', expected: 'a refusal', received: final ? final.history.join(' → ') : answerOf(exchange) });
+      verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', {
+        ok: is4xx(exchange) || final?.statusClass === 'rejected',
+        expected: 'a refusal',
+        received: final ? final.history.join(' → ') : answerOf(exchange),
+      });
     }
   });
 });

@@ -14,12 +14,20 @@ for (const driver of drivers) {
   test.describe(`${driver.op}: unusual bodies`, () => {
     for (const c of robustnessCasesForEveryOperation) {
       const details = { tag: [...rulesOfCase(c).map((r) => `@${r}`), `@op:${driver.op}`], ...takes(...driver.takes) };
-      test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, details, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-        const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-        driver.acceptTwin(verdicts, await send('valid twin'));
-        const mutant = await send(`unusual body: ${c.name}`, c.contentType ? () => ({ headers: { 'content-type': c.contentType! } }) : undefined, (valid, root) => c.body(valid, root));
-        judgeUnusualBody(verdicts, api.profile, c, mutant, driver.op);
-      });
+      test(
+        `${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`,
+        details,
+        async ({ api, verdicts, clients, seed, settledOriginals }) => {
+          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+          driver.acceptTwin(verdicts, await send('valid twin'));
+          const mutant = await send(
+            `unusual body: ${c.name}`,
+            c.contentType ? () => ({ headers: { 'content-type': c.contentType! } }) : undefined,
+            (valid, root) => c.body(valid, root),
+          );
+          judgeUnusualBody(verdicts, api.profile, c, mutant, driver.op);
+        },
+      );
     }
   });
 }

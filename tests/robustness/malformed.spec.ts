@@ -24,7 +24,11 @@ import { is2xx } from '../../helpers/http-status';
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */
 function echoedIds(status: Exchange): Record<string, unknown> {
   const entry = firstStatusEntry(status.response.json);
-  return { orgnlMsgId: (entry?.orgnlGrpInf as Record<string, unknown> | undefined)?.orgnlMsgId, orgnlEndToEndId: entry?.orgnlEndToEndId, orgnlTxId: entry?.orgnlTxId };
+  return {
+    orgnlMsgId: (entry?.orgnlGrpInf as Record<string, unknown> | undefined)?.orgnlMsgId,
+    orgnlEndToEndId: entry?.orgnlEndToEndId,
+    orgnlTxId: entry?.orgnlTxId,
+  };
 }
 function sentIds(message: Pacs008Message): Record<string, unknown> {
   const ids = paymentIds(message);
@@ -32,26 +36,52 @@ function sentIds(message: Pacs008Message): Record<string, unknown> {
 }
 
 /** An accepted unusual message must be exactly the payment its documented fields describe. */
-async function checkUnchanged(api: Api, verdicts: Verdicts, clients: Clients, message: Pacs008Message, accepted: Exchange, twin: { message: Pacs008Message; exchange: Exchange }): Promise<void> {
+async function checkUnchanged(
+  api: Api,
+  verdicts: Verdicts,
+  clients: Clients,
+  message: Pacs008Message,
+  accepted: Exchange,
+  twin: { message: Pacs008Message; exchange: Exchange },
+): Promise<void> {
   const id = requireId(api, verdicts, accepted, 'the accepted message names its payment');
   const status = await readStatus(api, id, { label: 'read back the accepted payment (pacs.002)' });
   const echoed = echoedIds(status.exchange);
   if (!isDeepStrictEqual(echoed, sentIds(message))) {
     // Only a difference the unusual input made is ROB-03's: a target whose pacs.002 misreports any payment breaks STS-05, whose tests say so.
-    const twinStatus = await readStatus(api, requireId(api, verdicts, twin.exchange, 'the valid twin names its payment'), { label: 'read back the valid twin (pacs.002)' });
-    ensure('STS-05', isDeepStrictEqual(echoedIds(twinStatus.exchange), sentIds(twin.message)), `pacs.002 echoes the valid twin’s identifiers, but it answered ${JSON.stringify(echoedIds(twinStatus.exchange))}`);
+    const twinStatus = await readStatus(
+      api,
+      requireId(api, verdicts, twin.exchange, 'the valid twin names its payment'),
+      { label: 'read back the valid twin (pacs.002)' },
+    );
+    ensure(
+      'STS-05',
+      isDeepStrictEqual(echoedIds(twinStatus.exchange), sentIds(twin.message)),
+      `pacs.002 echoes the valid twin’s identifiers, but it answered ${JSON.stringify(echoedIds(twinStatus.exchange))}`,
+    );
   }
   verdicts.equal('ROB-03', 'pacs.002 reports the payment with the identifiers sent', echoed, sentIds(message));
   const beneficiary = beneficiaryOf(clients);
   if (beneficiary === clients.primary) return;
-  const incoming = await readIncoming(api, id, { client: beneficiary, label: 'the beneficiary reads the accepted payment' });
+  const incoming = await readIncoming(api, id, {
+    client: beneficiary,
+    label: 'the beneficiary reads the accepted payment',
+  });
   if (!is2xx(incoming)) {
-    test.info().annotations.push({ type: 'note', description: `the incoming view answered ${incoming.response.status}: amount and debtor not compared` });
+    test.info().annotations.push({
+      type: 'note',
+      description: `the incoming view answered ${incoming.response.status}: amount and debtor not compared`,
+    });
     return;
   }
   const seen = incomingTransaction(api, verdicts, incoming);
   const sent = paymentTransaction(message);
-  verdicts.equal('ROB-03', 'the beneficiary sees the amount and debtor sent', { amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr });
+  verdicts.equal(
+    'ROB-03',
+    'the beneficiary sees the amount and debtor sent',
+    { amount: seen.intrBkSttlmAmt, debtor: seen.dbtr },
+    { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr },
+  );
 }
 
 async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients: Clients, seed: string): Promise<void> {
@@ -60,14 +90,23 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
   twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
   const message = paymentTo(beneficiaryOf(clients), seed);
   const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
-  if (c.refusal === 'tooLarge') verdicts.checkOrStop('ROB-03', 'the large body is over 2 MiB', { ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES });
-  const { exchange } = await submitPayment(api, new RawBody(bytes), { ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}), label: `unusual body: ${c.name}` });
-  if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008')) await checkUnchanged(api, verdicts, clients, message, exchange, { message: twinMessage, exchange: twin.exchange });
+  if (c.refusal === 'tooLarge')
+    verdicts.checkOrStop('ROB-03', 'the large body is over 2 MiB', {
+      ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES,
+    });
+  const { exchange } = await submitPayment(api, new RawBody(bytes), {
+    ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}),
+    label: `unusual body: ${c.name}`,
+  });
+  if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008'))
+    await checkUnchanged(api, verdicts, clients, message, exchange, { message: twinMessage, exchange: twin.exchange });
 }
 
 test.describe('robustness: unusual submissions', { tag: '@op:submitPayment' }, () => {
   for (const c of robustnessCases) {
-    test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, { tag: rulesOfCase(c).map((r) => `@${r}`) }, async ({ api, verdicts, clients, seed }) => {
+    test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, {
+      tag: rulesOfCase(c).map((r) => `@${r}`),
+    }, async ({ api, verdicts, clients, seed }) => {
       await runCase(c, api, verdicts, clients, seed);
     });
   }

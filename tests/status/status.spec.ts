@@ -8,7 +8,12 @@ import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
 import { checkMonotonic, firstStatusEntry, readStatus, requireId } from '../../client/flows/payment';
 import { paymentToRead, unknownIdStillUnknown } from '../../client/flows/live-lane';
-import { paymentToAcceptance, paymentToFinalForRereads, paymentToRejection, tokenExpiry } from '../../fixtures/observation-catalogue';
+import {
+  paymentToAcceptance,
+  paymentToFinalForRereads,
+  paymentToRejection,
+  tokenExpiry,
+} from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
@@ -17,38 +22,82 @@ import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabular
 import { endsIn, profileCode, readBackUnchanged, statusServed, twinAccepted } from '../../checks/answers';
 
 /** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
-async function checkReport(api: Api, verdicts: Verdicts, seed: string, servedBy: string, version?: string): Promise<void> {
+async function checkReport(
+  api: Api,
+  verdicts: Verdicts,
+  seed: string,
+  servedBy: string,
+  version?: string,
+): Promise<void> {
   const { message, id } = await paymentToRead(api, verdicts, seed);
   const read = await readStatus(api, id, version ? { version } : {});
-  verdicts.statusOrStop(servedBy, `the status is served on pacs002 ${version ?? '(default version)'} (200)`, read.exchange, [200]);
+  verdicts.statusOrStop(
+    servedBy,
+    `the status is served on pacs002 ${version ?? '(default version)'} (200)`,
+    read.exchange,
+    [200],
+  );
   const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
-  verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', { ok: typeof body?.fitoFIPmtStsRpt === 'object', expected: 'root fitoFIPmtStsRpt', received: answerOf(read.exchange) });
-  checkSchema(verdicts, 'STS-01', pacs002Schema, read.exchange.response.json, 'the report has the documented shape of §2.4');
+  verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', {
+    ok: typeof body?.fitoFIPmtStsRpt === 'object',
+    expected: 'root fitoFIPmtStsRpt',
+    received: answerOf(read.exchange),
+  });
+  checkSchema(
+    verdicts,
+    'STS-01',
+    pacs002Schema,
+    read.exchange.response.json,
+    'the report has the documented shape of §2.4',
+  );
   const grpHdr = body?.fitoFIPmtStsRpt?.grpHdr;
-  verdicts.check('STS-02', 'grpHdr.msgId and grpHdr.creDtTm are present', { ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string', expected: 'both strings', received: JSON.stringify(grpHdr ?? null) });
+  verdicts.check('STS-02', 'grpHdr.msgId and grpHdr.creDtTm are present', {
+    ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string',
+    expected: 'both strings',
+    received: JSON.stringify(grpHdr ?? null),
+  });
   const entry = firstStatusEntry(read.exchange.response.json);
   const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
   const ids = paymentIds(message);
   verdicts.equal('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', orgnlGrpInf?.orgnlMsgId, ids.msgId);
   verdicts.equal('STS-04', 'orgnlEndToEndId echoes endToEndId', entry?.orgnlEndToEndId, ids.endToEndId);
   verdicts.equal('STS-05', 'orgnlTxId echoes txId', entry?.orgnlTxId, ids.txId);
-  verdicts.check('STS-06', 'orgnlGrpInf.orgnlMsgNmId names a pacs.008 message', { ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)), expected: 'pacs.008 or pacs.008.001.NN', received: String(orgnlGrpInf?.orgnlMsgNmId) });
-  verdicts.check('STS-07', 'txSts is an ISO 20022 status code', { ok: ISO_STATUS_CODES.has(String(entry?.txSts)), expected: 'an ISO 20022 ExternalPaymentTransactionStatus code', received: String(entry?.txSts) });
+  verdicts.check('STS-06', 'orgnlGrpInf.orgnlMsgNmId names a pacs.008 message', {
+    ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)),
+    expected: 'pacs.008 or pacs.008.001.NN',
+    received: String(orgnlGrpInf?.orgnlMsgNmId),
+  });
+  verdicts.check('STS-07', 'txSts is an ISO 20022 status code', {
+    ok: ISO_STATUS_CODES.has(String(entry?.txSts)),
+    expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
+    received: String(entry?.txSts),
+  });
 }
 
 test.describe('payment status report', () => {
-  test('a status read gets 200 and a pacs.002 that echoes the payment', { tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+  test('a status read gets 200 and a pacs.002 that echoes the payment', {
+    tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'],
+  }, async ({ api, verdicts, seed }) => {
     await checkReport(api, verdicts, seed, 'STS-01');
   });
 
-  test('every pacs002 version the profile lists serves the status', { tag: ['@VER-02', '@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'] }, async ({ api, verdicts, seed, profile }) => {
-    for (const version of profile.operations.paymentStatus.versions) await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
+  test('every pacs002 version the profile lists serves the status', {
+    tag: ['@VER-02', '@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'],
+  }, async ({ api, verdicts, seed, profile }) => {
+    for (const version of profile.operations.paymentStatus.versions)
+      await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
   });
 
-  test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+  test('the status query needs no sca-token, even right after submission', { tag: ['@STS-11', '@live-safe'] }, async ({
+    api,
+    verdicts,
+    seed,
+  }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const read = await readStatus(api, id, { label: 'read status with Authorization and X-Client-Id only' });
-    verdicts.checkOrStop('STS-11', 'the read carries no sca-token', { ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token') });
+    verdicts.checkOrStop('STS-11', 'the read carries no sca-token', {
+      ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token'),
+    });
     verdicts.status('STS-11', 'a status read without sca-token gets 200', read.exchange, [200]);
   });
 });
@@ -56,65 +105,121 @@ test.describe('payment status report', () => {
 test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
   // status in the background (fixtures/observation-catalogue.ts): the settlement waits overlap.
-  test('a valid payment goes from pending to accepted, with the profile interim code', { tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'], ...takes({ observation: paymentToAcceptance }) }, async ({ api, verdicts, observe }) => {
+  test('a valid payment goes from pending to accepted, with the profile interim code', {
+    tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'],
+    ...takes({ observation: paymentToAcceptance }),
+  }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
     verdicts.require('P8-02', 'the answer names the payment', statusServed(firstRead, submission.exchange));
     verdicts.requireStatus('STS-01', 'the status right after submission is served', firstRead!.exchange, [200]);
     const expectations = api.profile.expectations;
     if (classifyStatus(firstRead!.txSts, expectations) === 'pending') {
-      verdicts.assume('STS-14', 'the interim txSts is one of the profile’s pending codes', profileCode(firstRead!.txSts, 'pending', expectations));
+      verdicts.assume(
+        'STS-14',
+        'the interim txSts is one of the profile’s pending codes',
+        profileCode(firstRead!.txSts, 'pending', expectations),
+      );
     } else {
-      test.info().annotations.push({ type: 'note', description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed` });
+      test.info().annotations.push({
+        type: 'note',
+        description: `the payment was already ${firstRead!.txSts} on the first read: the interim code was not observed`,
+      });
     }
     verdicts.checkOrStop('STS-08', 'the payment reaches a final status', statusServed(final));
     checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
     verdicts.check('STS-08', 'a valid payment ends accepted', endsIn(final, 'accepted'));
-    verdicts.assume('STS-16', 'the accepted code is one of the profile’s', profileCode(final!.txSts, 'accepted', expectations));
+    verdicts.assume(
+      'STS-16',
+      'the accepted code is one of the profile’s',
+      profileCode(final!.txSts, 'accepted', expectations),
+    );
   });
 
-  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', { tag: ['@STS-09', '@STS-15'], ...takes({ observation: paymentToRejection }) }, async ({ api, verdicts, profile, observe }) => {
+  test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', {
+    tag: ['@STS-09', '@STS-15'],
+    ...takes({ observation: paymentToRejection }),
+  }, async ({ api, verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
     if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
     const { submission, final } = (await observe(paymentToRejection))!;
-    verdicts.status('STS-09', 'a payment that will be rejected is still created (201): a rejection is not an HTTP error', submission.exchange, [201]);
+    verdicts.status(
+      'STS-09',
+      'a payment that will be rejected is still created (201): a rejection is not an HTTP error',
+      submission.exchange,
+      [201],
+    );
     requireId(api, verdicts, submission.exchange);
     verdicts.checkOrStop('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
     verdicts.check('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
-    verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', { ok: final!.reasonCodes.length > 0, expected: 'at least one reason code', received: answerOf(final!.last) });
-    verdicts.assume('STS-15', 'the rejection code is one of the profile’s', profileCode(final!.txSts, 'rejected', profile.expectations));
-    verdicts.assume('STS-15', `the reason is the trigger’s ${trigger!.reasonCode}`, { ok: final!.reasonCodes.includes(trigger!.reasonCode), expected: trigger!.reasonCode, received: final!.reasonCodes.join(', ') || 'none' });
+    verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', {
+      ok: final!.reasonCodes.length > 0,
+      expected: 'at least one reason code',
+      received: answerOf(final!.last),
+    });
+    verdicts.assume(
+      'STS-15',
+      'the rejection code is one of the profile’s',
+      profileCode(final!.txSts, 'rejected', profile.expectations),
+    );
+    verdicts.assume('STS-15', `the reason is the trigger’s ${trigger!.reasonCode}`, {
+      ok: final!.reasonCodes.includes(trigger!.reasonCode),
+      expected: trigger!.reasonCode,
+      received: final!.reasonCodes.join(', ') || 'none',
+    });
   });
 
-  test('a final status never moves and never changes on later reads', { tag: ['@STS-10'], ...takes({ observation: paymentToFinalForRereads }) }, async ({ api, verdicts, observe }) => {
+  test('a final status never moves and never changes on later reads', {
+    tag: ['@STS-10'],
+    ...takes({ observation: paymentToFinalForRereads }),
+  }, async ({ api, verdicts, observe }) => {
     const { submission, final } = await observe(paymentToFinalForRereads);
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
     verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final, submission.exchange));
     const later: string[] = [];
-    for (let i = 0; i < 5; i++) later.push((await readStatus(api, submission.paymentsServiceId!, { label: `read ${i + 1} after the final status` })).txSts ?? '(none)');
+    for (let i = 0; i < 5; i++)
+      later.push(
+        (await readStatus(api, submission.paymentsServiceId!, { label: `read ${i + 1} after the final status` }))
+          .txSts ?? '(none)',
+      );
     checkMonotonic(verdicts, api, [...final!.history, ...later]);
     verdicts.check('STS-10', 'every later read repeats the final status', readBackUnchanged(later, final!.txSts));
   });
 });
 
 test.describe('payment status: refusals', () => {
-  test('refuses: an access token used after expires_in', { tag: ['@AT-05', '@op:paymentStatus'], ...takes({ observation: tokenExpiry.paymentStatus }) }, async ({ verdicts, observe }) => {
+  test('refuses: an access token used after expires_in', {
+    tag: ['@AT-05', '@op:paymentStatus'],
+    ...takes({ observation: tokenExpiry.paymentStatus }),
+  }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.paymentStatus);
     verdicts.requireStatus('STS-01', 'the token reads the status before it expires', seen.before, [200]);
-    verdicts.refused('AT-05', seen.after, 'unauthenticated', { what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)` });
+    verdicts.refused('AT-05', seen.after, 'unauthenticated', {
+      what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+    });
   });
 
-  test('an unknown paymentsServiceId is not served', { tag: ['@STS-12', '@live-safe'] }, async ({ api, verdicts, seed }) => {
+  test('an unknown paymentsServiceId is not served', { tag: ['@STS-12', '@live-safe'] }, async ({
+    api,
+    verdicts,
+    seed,
+  }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });
     twinAccepted(verdicts, twin.exchange, { rule: 'STS-01', status: [200] });
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
-      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` })) await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
+      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` }))
+        await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
     }
   });
 
-  test("a client cannot read another client's payment status", { tag: ['@STS-13'] }, async ({ api, verdicts, seed, clients }) => {
+  test("a client cannot read another client's payment status", { tag: ['@STS-13'] }, async ({
+    api,
+    verdicts,
+    seed,
+    clients,
+  }) => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it' });
     twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });

@@ -45,17 +45,24 @@ function forbidden(from: string, to: string): string | undefined {
   if (from === 'reference') return `${INDEPENDENT}: the reference imports nothing of the suite`;
   if (to === 'reference') return from === 'scripts' || from === 'tests/unit' ? undefined : INDEPENDENT;
   if (to === 'tests' || to === 'tests/unit') return from === 'tests/unit' ? undefined : 'nothing imports the specs';
-  if (to === 'scripts') return from === 'tests/unit' ? undefined : 'the commands are entry points: what a layer needs of them belongs in that layer';
+  if (to === 'scripts')
+    return from === 'tests/unit'
+      ? undefined
+      : 'the commands are entry points: what a layer needs of them belongs in that layer';
   if (from === 'tests' && to === 'runner') return 'specs use fixtures; config-time code stays in the runner';
   const a = rank.get(from);
   const b = rank.get(to);
-  if (a !== undefined && b !== undefined && b > a) return `${from}/ (${LAYERS[a]![1]}) sits below ${to}/ (${LAYERS[b]![1]}): arrows point ${LAYERS.map(([l]) => l).reverse().join(' → ')}`;
+  if (a !== undefined && b !== undefined && b > a)
+    return `${from}/ (${LAYERS[a]![1]}) sits below ${to}/ (${LAYERS[b]![1]}): arrows point ${LAYERS.map(([l]) => l)
+      .reverse()
+      .join(' → ')}`;
   return undefined;
 }
 
 /** Layers whose files import no Playwright (`@playwright/test` or any other part of it). */
 const WITHOUT_PLAYWRIGHT = ['helpers', 'ledger', 'client', 'cases'] as const;
-const isPlaywright = (specifier: string): boolean => specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
+const isPlaywright = (specifier: string): boolean =>
+  specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
 
 const graph = importGraph();
 
@@ -65,13 +72,19 @@ test('the import graph is read (sanity: known arrows are found)', () => {
   assert.ok(has('fixtures/exploring.ts', 'fixtures/reporting.ts'), 'a static import');
   assert.ok(has('fixtures/observing.ts', 'fixtures/observation-catalogue.ts'), 'a dynamic import()');
   assert.deepEqual(
-    importSpecifiers('x.ts', "import a from './a'; import type { B } from './b'; export * from './c'; const d = require('./d'); void import('./e'); type F = typeof import('./f');"),
+    importSpecifiers(
+      'x.ts',
+      "import a from './a'; import type { B } from './b'; export * from './c'; const d = require('./d'); void import('./e'); type F = typeof import('./f');",
+    ),
     ['./a', './b', './c', './d', './e', './f'],
   );
 });
 
 test('every relative import names a file of the repository', () => {
-  assert.deepEqual(graph.unresolved.map((e) => `${e.from} → ${e.specifier}`), []);
+  assert.deepEqual(
+    graph.unresolved.map((e) => `${e.from} → ${e.specifier}`),
+    [],
+  );
 });
 
 test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → helpers; the reference alone)', () => {
@@ -85,19 +98,33 @@ test('no import points against the arrows (runner → fixtures → engines → c
 test(`no Playwright import in ${WITHOUT_PLAYWRIGHT.join('/, ')}/ (the client's test runner is its seam, client/context.ts)`, () => {
   const found = graph.files
     .filter((file) => (WITHOUT_PLAYWRIGHT as readonly string[]).includes(layerOf(file)))
-    .flatMap((file) => importSpecifiers(file, readFileSync(path.join(root, file), 'utf8')).filter(isPlaywright).map((specifier) => `${file} → '${specifier}'`));
-  assert.deepEqual(found, [], `Playwright imported where discovery and scripts run without it:\n  ${found.join('\n  ')}`);
+    .flatMap((file) =>
+      importSpecifiers(file, readFileSync(path.join(root, file), 'utf8'))
+        .filter(isPlaywright)
+        .map((specifier) => `${file} → '${specifier}'`),
+    );
+  assert.deepEqual(
+    found,
+    [],
+    `Playwright imported where discovery and scripts run without it:\n  ${found.join('\n  ')}`,
+  );
 });
 
 test('the Playwright check sees an import in any form', () => {
-  const specifiers = importSpecifiers('x.ts', "import { test } from '@playwright/test'; import type { Reporter } from '@playwright/test/reporter'; import { x } from './playwright-report';");
+  const specifiers = importSpecifiers(
+    'x.ts',
+    "import { test } from '@playwright/test'; import type { Reporter } from '@playwright/test/reporter'; import { x } from './playwright-report';",
+  );
   assert.deepEqual(specifiers.filter(isPlaywright), ['@playwright/test', '@playwright/test/reporter']);
 });
 
 test('every top folder of the suite is a known layer', () => {
   const tops = new Set(graph.files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
   const known = new Set<string>([...rank.keys(), 'tests', 'scripts', 'reference', 'environments']);
-  assert.deepEqual([...tops].filter((t) => !known.has(t)), []);
+  assert.deepEqual(
+    [...tops].filter((t) => !known.has(t)),
+    [],
+  );
 });
 
 test('no import cycle', () => {
@@ -113,5 +140,8 @@ test('the cycle finder reports a cycle with its files in order', () => {
     { from: 'c.ts', to: 'd.ts' },
     { from: 'e.ts', to: 'e.ts' },
   ];
-  assert.deepEqual(findCycles(edges), [['a.ts', 'b.ts', 'c.ts', 'a.ts'], ['e.ts', 'e.ts']]);
+  assert.deepEqual(findCycles(edges), [
+    ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+    ['e.ts', 'e.ts'],
+  ]);
 });

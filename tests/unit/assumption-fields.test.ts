@@ -28,7 +28,8 @@ function schemaAccepts(node: SchemaNode, segments: readonly string[]): boolean {
   if (typeof node.additionalProperties === 'object') return schemaAccepts(node.additionalProperties, rest);
   return Object.values(node.patternProperties ?? {}).some((p) => schemaAccepts(p, rest));
 }
-const isProfileField = (field: string): boolean => schemaAccepts(profileSchema as unknown as SchemaNode, field.split('.'));
+const isProfileField = (field: string): boolean =>
+  schemaAccepts(profileSchema as unknown as SchemaNode, field.split('.'));
 
 const assumptionRules = rules.filter((r) => r.level === 'assumption' && !r.retired);
 const fieldsOf = (rule: (typeof rules)[number]): string[] => (rule.profileField ?? '').split(/,\s*/).filter(Boolean);
@@ -37,7 +38,11 @@ test('every assumption rule names the profile fields that state it, and the load
   for (const rule of assumptionRules) {
     const fields = fieldsOf(rule);
     assert.ok(fields.length > 0, `${rule.id} is an assumption with no profileField: a profile could not state it`);
-    for (const field of fields) assert.ok(isProfileField(field), `${rule.id} names ${field}, which the profile schema (helpers/profile-schema.ts) does not accept`);
+    for (const field of fields)
+      assert.ok(
+        isProfileField(field),
+        `${rule.id} names ${field}, which the profile schema (helpers/profile-schema.ts) does not accept`,
+      );
   }
 });
 
@@ -51,7 +56,10 @@ test('every assumption rule is observed by discovery through its own field, or s
     }
     for (const key of answer as readonly (keyof typeof choices)[]) {
       const choice: Choice = choices[key];
-      assert.ok(choice.field, `${rule.id}: discovery's answer ${key} has no profile field, so it can be shown but never adopted`);
+      assert.ok(
+        choice.field,
+        `${rule.id}: discovery's answer ${key} has no profile field, so it can be shown but never adopted`,
+      );
       assert.ok(
         fieldsOf(rule).some((field) => choice.field === field || choice.field!.startsWith(`${field}.`)),
         `${rule.id}: discovery's answer ${key} writes ${choice.field}, which is not a field the rule names (${fieldsOf(rule).join(', ')})`,
@@ -68,12 +76,24 @@ test('every answer discovery observes is adopted into a field the loader accepts
 });
 
 test('every remedy a skip prints names only fields the loader accepts', () => {
-  const named = (text: string): string[] => [...text.matchAll(/\b((?:target|expectations|messages|capabilities|slowLane|polling|concurrency|exploration|liveLimits)\.[\w.]+)/g)].map((m) => m[1]!.replace(/\.$/, ''));
+  const named = (text: string): string[] =>
+    [
+      ...text.matchAll(
+        /\b((?:target|expectations|messages|capabilities|slowLane|polling|concurrency|exploration|liveLimits)\.[\w.]+)/g,
+      ),
+    ].map((m) => m[1]!.replace(/\.$/, ''));
   const remedies = [
     ...assumptionRules.map((r) => `set ${r.profileField} in the profile`),
-    ...(Object.keys(CAPABILITY_WORDS) as Capability[]).flatMap((capability) => rules.map((r) => whatToGrant(capability, r.id))),
+    ...(Object.keys(CAPABILITY_WORDS) as Capability[]).flatMap((capability) =>
+      rules.map((r) => whatToGrant(capability, r.id)),
+    ),
   ];
-  for (const text of remedies) for (const field of named(text)) assert.ok(isProfileField(field), `a printed remedy names ${field}, which the profile schema does not accept: "${text}"`);
+  for (const text of remedies)
+    for (const field of named(text))
+      assert.ok(
+        isProfileField(field),
+        `a printed remedy names ${field}, which the profile schema does not accept: "${text}"`,
+      );
 });
 
 test('the schema walk itself tells a field from a typo', () => {

@@ -25,12 +25,21 @@ test('command line: targets and profile by default, --all adds scale and through
 });
 
 test('a CPU profile read as activities: the enclosing step, signing or writer wins; else the innermost code', () => {
-  const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
+  const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+    id,
+    callFrame: { functionName, url },
+    children,
+  });
   const profile: CpuProfile = {
     nodes: [
       frame(1, '(root)', '', [2, 3, 5, 8, 10, 11]),
       frame(2, '(idle)', ''),
-      frame(3, 'writeFile', 'file:///x/node_modules/allure-js-commons/dist/cjs/sdk/reporter/writer/FileSystemWriter.js', [4]),
+      frame(
+        3,
+        'writeFile',
+        'file:///x/node_modules/allure-js-commons/dist/cjs/sdk/reporter/writer/FileSystemWriter.js',
+        [4],
+      ),
       frame(4, 'fsyncSync', 'node:fs'),
       frame(5, 'scaJwt', 'file:///x/helpers/client-jwts.ts', [6]),
       frame(6, 'sign', 'node:internal/crypto/sig', [7]),
@@ -47,8 +56,20 @@ test('a CPU profile read as activities: the enclosing step, signing or writer wi
     timeDeltas: [0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000],
   };
   const byActivity = Object.fromEntries(timeByActivity(profile));
-  assert.deepEqual(byActivity, { idle: 10, 'report writing': 10, 'keys and signing': 10, 'reference handlers': 10, HTTP: 10, 'test steps: stack capture': 10, 'garbage collection': 0 });
-  assert.deepEqual(Object.fromEntries(timeByActivity(profile, 15, 35)), { 'keys and signing': 10, 'reference handlers': 10 }, 'a window of the profile');
+  assert.deepEqual(byActivity, {
+    idle: 10,
+    'report writing': 10,
+    'keys and signing': 10,
+    'reference handlers': 10,
+    HTTP: 10,
+    'test steps: stack capture': 10,
+    'garbage collection': 0,
+  });
+  assert.deepEqual(
+    Object.fromEntries(timeByActivity(profile, 15, 35)),
+    { 'keys and signing': 10, 'reference handlers': 10 },
+    'a window of the profile',
+  );
 });
 
 test('the probe records a process, its CPU profile and its requests through undici', async () => {
@@ -58,12 +79,19 @@ test('the probe records a process, its CPU profile and its requests through undi
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-probe-'));
   try {
     const code = `require('undici').request('http://127.0.0.1:${port}/hello').then((r) => r.body.dump())`;
-    const child = spawn(process.execPath, ['-e', code], { cwd: root, env: { ...process.env, ...probeEnvironment(dir) }, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', code], {
+      cwd: root,
+      env: { ...process.env, ...probeEnvironment(dir) },
+      stdio: 'ignore',
+    });
     assert.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
     const [probed] = readProbe(dir);
     assert.ok(probed, 'the probe wrote nothing');
     assert.equal(probed.kind, 'other');
-    assert.deepEqual(probed.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`), ['GET /hello']);
+    assert.deepEqual(
+      probed.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`),
+      ['GET /hello'],
+    );
     assert.ok(probed.requests[0]!.answeredAt! >= probed.requests[0]!.sentAt);
     assert.ok(probed.endedAt > probed.startedAt);
     assert.ok(probed.profile && probed.profile.samples.length > 0, 'no CPU profile');

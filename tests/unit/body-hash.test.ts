@@ -47,20 +47,24 @@ for (const [name, text] of [
 test('bytes that are not valid UTF-8 are hashed as they are', () => {
   const bytes = Uint8Array.from([0x7b, 0xff, 0xfe, 0xc3, 0x28, 0x7d]);
   assert.equal(bodyHash(bytes), sha256b64(bytes));
-  assert.notEqual(bodyHash(bytes), bodyHash(Buffer.from(bytes).toString('utf8')), 'decoding to a string would replace bytes with U+FFFD');
+  assert.notEqual(
+    bodyHash(bytes),
+    bodyHash(Buffer.from(bytes).toString('utf8')),
+    'decoding to a string would replace bytes with U+FFFD',
+  );
 });
 
 test('a re-serialised body gives a DIFFERENT hash: hd covers bytes, not JSON meaning', () => {
   const sent = '{"grpHdr":{"msgId":"M1","nbOfTxs":"1"},"amt":{"value":1.0,"ccy":"GBP"},"nm":"é"}';
   const variants: Record<string, string> = {
-    'whitespace': '{ "grpHdr": { "msgId": "M1", "nbOfTxs": "1" }, "amt": { "value": 1.0, "ccy": "GBP" }, "nm": "é" }',
+    whitespace: '{ "grpHdr": { "msgId": "M1", "nbOfTxs": "1" }, "amt": { "value": 1.0, "ccy": "GBP" }, "nm": "é" }',
     'pretty-printed': JSON.stringify(JSON.parse(sent), null, 2),
     'key order': '{"amt":{"value":1.0,"ccy":"GBP"},"grpHdr":{"msgId":"M1","nbOfTxs":"1"},"nm":"é"}',
     '\\u escapes': '{"grpHdr":{"msgId":"M1","nbOfTxs":"1"},"amt":{"value":1.0,"ccy":"GBP"},"nm":"\\u00e9"}',
     '1.0 vs 1': '{"grpHdr":{"msgId":"M1","nbOfTxs":"1"},"amt":{"value":1,"ccy":"GBP"},"nm":"é"}',
     'trailing newline': `${sent}\n`,
-    'CRLF': `${sent}\r\n`,
-    'BOM': `\ufeff${sent}`,
+    CRLF: `${sent}\r\n`,
+    BOM: `\ufeff${sent}`,
     'JSON.stringify(JSON.parse())': JSON.stringify(JSON.parse(sent)),
   };
   const original = bodyHash(sent);

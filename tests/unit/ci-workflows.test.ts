@@ -18,7 +18,11 @@ const WORKFLOWS = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
 
 function load(file: string): Record<string, any> {
   const doc = parseDocument(readFileSync(path.join(root, file), 'utf8'), { uniqueKeys: true });
-  assert.deepEqual(doc.errors.map((e) => e.message), [], `${file} is not valid YAML`);
+  assert.deepEqual(
+    doc.errors.map((e) => e.message),
+    [],
+    `${file} is not valid YAML`,
+  );
   return doc.toJS() as Record<string, any>;
 }
 
@@ -30,7 +34,9 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
 
 /** The env var names a profile reads its secrets from. */
 function secretNames(profileName: string): string[] {
@@ -67,7 +73,11 @@ test('GitHub nightly: scheduled and manual, three shards, every sandbox secret m
   // Every job reaches the sandbox (shards, slow lane, the merge job's discovery): every secret, for each.
   for (const [id, job] of Object.entries(wf.jobs as Record<string, { env?: Record<string, string> }>)) {
     for (const name of secretNames('sandbox')) {
-      assert.equal({ ...wf.env, ...job.env }[name], `\${{ secrets.${name} }}`, `${name} (named in environments/sandbox.json) is not mapped from secrets for job ${id}`);
+      assert.equal(
+        { ...wf.env, ...job.env }[name],
+        `\${{ secrets.${name} }}`,
+        `${name} (named in environments/sandbox.json) is not mapped from secrets for job ${id}`,
+      );
     }
   }
 });
@@ -83,14 +93,27 @@ test('GitHub nightly: the merge job restores history, renders, saves history, up
     assert.ok(i >= 0, `merge job has no step that ${what}`);
     return i;
   };
-  const download = at((s) => Boolean(s.uses?.startsWith('actions/download-artifact') && s.with?.pattern === 'allure-results-*'), 'downloads the shards’ allure results');
+  const download = at(
+    (s) => Boolean(s.uses?.startsWith('actions/download-artifact') && s.with?.pattern === 'allure-results-*'),
+    'downloads the shards’ allure results',
+  );
   const restore = at((s) => Boolean(s.uses?.startsWith('actions/cache/restore')), 'restores the Allure history');
   const render = at((s) => s.run === 'npm run report -- reports/allure-results', 'renders the merged shards’ results');
   const save = at((s) => Boolean(s.uses?.startsWith('actions/cache/save')), 'saves the Allure history');
-  const upload = at((s) => Boolean(s.uses?.startsWith('actions/upload-artifact') && s.with?.path === 'reports/allure-report'), 'uploads the report');
-  const deviations = at((s) => Boolean(s.run?.startsWith('npm run nightly -- --project sandbox --from-report')), 'applies the deviations');
-  assert.ok(download < render && restore < render && render < save && render < upload && upload < deviations, 'steps are out of order');
-  for (const i of [restore, save]) assert.equal(steps[i]!.with?.path, 'reports/history', 'the cached folder must be allurerc historyPath’s folder');
+  const upload = at(
+    (s) => Boolean(s.uses?.startsWith('actions/upload-artifact') && s.with?.path === 'reports/allure-report'),
+    'uploads the report',
+  );
+  const deviations = at(
+    (s) => Boolean(s.run?.startsWith('npm run nightly -- --project sandbox --from-report')),
+    'applies the deviations',
+  );
+  assert.ok(
+    download < render && restore < render && render < save && render < upload && upload < deviations,
+    'steps are out of order',
+  );
+  for (const i of [restore, save])
+    assert.equal(steps[i]!.with?.path, 'reports/history', 'the cached folder must be allurerc historyPath’s folder');
 });
 
 test('GitLab nightly: three parallel shards, a report job that needs them and keeps the history', () => {
@@ -103,20 +126,48 @@ test('GitLab nightly: three parallel shards, a report job that needs them and ke
   assert.match(shardScript, /"\$PAYMENTS_RUN_DIR\/allure-results\/\." reports\/allure-results\//);
   assert.match(shardScript, /"\$PAYMENTS_RUN_DIR\/results\.json" "reports\/json\/shard-/);
   const report = ci['nightly:report'];
-  assert.deepEqual(report.needs.map((n: { job: string }) => n.job), ['nightly:sandbox', 'nightly:slow']);
+  assert.deepEqual(
+    report.needs.map((n: { job: string }) => n.job),
+    ['nightly:sandbox', 'nightly:slow'],
+  );
   assert.ok(!('when' in report && 'rules' in report), 'GitLab rejects job-level when together with rules');
-  assert.ok(report.cache.some((c: { paths: string[] }) => c.paths.includes('reports/history/')), 'the Allure history is not cached');
-  assert.deepEqual(report.script, ['npm run report -- reports/allure-results', 'npm run nightly -- --project sandbox --from-report reports/json --discover']);
+  assert.ok(
+    report.cache.some((c: { paths: string[] }) => c.paths.includes('reports/history/')),
+    'the Allure history is not cached',
+  );
+  assert.deepEqual(report.script, [
+    'npm run report -- reports/allure-results',
+    'npm run nightly -- --project sandbox --from-report reports/json --discover',
+  ]);
   // Drift alone (exit 3) is a warning; a conformance failure (exit 1) still fails the pipeline.
   assert.deepEqual(report.allow_failure, { exit_codes: [3] });
 });
 
 /** Each template's jobs, by role: the sharded suite, the slow lane, the merge. */
-function jobsOf(file: string): { shards: Record<string, any>; slow: Record<string, any>; merge: Record<string, any>; mergeText: string; text: string } {
+function jobsOf(file: string): {
+  shards: Record<string, any>;
+  slow: Record<string, any>;
+  merge: Record<string, any>;
+  mergeText: string;
+  text: string;
+} {
   const doc = load(file);
   const raw = readFileSync(path.join(root, file), 'utf8');
-  if (file.startsWith('.github')) return { shards: doc.jobs.test, slow: doc.jobs.slow, merge: doc.jobs.report, mergeText: strings(doc.jobs.report.steps).join('\n'), text: raw };
-  return { shards: doc['nightly:sandbox'], slow: doc['nightly:slow'], merge: doc['nightly:report'], mergeText: strings(doc['nightly:report'].script).join('\n'), text: raw };
+  if (file.startsWith('.github'))
+    return {
+      shards: doc.jobs.test,
+      slow: doc.jobs.slow,
+      merge: doc.jobs.report,
+      mergeText: strings(doc.jobs.report.steps).join('\n'),
+      text: raw,
+    };
+  return {
+    shards: doc['nightly:sandbox'],
+    slow: doc['nightly:slow'],
+    merge: doc['nightly:report'],
+    mergeText: strings(doc['nightly:report'].script).join('\n'),
+    text: raw,
+  };
 }
 
 const slowLaneBound = (): number | undefined => loadProfile('sandbox').slowLane?.tokenExpiry?.maxWaitSeconds;
@@ -128,7 +179,11 @@ for (const file of WORKFLOWS) {
     assert.ok(nightlyLine, 'the merge job runs no nightly');
     assert.match(nightlyLine, /--from-report reports\/json/);
     // Without --discover a merge of reports prints "not checked — discovery not run": no drift detection.
-    assert.match(nightlyLine, /(^|\s)--discover(\s|$)/, 'the merge job runs nightly without --discover: drift is never detected');
+    assert.match(
+      nightlyLine,
+      /(^|\s)--discover(\s|$)/,
+      'the merge job runs nightly without --discover: drift is never detected',
+    );
     assert.doesNotMatch(nightlyLine, /--no-discover/);
   });
 
@@ -143,30 +198,53 @@ for (const file of WORKFLOWS) {
     assert.ok(!slow.strategy && !slow.parallel, 'the slow lane must not multiply');
     // Sharding splits one list of tests: every shard must compute the same one, without @slow.
     assert.equal((shards.env ?? shards.variables)?.PAYMENTS_SLOW, undefined, 'the shards run @slow too');
-    assert.doesNotMatch(text.split('\n').filter((l) => !l.trimStart().startsWith('#')).join('\n').replace(/^\s*PAYMENTS_SLOW: '1'$/m, ''), /PAYMENTS_SLOW/, 'PAYMENTS_SLOW is set beyond the slow-lane job');
+    assert.doesNotMatch(
+      text
+        .split('\n')
+        .filter((l) => !l.trimStart().startsWith('#'))
+        .join('\n')
+        .replace(/^\s*PAYMENTS_SLOW: '1'$/m, ''),
+      /PAYMENTS_SLOW/,
+      'PAYMENTS_SLOW is set beyond the slow-lane job',
+    );
     assert.match(slowText, /reports\/json\/slow\.json/, 'the slow lane hands its JSON report to the merge');
     // Its job must outlast the longest wait the profile allows, plus the run around it.
     const minutes = Number(String(slow['timeout-minutes'] ?? slow.timeout).match(/\d+/)?.[0]);
-    assert.ok(minutes * 60 >= slowLaneBound()! + 15 * 60, `the slow lane's timeout (${minutes} min) is shorter than sandbox.json's slowLane wait plus 15 minutes`);
+    assert.ok(
+      minutes * 60 >= slowLaneBound()! + 15 * 60,
+      `the slow lane's timeout (${minutes} min) is shorter than sandbox.json's slowLane wait plus 15 minutes`,
+    );
   });
 
   test(`${file}: the proxy and CA variables are documented for the bank's runners, never set to a value that hides theirs`, () => {
     const { text } = jobsOf(file);
     for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS']) {
       assert.match(text, new RegExp(`^#.*\\b${name}\\b`, 'm'), `${file} does not say where ${name} comes from`);
-      assert.doesNotMatch(text, new RegExp(`^\\s*${name}\\s*:`, 'mi'), `${file} sets ${name}: an empty or fixed value would override the runner's`);
+      assert.doesNotMatch(
+        text,
+        new RegExp(`^\\s*${name}\\s*:`, 'mi'),
+        `${file} sets ${name}: an empty or fixed value would override the runner's`,
+      );
     }
   });
 }
 
 test('GitHub nightly: the merge job downloads the slow lane’s results with the shards’ (same artifact prefixes)', () => {
   const wf = load('.github/workflows/nightly.yml');
-  const uploads = (wf.jobs.slow.steps as { uses?: string; with?: { name?: string } }[]).filter((s) => s.uses?.startsWith('actions/upload-artifact')).map((s) => s.with?.name);
+  const uploads = (wf.jobs.slow.steps as { uses?: string; with?: { name?: string } }[])
+    .filter((s) => s.uses?.startsWith('actions/upload-artifact'))
+    .map((s) => s.with?.name);
   assert.deepEqual(uploads, ['allure-results-slow', 'playwright-json-slow']);
 });
 
 test('environments/sandbox.json sets a slow lane, so AT-05 is assessed without tokenLifetimeControl', () => {
   const bound = slowLaneBound();
-  assert.ok(bound !== undefined, 'sandbox.json has no slowLane.tokenExpiry.maxWaitSeconds: AT-05 is never assessed at night');
-  assert.ok(bound >= 300 && bound <= 3600, `a slow lane waiting ${bound} s: shorter misses common token lifetimes, longer holds a runner for hours`);
+  assert.ok(
+    bound !== undefined,
+    'sandbox.json has no slowLane.tokenExpiry.maxWaitSeconds: AT-05 is never assessed at night',
+  );
+  assert.ok(
+    bound >= 300 && bound <= 3600,
+    `a slow lane waiting ${bound} s: shorter misses common token lifetimes, longer holds a runner for hours`,
+  );
 });

@@ -6,12 +6,24 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ensure, inconclusive, PLAIN_HOST, PreconditionFailed, runInBackground, step, useTestHost, type TestHost } from '../../client/context';
+import {
+  ensure,
+  inconclusive,
+  PLAIN_HOST,
+  PreconditionFailed,
+  runInBackground,
+  step,
+  useTestHost,
+  type TestHost,
+} from '../../client/context';
 import { InfrastructureInconclusive } from '../../client/inconclusive';
 
 test('without a test runner: a step is the call, a failed precondition and an inconclusive answer are thrown', async () => {
   assert.equal(await step('a step', async () => 42), 42);
-  assert.throws(() => ensure('P8-01', false, 'the payment is created'), (e: unknown) => e instanceof PreconditionFailed && e.rule === 'P8-01');
+  assert.throws(
+    () => ensure('P8-01', false, 'the payment is created'),
+    (e: unknown) => e instanceof PreconditionFailed && e.rule === 'P8-01',
+  );
   assert.throws(() => inconclusive(new InfrastructureInconclusive('503')), InfrastructureInconclusive);
 });
 

@@ -64,8 +64,10 @@ const claimRules: Record<Kind, Record<string, (v: unknown) => boolean>> = {
 for (const kind of ['authentication', 'sca'] as const) {
   test(`${kind} JWT carries every §5 header field and claim with the right type`, () => {
     const { header, payload } = decode(make(kind));
-    for (const [name, ok] of Object.entries(headerRules)) assert.ok(ok(header[name]), `header.${name} = ${JSON.stringify(header[name])}`);
-    for (const [name, ok] of Object.entries(claimRules[kind])) assert.ok(ok(payload[name]), `claim ${name} = ${JSON.stringify(payload[name])}`);
+    for (const [name, ok] of Object.entries(headerRules))
+      assert.ok(ok(header[name]), `header.${name} = ${JSON.stringify(header[name])}`);
+    for (const [name, ok] of Object.entries(claimRules[kind]))
+      assert.ok(ok(payload[name]), `claim ${name} = ${JSON.stringify(payload[name])}`);
   });
 
   test(`${kind} JWT is RS256-signed with the client's key and verifies with its registered public key`, async () => {
@@ -98,7 +100,8 @@ for (const kind of ['authentication', 'sca'] as const) {
       assert.ok(!(name in removed), `header.${name} still present`);
       assert.equal(decode(make(kind, { header: { [name]: 42 } })).header[name], 42);
       // The other header fields are untouched.
-      for (const other of Object.keys(headerRules).filter((n) => n !== name)) assert.ok(headerRules[other]!(removed[other]));
+      for (const other of Object.keys(headerRules).filter((n) => n !== name))
+        assert.ok(headerRules[other]!(removed[other]));
     });
   }
 
@@ -112,7 +115,8 @@ for (const kind of ['authentication', 'sca'] as const) {
       const wrong = typeof original === 'number' ? String(original) : 12345;
       assert.deepEqual(decode(make(kind, { claims: { [name]: wrong } })).payload[name], wrong);
       assert.deepEqual(decode(make(kind, { claims: { [name]: null } })).payload[name], null);
-      for (const [other, ok] of Object.entries(claimRules[kind]).filter(([n]) => n !== name)) assert.ok(ok(removed[other]), `claim ${other} damaged`);
+      for (const [other, ok] of Object.entries(claimRules[kind]).filter(([n]) => n !== name))
+        assert.ok(ok(removed[other]), `claim ${other} damaged`);
     });
   }
 

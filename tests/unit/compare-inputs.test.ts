@@ -21,7 +21,13 @@ function playwrightReport(outcomes: Record<string, 'passed' | 'failed'>): unknow
           title,
           file: 'status/status.spec.ts',
           tags: ['STS-01'],
-          tests: [{ projectName: 'local', status: o === 'passed' ? 'expected' : 'unexpected', results: [{ status: o, ...(o === 'failed' ? { errors: [{ message: 'boom' }] } : {}) }] }],
+          tests: [
+            {
+              projectName: 'local',
+              status: o === 'passed' ? 'expected' : 'unexpected',
+              results: [{ status: o, ...(o === 'failed' ? { errors: [{ message: 'boom' }] } : {}) }],
+            },
+          ],
         })),
       },
     ],
@@ -35,8 +41,23 @@ function runsRoot(): { root: string; older: string; newer: string } {
     const dir = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 3, minute)), runId));
     mkdirSync(path.join(dir, 'transcripts'), { recursive: true });
     writeFileSync(path.join(dir, 'results.json'), JSON.stringify(playwrightReport(outcomes)));
-    writeFileSync(path.join(dir, 'transcripts', 'transcript-local-0.jsonl'), `${JSON.stringify({ project: 'local', test: 'status/status.spec.ts › a', label: 'status read', startedAt: '1', request: { method: 'GET', url: 'http://x/payments/pacs002/v12/abc' }, response: { status: 200, body: '{"a":1}' } })}\n`);
-    writeRunRecord(dir, { runId, seed: '1', projects: ['local'], command: 'npm run conformance', startedAt: 'x', endedAt: 'y', status: 'passed', exitCode: 0, counts: { passed: 2, failed: 0, skipped: 0, flaky: 0, executed: 2 }, pid: 1, host: 'h' });
+    writeFileSync(
+      path.join(dir, 'transcripts', 'transcript-local-0.jsonl'),
+      `${JSON.stringify({ project: 'local', test: 'status/status.spec.ts › a', label: 'status read', startedAt: '1', request: { method: 'GET', url: 'http://x/payments/pacs002/v12/abc' }, response: { status: 200, body: '{"a":1}' } })}\n`,
+    );
+    writeRunRecord(dir, {
+      runId,
+      seed: '1',
+      projects: ['local'],
+      command: 'npm run conformance',
+      startedAt: 'x',
+      endedAt: 'y',
+      status: 'passed',
+      exitCode: 0,
+      counts: { passed: 2, failed: 0, skipped: 0, flaky: 0, executed: 2 },
+      pid: 1,
+      host: 'h',
+    });
     return dir;
   };
   const older = make(1, 'old11111', { a: 'passed', b: 'passed' });
@@ -59,7 +80,11 @@ test('an input that names no run: one sentence listing the runs there are', () =
   for (const bad of ['reports-that-do-not-exist', tempDir('not-a-run')]) {
     assert.throws(
       () => loadNamedRun(bad, undefined, root),
-      (e: Error) => !e.message.includes('\n') && /names no run|is not a run/.test(e.message) && /new22222.*old11111/.test(e.message) && /give last, previous, a run id/.test(e.message),
+      (e: Error) =>
+        !e.message.includes('\n') &&
+        /names no run|is not a run/.test(e.message) &&
+        /new22222.*old11111/.test(e.message) &&
+        /give last, previous, a run id/.test(e.message),
     );
   }
 });
@@ -77,7 +102,10 @@ test('npm run compare -- last previous compares the two newest runs; -- reports 
   assert.equal(bad.status, 2);
   const line = bad.stderr.trim();
   assert.equal(line.split('\n').length, 1, bad.stderr);
-  assert.match(line, /^✖ "reports" is not a run .*: give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; runs under .*new22222.*old11111/);
+  assert.match(
+    line,
+    /^✖ "reports" is not a run .*: give last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle; runs under .*new22222.*old11111/,
+  );
 });
 
 test('a newer run folder that kept no record: last and previous say so in one sentence instead of comparing older runs', () => {
@@ -89,7 +117,12 @@ test('a newer run folder that kept no record: last and previous say so in one se
   for (const spec of ['last', 'previous']) {
     assert.throws(
       () => loadNamedRun(spec, undefined, root),
-      (e: Error) => !e.message.includes('\n') && e.message.includes(`"${spec}" would pass over newer run folders that kept no record of their run: ${path.basename(lost)} (no run.json)`) && /new22222.*old11111/.test(e.message),
+      (e: Error) =>
+        !e.message.includes('\n') &&
+        e.message.includes(
+          `"${spec}" would pass over newer run folders that kept no record of their run: ${path.basename(lost)} (no run.json)`,
+        ) &&
+        /new22222.*old11111/.test(e.message),
     );
   }
   assert.equal(loadNamedRun('new22222', undefined, root).source, newer, 'a run named by its id still loads');
@@ -105,7 +138,16 @@ test('a newer run folder that kept no record: last and previous say so in one se
 test('a newer run still going is passed over, named as such (a note, not a refusal)', () => {
   const { root, newer } = runsRoot();
   const going = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 3, 3)), 'going333'));
-  writeRunRecord(going, { runId: 'going333', seed: '1', projects: ['local'], command: 'x', startedAt: 'x', status: 'running', pid: process.pid, host: 'h' });
+  writeRunRecord(going, {
+    runId: 'going333',
+    seed: '1',
+    projects: ['local'],
+    command: 'x',
+    startedAt: 'x',
+    status: 'running',
+    pid: process.pid,
+    host: 'h',
+  });
   assert.deepEqual(passedOver('last', root), [{ name: path.basename(going), why: 'still running', recordLost: false }]);
   assert.equal(loadNamedRun('last', undefined, root).source, newer);
 });

@@ -12,7 +12,16 @@ const read = (message: Record<string, unknown>): RunData => ({
   source: 'run',
   projects: ['sandbox'],
   tests: [],
-  transcript: [{ project: 'sandbox', test: 'reads', label: 'read incoming', startedAt: '1', request: { method: 'GET', url: 'https://h/payments/pacs008/v08/abc' }, response: { status: 200, body: JSON.stringify({ fitoFICstmrCdtTrf: message }) } }],
+  transcript: [
+    {
+      project: 'sandbox',
+      test: 'reads',
+      label: 'read incoming',
+      startedAt: '1',
+      request: { method: 'GET', url: 'https://h/payments/pacs008/v08/abc' },
+      response: { status: 200, body: JSON.stringify({ fitoFICstmrCdtTrf: message }) },
+    },
+  ],
 });
 
 test('probe members served back by a target are not response schema drift; a member of the target is', () => {
@@ -23,7 +32,10 @@ test('probe members served back by a target are not response schema drift; a mem
   ) as Record<string, unknown>;
   assert.deepEqual(compareRuns(read(plain), read(withProbes)).drift, []);
   const realChange = compareRuns(read(plain), read({ ...withProbes, rmtInf: { ustrd: 'x' } })).drift;
-  assert.deepEqual(realChange.flatMap((d) => d.added.map((a) => a.path)), ['$.fitoFICstmrCdtTrf.rmtInf', '$.fitoFICstmrCdtTrf.rmtInf.ustrd']);
+  assert.deepEqual(
+    realChange.flatMap((d) => d.added.map((a) => a.path)),
+    ['$.fitoFICstmrCdtTrf.rmtInf', '$.fitoFICstmrCdtTrf.rmtInf.ustrd'],
+  );
 });
 
 test('every member the robustness probes add to a message is in the one list compare reads', () => {
@@ -38,7 +50,8 @@ test('every member the robustness probes add to a message is in the one list com
     } catch {
       continue; // not JSON a target could serve back (invalid UTF-8, UTF-16)
     }
-    for (const p of fieldTypes(json, new Map(), '$').keys()) if (!/^\$(\.fitoFICstmrCdtTrf(\.grpHdr(\.msgId)?)?)?$/.test(p)) added.add(p);
+    for (const p of fieldTypes(json, new Map(), '$').keys())
+      if (!/^\$(\.fitoFICstmrCdtTrf(\.grpHdr(\.msgId)?)?)?$/.test(p)) added.add(p);
   }
   assert.deepEqual([...added], [], 'a probe adds a member compare would report as drift');
   assert.ok(['suiteExtra', 'suiteTwice', 'constructor', '__proto__'].every((n) => PROBE_MEMBER_NAMES.has(n)));

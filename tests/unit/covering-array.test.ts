@@ -21,7 +21,22 @@ const dialectShaped: Factor[] = [
   factor('refusalStatus.conflict', 400, 409, 422),
   factor('errorBody', 'errors', 'problem', 'message'),
   factor('interimStatus', 'PEND', 'PDNG', 'ACSP', 'ACTC'),
-  ...['acceptedStatus', 'rejectStatus', 'expiresInType', 'accessTokenFormat', 'paymentsServiceIdFormat', 'returnUnknownOriginal', 'businessRejection', 'idempotencyConflict', 'assertionReplay', 'cancellationRequestRoot', 'resolutionRoot', 'refundRoot', 'extraInput', 'utf8'].map((n) => factor(n, `${n}-a`, `${n}-b`)),
+  ...[
+    'acceptedStatus',
+    'rejectStatus',
+    'expiresInType',
+    'accessTokenFormat',
+    'paymentsServiceIdFormat',
+    'returnUnknownOriginal',
+    'businessRejection',
+    'idempotencyConflict',
+    'assertionReplay',
+    'cancellationRequestRoot',
+    'resolutionRoot',
+    'refundRoot',
+    'extraInput',
+    'utf8',
+  ].map((n) => factor(n, `${n}-a`, `${n}-b`)),
   factor('repeatBody', 'original', 'empty', 'id-only'),
 ];
 
@@ -29,7 +44,8 @@ test('the dialect-shaped factors: every pair of values in some row, in at most 1
   const rows = pairwiseCover(dialectShaped);
   assert.deepEqual(uncoveredPairs(dialectShaped, rows), []);
   assert.ok(rows.length >= 12 && rows.length <= 15, `${rows.length} rows`);
-  for (const row of rows) assert.deepEqual(Object.keys(row).sort(), dialectShaped.map((f) => f.name).sort(), 'every row names every factor');
+  for (const row of rows)
+    assert.deepEqual(Object.keys(row).sort(), dialectShaped.map((f) => f.name).sort(), 'every row names every factor');
   // Deterministic: the matrix names its dialects by row number.
   assert.deepEqual(pairwiseCover(dialectShaped), rows);
 });
@@ -45,12 +61,23 @@ test('small cases reach the optimum', () => {
 });
 
 test('a factor with one value is in every row; slots no pair needs take the first value', () => {
-  const rows = pairwiseCover([factor('big', 1, 2, 3), factor('mid', 'x', 'y', 'z'), factor('fixed', 'always'), factor('bit', 'on', 'off')]);
+  const rows = pairwiseCover([
+    factor('big', 1, 2, 3),
+    factor('mid', 'x', 'y', 'z'),
+    factor('fixed', 'always'),
+    factor('bit', 'on', 'off'),
+  ]);
   assert.ok(rows.every((r) => r.fixed === 'always'));
   assert.equal(rows.length, 9);
 });
 
 test('an uncovered pair is named', () => {
   const fs = [factor('a', 0, 1), factor('b', 0, 1)];
-  assert.deepEqual(uncoveredPairs(fs, [{ a: 0, b: 0 }, { a: 1, b: 1 }]), ['a=0 & b=1', 'a=1 & b=0']);
+  assert.deepEqual(
+    uncoveredPairs(fs, [
+      { a: 0, b: 0 },
+      { a: 1, b: 1 },
+    ]),
+    ['a=0 & b=1', 'a=1 & b=0'],
+  );
 });

@@ -10,7 +10,7 @@ import { describeCreated, readCreatedCounts, totalCreated, writeCreatedCount } f
 import { RunPoolTaken } from '../../fixtures/pool-taken';
 import { tempDir } from './support/cli';
 
-test('the workers\' creations are summed by operation; a worker that created nothing writes nothing', () => {
+test("the workers' creations are summed by operation; a worker that created nothing writes nothing", () => {
   const dir = tempDir('created');
   assert.equal(readCreatedCounts(dir), undefined);
   writeCreatedCount(dir, 0, { submitPayment: 3, returnPayment: 1 });
@@ -19,7 +19,10 @@ test('the workers\' creations are summed by operation; a worker that created not
   const sum = readCreatedCounts(dir)!;
   assert.deepEqual(sum, { submitPayment: 5, returnPayment: 1, refund: 4 });
   assert.equal(totalCreated(sum), 10);
-  assert.equal(describeCreated(sum), 'created at the target: 10 accepted submissions (submitPayment 5, refund 4, returnPayment 1)');
+  assert.equal(
+    describeCreated(sum),
+    'created at the target: 10 accepted submissions (submitPayment 5, refund 4, returnPayment 1)',
+  );
 });
 
 test('a worker reads what every worker of the run took from its pool', () => {

@@ -21,14 +21,35 @@ import { generateRsaKeyPair } from '../../helpers/keys';
 import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
 import { decodeCompact } from '../../helpers/jws';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { curlReplay, replayFileStem, replayFiles, replayPointer, TERMINAL_WIDTH, type CurlTarget } from '../../helpers/replay';
+import {
+  curlReplay,
+  replayFileStem,
+  replayFiles,
+  replayPointer,
+  TERMINAL_WIDTH,
+  type CurlTarget,
+} from '../../helpers/replay';
 import { loadProfile, parseProfile } from '../../helpers/profile';
 import { generatedClient, registerClient } from '../../client/target';
-import { JWT_BEARER_GRANT, paymentRequestHeaders, scaTokenOf, tokenRequestParts, type SubmitOptions, type TokenRequestOptions } from '../../client/api';
+import {
+  JWT_BEARER_GRANT,
+  paymentRequestHeaders,
+  scaTokenOf,
+  tokenRequestParts,
+  type SubmitOptions,
+  type TokenRequestOptions,
+} from '../../client/api';
 import { headerCases } from '../../cases/sca-cases';
 import { tokenCases } from '../../cases/token-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
-import { headerMutant, mutations, replayMutation, SCA_NONCE_REUSED, tokenMutant, type FreshCredentials } from '../../cases/mutations';
+import {
+  headerMutant,
+  mutations,
+  replayMutation,
+  SCA_NONCE_REUSED,
+  tokenMutant,
+  type FreshCredentials,
+} from '../../cases/mutations';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
 import { parseCurlEnvArgs } from '../../scripts/curl-env';
@@ -39,14 +60,28 @@ let reference: ReferenceHandle;
 const http = new HttpClient();
 
 before(async () => {
-  reference = await startReference({ host: '127.0.0.1', port: 0, admin: true, batchIntervalMs: 20, settlementDelayMs: 20 });
+  reference = await startReference({
+    host: '127.0.0.1',
+    port: 0,
+    admin: true,
+    batchIntervalMs: 20,
+    settlementDelayMs: 20,
+  });
 });
 after(async () => {
   await reference.close();
   rmSync(path.join(root, 'body.json'), { force: true });
 });
 
-const targetOf = (extra: Partial<CurlTarget> = {}): CurlTarget => ({ project: 'local', kind: 'reference', baseUrl: reference.url, authUrl: reference.url, faults: [], referenceKnobs: {}, ...extra });
+const targetOf = (extra: Partial<CurlTarget> = {}): CurlTarget => ({
+  project: 'local',
+  kind: 'reference',
+  baseUrl: reference.url,
+  authUrl: reference.url,
+  faults: [],
+  referenceKnobs: {},
+  ...extra,
+});
 
 /** A registered client of the reference and a valid submission of a payment by it: the exchange a failing test would leave. */
 async function submission(): Promise<Exchange> {
@@ -55,14 +90,28 @@ async function submission(): Promise<Exchange> {
   const token = await http.send('token', {
     method: 'POST',
     url: `${reference.url}/oauth/token`,
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: authenticationJwt(client), scope: 'makePayments' }).toString(),
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
+    body: new URLSearchParams({
+      grant_type: JWT_BEARER_GRANT,
+      assertion: authenticationJwt(client),
+      scope: 'makePayments',
+    }).toString(),
   });
   const body = JSON.stringify(buildPacs008({ seed: 'curl-env' }));
   return http.send('submit payment', {
     method: 'POST',
     url: `${reference.url}/payments/pacs008/v10`,
-    headers: { authorization: `Bearer ${(token.response.json as { access_token: string }).access_token}`, 'x-client-id': client.clientId, 'content-type': 'application/json', accept: 'application/json', 'sca-token': scaJwt(client, body) },
+    headers: {
+      authorization: `Bearer ${(token.response.json as { access_token: string }).access_token}`,
+      'x-client-id': client.clientId,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'sca-token': scaJwt(client, body),
+    },
     body,
   });
 }
@@ -104,8 +153,16 @@ test('a token request: the printed lines get an access token', async () => {
   const exchange = await http.send('token', {
     method: 'POST',
     url: `${reference.url}/oauth/token`,
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: authenticationJwt(client), scope: 'makePayments' }).toString(),
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
+    body: new URLSearchParams({
+      grant_type: JWT_BEARER_GRANT,
+      assertion: authenticationJwt(client),
+      scope: 'makePayments',
+    }).toString(),
   });
   const printed = curlReplay(exchange, new Redactor(), targetOf());
   assert.match(printed, /--token-request/);
@@ -117,12 +174,34 @@ test('a token request: the printed lines get an access token', async () => {
 });
 
 test('a remote profile: credentials from its secret variables, the sca-token hd hashes exactly the body file', async () => {
-  const local = JSON.parse(readFileSync(path.join(root, 'environments', 'local.json'), 'utf8')) as Record<string, unknown>;
-  const names = { clientId: 'CURLENV_TEST_CLIENT_ID', clientSecret: 'CURLENV_TEST_CLIENT_SECRET', privateKey: 'CURLENV_TEST_PRIVATE_KEY', kid: 'CURLENV_TEST_KID', iss: 'CURLENV_TEST_ISS' };
-  const profile = parseProfile({ ...local, name: 'remote-test', target: { kind: 'remote', baseUrl: `${reference.url}/`, authUrl: reference.url, clients: { primary: names } } }, 'remote-test.json');
+  const local = JSON.parse(readFileSync(path.join(root, 'environments', 'local.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  const names = {
+    clientId: 'CURLENV_TEST_CLIENT_ID',
+    clientSecret: 'CURLENV_TEST_CLIENT_SECRET',
+    privateKey: 'CURLENV_TEST_PRIVATE_KEY',
+    kid: 'CURLENV_TEST_KID',
+    iss: 'CURLENV_TEST_ISS',
+  };
+  const profile = parseProfile(
+    {
+      ...local,
+      name: 'remote-test',
+      target: { kind: 'remote', baseUrl: `${reference.url}/`, authUrl: reference.url, clients: { primary: names } },
+    },
+    'remote-test.json',
+  );
   const client = generatedClient('primary', 'curltest', 0, generateRsaKeyPair());
   await registerClient(http, { baseUrl: reference.url, authUrl: reference.url, adminUrl: reference.url }, client);
-  const values = { clientId: client.clientId, clientSecret: client.clientSecret, privateKey: client.privateKey!.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: client.kid, iss: client.iss };
+  const values = {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    privateKey: client.privateKey!.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    kid: client.kid,
+    iss: client.iss,
+  };
   for (const [field, variable] of Object.entries(names)) process.env[variable] = values[field as keyof typeof values];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'curl-env-'));
   try {
@@ -137,7 +216,13 @@ test('a remote profile: credentials from its secret variables, the sca-token hd 
     const res = await http.send('submit', {
       method: 'POST',
       url: `${variables.BASE_URL}/payments/pacs008/v10`,
-      headers: { authorization: variables.AUTHORIZATION!, 'x-client-id': variables.X_CLIENT_ID!, 'sca-token': variables.SCA_TOKEN!, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        authorization: variables.AUTHORIZATION!,
+        'x-client-id': variables.X_CLIENT_ID!,
+        'sca-token': variables.SCA_TOKEN!,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: bytes,
     });
     assert.equal(res.response.status, 201, res.response.text);
@@ -156,26 +241,52 @@ test('rendering: paths after the base URL, the secondary client, faults, large b
     durationMs: 0,
     retries: [],
   });
-  const remote = { project: 'sandbox', kind: 'remote' as const, baseUrl: 'https://api.example/v1', authUrl: 'https://auth.example', faults: [], referenceKnobs: {} };
-  const onRemote = curlReplay(exchange('https://api.example/v1/payments/pacs008/v10', '{}', { 'x-client-id': 'c' }), new Redactor(), { ...remote, client: 'secondary' });
-  assert.match(onRemote, /^curl -sS -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m, 'the path after a base URL with a path of its own');
+  const remote = {
+    project: 'sandbox',
+    kind: 'remote' as const,
+    baseUrl: 'https://api.example/v1',
+    authUrl: 'https://auth.example',
+    faults: [],
+    referenceKnobs: {},
+  };
+  const onRemote = curlReplay(
+    exchange('https://api.example/v1/payments/pacs008/v10', '{}', { 'x-client-id': 'c' }),
+    new Redactor(),
+    { ...remote, client: 'secondary' },
+  );
+  assert.match(
+    onRemote,
+    /^curl -sS -i -X POST "\$BASE_URL\/payments\/pacs008\/v10"/m,
+    'the path after a base URL with a path of its own',
+  );
   assert.match(onRemote, /curl-env -- --project sandbox --client secondary --body-file body\.json\)"/);
   assert.doesNotMatch(onRemote, /--base-url|npm run reference/, 'a remote profile names its own URLs');
-  const faulted = curlReplay(exchange(`${reference.url}/payments/pacs008/v10`, '{}'), new Redactor(), targetOf({ faults: ['sca-optional'], referenceKnobs: { REF_LATENCY_MS: '5' } }));
+  const faulted = curlReplay(
+    exchange(`${reference.url}/payments/pacs008/v10`, '{}'),
+    new Redactor(),
+    targetOf({ faults: ['sca-optional'], referenceKnobs: { REF_LATENCY_MS: '5' } }),
+  );
   assert.match(faulted, /--base-url "\$BASE_URL" --faults sca-optional/);
   assert.match(faulted, /REF_LATENCY_MS=5 npm run reference/);
-  const large = curlReplay(exchange(`${reference.url}/payments/pacs008/v10`, 'x'.repeat(200_000)), new Redactor(), targetOf());
+  const large = curlReplay(
+    exchange(`${reference.url}/payments/pacs008/v10`, 'x'.repeat(200_000)),
+    new Redactor(),
+    targetOf(),
+  );
   assert.ok(large.length < 5_000, 'a 200 kB body is not inlined');
   assert.doesNotMatch(large, /--data-binary|--body-file/);
 });
 
 test('export lines keep every value literal through eval', async () => {
-  const run = await bash(`${exportLines({ A: "it's $HOME `x` \"q\"", B: 'Bearer abc.def' })}\nprintf '%s|%s' "$A" "$B"`);
+  const run = await bash(`${exportLines({ A: 'it\'s $HOME `x` "q"', B: 'Bearer abc.def' })}\nprintf '%s|%s' "$A" "$B"`);
   assert.equal(run.stdout, 'it\'s $HOME `x` "q"|Bearer abc.def');
 });
 
 test('the local profile without --base-url is refused in one sentence', async () => {
-  await assert.rejects(curlEnvironment({ profile: loadProfile('local'), client: 'primary', tokenRequest: false, faults: [] }), /start one \(npm run reference\) and give its URL with --base-url/);
+  await assert.rejects(
+    curlEnvironment({ profile: loadProfile('local'), client: 'primary', tokenRequest: false, faults: [] }),
+    /start one \(npm run reference\) and give its URL with --base-url/,
+  );
 });
 
 // ── a negative case's curl carries its mutation ──────────────────────────────────────────────────
@@ -190,19 +301,41 @@ async function registered(role: 'primary' | 'secondary', faults: string[] = []):
 
 async function tokenOf(client: ClientIdentity): Promise<string> {
   const { headers, fields } = tokenRequestParts(client);
-  const answer = await http.send('token', { method: 'POST', url: `${reference.url}/oauth/token`, headers, body: new URLSearchParams(fields).toString() });
+  const answer = await http.send('token', {
+    method: 'POST',
+    url: `${reference.url}/oauth/token`,
+    headers,
+    body: new URLSearchParams(fields).toString(),
+  });
   return (answer.response.json as { access_token: string }).access_token;
 }
 
 /** The mutant a negative test sends (the headers Api builds), with the mutation id on the exchange as Api records it. */
-async function mutantSubmission(mutant: (fresh: FreshCredentials) => SubmitOptions, faults: string[] = []): Promise<Exchange> {
+async function mutantSubmission(
+  mutant: (fresh: FreshCredentials) => SubmitOptions,
+  faults: string[] = [],
+): Promise<Exchange> {
   const client = await registered('primary', faults);
   const other = await registered('secondary', faults);
   const body = JSON.stringify(buildPacs008({ seed: 'curl-env-mutant' }));
-  const options = mutant({ client, other, accessToken: await tokenOf(client), otherAccessToken: await tokenOf(other), body });
+  const options = mutant({
+    client,
+    other,
+    accessToken: await tokenOf(client),
+    otherAccessToken: await tokenOf(other),
+    body,
+  });
   const sca = scaTokenOf(client, body, options.sca);
-  const headers = paymentRequestHeaders(client, options.accessToken ?? (await tokenOf(client)), options, { 'content-type': 'application/json', ...(sca ? { 'sca-token': sca } : {}) });
-  const exchange = await http.send('mutant', { method: 'POST', url: `${reference.url}/payments/pacs008/v10`, headers, body });
+  const headers = paymentRequestHeaders(client, options.accessToken ?? (await tokenOf(client)), options, {
+    'content-type': 'application/json',
+    ...(sca ? { 'sca-token': sca } : {}),
+  });
+  const exchange = await http.send('mutant', {
+    method: 'POST',
+    url: `${reference.url}/payments/pacs008/v10`,
+    headers,
+    body,
+  });
   return options.mutation ? { ...exchange, mutation: options.mutation } : exchange;
 }
 
@@ -211,7 +344,8 @@ const mutantTarget = (exchange: Exchange, faults: string[] = []): CurlTarget => 
   return targetOf({ faults, ...(mutation ? { mutation } : {}) });
 };
 const statusLine = (stdout: string): string => /^HTTP\/1\.1 (\d{3})/m.exec(stdout)?.[1] ?? `no status in: ${stdout}`;
-const errorCode = (text: string): unknown => (JSON.parse(text.slice(text.indexOf('\n{') + 1)) as { errors?: { code: string }[] }).errors?.[0]?.code;
+const errorCode = (text: string): unknown =>
+  (JSON.parse(text.slice(text.indexOf('\n{') + 1)) as { errors?: { code: string }[] }).errors?.[0]?.code;
 const hdCase = headerCases.find((c) => c.name === 'SCA hd of another body')!;
 
 test('a failed hd test: its curl, run as printed, gets the refusal the test got (401 invalid_sca_token), and without the mutation it would not', async () => {
@@ -224,8 +358,14 @@ test('a failed hd test: its curl, run as printed, gets the refusal the test got 
   assert.equal(run.status, 0, run.stderr);
   assert.equal(statusLine(run.stdout), '401', run.stdout);
   assert.equal(errorCode(run.stdout), 'invalid_sca_token');
-  const unmutated = await bash(`export BASE_URL=${reference.url}\n${printed.replace(' --mutation SCA-hd-of-another-body', '')}`);
-  assert.equal(statusLine(unmutated.stdout), '201', 'the same lines with valid credentials are accepted: the mutation is what the curl reproduces');
+  const unmutated = await bash(
+    `export BASE_URL=${reference.url}\n${printed.replace(' --mutation SCA-hd-of-another-body', '')}`,
+  );
+  assert.equal(
+    statusLine(unmutated.stdout),
+    '201',
+    'the same lines with valid credentials are accepted: the mutation is what the curl reproduces',
+  );
 });
 
 test('a failed hd test against a target that ignores hd (fault sca-hd-unchecked): the curl is accepted, as the test was', async () => {
@@ -247,12 +387,17 @@ test('mutations of headers and of the secondary client: a missing X-Client-Id, a
   }
 });
 
-test('a token request mutation: the assertion with an unknown kid gets the test\'s 400 invalid_grant', async () => {
+test("a token request mutation: the assertion with an unknown kid gets the test's 400 invalid_grant", async () => {
   const c = tokenCases.find((t) => t.name === 'kid unknown')!;
   const client = await registered('primary');
   const options: TokenRequestOptions = tokenMutant(c, { client, other: undefined });
   const { headers, fields } = tokenRequestParts(client, options);
-  const sent = await http.send('mutant', { method: 'POST', url: `${reference.url}/oauth/token`, headers, body: new URLSearchParams(fields).toString() });
+  const sent = await http.send('mutant', {
+    method: 'POST',
+    url: `${reference.url}/oauth/token`,
+    headers,
+    body: new URLSearchParams(fields).toString(),
+  });
   assert.equal(sent.response.status, 400);
   const exchange = { ...sent, mutation: options.mutation! };
   const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
@@ -263,9 +408,25 @@ test('a token request mutation: the assertion with an unknown kid gets the test\
 });
 
 test('a mutation that cannot be applied again is said so, and curl-env is not asked for it', () => {
-  const exchange = { label: 'x', request: { method: 'POST' as const, url: `${reference.url}/payments/pacs008/v10`, headers: { 'content-type': 'application/json' }, body: '{}' }, response: { status: 201, headers: {}, text: '', json: undefined }, startedAt: '', durationMs: 0, retries: [], mutation: SCA_NONCE_REUSED };
+  const exchange = {
+    label: 'x',
+    request: {
+      method: 'POST' as const,
+      url: `${reference.url}/payments/pacs008/v10`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    },
+    response: { status: 201, headers: {}, text: '', json: undefined },
+    startedAt: '',
+    durationMs: 0,
+    retries: [],
+    mutation: SCA_NONCE_REUSED,
+  };
   const printed = curlReplay(exchange, new Redactor(), mutantTarget(exchange));
-  assert.match(printed, /^# credentials: fresh and VALID, not this test's mutation \(an SCA nonce the request before it used\): the nonce was spent/m);
+  assert.match(
+    printed,
+    /^# credentials: fresh and VALID, not this test's mutation \(an SCA nonce the request before it used\): the nonce was spent/m,
+  );
   assert.doesNotMatch(printed, /--mutation/);
   const unknown = replayMutation('no-such-mutation');
   assert.equal(unknown?.notReapplied, 'a mutation curl-env does not know');
@@ -277,21 +438,67 @@ test('the mutation registry: every negative case of the catalogues has one id, a
   assert.ok(mutations.length >= headerCases.length + tokenCases.length + 2 * jwtAttacks.length);
   assert.deepEqual(parseCurlEnvArgs(['--mutation', 'SCA-hd-of-another-body']).mutation, 'SCA-hd-of-another-body');
   const profile = loadProfile('local');
-  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: false, faults: [], mutation: 'no-such' }), /unknown mutation no-such; known: /);
-  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: false, faults: [], mutation: SCA_NONCE_REUSED }), /cannot be applied to fresh credentials: the nonce was spent/);
-  await assert.rejects(curlEnvironment({ profile, client: 'primary', baseUrl: reference.url, tokenRequest: true, faults: [], mutation: 'SCA-hd-of-another-body' }), /is of a payments request, not of a token request/);
+  await assert.rejects(
+    curlEnvironment({
+      profile,
+      client: 'primary',
+      baseUrl: reference.url,
+      tokenRequest: false,
+      faults: [],
+      mutation: 'no-such',
+    }),
+    /unknown mutation no-such; known: /,
+  );
+  await assert.rejects(
+    curlEnvironment({
+      profile,
+      client: 'primary',
+      baseUrl: reference.url,
+      tokenRequest: false,
+      faults: [],
+      mutation: SCA_NONCE_REUSED,
+    }),
+    /cannot be applied to fresh credentials: the nonce was spent/,
+  );
+  await assert.rejects(
+    curlEnvironment({
+      profile,
+      client: 'primary',
+      baseUrl: reference.url,
+      tokenRequest: true,
+      faults: [],
+      mutation: 'SCA-hd-of-another-body',
+    }),
+    /is of a payments request, not of a token request/,
+  );
 });
 
 test('the replay attachment starts with lines a terminal shows whole: the files, then the credentials', () => {
-  const stem = replayFileStem('local', 'tests/access/cross-cutting.spec.ts', ['refund: SCA', 'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key']);
+  const stem = replayFileStem('local', 'tests/access/cross-cutting.spec.ts', [
+    'refund: SCA',
+    'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key',
+  ]);
   assert.match(stem, /^refuses-sca-x5u-header-[0-9a-f]{6}$/);
-  assert.notEqual(stem, replayFileStem('local', 'tests/access/cross-cutting.spec.ts', ['cancel: SCA', 'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key']));
+  assert.notEqual(
+    stem,
+    replayFileStem('local', 'tests/access/cross-cutting.spec.ts', [
+      'cancel: SCA',
+      'refuses: SCA x5u header pointing at an attacker’s certificate, signed with its key',
+    ]),
+  );
   const dir = 'reports/runs/20261125T183847Z-907affa0/replay';
-  const pointer = replayPointer({ rerun: `${dir}/${stem}.sh`, curl: `${dir}/${stem}.curl.sh` }, replayMutation('sca-x5u-header-pointing-at-an-attackers-certificate-signed-with-its-key'));
+  const pointer = replayPointer(
+    { rerun: `${dir}/${stem}.sh`, curl: `${dir}/${stem}.curl.sh` },
+    replayMutation('sca-x5u-header-pointing-at-an-attackers-certificate-signed-with-its-key'),
+  );
   for (const line of pointer) assert.ok(line.length <= TERMINAL_WIDTH, `${line.length} columns: ${line}`);
   assert.ok(pointer.join('\n').length + 1 <= 300, 'Playwright prints the first 300 characters of a text attachment');
   assert.match(pointer[2]!, /^credentials: fresh and VALID, not this test's mutation \(SCA x5u header/);
-  const files = replayFiles({ command: 'PAYMENTS_SEED=1 npx playwright test', curl: 'curl …', testName: '[local] t › x' });
+  const files = replayFiles({
+    command: 'PAYMENTS_SEED=1 npx playwright test',
+    curl: 'curl …',
+    testName: '[local] t › x',
+  });
   assert.match(files.rerun, /^PAYMENTS_SEED=1 npx playwright test$/m);
   assert.match(files.curl!, /^curl …$/m);
 });

@@ -1,11 +1,26 @@
 /** Known deviations: validation messages and the nightly policy (known / regression / expired / stale). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDeviations, fieldNames, matches, parseDeviations, DeviationsError, titleWithoutProject, type Deviation, type RunTest } from '../../ledger/deviations';
+import {
+  applyDeviations,
+  fieldNames,
+  matches,
+  parseDeviations,
+  DeviationsError,
+  titleWithoutProject,
+  type Deviation,
+  type RunTest,
+} from '../../ledger/deviations';
 import { parseNightlyArgs } from '../../scripts/nightly';
 
 const FILE = 'environments/sandbox.deviations.json';
-const entry = (extra: Partial<Deviation>): Deviation => ({ reason: 'provider bug', ticket: 'PAY-1', owner: 'qa@bank.example', expires: '2099-12-31', ...extra });
+const entry = (extra: Partial<Deviation>): Deviation => ({
+  reason: 'provider bug',
+  ticket: 'PAY-1',
+  owner: 'qa@bank.example',
+  expires: '2099-12-31',
+  ...extra,
+});
 
 const error = (json: unknown): string => {
   try {
@@ -25,15 +40,37 @@ test('a valid file parses', () => {
 test('each validation problem is one sentence naming the entry and field', () => {
   assert.equal(error({}), `${FILE}: must be a JSON array of deviation entries`);
   assert.equal(error([entry({})]), `${FILE}: entry 1 needs "rule" or "test" (or both) to say which failures it covers`);
-  assert.equal(error([entry({ rule: 'TOK-01' }), { rule: 'TOK-01', reason: 'x y', owner: 'me', expires: '2099-01-01' }]), `${FILE}: entry 2 is missing "ticket"`);
-  assert.equal(error([entry({ rule: 'TOK-01', expires: '31/12/2099' })]), `${FILE}: entry 1 field "expires" must be a date YYYY-MM-DD`);
-  assert.equal(error([entry({ rule: 'TOK-01', expires: '2099-02-30' })]), `${FILE}: entry 1 field "expires" is not a real date: 2099-02-30`);
-  assert.equal(error([entry({ rule: 'ZZZ-99' })]), `${FILE}: entry 1 field "rule": ZZZ-99 is not in the ledger (ledger/rules.ts)`);
-  assert.equal(error([{ ...entry({ rule: 'TOK-01' }), until: 'x' }]), `${FILE}: entry 1 has unknown field "until" (allowed: rule, test, reason, ticket, owner, expires, renamedField)`);
-  assert.equal(error([entry({ rule: 'tok-1' })]), `${FILE}: entry 1 field "rule" must look like a ledger ID such as P8-12`);
+  assert.equal(
+    error([entry({ rule: 'TOK-01' }), { rule: 'TOK-01', reason: 'x y', owner: 'me', expires: '2099-01-01' }]),
+    `${FILE}: entry 2 is missing "ticket"`,
+  );
+  assert.equal(
+    error([entry({ rule: 'TOK-01', expires: '31/12/2099' })]),
+    `${FILE}: entry 1 field "expires" must be a date YYYY-MM-DD`,
+  );
+  assert.equal(
+    error([entry({ rule: 'TOK-01', expires: '2099-02-30' })]),
+    `${FILE}: entry 1 field "expires" is not a real date: 2099-02-30`,
+  );
+  assert.equal(
+    error([entry({ rule: 'ZZZ-99' })]),
+    `${FILE}: entry 1 field "rule": ZZZ-99 is not in the ledger (ledger/rules.ts)`,
+  );
+  assert.equal(
+    error([{ ...entry({ rule: 'TOK-01' }), until: 'x' }]),
+    `${FILE}: entry 1 has unknown field "until" (allowed: rule, test, reason, ticket, owner, expires, renamedField)`,
+  );
+  assert.equal(
+    error([entry({ rule: 'tok-1' })]),
+    `${FILE}: entry 1 field "rule" must look like a ledger ID such as P8-12`,
+  );
 });
 
-const T = (title: string, outcome: string, tags: string[] = []): RunTest => ({ title: `sandbox › auth/token.spec.ts › ${title}`, tags, outcome });
+const T = (title: string, outcome: string, tags: string[] = []): RunTest => ({
+  title: `sandbox › auth/token.spec.ts › ${title}`,
+  tags,
+  outcome,
+});
 
 test('matching: by rule tag, by title text (project excluded), or both', () => {
   const t = T('refuses: sub missing', 'failed', ['AJWT-06', 'TOK-13']);
@@ -51,10 +88,20 @@ test('a failure covered by an unexpired entry is a known deviation; others are r
     [entry({ rule: 'TOK-01' })],
     '2026-01-01',
   );
-  assert.deepEqual(out.known.map((k) => k.test), ['sandbox › auth/token.spec.ts › a']);
-  assert.deepEqual(out.regressions.map((r) => r.test), ['sandbox › auth/token.spec.ts › b']);
+  assert.deepEqual(
+    out.known.map((k) => k.test),
+    ['sandbox › auth/token.spec.ts › a'],
+  );
+  assert.deepEqual(
+    out.regressions.map((r) => r.test),
+    ['sandbox › auth/token.spec.ts › b'],
+  );
   assert.equal(out.ok, false);
-  const onlyKnown = applyDeviations([T('a', 'failed', ['TOK-01']), T('c', 'passed')], [entry({ rule: 'TOK-01' })], '2026-01-01');
+  const onlyKnown = applyDeviations(
+    [T('a', 'failed', ['TOK-01']), T('c', 'passed')],
+    [entry({ rule: 'TOK-01' })],
+    '2026-01-01',
+  );
   assert.equal(onlyKnown.ok, true);
 });
 
@@ -90,11 +137,20 @@ test('in a partial run or when its tests were skipped, an entry that matched not
 
 test('nightly arguments: --project is kept for Playwright; filters make the run partial', () => {
   const full = parseNightlyArgs(['--project', 'sandbox', '--workers', '2']);
-  assert.deepEqual(full, { project: 'sandbox', fromReports: [], partial: false, discover: true, playwrightArgs: ['--project=sandbox', '--workers', '2'] });
+  assert.deepEqual(full, {
+    project: 'sandbox',
+    fromReports: [],
+    partial: false,
+    discover: true,
+    playwrightArgs: ['--project=sandbox', '--workers', '2'],
+  });
   assert.equal(parseNightlyArgs(['--project=sandbox', 'tests/auth']).partial, true);
   assert.equal(parseNightlyArgs(['--project=sandbox', '--grep', '@TOK-01']).partial, true);
   assert.equal(parseNightlyArgs(['--project=sandbox', '--shard=1/3']).partial, true);
-  assert.deepEqual(parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json', '--from-report=dir']).fromReports, ['a.json', 'dir']);
+  assert.deepEqual(
+    parseNightlyArgs(['--project=sandbox', '--from-report', 'a.json', '--from-report=dir']).fromReports,
+    ['a.json', 'dir'],
+  );
   assert.throws(() => parseNightlyArgs(['--workers', '1']), /--project/);
   // Discovery (drift) runs before a suite run; a merge of reports runs it only when asked.
   assert.equal(parseNightlyArgs(['--project=sandbox', '--no-discover']).discover, false);
@@ -105,10 +161,38 @@ test('nightly arguments: --project is kept for Playwright; filters make the run 
 
 test('renamedField: a documented field under another name, found by every later call until the entry expires', () => {
   const base = { rule: 'P8-02', reason: 'the production service answers paymentsHubId', ticket: 'T-1', owner: 'qa' };
-  const entries = parseDeviations([{ ...base, renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' }, expires: '2026-12-31' }], 'x.json');
+  const entries = parseDeviations(
+    [{ ...base, renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' }, expires: '2026-12-31' }],
+    'x.json',
+  );
   assert.deepEqual(fieldNames('paymentsServiceId', entries, '2026-12-01'), ['paymentsServiceId', 'paymentsHubId']);
-  assert.deepEqual(fieldNames('paymentsServiceId', entries, '2027-01-01'), ['paymentsServiceId'], 'an expired entry renames nothing');
-  assert.throws(() => parseDeviations([{ ...base, renamedField: { documented: 'paymentId', actual: 'x' }, expires: '2026-12-31' }], 'x.json'), DeviationsError);
+  assert.deepEqual(
+    fieldNames('paymentsServiceId', entries, '2027-01-01'),
+    ['paymentsServiceId'],
+    'an expired entry renames nothing',
+  );
+  assert.throws(
+    () =>
+      parseDeviations(
+        [{ ...base, renamedField: { documented: 'paymentId', actual: 'x' }, expires: '2026-12-31' }],
+        'x.json',
+      ),
+    DeviationsError,
+  );
   const { rule: _rule, ...withoutRule } = base;
-  assert.throws(() => parseDeviations([{ ...withoutRule, test: 'data object', renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' }, expires: '2026-12-31' }], 'x.json'), /without "rule"/);
+  assert.throws(
+    () =>
+      parseDeviations(
+        [
+          {
+            ...withoutRule,
+            test: 'data object',
+            renamedField: { documented: 'paymentsServiceId', actual: 'paymentsHubId' },
+            expires: '2026-12-31',
+          },
+        ],
+        'x.json',
+      ),
+    /without "rule"/,
+  );
 });

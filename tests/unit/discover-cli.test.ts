@@ -16,7 +16,9 @@ import { MAX_REQUESTS } from '../../engines/discovery/session';
 
 const local = readFileSync(path.join(root, 'environments', 'local.json'), 'utf8');
 
-test('discover --write against a non-default dialect: bounded, recorded, adopted in place', { timeout: 120_000 }, () => {
+test('discover --write against a non-default dialect: bounded, recorded, adopted in place', {
+  timeout: 120_000,
+}, () => {
   const dir = tempDir('discover');
   const dialect = { refundRoot: 'fitoFIPmtRvsl', interimStatus: 'PDNG', 'refusalStatus.sca': 403 };
   const original = setJsonValue(setJsonValue(local, ['name'], 'demo'), ['target', 'dialect'], dialect);
@@ -29,14 +31,23 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   assert.ok(Number(cost[1]) > 20 && Number(cost[1]) <= MAX_REQUESTS, `bounded: ${cost[1]} requests`);
   assert.ok(Number(cost[2]) > 150, `every refusal trigger is asked, the return catalogue's too: ${cost[2]} triggers`);
   assert.ok(Number(cost[3]) >= 1, 'the probes create what they print');
-  assert.match(ran.stdout, /✖ messages\.refund\.root +profile "fIToFIPmtRvsl" \(not set: the suite’s default\); observed "fitoFIPmtRvsl" → --write sets "fitoFIPmtRvsl" {2}\[RFD-07\]/);
-  assert.match(ran.stdout, /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root/);
+  assert.match(
+    ran.stdout,
+    /✖ messages\.refund\.root +profile "fIToFIPmtRvsl" \(not set: the suite’s default\); observed "fitoFIPmtRvsl" → --write sets "fitoFIPmtRvsl" {2}\[RFD-07\]/,
+  );
+  assert.match(
+    ran.stdout,
+    /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root/,
+  );
   assert.match(ran.stdout, /fixpoint: the adopted profile admits every one of the \d+ answers discovery observed/);
 
   // Adopted: exactly the three fields that differ and the two the default left open (tokenErrorCodes, cancelUnknownPayment), each in place; the profile loads.
   const adopted = readFileSync(path.join(dir, 'demo.json'), 'utf8');
   const profile = loadProfile('demo', dir);
-  assert.deepEqual([profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca], ['fitoFIPmtRvsl', ['PDNG'], [403]]);
+  assert.deepEqual(
+    [profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca],
+    ['fitoFIPmtRvsl', ['PDNG'], [403]],
+  );
   const changed = adopted.split('\n').filter((line) => !original.split('\n').includes(line));
   assert.deepEqual(changed, [
     '      "sca": [403],',
@@ -49,10 +60,16 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
 
   // The discovered file: every answer with the exchange that showed it, nothing secret.
   const text = readFileSync(path.join(dir, 'demo.discovered.json'), 'utf8');
-  const discovered = JSON.parse(text) as { cost: { requests: number }; observations: { key: string; observed?: unknown; exchange?: { request: string; status: number } }[] };
+  const discovered = JSON.parse(text) as {
+    cost: { requests: number };
+    observations: { key: string; observed?: unknown; exchange?: { request: string; status: number } }[];
+  };
   assert.equal(discovered.cost.requests, Number(cost[1]));
   const refund = discovered.observations.find((o) => o.key === 'messages.refund.root')!;
-  assert.deepEqual([refund.observed, refund.exchange?.request, refund.exchange?.status], ['fitoFIPmtRvsl', 'POST /payments/pacs007/v08', 201]);
+  assert.deepEqual(
+    [refund.observed, refund.exchange?.request, refund.exchange?.status],
+    ['fitoFIPmtRvsl', 'POST /payments/pacs007/v08', 201],
+  );
   assert.doesNotMatch(text, /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{20,}/, 'no signed JWT');
   assert.doesNotMatch(text, /-----BEGIN/, 'no key');
   assert.match(text, /Bearer \[REDACTED hmac:[0-9a-f]{12}\]/);
@@ -61,5 +78,8 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
 test('discover refuses a live profile unless PAYMENTS_CONFIRM_LIVE names it', () => {
   const ran = runScript('discover.ts', ['--project', 'live'], cleanEnv());
   assert.equal(ran.status, 2);
-  assert.match(ran.stderr, /profile live targets a LIVE deployment\. Set PAYMENTS_CONFIRM_LIVE=live to confirm; discovery then runs only read-safe probes/);
+  assert.match(
+    ran.stderr,
+    /profile live targets a LIVE deployment\. Set PAYMENTS_CONFIRM_LIVE=live to confirm; discovery then runs only read-safe probes/,
+  );
 });

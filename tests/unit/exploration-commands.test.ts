@@ -12,7 +12,12 @@ import { refOf, SequenceModel, type ModelKit } from '../../engines/exploration/m
 import { describeStep, type Step } from '../../engines/exploration/steps';
 
 const kit = (amounts: bigint[], stranger = true): ModelKit => ({
-  payments: amounts.map((amount, i) => ({ message: buildPacs008({ seed: `unit|${i}` }), id: `id-P${i}`, amount, final: { txSts: 'ACCC', statusClass: 'accepted', reasonCodes: [], history: ['ACCC'], last: undefined as never } })),
+  payments: amounts.map((amount, i) => ({
+    message: buildPacs008({ seed: `unit|${i}` }),
+    id: `id-P${i}`,
+    amount,
+    final: { txSts: 'ACCC', statusClass: 'accepted', reasonCodes: [], history: ['ACCC'], last: undefined as never },
+  })),
   submitted: amounts.length,
   clients: stranger ? { stranger: { clientId: 'stranger' } as never } : {},
 });
@@ -40,14 +45,18 @@ test('every kind of step is a command of its own, printed as its step (what fast
   const commands = EVERY_KIND.map((step) => commandOf(step));
   assert.equal(new Set(commands.map((c) => c.constructor)).size, EVERY_KIND.length);
   for (const [i, c] of commands.entries()) assert.equal(c.toString(), describeStep(EVERY_KIND[i]!));
-  for (const c of commands) assert.equal(c.check(model()), true, `${c.toString()} runs on a kit with a settled payment and a stranger`);
+  for (const c of commands)
+    assert.equal(c.check(model()), true, `${c.toString()} runs on a kit with a settled payment and a stranger`);
 });
 
 test('a step that targets a payment needs one; a stranger’s step needs a third institution', () => {
   assert.equal(commandOf({ do: 'read status', payment: 0, as: 'payer' }).check(model([])), false);
   assert.equal(commandOf({ do: 'pay', cents: 100 }).check(model([])), true);
   assert.equal(commandOf({ do: 'shadow', payment: 0 }).check(model([10_000n], { stranger: false })), false);
-  assert.equal(commandOf({ do: 'cancel', payment: 0, as: 'stranger' }).check(model([10_000n], { stranger: false })), false);
+  assert.equal(
+    commandOf({ do: 'cancel', payment: 0, as: 'stranger' }).check(model([10_000n], { stranger: false })),
+    false,
+  );
   assert.equal(commandOf({ do: 'cancel', payment: 0, as: 'payer' }).check(model([10_000n], { stranger: false })), true);
 });
 
@@ -68,7 +77,11 @@ test('the model decides: a refund of the rest runs while something is left, a sh
   assert.equal(rest.check(m), true);
   m.sentBack(p, 'return R1', 'return', 'beneficiary', p.amount, 201, 'id-R1');
   assert.equal(rest.check(m), false, 'a 2xx return counts as gone until its status says otherwise');
-  assert.equal(commandOf({ do: 'burst', payment: 0, kind: 'refunds', copies: 3 }).check(m), true, 'a burst on nothing left: all of it must be refused');
+  assert.equal(
+    commandOf({ do: 'burst', payment: 0, kind: 'refunds', copies: 3 }).check(m),
+    true,
+    'a burst on nothing left: all of it must be refused',
+  );
   assert.equal(commandOf({ do: 'burst', payment: 0, kind: 'refunds', copies: 1 }).check(m), false);
 
   const shadow = commandOf({ do: 'shadow', payment: 0 });

@@ -48,7 +48,13 @@ const settled = (amount = 10_000n, extra: Partial<PaymentModel> = {}): PaymentMo
   shadowed: false,
   ...extra,
 });
-const back = (kind: 'return' | 'refund', amount: bigint, http: number, final?: MoneyBack['final'], by: MoneyBack['by'] = 'beneficiary'): MoneyBack => ({ label: `${kind} X`, kind, by, amount, http, id: `id-${kind}`, ...(final ? { final } : {}) });
+const back = (
+  kind: 'return' | 'refund',
+  amount: bigint,
+  http: number,
+  final?: MoneyBack['final'],
+  by: MoneyBack['by'] = 'beneficiary',
+): MoneyBack => ({ label: `${kind} X`, kind, by, amount, http, id: `id-${kind}`, ...(final ? { final } : {}) });
 const shape = { refundShapeConfirmed: true };
 
 test('money that went back counts from evidence: refused is nothing, 2xx is maybe until its status is final', () => {
@@ -56,47 +62,109 @@ test('money that went back counts from evidence: refused is nothing, 2xx is mayb
   assert.equal(counted(back('refund', 100n, 201)), 'maybe');
   assert.equal(counted(back('refund', 100n, 201, 'accepted')), 'yes');
   assert.equal(counted(back('refund', 100n, 201, 'rejected')), 'no');
-  const p = settled(10_000n, { back: [back('refund', 6_000n, 201, 'accepted'), back('refund', 1_000n, 201), back('return', 10_000n, 400)] });
+  const p = settled(10_000n, {
+    back: [back('refund', 6_000n, 201, 'accepted'), back('refund', 1_000n, 201), back('return', 10_000n, 400)],
+  });
   assert.deepEqual({ yes: moneyBack(p).yes, maybe: moneyBack(p).maybe }, { yes: 6_000n, maybe: 1_000n });
   assert.equal(restOf(p), 3_000n);
 });
 
 test('MNY-01: holds within the original; maybes that alone break it are followed; evidence beyond it breaks it', () => {
-  assert.equal(moneyVerdict(settled(10_000n, { back: [back('refund', 6_000n, 201), back('refund', 4_000n, 201)] })).verdict, 'holds');
+  assert.equal(
+    moneyVerdict(settled(10_000n, { back: [back('refund', 6_000n, 201), back('refund', 4_000n, 201)] })).verdict,
+    'holds',
+  );
   const open = moneyVerdict(settled(10_000n, { back: [back('refund', 6_000n, 201), back('return', 10_000n, 201)] }));
   assert.equal(open.verdict, 'follow');
   assert.equal(open.verdict === 'follow' && open.open.length, 2);
   // A target reporting business rejections by status: the return settled rejected, nothing is broken.
-  assert.equal(moneyVerdict(settled(10_000n, { back: [back('refund', 6_000n, 201, 'accepted'), back('return', 10_000n, 201, 'rejected')] })).verdict, 'holds');
-  const broken = moneyVerdict(settled(10_000n, { back: [back('refund', 6_000n, 201, 'accepted'), back('return', 10_000n, 201, 'accepted')] }));
+  assert.equal(
+    moneyVerdict(
+      settled(10_000n, { back: [back('refund', 6_000n, 201, 'accepted'), back('return', 10_000n, 201, 'rejected')] }),
+    ).verdict,
+    'holds',
+  );
+  const broken = moneyVerdict(
+    settled(10_000n, { back: [back('refund', 6_000n, 201, 'accepted'), back('return', 10_000n, 201, 'accepted')] }),
+  );
   assert.equal(broken.verdict, 'broken');
   assert.equal(broken.verdict === 'broken' && broken.finding.rule, 'MNY-01');
-  assert.match(broken.verdict === 'broken' ? broken.finding.received! : '', /160\.00: refund X 60\.00 \(accepted\) \+ return X 100\.00 \(accepted\)/);
-  const cancelled = moneyVerdict(settled(10_000n, { status: 'cancelled', back: [back('refund', 100n, 201, 'accepted')] }));
-  assert.equal(cancelled.verdict === 'broken' && cancelled.finding.rule, 'MNY-01', 'nothing goes back for a payment that was never received');
+  assert.match(
+    broken.verdict === 'broken' ? broken.finding.received! : '',
+    /160\.00: refund X 60\.00 \(accepted\) \+ return X 100\.00 \(accepted\)/,
+  );
+  const cancelled = moneyVerdict(
+    settled(10_000n, { status: 'cancelled', back: [back('refund', 100n, 201, 'accepted')] }),
+  );
+  assert.equal(
+    cancelled.verdict === 'broken' && cancelled.finding.rule,
+    'MNY-01',
+    'nothing goes back for a payment that was never received',
+  );
 });
 
 test('a return: the beneficiary, the whole amount, once, never after a refund; accepted when all of that holds', () => {
   assert.deepEqual(pick(expectReturn(settled(), 'stranger', 10_000n)), ['refused', 'RTR-39']);
   assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 5_000n)), ['refused', 'RTR-33']);
-  assert.deepEqual(pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201, 'accepted')] }), 'beneficiary', 10_000n)), ['refused', 'MNY-01']);
-  assert.deepEqual(pick(expectReturn(settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }), 'beneficiary', 10_000n)), ['refused', 'RTR-38']);
-  assert.deepEqual(pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201)] }), 'beneficiary', 10_000n)), ['either'], 'the refund may still be rejected');
-  assert.deepEqual(pick(expectReturn(settled(10_000n, { status: undefined }), 'beneficiary', 10_000n)), ['either'], 'not known to have settled');
+  assert.deepEqual(
+    pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201, 'accepted')] }), 'beneficiary', 10_000n)),
+    ['refused', 'MNY-01'],
+  );
+  assert.deepEqual(
+    pick(expectReturn(settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }), 'beneficiary', 10_000n)),
+    ['refused', 'RTR-38'],
+  );
+  assert.deepEqual(
+    pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201)] }), 'beneficiary', 10_000n)),
+    ['either'],
+    'the refund may still be rejected',
+  );
+  assert.deepEqual(
+    pick(expectReturn(settled(10_000n, { status: undefined }), 'beneficiary', 10_000n)),
+    ['either'],
+    'not known to have settled',
+  );
   assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 10_000n)), ['accepted', 'RTR-01']);
-  assert.deepEqual(pick(expectReturn(settled(10_000n, { shadowed: true }), 'beneficiary', 10_000n)), ['accepted', 'XCL-01'], 'another client reusing the ids changes nothing');
+  assert.deepEqual(
+    pick(expectReturn(settled(10_000n, { shadowed: true }), 'beneficiary', 10_000n)),
+    ['accepted', 'XCL-01'],
+    'another client reusing the ids changes nothing',
+  );
 });
 
 test('a refund: part of the payment, never the whole at once, never beyond it, never after a return', () => {
   assert.deepEqual(pick(expectRefund(settled(), 'stranger', 100n, shape)), ['refused', 'RFD-08']);
   assert.deepEqual(pick(expectRefund(settled(), 'beneficiary', 10_000n, shape)), ['refused', 'RFD-02']);
   assert.deepEqual(pick(expectRefund(settled(), 'beneficiary', 10_001n, shape)), ['refused', 'RFD-04']);
-  assert.deepEqual(pick(expectRefund(settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }), 'beneficiary', 100n, shape)), ['refused', 'MNY-01']);
-  assert.deepEqual(pick(expectRefund(settled(10_000n, { back: [back('refund', 9_950n, 201, 'accepted')] }), 'beneficiary', 51n, shape)), ['refused', 'RFD-04']);
-  assert.deepEqual(pick(expectRefund(settled(10_000n, { back: [back('refund', 9_950n, 201, 'accepted')] }), 'beneficiary', 50n, shape)), ['accepted', 'RFD-03'], 'refunds may reach the whole');
+  assert.deepEqual(
+    pick(
+      expectRefund(settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }), 'beneficiary', 100n, shape),
+    ),
+    ['refused', 'MNY-01'],
+  );
+  assert.deepEqual(
+    pick(
+      expectRefund(settled(10_000n, { back: [back('refund', 9_950n, 201, 'accepted')] }), 'beneficiary', 51n, shape),
+    ),
+    ['refused', 'RFD-04'],
+  );
+  assert.deepEqual(
+    pick(
+      expectRefund(settled(10_000n, { back: [back('refund', 9_950n, 201, 'accepted')] }), 'beneficiary', 50n, shape),
+    ),
+    ['accepted', 'RFD-03'],
+    'refunds may reach the whole',
+  );
   assert.deepEqual(pick(expectRefund(settled(), 'beneficiary', 100n, shape)), ['accepted', 'RFD-01']);
-  assert.deepEqual(pick(expectRefund(settled(), 'beneficiary', 100n, { refundShapeConfirmed: false })), ['either'], 'the pacs.007 shape is an assumption until a refund in it was accepted');
-  assert.deepEqual(pick(expectRefund(settled(10_000n, { shadowed: true }), 'beneficiary', 100n, shape)), ['accepted', 'XCL-01']);
+  assert.deepEqual(
+    pick(expectRefund(settled(), 'beneficiary', 100n, { refundShapeConfirmed: false })),
+    ['either'],
+    'the pacs.007 shape is an assumption until a refund in it was accepted',
+  );
+  assert.deepEqual(pick(expectRefund(settled(10_000n, { shadowed: true }), 'beneficiary', 100n, shape)), [
+    'accepted',
+    'XCL-01',
+  ]);
 });
 
 test('an answer against its expectation: a 2xx that must be a refusal is followed to its final status; never a 5xx', () => {
@@ -109,16 +177,29 @@ test('an answer against its expectation: a 2xx that must be a refusal is followe
   assert.equal(accepted.verdict === 'judged' && accepted.finding.rule, 'XCL-01');
   const either = judgeAnswer({ answer: 'either', why: 'pending' }, 500, 'a refund', 'RFD-01');
   assert.equal(either.verdict === 'judged' && either.finding.ok, false, 'a 5xx is never an answer');
-  assert.equal(judgeAnswer({ answer: 'either', why: 'pending' }, 409, 'a refund', 'RFD-01').verdict, 'open', 'an answer the spec leaves open is no evidence for the rule');
+  assert.equal(
+    judgeAnswer({ answer: 'either', why: 'pending' }, 409, 'a refund', 'RFD-01').verdict,
+    'open',
+    'an answer the spec leaves open is no evidence for the rule',
+  );
 });
 
 test('statuses the payer reads never move back, never change once final, and match its cancellation', () => {
   assert.deepEqual(judgePayerStatus(settled(), 'ACCC', 'accepted'), []);
   assert.equal(judgePayerStatus(settled(), 'PEND', 'pending')[0]?.rule, 'STS-10');
   assert.equal(judgePayerStatus(settled(), 'RJCT', 'rejected')[0]?.rule, 'STS-10');
-  assert.deepEqual(judgePayerStatus(settled(10_000n, { status: 'pending', history: ['PEND'] }), 'ACCC', 'accepted'), []);
-  assert.equal(judgePayerStatus(settled(10_000n, { status: 'pending', cancellation: 'confirmed' }), 'ACCC', 'accepted')[0]?.rule, 'CXL-02');
-  assert.equal(judgePayerStatus(settled(10_000n, { status: 'pending', strangerCancelled: true }), 'CANC', 'cancelled')[0]?.rule, 'XCL-01');
+  assert.deepEqual(
+    judgePayerStatus(settled(10_000n, { status: 'pending', history: ['PEND'] }), 'ACCC', 'accepted'),
+    [],
+  );
+  assert.equal(
+    judgePayerStatus(settled(10_000n, { status: 'pending', cancellation: 'confirmed' }), 'ACCC', 'accepted')[0]?.rule,
+    'CXL-02',
+  );
+  assert.equal(
+    judgePayerStatus(settled(10_000n, { status: 'pending', strangerCancelled: true }), 'CANC', 'cancelled')[0]?.rule,
+    'XCL-01',
+  );
   assert.equal(judgePayerStatus(settled(), 'XXXX', undefined)[0]?.rule, 'STS-07');
 });
 
@@ -134,16 +215,30 @@ test('reads by others and cancellations', () => {
   assert.equal(judgeCancellation(settled(), 'confirmed').ok, false);
   assert.equal(judgeCancellation(settled(10_000n, { status: undefined }), 'confirmed').ok, true);
   assert.equal(judgeStrangerCancellation(settled(), 201, false).ok, false);
-  assert.equal(judgeStrangerCancellation(settled(), 201, true).ok, true, 'the stranger cancelling its own payment with those ids');
+  assert.equal(
+    judgeStrangerCancellation(settled(), 201, true).ok,
+    true,
+    'the stranger cancelling its own payment with those ids',
+  );
 });
 
 test('payments, repeats and duplicates: a used msgId never creates a payment', () => {
   assert.equal(judgePayment('P3', 1_000n, 201, true).ok, true);
   assert.equal(judgePayment('P3', 1_000n, 400, true).ok, false);
-  assert.equal(judgePayment('P3', 900_000_000_000_000n, 422, false).ok, true, 'a limit of its own the spec does not show');
+  assert.equal(
+    judgePayment('P3', 900_000_000_000_000n, 422, false).ok,
+    true,
+    'a limit of its own the spec does not show',
+  );
   const p = settled();
   assert.equal(judgeRepeat(p, 'same', 201, 'id-other', {})[0]?.rule, 'IDEM-02');
-  assert.deepEqual(judgeRepeat(p, 'same', 200, 'id-P0', {}).map((f) => [f.rule, f.ok]), [['IDEM-02', true], ['IDEM-01', true]]);
+  assert.deepEqual(
+    judgeRepeat(p, 'same', 200, 'id-P0', {}).map((f) => [f.rule, f.ok]),
+    [
+      ['IDEM-02', true],
+      ['IDEM-01', true],
+    ],
+  );
   assert.equal(judgeRepeat(p, 'same', 200, 'id-other', {}).find((f) => f.rule === 'IDEM-04')?.ok, false);
   assert.equal(judgeRepeat(p, 'other', 200, 'id-P0', { idempotencyConflict: 'original' }).at(-1)?.ok, true);
   assert.equal(judgeRepeat(p, 'other', 409, undefined, { idempotencyConflict: 'original' }).at(-1)?.ok, false);
@@ -161,18 +256,38 @@ test('XCL-01: another client paying with the same msgId and txId gets a payment 
 });
 
 test('IDEM-02 on notifications: one naming a payment nobody created, with a msgId already paid, is a second payment', () => {
-  const known = new Map([['id-P0', 'MSG-0'], ['id-sentinel', 'MSG-S']]);
-  assert.equal(judgeNotifications(known, [{ id: 'id-P0', msgId: 'MSG-0' }, { id: 'id-sentinel', msgId: 'MSG-S' }]).ok, true);
-  const twin = judgeNotifications(known, [{ id: 'id-P0', msgId: 'MSG-0' }, { id: 'id-twin', msgId: 'MSG-0' }]);
+  const known = new Map([
+    ['id-P0', 'MSG-0'],
+    ['id-sentinel', 'MSG-S'],
+  ]);
+  assert.equal(
+    judgeNotifications(known, [
+      { id: 'id-P0', msgId: 'MSG-0' },
+      { id: 'id-sentinel', msgId: 'MSG-S' },
+    ]).ok,
+    true,
+  );
+  const twin = judgeNotifications(known, [
+    { id: 'id-P0', msgId: 'MSG-0' },
+    { id: 'id-twin', msgId: 'MSG-0' },
+  ]);
   assert.equal(twin.ok, false);
   assert.match(twin.received!, /id-twin/);
-  assert.equal(judgeNotifications(known, [{ id: 'id-elsewhere', msgId: 'MSG-9' }]).ok, true, 'no evidence of a second payment for a msgId the suite used');
+  assert.equal(
+    judgeNotifications(known, [{ id: 'id-elsewhere', msgId: 'MSG-9' }]).ok,
+    true,
+    'no evidence of a second payment for a msgId the suite used',
+  );
 });
 
 test('amounts ISO does not allow are refused or accepted as the profile says; a 5xx for them is a robustness failure', () => {
   assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 400, 'refuse').ok, true);
   assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201, 'refuse').ok, false);
-  assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201, 'either').ok, true, 'the spec only types amounts as numbers');
+  assert.equal(
+    judgeInvalidAmount('MNY-04', 'a payment of 10.005', 201, 'either').ok,
+    true,
+    'the spec only types amounts as numbers',
+  );
   assert.equal(judgeInvalidAmount('MNY-04', 'a payment of 10.005', 400, 'either').ok, true);
   assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e19', 400, 'accept').ok, false);
   assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e308', 500, 'either').rule, 'ROB-03');
@@ -181,8 +296,14 @@ test('amounts ISO does not allow are refused or accepted as the profile says; a 
 });
 
 test('steps in words, which need a third institution, how many payments each may create', () => {
-  assert.equal(describeStep({ do: 'refund', payment: 0, amount: { of: 'cents', cents: 6_000 }, as: 'beneficiary' }), 'refund 60.00 of P0 as the beneficiary');
-  assert.equal(describeStep({ do: 'drain', payment: 2, pieceCents: 3, pieces: 30 }), 'drain P2: all but 30 × 0.03, then 31 refunds of 0.03 at once');
+  assert.equal(
+    describeStep({ do: 'refund', payment: 0, amount: { of: 'cents', cents: 6_000 }, as: 'beneficiary' }),
+    'refund 60.00 of P0 as the beneficiary',
+  );
+  assert.equal(
+    describeStep({ do: 'drain', payment: 2, pieceCents: 3, pieces: 30 }),
+    'drain P2: all but 30 × 0.03, then 31 refunds of 0.03 at once',
+  );
   assert.equal(needsStranger({ do: 'shadow', payment: 0 }), true);
   assert.equal(needsStranger({ do: 'read status', payment: 0, as: 'stranger' }), true);
   assert.equal(needsStranger({ do: 'return', payment: 0, amount: 'whole', as: 'beneficiary' }), false);
@@ -193,10 +314,22 @@ test('steps in words, which need a third institution, how many payments each may
 });
 
 test('a counterexample replays from one variable: its lane, seed, path and the commands’ replay path', () => {
-  const replay = { lane: 'three institutions' as const, seed: -1460583445, path: '3:2:2:1:1:1:3', replayPath: 'DABAADN:VB' };
-  assert.equal(formatReplay(replay), 'lane=three institutions;seed=-1460583445;path=3:2:2:1:1:1:3;replayPath=DABAADN:VB');
+  const replay = {
+    lane: 'three institutions' as const,
+    seed: -1460583445,
+    path: '3:2:2:1:1:1:3',
+    replayPath: 'DABAADN:VB',
+  };
+  assert.equal(
+    formatReplay(replay),
+    'lane=three institutions;seed=-1460583445;path=3:2:2:1:1:1:3;replayPath=DABAADN:VB',
+  );
   assert.deepEqual(parseReplay(formatReplay(replay)), replay);
-  assert.deepEqual(parseReplay('lane=payer and beneficiary;seed=7;path=0'), { lane: 'payer and beneficiary', seed: 7, path: '0' });
+  assert.deepEqual(parseReplay('lane=payer and beneficiary;seed=7;path=0'), {
+    lane: 'payer and beneficiary',
+    seed: 7,
+    path: '0',
+  });
   assert.throws(() => parseReplay('seed=7;path=0'), /PAYMENTS_EXPLORE_REPLAY must be/, 'the lane is part of it');
   assert.throws(() => parseReplay('lane=payer and beneficiary;path=0'), /PAYMENTS_EXPLORE_REPLAY must be/);
 });

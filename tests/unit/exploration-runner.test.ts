@@ -15,7 +15,13 @@ import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../
 import type { ReportTest } from '../../helpers/playwright-report';
 import { explorationsOf, formatExplorations, parseExploreArgs } from '../../scripts/explore';
 
-const kit = (index: number): Kit => ({ clients: {} as Kit['clients'], ownInstitutions: true, payments: [], submitted: index + 1, exchanges: [] });
+const kit = (index: number): Kit => ({
+  clients: {} as Kit['clients'],
+  ownInstitutions: true,
+  payments: [],
+  submitted: index + 1,
+  exchanges: [],
+});
 
 test('KitPool: kits in order, at most `lookahead` ahead, never more than allowed; allow() raises it for shrinking', async () => {
   const started: number[] = [];
@@ -37,14 +43,23 @@ test('KitPool: kits in order, at most `lookahead` ahead, never more than allowed
   assert.equal((await pool.take())?.submitted, 4);
   await pool.close();
   assert.equal(pool.startedKits, 6);
-  assert.equal(pool.submitted, [1, 2, 3, 4, 5, 6].reduce((a, b) => a + b), 'kits prepared and not taken count too');
+  assert.equal(
+    pool.submitted,
+    [1, 2, 3, 4, 5, 6].reduce((a, b) => a + b),
+    'kits prepared and not taken count too',
+  );
 });
 
 test('KitPool: a kit that could not be prepared fails the take, not the pool', async () => {
-  const pool = new KitPool(async (i) => {
-    if (i === 0) throw new Error('payments did not settle');
-    return kit(i);
-  }, 1, 5, 5);
+  const pool = new KitPool(
+    async (i) => {
+      if (i === 0) throw new Error('payments did not settle');
+      return kit(i);
+    },
+    1,
+    5,
+    5,
+  );
   await assert.rejects(pool.take(), /did not settle/);
   assert.equal((await pool.take())?.submitted, 2);
   await pool.close();
@@ -52,11 +67,20 @@ test('KitPool: a kit that could not be prepared fails the take, not the pool', a
 
 test('profile exploration: a budget is accepted, and refused on a live profile', () => {
   const local = JSON.parse(readFileSync(path.join(environmentsDir, 'local.json'), 'utf8')) as Record<string, unknown>;
-  assert.deepEqual(parseProfile(local, 'environments/local.json').exploration, { sequences: 40, paymentsPerSequence: 6 });
-  assert.throws(() => parseProfile({ ...local, exploration: { sequences: 0, paymentsPerSequence: 5 } }, 'environments/local.json'), /exploration\.sequences/);
+  assert.deepEqual(parseProfile(local, 'environments/local.json').exploration, {
+    sequences: 40,
+    paymentsPerSequence: 6,
+  });
+  assert.throws(
+    () => parseProfile({ ...local, exploration: { sequences: 0, paymentsPerSequence: 5 } }, 'environments/local.json'),
+    /exploration\.sequences/,
+  );
   const live = JSON.parse(readFileSync(path.join(environmentsDir, 'live.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(parseProfile(live, 'environments/live.json').exploration, undefined);
-  assert.throws(() => parseProfile({ ...live, exploration: { sequences: 1, paymentsPerSequence: 1 } }, 'environments/live.json'), (e: unknown) => e instanceof ProfileError && /live runs never explore/.test(e.message));
+  assert.throws(
+    () => parseProfile({ ...live, exploration: { sequences: 1, paymentsPerSequence: 1 } }, 'environments/live.json'),
+    (e: unknown) => e instanceof ProfileError && /live runs never explore/.test(e.message),
+  );
 });
 
 test('@explore and @slow are left out of a run unless asked for', () => {
@@ -68,20 +92,82 @@ test('@explore and @slow are left out of a run unless asked for', () => {
 
 test('npm run explore: its own options, everything else for Playwright, the local profile by default', () => {
   assert.deepEqual(parseExploreArgs([]), { report: true, playwright: ['--project=local'] });
-  assert.deepEqual(parseExploreArgs(['--sequences', '6', '--no-report', '--project=sandbox', '--workers=1']), { sequences: 6, report: false, playwright: ['--project=sandbox', '--workers=1'] });
-  assert.deepEqual(parseExploreArgs(['--replay', 'seed=1;path=0', '--project', 'local-lenient']), { replay: 'seed=1;path=0', report: true, playwright: ['--project', 'local-lenient'] });
+  assert.deepEqual(parseExploreArgs(['--sequences', '6', '--no-report', '--project=sandbox', '--workers=1']), {
+    sequences: 6,
+    report: false,
+    playwright: ['--project=sandbox', '--workers=1'],
+  });
+  assert.deepEqual(parseExploreArgs(['--replay', 'seed=1;path=0', '--project', 'local-lenient']), {
+    replay: 'seed=1;path=0',
+    report: true,
+    playwright: ['--project', 'local-lenient'],
+  });
   assert.throws(() => parseExploreArgs(['--sequences', 'many']), /--sequences must be a positive integer/);
 });
 
 test('npm run explore prints each lane: seed, sequences, payments, and for a failure the shrunk steps and the replay', () => {
-  const summary = { lane: 'payer and beneficiary', seed: 42, sequences: 20, runs: 23, shrinks: 6, payments: 86, maxPayments: 384, failed: true, rule: 'MNY-01', steps: ['1. refund 60.00 of P0 (100.00) as the beneficiary', '2. return the whole of P0 (100.00) as the beneficiary'], replay: "PAYMENTS_EXPLORE_REPLAY='seed=42;path=3' npx playwright test …" };
+  const summary = {
+    lane: 'payer and beneficiary',
+    seed: 42,
+    sequences: 20,
+    runs: 23,
+    shrinks: 6,
+    payments: 86,
+    maxPayments: 384,
+    failed: true,
+    rule: 'MNY-01',
+    steps: [
+      '1. refund 60.00 of P0 (100.00) as the beneficiary',
+      '2. return the whole of P0 (100.00) as the beneficiary',
+    ],
+    replay: "PAYMENTS_EXPLORE_REPLAY='seed=42;path=3' npx playwright test …",
+  };
   const tests: ReportTest[] = [
-    { project: 'local', titlePath: ['money/explore.spec.ts', 'explore: money flows between one payer and one beneficiary'], title: 'x', tags: ['explore', 'MNY-01'], status: 'unexpected', outcome: 'failed', annotations: [{ type: 'exploration', description: JSON.stringify(summary) }], resultAnnotations: [], durationMs: 1, errors: [], results: [] },
-    { project: 'local', titlePath: ['money/explore.spec.ts', 'explore: money flows with a third institution'], title: 'y', tags: ['explore'], status: 'skipped', outcome: 'skipped', annotations: [], resultAnnotations: [{ type: 'skip', description: 'needs a third institution' }], durationMs: 1, errors: [], results: [] },
-    { project: 'local', titlePath: ['other.spec.ts', 'not an exploration'], title: 'z', tags: ['P8-01'], status: 'expected', outcome: 'passed', annotations: [], resultAnnotations: [], durationMs: 1, errors: [], results: [] },
+    {
+      project: 'local',
+      titlePath: ['money/explore.spec.ts', 'explore: money flows between one payer and one beneficiary'],
+      title: 'x',
+      tags: ['explore', 'MNY-01'],
+      status: 'unexpected',
+      outcome: 'failed',
+      annotations: [{ type: 'exploration', description: JSON.stringify(summary) }],
+      resultAnnotations: [],
+      durationMs: 1,
+      errors: [],
+      results: [],
+    },
+    {
+      project: 'local',
+      titlePath: ['money/explore.spec.ts', 'explore: money flows with a third institution'],
+      title: 'y',
+      tags: ['explore'],
+      status: 'skipped',
+      outcome: 'skipped',
+      annotations: [],
+      resultAnnotations: [{ type: 'skip', description: 'needs a third institution' }],
+      durationMs: 1,
+      errors: [],
+      results: [],
+    },
+    {
+      project: 'local',
+      titlePath: ['other.spec.ts', 'not an exploration'],
+      title: 'z',
+      tags: ['P8-01'],
+      status: 'expected',
+      outcome: 'passed',
+      annotations: [],
+      resultAnnotations: [],
+      durationMs: 1,
+      errors: [],
+      results: [],
+    },
   ];
   const text = formatExplorations(explorationsOf(tests));
-  assert.match(text, /lane "payer and beneficiary": FAILED \(MNY-01\) — 20 sequences asked, 23 run \(shrinking included; 6 shrink step\(s\) taken\), 86 payments created \(at most 384\), fast-check seed 42/);
+  assert.match(
+    text,
+    /lane "payer and beneficiary": FAILED \(MNY-01\) — 20 sequences asked, 23 run \(shrinking included; 6 shrink step\(s\) taken\), 86 payments created \(at most 384\), fast-check seed 42/,
+  );
   assert.match(text, /2\. return the whole of P0/);
   assert.match(text, /replay: PAYMENTS_EXPLORE_REPLAY=/);
   assert.match(text, /third institution: skipped — needs a third institution/);
@@ -94,12 +180,27 @@ test('a lane’s budget: its share of the sequences, the kits shrinking may need
   const exploration = { sequences: 5, paymentsPerSequence: 5 };
   const first = laneBudget(local, exploration, 'payer and beneficiary');
   const second = laneBudget(local, exploration, 'three institutions');
-  assert.deepEqual([first.sequences, second.sequences], [3, 2], 'the sequences are shared, the first lane takes the odd one');
+  assert.deepEqual(
+    [first.sequences, second.sequences],
+    [3, 2],
+    'the sequences are shared, the first lane takes the odd one',
+  );
   assert.equal(first.commandsPerSequence, 16);
   assert.equal(first.maxKits, 3 + 5 * 3 + 4, 'generated, shrinking (five per generated), prepared ahead');
   assert.equal(first.maxPayments, 22 * 5, 'each kit’s sequence creates at most its budget, sentinels included');
-  assert.equal(laneBudget(local, exploration, 'payer and beneficiary', 40).sequences, 20, '--sequences overrides the profile');
-  assert.equal(laneBudget(local, { ...exploration, commandsPerSequence: 4 }, 'three institutions').commandsPerSequence, 4);
-  assert.equal(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'payer and beneficiary'), 'PAYMENTS_SEED replays the generation');
+  assert.equal(
+    laneBudget(local, exploration, 'payer and beneficiary', 40).sequences,
+    20,
+    '--sequences overrides the profile',
+  );
+  assert.equal(
+    laneBudget(local, { ...exploration, commandsPerSequence: 4 }, 'three institutions').commandsPerSequence,
+    4,
+  );
+  assert.equal(
+    laneSeed('123', 'local', 'payer and beneficiary'),
+    laneSeed('123', 'local', 'payer and beneficiary'),
+    'PAYMENTS_SEED replays the generation',
+  );
   assert.notEqual(laneSeed('123', 'local', 'payer and beneficiary'), laneSeed('123', 'local', 'three institutions'));
 });

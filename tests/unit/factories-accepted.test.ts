@@ -27,14 +27,29 @@ test('1,000 seeded pacs.008 messages are all accepted by the reference', async (
     method: 'POST',
     url: `${reference.url}/_admin/clients`,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret, kid: client.kid, iss: client.iss, publicKey: client.publicPem, memberId: client.memberId }),
+    body: JSON.stringify({
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      kid: client.kid,
+      iss: client.iss,
+      publicKey: client.publicPem,
+      memberId: client.memberId,
+    }),
   });
   assert.equal(registered.response.status, 201);
-  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(client), scope: 'makePayments' });
+  const form = new URLSearchParams({
+    grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    assertion: authenticationJwt(client),
+    scope: 'makePayments',
+  });
   const token = await http.send('token', {
     method: 'POST',
     url: `${reference.url}/oauth/token`,
-    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
     body: form.toString(),
   });
   const accessToken = (token.response.json as { access_token: string }).access_token;
@@ -47,10 +62,17 @@ test('1,000 seeded pacs.008 messages are all accepted by the reference', async (
         const ex = await http.send('submit', {
           method: 'POST',
           url: `${reference.url}/payments/pacs008/v10`,
-          headers: { authorization: `Bearer ${accessToken}`, 'x-client-id': client.clientId, 'content-type': 'application/json', accept: 'application/json', 'sca-token': scaJwt(client, body) },
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'x-client-id': client.clientId,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'sca-token': scaJwt(client, body),
+          },
           body,
         });
-        if (ex.response.status !== 201) refused.push(`${seed}: ${ex.response.status} ${ex.response.text.slice(0, 200)}`);
+        if (ex.response.status !== 201)
+          refused.push(`${seed}: ${ex.response.status} ${ex.response.text.slice(0, 200)}`);
       }),
     );
   }

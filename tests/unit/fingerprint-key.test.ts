@@ -34,14 +34,20 @@ test('fingerprints are HMAC-SHA256 under the run key, not a bare hash a guess ca
   withKey('run-key-one', () => {
     assert.equal(fingerprint(weak), hmac48('run-key-one', weak));
     assert.notEqual(fingerprint(weak), sha48(weak));
-    const out = new Redactor().headers({ authorization: `Basic ${Buffer.from(`client-1:${weak}`).toString('base64')}` });
+    const out = new Redactor().headers({
+      authorization: `Basic ${Buffer.from(`client-1:${weak}`).toString('base64')}`,
+    });
     assert.match(out.authorization!, /^Basic \[REDACTED hmac:[0-9a-f]{12}\]$/);
     assert.ok(!out.authorization!.includes(sha48(Buffer.from(`client-1:${weak}`).toString('base64'))));
   });
   const a = withKey('run-key-one', () => fingerprint(weak));
   const b = withKey('run-key-two', () => fingerprint(weak));
   assert.notEqual(a, b, 'another run, another key: fingerprints do not link runs');
-  assert.equal(withKey(undefined, () => fingerprint(weak)), withKey(undefined, () => fingerprint(weak)), 'a process without a run key keeps one key of its own');
+  assert.equal(
+    withKey(undefined, () => fingerprint(weak)),
+    withKey(undefined, () => fingerprint(weak)),
+    'a process without a run key keeps one key of its own',
+  );
 });
 
 test('the run context makes the key once (32 random bytes) and keeps one it is given; the canary lists it', () => {
@@ -60,9 +66,15 @@ test('all workers of a run share one key: every fingerprint in the transcripts i
   const work = tempDir('hmac');
   const runDir = path.join(work, 'run');
   const canary = path.join(work, 'canary.jsonl');
-  const run = runPlaywrightCli(['--project=local', 'tests/auth/token.spec.ts', '--grep', 'refuses'], cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_WORKERS: '2' }));
+  const run = runPlaywrightCli(
+    ['--project=local', 'tests/auth/token.spec.ts', '--grep', 'refuses'],
+    cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_SECRET_CANARY: canary, PAYMENTS_WORKERS: '2' }),
+  );
   assert.equal(run.status, 0, run.stdout + run.stderr);
-  const secrets = readFileSync(canary, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { label: string; value: string });
+  const secrets = readFileSync(canary, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { label: string; value: string });
   const keys = new Set(secrets.filter((s) => s.label === 'fingerprint key').map((s) => s.value));
   assert.equal(keys.size, 1, 'one key for the whole run');
   const key = [...keys][0]!;

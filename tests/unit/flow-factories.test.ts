@@ -61,13 +61,18 @@ test('200 seeds: every message is valid against its request schema', () => {
     const seed = `unit-${i}`;
     const { pacs004, camt056, pacs007 } = build(seed);
     valid(pacs004RequestSchema, pacs004, `pacs.004 (seed ${seed})`);
-    assert.deepEqual(validateAgainst(pacs004RequestSchema, minimalPacs004(pacs004)).errors, [], `minimal pacs.004 (seed ${seed})`);
+    assert.deepEqual(
+      validateAgainst(pacs004RequestSchema, minimalPacs004(pacs004)).errors,
+      [],
+      `minimal pacs.004 (seed ${seed})`,
+    );
     valid(camt056RequestSchema, camt056, `camt.056 (seed ${seed})`);
     valid(pacs007RequestSchema, pacs007, `pacs.007 (seed ${seed})`);
 
     const tx = returnTransaction(pacs004);
     const ref = tx.orgnlTxRef;
-    for (const iban of [ref.dbtrAcct.id.iban, ref.cdtrAcct.id.iban]) assert.ok(isValidIBAN(iban), `IBAN ${iban} (seed ${seed})`);
+    for (const iban of [ref.dbtrAcct.id.iban, ref.cdtrAcct.id.iban])
+      assert.ok(isValidIBAN(iban), `IBAN ${iban} (seed ${seed})`);
     const bics = [
       pacs004.pmtRtr.grpHdr.instgAgt?.finInstnId.bicfi,
       pacs004.pmtRtr.grpHdr.instdAgt?.finInstnId.bicfi,
@@ -92,7 +97,8 @@ test('200 seeds: every message is valid against its request schema', () => {
 
 test('every EBA code and a FOCR return with its addtlInf are schema-valid; FOCR without addtlInf is not', () => {
   const orig = original('codes');
-  for (const cd of EBA_RETURN_CODES) valid(pacs004RequestSchema, buildPacs004({ seed: 'codes', original: orig, reason: { cd } }), `reason ${cd}`);
+  for (const cd of EBA_RETURN_CODES)
+    valid(pacs004RequestSchema, buildPacs004({ seed: 'codes', original: orig, reason: { cd } }), `reason ${cd}`);
   const focr = buildPacs004({ seed: 'codes', original: orig, reason: { cd: 'FOCR' } });
   assert.ok(returnTransaction(focr).rtrRsnInf[0]?.addtlInf, 'FOCR gets an addtlInf by default');
   delete returnTransaction(focr).rtrRsnInf[0]!.addtlInf;

@@ -23,9 +23,15 @@ test('two runs with different seeds: every history id repeats and the second rep
   const reports: string[] = [];
   for (const [i, seed] of ['111', '222'].entries()) {
     const runDir = path.join(work, `run-${i}`);
-    const run = runPlaywrightCli(['--project=local', ...GREP], cleanEnv({ PAYMENTS_SEED: seed, PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '1' }));
+    const run = runPlaywrightCli(
+      ['--project=local', ...GREP],
+      cleanEnv({ PAYMENTS_SEED: seed, PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '1' }),
+    );
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    const report = renderReport(path.join(runDir, 'allure-results'), path.join(work, `report-${i}`), { historyPath: history, print: false });
+    const report = renderReport(path.join(runDir, 'allure-results'), path.join(work, `report-${i}`), {
+      historyPath: history,
+      print: false,
+    });
     assert.ok(report, 'the report was rendered');
     reports.push(path.dirname(report));
   }
@@ -34,7 +40,9 @@ test('two runs with different seeds: every history id repeats and the second rep
   const [first, second] = lines.map(historyIds);
   assert.equal(first!.length, 2);
   assert.deepEqual(second, first, 'the history ids of the second run are those of the first');
-  const summary = JSON.parse(readFileSync(path.join(reports[1]!, 'summary.json'), 'utf8')) as { stats: { total: number; new?: number } };
+  const summary = JSON.parse(readFileSync(path.join(reports[1]!, 'summary.json'), 'utf8')) as {
+    stats: { total: number; new?: number };
+  };
   assert.equal(summary.stats.total, 2);
   assert.equal(summary.stats.new ?? 0, 0, 'the second run shows no "new tests"');
 });

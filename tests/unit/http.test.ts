@@ -10,7 +10,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientKey, HttpClient, Pacer, retryAfterMs, TargetUnreachableError, TransportFailure, type Exchange, type HttpRequest } from '../../helpers/http';
+import {
+  clientKey,
+  HttpClient,
+  Pacer,
+  retryAfterMs,
+  TargetUnreachableError,
+  TransportFailure,
+  type Exchange,
+  type HttpRequest,
+} from '../../helpers/http';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();
@@ -50,11 +59,20 @@ function route(handler: Handler): { url: string; hits: () => number } {
 test('records the request and the response whole, and parses JSON', async () => {
   const seen: Exchange[] = [];
   const r = route((req, body, res) => {
-    res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'x-echo-method': req.method ?? '', 'x-echo-h': String(req.headers['x-h']) });
+    res.writeHead(201, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-echo-method': req.method ?? '',
+      'x-echo-h': String(req.headers['x-h']),
+    });
     res.end(JSON.stringify({ data: { got: body.toString('utf8') } }));
   });
   const client = new HttpClient({ onExchange: (e) => seen.push(e) });
-  const req = { method: 'POST' as const, url: r.url, headers: { 'content-type': 'application/json', 'x-h': 'v' }, body: '{"a":"é"}' };
+  const req = {
+    method: 'POST' as const,
+    url: r.url,
+    headers: { 'content-type': 'application/json', 'x-h': 'v' },
+    body: '{"a":"é"}',
+  };
   const ex = await client.send('submit payment (twin)', req);
   assert.equal(ex.label, 'submit payment (twin)');
   assert.deepEqual(ex.request, req);
@@ -71,9 +89,16 @@ test('records the request and the response whole, and parses JSON', async () => 
 });
 
 test('sends body bytes exactly, including bytes that are not UTF-8', async () => {
-  const r = route((_req, body, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(createHash('sha256').update(body).digest('hex')));
+  const r = route((_req, body, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(createHash('sha256').update(body).digest('hex')),
+  );
   const bytes = Uint8Array.from([0x7b, 0xff, 0xfe, 0x00, 0xc3, 0x28, 0x7d]);
-  const ex = await new HttpClient().send('bytes', { method: 'POST', url: r.url, headers: { 'content-type': 'application/json' }, body: bytes });
+  const ex = await new HttpClient().send('bytes', {
+    method: 'POST',
+    url: r.url,
+    headers: { 'content-type': 'application/json' },
+    body: bytes,
+  });
   assert.equal(ex.response.text, createHash('sha256').update(bytes).digest('hex'));
   assert.equal(ex.response.json, undefined, 'text/plain is not parsed');
 });
@@ -81,7 +106,9 @@ test('sends body bytes exactly, including bytes that are not UTF-8', async () =>
 test('JSON is parsed only when it is JSON: bad JSON and empty bodies give undefined', async () => {
   const bad = route((_req, _b, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors": ['));
   const empty = route((_req, _b, res) => res.writeHead(204).end());
-  const problem = route((_req, _b, res) => res.writeHead(400, { 'content-type': 'application/problem+json' }).end('{"title":"x"}'));
+  const problem = route((_req, _b, res) =>
+    res.writeHead(400, { 'content-type': 'application/problem+json' }).end('{"title":"x"}'),
+  );
   const client = new HttpClient();
   const b = await client.send('bad', { method: 'GET', url: bad.url, headers: {} });
   assert.equal(b.response.status, 400);
@@ -101,7 +128,11 @@ test('429 with Retry-After: 0 then 200: retried once, the retry is recorded', as
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   const seen: Exchange[] = [];
-  const ex = await new HttpClient({ onExchange: (e) => seen.push(e) }).send('status', { method: 'GET', url: r.url, headers: {} });
+  const ex = await new HttpClient({ onExchange: (e) => seen.push(e) }).send('status', {
+    method: 'GET',
+    url: r.url,
+    headers: {},
+  });
   assert.equal(ex.response.status, 200);
   assert.deepEqual(ex.response.json, { ok: true });
   assert.deepEqual(ex.retries, [{ status: 429, waitedMs: 0 }]);
@@ -110,9 +141,15 @@ test('429 with Retry-After: 0 then 200: retried once, the retry is recorded', as
 });
 
 test('429 whose Retry-After exceeds the budget is returned, not retried', async () => {
-  const r = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '60', 'content-type': 'application/json' }).end('{"errors":[]}'));
+  const r = route((_req, _b, res) =>
+    res.writeHead(429, { 'retry-after': '60', 'content-type': 'application/json' }).end('{"errors":[]}'),
+  );
   const started = Date.now();
-  const ex = await new HttpClient({ retry429: { maxRetries: 3, budgetMs: 1_000 } }).send('limited', { method: 'GET', url: r.url, headers: {} });
+  const ex = await new HttpClient({ retry429: { maxRetries: 3, budgetMs: 1_000 } }).send('limited', {
+    method: 'GET',
+    url: r.url,
+    headers: {},
+  });
   assert.equal(ex.response.status, 429);
   assert.equal(ex.response.headers['retry-after'], '60');
   assert.deepEqual(ex.retries, []);
@@ -122,20 +159,32 @@ test('429 whose Retry-After exceeds the budget is returned, not retried', async 
 
 test('429 retries stop at maxRetries; the budget is shared by all waits', async () => {
   const always = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0' }).end());
-  const ex = await new HttpClient({ retry429: { maxRetries: 2, budgetMs: 10_000 } }).send('always', { method: 'GET', url: always.url, headers: {} });
+  const ex = await new HttpClient({ retry429: { maxRetries: 2, budgetMs: 10_000 } }).send('always', {
+    method: 'GET',
+    url: always.url,
+    headers: {},
+  });
   assert.equal(ex.response.status, 429);
   assert.equal(ex.retries.length, 2);
   assert.equal(always.hits(), 3);
 
   const slow = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0.06' }).end());
-  const ex2 = await new HttpClient({ retry429: { maxRetries: 10, budgetMs: 100 } }).send('budget', { method: 'GET', url: slow.url, headers: {} });
+  const ex2 = await new HttpClient({ retry429: { maxRetries: 10, budgetMs: 100 } }).send('budget', {
+    method: 'GET',
+    url: slow.url,
+    headers: {},
+  });
   assert.equal(ex2.retries.length, 1, '60 ms fits the 100 ms budget once, not twice');
   assert.ok(ex2.retries.every((x) => x.waitedMs === 60));
 });
 
 test('maxRetries 0 never retries', async () => {
   const r = route((_req, _b, res) => res.writeHead(429, { 'retry-after': '0' }).end());
-  const ex = await new HttpClient({ retry429: { maxRetries: 0, budgetMs: 10_000 } }).send('none', { method: 'GET', url: r.url, headers: {} });
+  const ex = await new HttpClient({ retry429: { maxRetries: 0, budgetMs: 10_000 } }).send('none', {
+    method: 'GET',
+    url: r.url,
+    headers: {},
+  });
   assert.equal(ex.response.status, 429);
   assert.equal(r.hits(), 1);
 });
@@ -175,9 +224,16 @@ test('503 with Retry-After on a read: retried within the budget, every retry rec
     if (++calls < 3) res.writeHead(503, { 'retry-after': '0' }).end();
     else res.writeHead(200).end('ok');
   });
-  const ex = await new HttpClient({ retry: { maxRetries: 4, budgetMs: 1_000 } }).send('status read', { method: 'GET', url: r.url, headers: {} });
+  const ex = await new HttpClient({ retry: { maxRetries: 4, budgetMs: 1_000 } }).send('status read', {
+    method: 'GET',
+    url: r.url,
+    headers: {},
+  });
   assert.equal(ex.response.status, 200);
-  assert.deepEqual(ex.retries, [{ status: 503, waitedMs: 0 }, { status: 503, waitedMs: 0 }]);
+  assert.deepEqual(ex.retries, [
+    { status: 503, waitedMs: 0 },
+    { status: 503, waitedMs: 0 },
+  ]);
   assert.equal(r.hits(), 3);
 });
 
@@ -191,14 +247,20 @@ test('503 on a POST that is not marked repeatable is returned at once: a first s
 
 test('a 429 is retried on any request (the limiter refused it unprocessed); 502/503/504 only on a repeatable one', async () => {
   let calls = 0;
-  const r = route((_req, _b, res) => (++calls === 1 ? res.writeHead(429, { 'retry-after': '0' }).end() : res.writeHead(201).end()));
+  const r = route((_req, _b, res) =>
+    ++calls === 1 ? res.writeHead(429, { 'retry-after': '0' }).end() : res.writeHead(201).end(),
+  );
   const ex = await new HttpClient().send('submit', { method: 'POST', url: r.url, headers: {}, body: '{}' });
   assert.equal(ex.response.status, 201);
   assert.deepEqual(ex.retries, [{ status: 429, waitedMs: 0 }]);
   for (const status of [502, 503, 504]) {
     let n = 0;
     const g = route((_req, _b, res) => (++n === 1 ? res.writeHead(status).end() : res.writeHead(200).end()));
-    const repeat = await new HttpClient({ retry: { maxRetries: 2, budgetMs: 5_000 } }).send('repeat', { method: 'POST', url: g.url, headers: {}, body: '{}' }, { repeatable: true });
+    const repeat = await new HttpClient({ retry: { maxRetries: 2, budgetMs: 5_000 } }).send(
+      'repeat',
+      { method: 'POST', url: g.url, headers: {}, body: '{}' },
+      { repeatable: true },
+    );
     assert.equal(repeat.response.status, 200, `${status} retried on a repeatable POST`);
     assert.equal(repeat.retries[0]!.status, status);
   }
@@ -212,7 +274,12 @@ test('renew builds each next attempt (a fresh nonce); the exchange records the a
     else res.writeHead(200).end();
   });
   let nonce = 0;
-  const build = (): HttpRequest => ({ method: 'POST', url: r.url, headers: { 'x-nonce': String(++nonce) }, body: 'same' });
+  const build = (): HttpRequest => ({
+    method: 'POST',
+    url: r.url,
+    headers: { 'x-nonce': String(++nonce) },
+    body: 'same',
+  });
   const ex = await new HttpClient().send('token', build(), { repeatable: true, renew: build });
   assert.deepEqual(seenNonces, ['1', '2']);
   assert.equal(ex.request.headers['x-nonce'], '2');
@@ -230,20 +297,34 @@ test('a lost connection: retried on a read, a TransportFailure (inconclusive) on
   assert.match(ex.retries[0]!.error ?? '', /ECONNRESET|UND_ERR_SOCKET/);
 
   const dead = route((req) => req.socket.destroy());
-  await assert.rejects(new HttpClient({ retry: { maxRetries: 1, budgetMs: 5_000 } }).send('read', { method: 'GET', url: dead.url, headers: {} }), (error: unknown) => {
-    assert.ok(error instanceof TransportFailure);
-    assert.equal(error.retries.length, 1);
-    assert.match(error.message, /got no answer/);
-    return true;
-  });
+  await assert.rejects(
+    new HttpClient({ retry: { maxRetries: 1, budgetMs: 5_000 } }).send('read', {
+      method: 'GET',
+      url: dead.url,
+      headers: {},
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof TransportFailure);
+      assert.equal(error.retries.length, 1);
+      assert.match(error.message, /got no answer/);
+      return true;
+    },
+  );
   const before = dead.hits();
-  await assert.rejects(new HttpClient().send('submit', { method: 'POST', url: dead.url, headers: {}, body: '{}' }), TransportFailure);
+  await assert.rejects(
+    new HttpClient().send('submit', { method: 'POST', url: dead.url, headers: {}, body: '{}' }),
+    TransportFailure,
+  );
   assert.equal(dead.hits() - before, 1, 'a POST is never sent twice after a lost connection');
 });
 
 test('the former option name retry429 is still read', async () => {
   const r = route((_req, _b, res) => res.writeHead(503, { 'retry-after': '0' }).end());
-  const ex = await new HttpClient({ retry429: { maxRetries: 1, budgetMs: 1_000 } }).send('read', { method: 'GET', url: r.url, headers: {} });
+  const ex = await new HttpClient({ retry429: { maxRetries: 1, budgetMs: 1_000 } }).send('read', {
+    method: 'GET',
+    url: r.url,
+    headers: {},
+  });
   assert.equal(ex.retries.length, 1);
 });
 
@@ -265,13 +346,30 @@ test('paced requests of one client reach the server no faster than the rate', as
   });
   const client = new HttpClient({ requestsPerSecond: 20 });
   const started = Date.now();
-  await Promise.all(Array.from({ length: 5 }, () => client.send('read', { method: 'GET', url: r.url, headers: { 'x-client-id': 'c1' } })));
+  await Promise.all(
+    Array.from({ length: 5 }, () =>
+      client.send('read', { method: 'GET', url: r.url, headers: { 'x-client-id': 'c1' } }),
+    ),
+  );
   assert.equal(times.length, 5);
-  assert.ok(times.at(-1)! - started >= 4 * 50 - 5, `the fifth request of 5 at 20/s leaves 200 ms after the first, took ${times.at(-1)! - started}`);
+  assert.ok(
+    times.at(-1)! - started >= 4 * 50 - 5,
+    `the fifth request of 5 at 20/s leaves 200 ms after the first, took ${times.at(-1)! - started}`,
+  );
 });
 
-test('clientKey: the X-Client-Id, else the Basic credentials\' client', () => {
-  assert.equal(clientKey({ method: 'GET', url: 'http://x', headers: { 'X-Client-Id': 'c1', authorization: 'Bearer t' } }), 'c1');
-  assert.equal(clientKey({ method: 'POST', url: 'http://x', headers: { authorization: `Basic ${Buffer.from('c2:secret').toString('base64')}` } }), 'c2');
+test("clientKey: the X-Client-Id, else the Basic credentials' client", () => {
+  assert.equal(
+    clientKey({ method: 'GET', url: 'http://x', headers: { 'X-Client-Id': 'c1', authorization: 'Bearer t' } }),
+    'c1',
+  );
+  assert.equal(
+    clientKey({
+      method: 'POST',
+      url: 'http://x',
+      headers: { authorization: `Basic ${Buffer.from('c2:secret').toString('base64')}` },
+    }),
+    'c2',
+  );
   assert.equal(clientKey({ method: 'GET', url: 'http://x', headers: {} }), '');
 });

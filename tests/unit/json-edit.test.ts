@@ -23,8 +23,15 @@ test('a one-line value is replaced on its line, nothing else moves', () => {
 });
 
 test('a string value and a value inside a one-line object', () => {
-  const out = setJsonValue(setJsonValue(local, ['expectations', 'errorBody'], 'problem'), ['target', 'dialect'], 'lenient');
-  assert.deepEqual(changedLines(local, out), ['  "target": { "kind": "reference", "dialect": "lenient" },', '    "errorBody": "problem",']);
+  const out = setJsonValue(
+    setJsonValue(local, ['expectations', 'errorBody'], 'problem'),
+    ['target', 'dialect'],
+    'lenient',
+  );
+  assert.deepEqual(changedLines(local, out), [
+    '  "target": { "kind": "reference", "dialect": "lenient" },',
+    '    "errorBody": "problem",',
+  ]);
 });
 
 test('a value spread over lines keeps the block style with its indentation', () => {
@@ -32,22 +39,45 @@ test('a value spread over lines keeps the block style with its indentation', () 
   const parsed = JSON.parse(out) as Record<string, unknown>;
   assert.deepEqual(getPath(parsed, ['expectations', 'statusCodes', 'pending']), ['PDNG']);
   assert.match(out, /\n {6}"pending": \[\n {8}"PDNG"\n {6}\],\n/);
-  assert.equal(out.replace(/"pending": \[\s*"PDNG"\s*\]/, '').length, lenient.replace(/"pending": \[\s*"ACSP"\s*\]/, '').length);
+  assert.equal(
+    out.replace(/"pending": \[\s*"PDNG"\s*\]/, '').length,
+    lenient.replace(/"pending": \[\s*"ACSP"\s*\]/, '').length,
+  );
 });
 
 test('a missing member goes after the sibling named, with the siblings’ indentation', () => {
   const out = setJsonValue(local, ['messages', 'refund', 'root'], 'fitoFIPmtRvsl', { after: 'expectations' });
   const parsed = JSON.parse(out) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(parsed), ['$schema', 'name', 'description', 'target', 'tokenPath', 'pathPrefix', 'operations', 'capabilities', 'expectations', 'messages', 'polling', 'prefetch', 'exploration']);
+  assert.deepEqual(Object.keys(parsed), [
+    '$schema',
+    'name',
+    'description',
+    'target',
+    'tokenPath',
+    'pathPrefix',
+    'operations',
+    'capabilities',
+    'expectations',
+    'messages',
+    'polling',
+    'prefetch',
+    'exploration',
+  ]);
   assert.match(out, /\n {2}\},\n {2}"messages": \{ "refund": \{ "root": "fitoFIPmtRvsl" \} \},\n {2}"polling"/);
   // Then a second member into the object just made.
   const twice = setJsonValue(out, ['messages', 'cancellation', 'root'], 'FIToFIPmtCxlReq');
-  assert.deepEqual(getPath(JSON.parse(twice), ['messages']), { refund: { root: 'fitoFIPmtRvsl' }, cancellation: { root: 'FIToFIPmtCxlReq' } });
+  assert.deepEqual(getPath(JSON.parse(twice), ['messages']), {
+    refund: { root: 'fitoFIPmtRvsl' },
+    cancellation: { root: 'FIToFIPmtCxlReq' },
+  });
 });
 
 test('a member added last to a block object, and to an empty one', () => {
   const out = setJsonValue(local, ['expectations', 'repeatBody'], 'id-only');
-  assert.match(out, /"rejectTrigger": \{ "creditorAccount": "99999999", "reasonCode": "AC04" \},\n {4}"repeatBody": "id-only"\n {2}\},/);
+  assert.match(
+    out,
+    /"rejectTrigger": \{ "creditorAccount": "99999999", "reasonCode": "AC04" \},\n {4}"repeatBody": "id-only"\n {2}\},/,
+  );
   assert.equal(setJsonValue('{}', ['a', 'b'], 1), '{ "a": { "b": 1 } }');
   assert.equal(setJsonValue('{\n  "x": {\n  }\n}\n', ['x', 'y'], [1, 2]), '{\n  "x": {\n    "y": [1, 2]\n  }\n}\n');
 });

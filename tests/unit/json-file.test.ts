@@ -28,14 +28,25 @@ const where = (text: string): [number, number] => {
 
 test('line and column of every kind of V8 syntax error, with or without a stated position', () => {
   assert.deepEqual(where('{\n  "a": 1,\n}'), [3, 1], 'a trailing comma: the brace that follows it');
-  assert.deepEqual(where('{\n  "a": tru\n}'), [2, 11], 'a bad literal ("Unexpected token", no position stated): where it ends');
+  assert.deepEqual(
+    where('{\n  "a": tru\n}'),
+    [2, 11],
+    'a bad literal ("Unexpected token", no position stated): where it ends',
+  );
   assert.deepEqual(where('{\n  "a": 1 "b": 2\n}'), [2, 10], 'a missing comma');
-  assert.deepEqual(where('{\n  "a": [1, 2\n'), [2, 13], 'an unterminated array: the end of the text, not the empty line after it');
+  assert.deepEqual(
+    where('{\n  "a": [1, 2\n'),
+    [2, 13],
+    'an unterminated array: the end of the text, not the empty line after it',
+  );
   assert.deepEqual(where('{"a": 1}}'), [1, 9], 'text after the document');
   assert.deepEqual(where("{\n\t'a': 1\n}"), [2, 2], 'single quotes after a tab');
   assert.deepEqual(where('{\r\n  "a": x\r\n}'), [2, 8], 'CRLF line ends');
   const e = syntaxError('{\n  "target": { "kind": "reference" },\n  "name": "x",\n}\n');
-  assert.equal(e.message, 'f.json:4:1: not valid JSON at line 4, column 1: Expected double-quoted property name; the line reads: ▸}');
+  assert.equal(
+    e.message,
+    'f.json:4:1: not valid JSON at line 4, column 1: Expected double-quoted property name; the line reads: ▸}',
+  );
   assert.doesNotMatch(e.message, /position/);
 });
 
@@ -51,15 +62,25 @@ test('the offending line is shown with a marker at the column, cut around it whe
 test('a profile with a syntax error: its file, line and column, and the line', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'json-profile-'));
   try {
-    const broken = readFileSync(path.join(environmentsDir, 'local.json'), 'utf8').replace('"name": "local",', '"name": "broken",,');
+    const broken = readFileSync(path.join(environmentsDir, 'local.json'), 'utf8').replace(
+      '"name": "local",',
+      '"name": "broken",,',
+    );
     writeFileSync(path.join(dir, 'broken.json'), broken);
     const line = broken.split('\n').findIndex((l) => l.includes('"broken",,')) + 1;
     assert.throws(
       () => loadProfile('broken', dir),
-      (e: unknown) => e instanceof ProfileError && new RegExp(`broken\\.json:${line}:\\d+: not valid JSON at line ${line}, column \\d+: .+; the line reads: "name": "broken",▸,$`).test(e.message),
+      (e: unknown) =>
+        e instanceof ProfileError &&
+        new RegExp(
+          `broken\\.json:${line}:\\d+: not valid JSON at line ${line}, column \\d+: .+; the line reads: "name": "broken",▸,$`,
+        ).test(e.message),
     );
     // A byte-order mark (some Windows editors write one) is no syntax error.
-    writeFileSync(path.join(dir, 'bom.json'), `\uFEFF${readFileSync(path.join(environmentsDir, 'local.json'), 'utf8').replace('"name": "local"', '"name": "bom"')}`);
+    writeFileSync(
+      path.join(dir, 'bom.json'),
+      `\uFEFF${readFileSync(path.join(environmentsDir, 'local.json'), 'utf8').replace('"name": "local"', '"name": "bom"')}`,
+    );
     assert.equal(loadProfile('bom', dir).name, 'bom');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -71,7 +92,13 @@ test('a deviations file with a syntax error: its file, line and column, and the 
   try {
     const file = path.join(dir, 'sandbox.deviations.json');
     writeFileSync(file, '[\n  {\n    "rule": "P8-01"\n    "reason": "missing comma"\n  }\n]\n');
-    assert.throws(() => loadDeviations(file), (e: unknown) => e instanceof DeviationsError && e.message === `${path.relative(process.cwd(), file)}:4:5: not valid JSON at line 4, column 5: Expected ',' or '}' after property value; the line reads: ▸"reason": "missing comma"`);
+    assert.throws(
+      () => loadDeviations(file),
+      (e: unknown) =>
+        e instanceof DeviationsError &&
+        e.message ===
+          `${path.relative(process.cwd(), file)}:4:5: not valid JSON at line 4, column 5: Expected ',' or '}' after property value; the line reads: ▸"reason": "missing comma"`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,18 @@ import { checkLedger, listTests, sharedTitles } from '../../scripts/ledger-check
 import { isOperation } from '../../ledger/operations';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
-const FLOWS = new Set(['auth', 'access', 'payment', 'status', 'incoming', 'cancellation', 'return', 'refund', 'money', 'robustness']);
+const FLOWS = new Set([
+  'auth',
+  'access',
+  'payment',
+  'status',
+  'incoming',
+  'cancellation',
+  'return',
+  'refund',
+  'money',
+  'robustness',
+]);
 
 test('ledger IDs are unique', () => {
   const seen = new Map<string, number>();
@@ -36,7 +47,8 @@ test('every rule has a section, a level, a flow, a statement and the operations 
     assert.ok(r.statement.trim().length > 10, `${r.id}: statement`);
     assert.match(r.statement, /[.)]$/, `${r.id}: statement is a sentence`);
     assert.ok(r.operations.length > 0 && r.operations.every((op) => isOperation(op)), `${r.id}: operations`);
-    if (r.level === 'assumption' && !r.retired) assert.ok(r.profileField, `${r.id}: an assumption names the profile field that states it`);
+    if (r.level === 'assumption' && !r.retired)
+      assert.ok(r.profileField, `${r.id}: an assumption names the profile field that states it`);
   }
 });
 
@@ -45,7 +57,10 @@ test('IDs of one prefix are numbered in order (append only, never renumbered)', 
   for (const r of rules) {
     const [prefix, n] = [r.id.replace(/-\d+$/, ''), Number(r.id.replace(/^.*-/, ''))];
     const before = last.get(prefix) ?? 0;
-    assert.ok(n > before, `${r.id} comes after ${prefix}-${String(before).padStart(2, '0')}: new IDs are appended with the next number`);
+    assert.ok(
+      n > before,
+      `${r.id} comes after ${prefix}-${String(before).padStart(2, '0')}: new IDs are appended with the next number`,
+    );
     last.set(prefix, n);
   }
 });
@@ -75,7 +90,10 @@ test('ledger check: an unknown cited ID fails, uncited documented rules are list
   assert.equal(bad.ok, false);
   assert.deepEqual(bad.unknown, [{ id: 'NOPE-99', tests: ['t2'] }]);
 
-  const all = checkLedger(rules.map((r) => ({ title: r.id, ruleIds: [r.id], operations: [...r.operations] })), { strict: true });
+  const all = checkLedger(
+    rules.map((r) => ({ title: r.id, ruleIds: [r.id], operations: [...r.operations] })),
+    { strict: true },
+  );
   assert.equal(all.ok, true);
   assert.equal(all.uncitedDocumented.length, 0);
   assert.equal(all.uncoveredPairs.length, 0);
@@ -84,20 +102,40 @@ test('ledger check: an unknown cited ID fails, uncited documented rules are list
 test('ledger check: a rule of several operations is covered only on the operations its tests name', () => {
   const multi = rules.find((r) => r.operations.length > 1 && !r.retired)!;
   const one = checkLedger([{ title: 't', ruleIds: [multi.id], operations: [multi.operations[0]!] }]);
-  assert.deepEqual(one.uncoveredPairs.filter((p) => p.rule === multi.id).map((p) => p.operation), multi.operations.slice(1));
+  assert.deepEqual(
+    one.uncoveredPairs.filter((p) => p.rule === multi.id).map((p) => p.operation),
+    multi.operations.slice(1),
+  );
   const unplaced = checkLedger([{ title: 't', ruleIds: [multi.id] }]);
   assert.deepEqual(unplaced.unplaced, [{ rule: multi.id, test: 't' }]);
 });
 
 test('ledger check: two tests under one operation of the report with one title fail it, naming both', () => {
   const listed = [
-    { title: 'a.spec.ts › paymentStatus: access › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'paymentStatus' as const },
-    { title: 'b.spec.ts › status › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'paymentStatus' as const },
-    { title: 'a.spec.ts › refund: access › refuses: x', name: 'refuses: x', ruleIds: ['AT-04'], reportOperation: 'refund' as const },
+    {
+      title: 'a.spec.ts › paymentStatus: access › refuses: x',
+      name: 'refuses: x',
+      ruleIds: ['AT-04'],
+      reportOperation: 'paymentStatus' as const,
+    },
+    {
+      title: 'b.spec.ts › status › refuses: x',
+      name: 'refuses: x',
+      ruleIds: ['AT-04'],
+      reportOperation: 'paymentStatus' as const,
+    },
+    {
+      title: 'a.spec.ts › refund: access › refuses: x',
+      name: 'refuses: x',
+      ruleIds: ['AT-04'],
+      reportOperation: 'refund' as const,
+    },
   ];
   const result = checkLedger(listed);
   assert.equal(result.ok, false);
-  assert.deepEqual(result.sameTitle, [{ operation: 'paymentStatus', name: 'refuses: x', tests: [listed[0]!.title, listed[1]!.title] }]);
+  assert.deepEqual(result.sameTitle, [
+    { operation: 'paymentStatus', name: 'refuses: x', tests: [listed[0]!.title, listed[1]!.title] },
+  ]);
   assert.deepEqual(sharedTitles(listed.slice(1)), [], 'one title under two operations is told apart by the tree');
 });
 
@@ -105,5 +143,9 @@ test('every listed test has a title of its own under its operation of the report
   const listed = listTests(['local', 'local-sandbox-like']);
   assert.ok(listed.length > 500, `${listed.length} tests listed`);
   assert.deepEqual(sharedTitles(listed), []);
-  assert.deepEqual(listed.filter((t) => t.reportOperation === undefined).map((t) => t.title), [], 'tests the report would file under no operation');
+  assert.deepEqual(
+    listed.filter((t) => t.reportOperation === undefined).map((t) => t.title),
+    [],
+    'tests the report would file under no operation',
+  );
 });

@@ -1,11 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { claimLivePayment, describeLiveBudget, largestAmount, liveBudgetUse, livePaymentAmount, recordLivePayment } from '../../client/live-budget';
+import {
+  claimLivePayment,
+  describeLiveBudget,
+  largestAmount,
+  liveBudgetUse,
+  livePaymentAmount,
+  recordLivePayment,
+} from '../../client/live-budget';
 import { loadProfile } from '../../helpers/profile';
 
 const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };
-const message = (value: number) => ({ fitoFICstmrCdtTrf: { cdtTrfTxInf: [{ intrBkSttlmAmt: { value, ccy: 'GBP' } }] } });
+const message = (value: number) => ({
+  fitoFICstmrCdtTrf: { cdtTrfTxInf: [{ intrBkSttlmAmt: { value, ccy: 'GBP' } }] },
+});
 
 test('a non-live profile is never limited', () => {
   assert.deepEqual(claimLivePayment(loadProfile('local'), message(1e9)), { ok: true });
@@ -44,7 +53,10 @@ test('the budget counts slots used and payments made (a refused or repeated subm
   assert.ok(first.ok && first.slot);
   recordLivePayment(first.slot);
   assert.deepEqual(liveBudgetUse(runId), { claimed: 2, made: 1 });
-  assert.equal(describeLiveBudget(live, liveBudgetUse(runId), 'after'), 'live payments after the run (live): 1 made, 2 of 2 budget slots used (maxPayments 2, maxAmount 5)');
+  assert.equal(
+    describeLiveBudget(live, liveBudgetUse(runId), 'after'),
+    'live payments after the run (live): 1 made, 2 of 2 budget slots used (maxPayments 2, maxAmount 5)',
+  );
 });
 
 test('the live lane pays a low value: at most maxAmount, and 1.00', () => {

@@ -20,7 +20,15 @@ const cli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 /** The parent's environment without anything that would select or confirm a profile. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of ['PAYMENTS_CONFIRM_LIVE', 'PAYMENTS_PROFILES', 'PAYMENTS_JSON_REPORT', 'PAYMENTS_RUN_ID', 'PAYMENTS_RUN_DIR', 'CI']) delete env[k];
+  for (const k of [
+    'PAYMENTS_CONFIRM_LIVE',
+    'PAYMENTS_PROFILES',
+    'PAYMENTS_JSON_REPORT',
+    'PAYMENTS_RUN_ID',
+    'PAYMENTS_RUN_DIR',
+    'CI',
+  ])
+    delete env[k];
   return env;
 }
 
@@ -29,7 +37,9 @@ function dummySecrets(): Record<string, string> {
   const profile = loadProfile('live');
   assert.equal(profile.target.kind, 'remote');
   if (profile.target.kind !== 'remote') return {};
-  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   const out: Record<string, string> = {};
   for (const refs of [profile.target.clients.primary, profile.target.clients.secondary]) {
     for (const [field, name] of Object.entries(refs ?? {})) out[name] = field === 'privateKey' ? pem : `dummy-${field}`;
@@ -38,12 +48,16 @@ function dummySecrets(): Record<string, string> {
 }
 
 const list = (project: string, env: NodeJS.ProcessEnv, reporter?: string) =>
-  spawnSync(process.execPath, [cli, 'test', `--project=${project}`, '--list', ...(reporter ? [`--reporter=${reporter}`] : [])], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  spawnSync(
+    process.execPath,
+    [cli, 'test', `--project=${project}`, '--list', ...(reporter ? [`--reporter=${reporter}`] : [])],
+    {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
 
 interface ListedSpec {
   title: string;
@@ -89,14 +103,18 @@ test('with PAYMENTS_CONFIRM_LIVE=live only @live-safe tests are listed, and some
   assert.equal(json.status, 0, json.stderr);
   const specs = specsOf(json.stdout).filter((s) => s.tests.some((t) => t.projectName === 'live'));
   assert.ok(specs.length > 0, 'no @live-safe test exists: the live profile would run nothing');
-  for (const spec of specs) assert.ok(spec.tags.includes('@live-safe'), `"${spec.title}" is listed for live without the @live-safe tag`);
+  for (const spec of specs)
+    assert.ok(spec.tags.includes('@live-safe'), `"${spec.title}" is listed for live without the @live-safe tag`);
   const total = /Total: (\d+) tests? in/.exec(plain.stdout);
   assert.equal(Number(total?.[1]), specs.length, 'the plain --list and the JSON list agree');
 
   // The filter is doing something: the suite has tests that are not live-safe.
   const local = list('local', baseEnv(), 'json');
   assert.equal(local.status, 0, local.stderr);
-  assert.ok(specsOf(local.stdout).some((s) => !s.tags.includes('@live-safe')), 'every test is @live-safe, so the guard is untested');
+  assert.ok(
+    specsOf(local.stdout).some((s) => !s.tags.includes('@live-safe')),
+    'every test is @live-safe, so the guard is untested',
+  );
 });
 
 test('the live lane runs against the reference as live: 0 failures, payments within maxPayments, the count printed before and after', () => {
@@ -116,19 +134,31 @@ test('the live lane runs against the reference as live: 0 failures, payments wit
     assert.ok(Number(closing[1]) > 0, 'the live lane ran tests');
 
     const count = (when: string) => {
-      const line = new RegExp(`^live payments ${when} the run \\(local-live\\): (\\d+) made, (\\d+) of (\\d+) budget slots used`, 'm').exec(run.stdout);
+      const line = new RegExp(
+        `^live payments ${when} the run \\(local-live\\): (\\d+) made, (\\d+) of (\\d+) budget slots used`,
+        'm',
+      ).exec(run.stdout);
       assert.ok(line, `the count line ${when} the run is printed`);
       return { made: Number(line[1]), claimed: Number(line[2]), max: Number(line[3]) };
     };
     assert.deepEqual(count('before'), { made: 0, claimed: 0, max: limits.maxPayments });
     const after = count('after');
     assert.ok(after.made >= 1, 'the lane made its real low-value payment');
-    assert.ok(after.claimed <= limits.maxPayments && after.made <= limits.maxPayments, `payments within maxPayments ${limits.maxPayments}: ${JSON.stringify(after)}`);
+    assert.ok(
+      after.claimed <= limits.maxPayments && after.made <= limits.maxPayments,
+      `payments within maxPayments ${limits.maxPayments}: ${JSON.stringify(after)}`,
+    );
 
     const [folder] = readdirSync(runsRoot);
-    const record = JSON.parse(readFileSync(path.join(runsRoot, folder!, 'run.json'), 'utf8')) as { livePayments?: { before?: { made: number }[]; after?: { made: number; claimed: number }[] } };
+    const record = JSON.parse(readFileSync(path.join(runsRoot, folder!, 'run.json'), 'utf8')) as {
+      livePayments?: { before?: { made: number }[]; after?: { made: number; claimed: number }[] };
+    };
     assert.equal(record.livePayments?.before?.[0]?.made, 0, 'run.json keeps the count before the run');
-    assert.deepEqual(record.livePayments?.after?.map((p) => [p.made, p.claimed]), [[after.made, after.claimed]], 'run.json keeps the count after the run');
+    assert.deepEqual(
+      record.livePayments?.after?.map((p) => [p.made, p.claimed]),
+      [[after.made, after.claimed]],
+      'run.json keeps the count after the run',
+    );
   } finally {
     rmSync(runsRoot, { recursive: true, force: true });
   }

@@ -6,7 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountProblem, formatMinor, fractionDigits, minorToValue, readDecimal, showMinor, sumMinor, toMinor, totalDigits } from '../../helpers/money';
+import {
+  amountProblem,
+  formatMinor,
+  fractionDigits,
+  minorToValue,
+  readDecimal,
+  showMinor,
+  sumMinor,
+  toMinor,
+  totalDigits,
+} from '../../helpers/money';
 
 test('a number is read from its shortest round-trip text: digits and exponent, without float arithmetic', () => {
   assert.deepEqual(readDecimal(10.005), { negative: false, digits: '10005', exponent: -3 });

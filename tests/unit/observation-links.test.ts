@@ -14,7 +14,15 @@ const TESTS = path.resolve(__dirname, '..');
 const CATALOGUE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*fixtures\/observation-catalogue'/;
 
 function specFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'unit' ? [] : specFiles(path.join(dir, e.name))) : e.name.endsWith('.spec.ts') ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? e.name === 'unit'
+        ? []
+        : specFiles(path.join(dir, e.name))
+      : e.name.endsWith('.spec.ts')
+        ? [path.join(dir, e.name)]
+        : [],
+  );
 }
 
 /** Each test of a spec: its details (up to its body) and its body (up to the next test). */
@@ -28,12 +36,18 @@ function testsOf(source: string): { title: string; details: string; body: string
 }
 
 /** The catalogue's symbols a piece of code names, with their property paths (tokenExpiry.paymentStatus). */
-const namedIn = (code: string, symbols: string[]): Set<string> => new Set(symbols.flatMap((s) => [...code.matchAll(new RegExp(`\\b${s}(?:\\.\\w+)*`, 'g'))].map((m) => m[0])));
+const namedIn = (code: string, symbols: string[]): Set<string> =>
+  new Set(symbols.flatMap((s) => [...code.matchAll(new RegExp(`\\b${s}(?:\\.\\w+)*`, 'g'))].map((m) => m[0])));
 
-const specs = specFiles(TESTS).map((file) => ({ file: path.relative(TESTS, file), source: readFileSync(file, 'utf8') }));
+const specs = specFiles(TESTS).map((file) => ({
+  file: path.relative(TESTS, file),
+  source: readFileSync(file, 'utf8'),
+}));
 
 test('every observation a spec takes is named by a symbol, never by a string', () => {
-  const byString = specs.filter((s) => /observation:\s*['"`]/.test(s.source) || /observe\(\s*['"`]/.test(s.source)).map((s) => s.file);
+  const byString = specs
+    .filter((s) => /observation:\s*['"`]/.test(s.source) || /observe\(\s*['"`]/.test(s.source))
+    .map((s) => s.file);
   assert.deepEqual(byString, []);
 });
 
@@ -41,13 +55,18 @@ test('every observation a test body uses is declared in that test’s takes()', 
   const undeclared: string[] = [];
   let linked = 0;
   for (const { file, source } of specs) {
-    const imported = CATALOGUE_IMPORT.exec(source)?.[1]?.split(',').map((s) => s.trim()).filter((s) => s !== '' && !s.startsWith('type ')) ?? [];
+    const imported =
+      CATALOGUE_IMPORT.exec(source)?.[1]
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '' && !s.startsWith('type ')) ?? [];
     if (imported.length === 0) continue;
     for (const t of testsOf(source)) {
       const declared = namedIn(t.details, imported);
       for (const used of namedIn(t.body, imported)) {
         linked++;
-        if (!declared.has(used)) undeclared.push(`${file} › ${t.title}: uses ${used} without ...takes({ observation: ${used} })`);
+        if (!declared.has(used))
+          undeclared.push(`${file} › ${t.title}: uses ${used} without ...takes({ observation: ${used} })`);
       }
     }
   }

@@ -23,11 +23,19 @@ test('onboarding fills every variable the profile names, once per run; other pro
   const first = onboardedClients(profile, env);
   assert.ok(first);
   for (const name of secretVariables(profile)) assert.ok(env[name], `${name} is set`);
-  assert.equal(onboardedClients(profile, env), first, 'a second evaluation of the config (a worker) reuses the run’s clients');
+  assert.equal(
+    onboardedClients(profile, env),
+    first,
+    'a second evaluation of the config (a worker) reuses the run’s clients',
+  );
   assert.equal(JSON.parse(first).length, 6, 'primary, secondary and the four weak-key clients');
   assert.equal(onboardedClients(loadProfile('local'), env), undefined);
   assert.ok(grantedCapabilities(profile).has('secondClient'));
-  assert.equal(resolveTarget(profile, { referenceUrl: 'http://127.0.0.1:1' } as RunSettings).adminUrl, undefined, 'no admin API to call');
+  assert.equal(
+    resolveTarget(profile, { referenceUrl: 'http://127.0.0.1:1' } as RunSettings).adminUrl,
+    undefined,
+    'no admin API to call',
+  );
 });
 
 test('the reference knows the onboarded clients from its start, without admin: conforming keys get tokens, forbidden keys do not', async () => {
@@ -42,7 +50,10 @@ test('the reference knows the onboarded clients from its start, without admin: c
     assert.equal((await fetch(`${ref.url}/_admin/info`)).status, 404);
     const declared = profile.target.kind === 'reference' ? profile.target.clients! : undefined;
     assert.equal((await requestToken(ref, clientFromEnvironment(profile, 'primary', declared!.primary))).status, 200);
-    assert.equal((await requestToken(ref, clientFromEnvironment(profile, 'secondary', declared!.secondary!))).status, 200);
+    assert.equal(
+      (await requestToken(ref, clientFromEnvironment(profile, 'secondary', declared!.secondary!))).status,
+      200,
+    );
     for (const [kind, refs] of Object.entries(declared!.weakKeys!)) {
       const answer = await requestToken(ref, clientFromEnvironment(profile, kind, refs!, { weak: true }));
       assert.ok(is4xx(answer.status), `${kind}: ${answer.status}`);
@@ -54,5 +65,13 @@ test('the reference knows the onboarded clients from its start, without admin: c
 });
 
 test('a registration REF_CLIENTS cannot take stops the start with its problem', async () => {
-  await assert.rejects(startReference({ host: '127.0.0.1', port: 0, admin: false, clients: [{ clientId: 'a', clientSecret: 'b', iss: 'c', publicKey: 'd' }] }), /REF_CLIENTS entry 1: kid is required/);
+  await assert.rejects(
+    startReference({
+      host: '127.0.0.1',
+      port: 0,
+      admin: false,
+      clients: [{ clientId: 'a', clientSecret: 'b', iss: 'c', publicKey: 'd' }],
+    }),
+    /REF_CLIENTS entry 1: kid is required/,
+  );
 });

@@ -34,7 +34,13 @@ test('identifiers are fresh per build and Max35Text', () => {
 });
 
 test('options override amount, creditor and add a matching total', () => {
-  const m = buildPacs008({ seed: 's', amount: 12.345, creditorMemberId: '123456', creditorAccount: '99999999', withTotal: true });
+  const m = buildPacs008({
+    seed: 's',
+    amount: 12.345,
+    creditorMemberId: '123456',
+    creditorAccount: '99999999',
+    withTotal: true,
+  });
   assert.deepEqual(paymentAmount(m), { value: 12.35, ccy: 'GBP' });
   assert.deepEqual(m.fitoFICstmrCdtTrf.grpHdr.ttlIntrBkSttlmAmt, { value: 12.35, ccy: 'GBP' });
   const tx = m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;

@@ -26,7 +26,10 @@ function showingRunner(): { runner: SequenceRunner; shown: string[] } {
   const runner: SequenceRunner = {
     step: async (title, body) => {
       shown.push(`step ${title}`);
-      const api = { attachEarlier: async (xs: readonly Exchange[]) => void shown.push(`attached ${xs.map((x) => x.response.status).join(',')}`) } as unknown as Api;
+      const api = {
+        attachEarlier: async (xs: readonly Exchange[]) =>
+          void shown.push(`attached ${xs.map((x) => x.response.status).join(',')}`),
+      } as unknown as Api;
       return body(api);
     },
     record: (f) => void shown.push(`${f.ok ? 'holds' : 'broken'} ${f.rule}`),
@@ -54,7 +57,14 @@ test('a finished play is shown step by step, each judgement inside the step that
   assert.deepEqual(played.end, { ended: 'finished' });
   const { runner, shown } = showingRunner();
   await showPlayed(played, runner);
-  assert.deepEqual(shown, ['step 1. pay', 'attached 201', 'holds P8-01', 'step 2. repeat', 'attached 200,201', 'broken IDEM-02']);
+  assert.deepEqual(shown, [
+    'step 1. pay',
+    'attached 201',
+    'holds P8-01',
+    'step 2. repeat',
+    'attached 200,201',
+    'broken IDEM-02',
+  ]);
 });
 
 test('a blocked play shows its steps, then blocks the test with what did not come', async () => {
@@ -65,7 +75,12 @@ test('a blocked play shows its steps, then blocks the test with what did not com
     });
     await runner.step('2. never played', async () => undefined);
   }, stepApi);
-  assert.deepEqual(played.end, { ended: 'blocked', what: 'the refund is accepted', why: 'it was refused', assumption: 'RFD-07' });
+  assert.deepEqual(played.end, {
+    ended: 'blocked',
+    what: 'the refund is accepted',
+    why: 'it was refused',
+    assumption: 'RFD-07',
+  });
   const { runner, shown } = showingRunner();
   await assert.rejects(showPlayed(played, runner), /skipped/);
   assert.deepEqual(shown, ['step 1. refund', 'attached ', 'holds MNY-01', 'blocked the refund is accepted']);

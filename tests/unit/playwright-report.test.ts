@@ -14,7 +14,13 @@ const report: PlaywrightJsonReport = {
       file: 'auth/token.spec.ts',
       line: 0,
       specs: [
-        { title: 'top level', file: 'auth/token.spec.ts', line: 5, tags: ['TOK-01'], tests: [{ status: 'expected', projectName: 'local', results: [{ status: 'passed', duration: 12 }] }] },
+        {
+          title: 'top level',
+          file: 'auth/token.spec.ts',
+          line: 5,
+          tags: ['TOK-01'],
+          tests: [{ status: 'expected', projectName: 'local', results: [{ status: 'passed', duration: 12 }] }],
+        },
       ],
       suites: [
         {
@@ -67,7 +73,14 @@ const report: PlaywrightJsonReport = {
                     {
                       status: 'unexpected',
                       projectName: 'local',
-                      results: [{ status: 'failed', duration: 7, errors: [{ message: 'Error: expected 200\n  at x' }, { message: 'second' }], annotations: [{ type: 'drift' }] }],
+                      results: [
+                        {
+                          status: 'failed',
+                          duration: 7,
+                          errors: [{ message: 'Error: expected 200\n  at x' }, { message: 'second' }],
+                          annotations: [{ type: 'drift' }],
+                        },
+                      ],
                     },
                     { status: 'expected', projectName: 'local-lenient', results: [{ status: 'passed', duration: 3 }] },
                   ],
@@ -81,7 +94,7 @@ const report: PlaywrightJsonReport = {
   ],
 };
 
-test('flattenReport walks nested describes, a suite\'s specs before its child suites, one record per project', () => {
+test("flattenReport walks nested describes, a suite's specs before its child suites, one record per project", () => {
   const tests = flattenReport(report);
   assert.deepEqual(
     tests.map((t) => [t.project, t.title]),
@@ -112,7 +125,7 @@ test('flattenReport maps statuses to outcomes: flaky passes, unexpected fails', 
   );
 });
 
-test('flattenReport keeps tags and annotations as in the report, sums durations and reads the last result\'s errors', () => {
+test("flattenReport keeps tags and annotations as in the report, sums durations and reads the last result's errors", () => {
   const [, skipped, flaky, failed] = flattenReport(report);
   assert.deepEqual(skipped!.annotations, [{ type: 'skip', description: 'KEY-01 needs capability "keyRegistration"' }]);
   assert.deepEqual(skipped!.tags, ['KEY-01']);
@@ -124,13 +137,22 @@ test('flattenReport keeps tags and annotations as in the report, sums durations 
   assert.deepEqual(failed!.annotations, []);
 });
 
-test('flattenReport falls back to a result\'s `error` and tolerates tests that never ran', () => {
+test("flattenReport falls back to a result's `error` and tolerates tests that never ran", () => {
   const [t, notRun] = flattenReport({
     suites: [
       {
         title: 'f.spec.ts',
         specs: [
-          { title: 'a', tests: [{ status: 'unexpected', projectName: 'p', results: [{ status: 'timedOut', error: { message: 'Test timeout' } }] }] },
+          {
+            title: 'a',
+            tests: [
+              {
+                status: 'unexpected',
+                projectName: 'p',
+                results: [{ status: 'timedOut', error: { message: 'Test timeout' } }],
+              },
+            ],
+          },
           { title: 'b', tests: [{ status: 'skipped', projectName: 'p' }] },
         ],
       },

@@ -22,7 +22,11 @@ function recorder<T>(values: (i: number) => T): { read: () => Promise<T>; times:
 
 test('returns at once when the first value is done, with its history', async () => {
   const r = recorder(() => 'ACCC');
-  const result = await pollUntil(r.read, (v) => v === 'ACCC', { intervalMs: 1_000, maxIntervalMs: 1_000, timeoutMs: 5_000 });
+  const result = await pollUntil(r.read, (v) => v === 'ACCC', {
+    intervalMs: 1_000,
+    maxIntervalMs: 1_000,
+    timeoutMs: 5_000,
+  });
   assert.equal(result.value, 'ACCC');
   assert.equal(result.attempts, 1);
   assert.deepEqual(result.history, ['ACCC']);
@@ -69,11 +73,24 @@ test('backoff starts at intervalMs, grows, and never exceeds maxIntervalMs', asy
   const clock = virtualClock();
   try {
     const options = { intervalMs: 20, maxIntervalMs: 60, timeoutMs: 600 };
-    await assert.rejects(pollUntil(async () => 'PEND', () => false, options), PollTimeoutError);
+    await assert.rejects(
+      pollUntil(
+        async () => 'PEND',
+        () => false,
+        options,
+      ),
+      PollTimeoutError,
+    );
     const w = clock.waits;
     assert.equal(w[0], options.intervalMs);
-    assert.ok(w.every((x, i) => i === 0 || x >= w[i - 1]!), `never shrinks: ${w.join(', ')}`);
-    assert.ok(w.every((x) => x <= options.maxIntervalMs), `bounded: ${w.join(', ')}`);
+    assert.ok(
+      w.every((x, i) => i === 0 || x >= w[i - 1]!),
+      `never shrinks: ${w.join(', ')}`,
+    );
+    assert.ok(
+      w.every((x) => x <= options.maxIntervalMs),
+      `bounded: ${w.join(', ')}`,
+    );
     assert.ok(w[1]! > w[0]!, `grows: ${w.join(', ')}`);
     assert.equal(w.at(-1), options.maxIntervalMs, `reaches the cap and stays there: ${w.join(', ')}`);
     assert.ok(w.length > 8, `a capped backoff keeps polling (${w.length} waits in 600 ms)`);
@@ -85,8 +102,18 @@ test('backoff starts at intervalMs, grows, and never exceeds maxIntervalMs', asy
 test('intervalMs = maxIntervalMs: every wait is exactly that interval', async () => {
   const clock = virtualClock();
   try {
-    await assert.rejects(pollUntil(async () => 'PEND', () => false, { intervalMs: 50, maxIntervalMs: 50, timeoutMs: 500 }), PollTimeoutError);
-    assert.ok(clock.waits.every((x) => x === 50), clock.waits.join(', '));
+    await assert.rejects(
+      pollUntil(
+        async () => 'PEND',
+        () => false,
+        { intervalMs: 50, maxIntervalMs: 50, timeoutMs: 500 },
+      ),
+      PollTimeoutError,
+    );
+    assert.ok(
+      clock.waits.every((x) => x === 50),
+      clock.waits.join(', '),
+    );
   } finally {
     clock.restore();
   }
@@ -99,19 +126,29 @@ test('the deadline holds: every poll starts within timeoutMs and the loop gives 
     const started = clock.now();
     const polls: number[] = [];
     await assert.rejects(
-      pollUntil(async () => {
-        polls.push(clock.now() - started);
-        clock.spend(7); // a read costs time too
-        return 'PEND';
-      }, () => false, options),
+      pollUntil(
+        async () => {
+          polls.push(clock.now() - started);
+          clock.spend(7); // a read costs time too
+          return 'PEND';
+        },
+        () => false,
+        options,
+      ),
       PollTimeoutError,
     );
     const elapsed = clock.now() - started;
-    assert.ok(polls.every((t) => t <= options.timeoutMs), `polls at ${polls.join(', ')}`);
+    assert.ok(
+      polls.every((t) => t <= options.timeoutMs),
+      `polls at ${polls.join(', ')}`,
+    );
     assert.ok(elapsed <= options.timeoutMs, `gave up at ${elapsed} ms`);
     // It gave up only because the next wait would have crossed the deadline.
     const nextWait = Math.min(options.maxIntervalMs, Math.ceil(clock.waits.at(-1)! * 1.6));
-    assert.ok(elapsed + nextWait > options.timeoutMs, `gave up early: at ${elapsed} ms with a next wait of ${nextWait} ms`);
+    assert.ok(
+      elapsed + nextWait > options.timeoutMs,
+      `gave up early: at ${elapsed} ms with a next wait of ${nextWait} ms`,
+    );
   } finally {
     clock.restore();
   }
@@ -121,14 +158,21 @@ test('a slow reader still ends at the deadline (elapsed time counts the reads, n
   const clock = virtualClock();
   try {
     let reads = 0;
-    const error = await pollUntil(async () => {
-      reads++;
-      clock.spend(150);
-      return reads;
-    }, () => false, { intervalMs: 10, maxIntervalMs: 10, timeoutMs: 1_000 }).catch((e: unknown) => e);
+    const error = await pollUntil(
+      async () => {
+        reads++;
+        clock.spend(150);
+        return reads;
+      },
+      () => false,
+      { intervalMs: 10, maxIntervalMs: 10, timeoutMs: 1_000 },
+    ).catch((e: unknown) => e);
     assert.ok(error instanceof PollTimeoutError);
     assert.ok(reads <= 7, `${reads} reads of 150 ms each (+ 10 ms waits) in a 1 s budget`);
-    assert.deepEqual(error.history, Array.from({ length: reads }, (_v, i) => i + 1));
+    assert.deepEqual(
+      error.history,
+      Array.from({ length: reads }, (_v, i) => i + 1),
+    );
   } finally {
     clock.restore();
   }
@@ -136,7 +180,11 @@ test('a slow reader still ends at the deadline (elapsed time counts the reads, n
 
 test('real timers: polls every few milliseconds until done, well within its deadline', async () => {
   let n = 0;
-  const result = await pollUntil(async () => ++n, (v) => v >= 5, { intervalMs: 10, maxIntervalMs: 20, timeoutMs: 10_000 });
+  const result = await pollUntil(
+    async () => ++n,
+    (v) => v >= 5,
+    { intervalMs: 10, maxIntervalMs: 20, timeoutMs: 10_000 },
+  );
   assert.equal(result.value, 5);
   assert.ok(result.elapsedMs < 5_000, `${result.elapsedMs} ms`);
 });
@@ -153,7 +201,12 @@ test('a timeout error carries the whole history and says what was awaited', asyn
 async function timeoutCarriesHistory(): Promise<void> {
   const seq = ['PEND', 'PEND', 'ACSP'];
   const r = recorder((i) => ({ txSts: seq[Math.min(i, seq.length - 1)]! }));
-  const error = await pollUntil(r.read, (v) => v.txSts === 'ACCC', { intervalMs: 10, maxIntervalMs: 20, timeoutMs: 150 }, 'payment settled').then(
+  const error = await pollUntil(
+    r.read,
+    (v) => v.txSts === 'ACCC',
+    { intervalMs: 10, maxIntervalMs: 20, timeoutMs: 150 },
+    'payment settled',
+  ).then(
     () => assert.fail('should time out'),
     (e: unknown) => e,
   );
@@ -162,7 +215,10 @@ async function timeoutCarriesHistory(): Promise<void> {
   assert.match(error.message, /^payment settled not reached within 150 ms \(\d+ polls\)$/);
   const history = error.history as { txSts: string }[];
   assert.equal(history.length, r.times.length, 'every value read is in the history');
-  assert.deepEqual(history.slice(0, 3).map((h) => h.txSts), seq);
+  assert.deepEqual(
+    history.slice(0, 3).map((h) => h.txSts),
+    seq,
+  );
   assert.ok(history.slice(3).every((h) => h.txSts === 'ACSP'));
   assert.match(error.message, new RegExp(`\\(${history.length} polls\\)`));
 }

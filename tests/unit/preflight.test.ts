@@ -34,17 +34,41 @@ test('every secret variable a run of a remote profile uses is named: clients (al
   assert.deepEqual(secretVariables(sandbox).sort(), [...SANDBOX_VARS].sort());
   const primary = (sandbox.target as { clients: { primary: Record<string, string> } }).clients.primary;
   const { privateKey: _key, kid: _kid, iss: _iss, ...keyless } = primary;
-  const withoutKey = parseProfile({ ...sandbox, name: 'keyless', target: { ...sandbox.target, clients: { primary: keyless } } }, 'keyless.json');
-  assert.deepEqual(secretVariables(withoutKey).sort(), ['PAYMENTS_SANDBOX_CLIENT_ID', 'PAYMENTS_SANDBOX_CLIENT_SECRET', 'PAYMENTS_SANDBOX_MEMBER_ID', 'PAYMENTS_SANDBOX_TEST_ASSERTION', 'PAYMENTS_SANDBOX_TEST_SCA_TOKEN']);
+  const withoutKey = parseProfile(
+    { ...sandbox, name: 'keyless', target: { ...sandbox.target, clients: { primary: keyless } } },
+    'keyless.json',
+  );
+  assert.deepEqual(secretVariables(withoutKey).sort(), [
+    'PAYMENTS_SANDBOX_CLIENT_ID',
+    'PAYMENTS_SANDBOX_CLIENT_SECRET',
+    'PAYMENTS_SANDBOX_MEMBER_ID',
+    'PAYMENTS_SANDBOX_TEST_ASSERTION',
+    'PAYMENTS_SANDBOX_TEST_SCA_TOKEN',
+  ]);
   const both = parseProfile(
     {
       ...sandbox,
       name: 'two',
-      target: { ...sandbox.target, clients: { primary: (sandbox.target as { clients: { primary: unknown } }).clients.primary, secondary: { clientId: 'B_ID', clientSecret: 'B_SECRET', privateKey: 'B_KEY', kid: 'B_KID', iss: 'B_ISS', memberId: 'B_MEMBER' } } },
+      target: {
+        ...sandbox.target,
+        clients: {
+          primary: (sandbox.target as { clients: { primary: unknown } }).clients.primary,
+          secondary: {
+            clientId: 'B_ID',
+            clientSecret: 'B_SECRET',
+            privateKey: 'B_KEY',
+            kid: 'B_KID',
+            iss: 'B_ISS',
+            memberId: 'B_MEMBER',
+          },
+        },
+      },
     },
     'two.json',
   );
-  assert.ok(['B_ID', 'B_SECRET', 'B_KEY', 'B_KID', 'B_ISS', 'B_MEMBER'].every((n) => secretVariables(both).includes(n)));
+  assert.ok(
+    ['B_ID', 'B_SECRET', 'B_KEY', 'B_KID', 'B_ISS', 'B_MEMBER'].every((n) => secretVariables(both).includes(n)),
+  );
   assert.deepEqual(secretVariables(loadProfile('local')), []);
 });
 
@@ -72,10 +96,17 @@ test('npx playwright test --project=sandbox without its variables stops at once,
 
 test('an unreachable target (secrets set) stops in one sentence, no code frame, no stack', () => {
   const runDir = path.join(tempDir('unreachable'), 'run');
-  const run = runPlaywrightCli(['--project=sandbox'], cleanEnv({ ...dummySecrets(SANDBOX_VARS), PAYMENTS_RUN_DIR: runDir }), 30_000);
+  const run = runPlaywrightCli(
+    ['--project=sandbox'],
+    cleanEnv({ ...dummySecrets(SANDBOX_VARS), PAYMENTS_RUN_DIR: runDir }),
+    30_000,
+  );
   const output = run.stdout + run.stderr;
   assert.equal(run.status, 2, output);
-  assert.match(output, /✖ target of profile sandbox is unreachable: https:\/\/\S+ \((ENOTFOUND|EAI_AGAIN|ECONNREFUSED|[A-Z_]+)\); check the URL in environments\/sandbox\.json and your network\./);
+  assert.match(
+    output,
+    /✖ target of profile sandbox is unreachable: https:\/\/\S+ \((ENOTFOUND|EAI_AGAIN|ECONNREFUSED|[A-Z_]+)\); check the URL in environments\/sandbox\.json and your network\./,
+  );
   assertNoStack(output);
   assert.ok(!existsSync(runDir), 'a refused run leaves no run folder');
 });

@@ -15,11 +15,17 @@ import { environmentsDir, listProfileNames } from '../../helpers/profile';
 import { profileSchemaDocument } from '../../helpers/profile-schema';
 
 const SCHEMA_FILE = path.join(environmentsDir, 'profile.schema.json');
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv,
+) => Ajv;
 
 test('environments/profile.schema.json is what helpers/profile-schema.ts generates (else: npm run profile-schema)', () => {
   assert.ok(existsSync(SCHEMA_FILE), 'environments/profile.schema.json is missing: run npm run profile-schema');
-  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), profileSchemaDocument(), 'environments/profile.schema.json is stale: run npm run profile-schema');
+  assert.equal(
+    readFileSync(SCHEMA_FILE, 'utf8'),
+    profileSchemaDocument(),
+    'environments/profile.schema.json is stale: run npm run profile-schema',
+  );
 });
 
 test('every profile in environments/ names the schema and validates against the committed file', () => {
@@ -29,8 +35,15 @@ test('every profile in environments/ names the schema and validates against the 
   const names = listProfileNames();
   assert.ok(names.length >= 2, `profiles found: ${names.join(', ')}`);
   for (const name of names) {
-    const profile = JSON.parse(readFileSync(path.join(environmentsDir, `${name}.json`), 'utf8')) as Record<string, unknown>;
-    assert.equal(profile.$schema, './profile.schema.json', `environments/${name}.json: "$schema" must be "./profile.schema.json"`);
+    const profile = JSON.parse(readFileSync(path.join(environmentsDir, `${name}.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(
+      profile.$schema,
+      './profile.schema.json',
+      `environments/${name}.json: "$schema" must be "./profile.schema.json"`,
+    );
     assert.ok(validate(profile), `environments/${name}.json: ${JSON.stringify(validate.errors)}`);
   }
 });
@@ -50,7 +63,10 @@ test('environments/README.md names every field of the schema', () => {
   const readme = readFileSync(path.join(environmentsDir, 'README.md'), 'utf8');
   const spans = [...readme.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
   // A field counts as named when it is a word of a code span: `retry429.maxRetries`, `{creditorAccount, reasonCode}`.
-  const named = (field: string): boolean => spans.some((s) => new RegExp(`(^|[^\\w$])${field.replace(/\$/g, '\\$')}(\\W|$)`).test(s));
-  const missing = fieldPaths(JSON.parse(profileSchemaDocument()) as Record<string, any>).filter((p) => !named(p.split('.').pop()!));
+  const named = (field: string): boolean =>
+    spans.some((s) => new RegExp(`(^|[^\\w$])${field.replace(/\$/g, '\\$')}(\\W|$)`).test(s));
+  const missing = fieldPaths(JSON.parse(profileSchemaDocument()) as Record<string, any>).filter(
+    (p) => !named(p.split('.').pop()!),
+  );
   assert.deepEqual(missing, [], `fields with no row in environments/README.md: ${missing.join(', ')}`);
 });

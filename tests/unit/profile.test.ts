@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentsDir, listProfileNames, loadProfile, operationPath, parseProfile, ProfileError } from '../../helpers/profile';
+import {
+  environmentsDir,
+  listProfileNames,
+  loadProfile,
+  operationPath,
+  parseProfile,
+  ProfileError,
+} from '../../helpers/profile';
 
 /** A PEM header built at run time: no file in the repository looks like it holds a private key. */
 const FAKE_PEM_BEGIN = ['-----BEGIN', 'PRIVATE', 'KEY-----'].join(' ');
@@ -24,7 +31,15 @@ const remoteTarget = (): Json => ({
   kind: 'remote',
   baseUrl: 'https://api.sandbox.example',
   authUrl: 'https://auth.sandbox.example',
-  clients: { primary: { clientId: 'PAY_CLIENT_ID', clientSecret: 'PAY_CLIENT_SECRET', privateKey: 'PAY_PRIVATE_KEY', kid: 'PAY_KID', iss: 'PAY_ISS' } },
+  clients: {
+    primary: {
+      clientId: 'PAY_CLIENT_ID',
+      clientSecret: 'PAY_CLIENT_SECRET',
+      privateKey: 'PAY_PRIVATE_KEY',
+      kid: 'PAY_KID',
+      iss: 'PAY_ISS',
+    },
+  },
 });
 
 function refusal(mutate: (p: Json) => void, file = FILE): string {
@@ -59,14 +74,42 @@ test('a valid remote profile parses', () => {
 
 const cases: { what: string; mutate: (p: Json) => void; message: RegExp }[] = [
   { what: 'missing name', mutate: (p) => delete p.name, message: /missing field "name"/ },
-  { what: 'missing nested field', mutate: (p) => delete p.polling.timeoutMs, message: /missing field "polling\.timeoutMs"/ },
-  { what: 'missing operation', mutate: (p) => delete p.operations.paymentStatus, message: /missing field "operations\.paymentStatus"/ },
+  {
+    what: 'missing nested field',
+    mutate: (p) => delete p.polling.timeoutMs,
+    message: /missing field "polling\.timeoutMs"/,
+  },
+  {
+    what: 'missing operation',
+    mutate: (p) => delete p.operations.paymentStatus,
+    message: /missing field "operations\.paymentStatus"/,
+  },
   { what: 'unknown top-level field', mutate: (p) => (p.basUrl = 'x'), message: /unknown field "basUrl"/ },
-  { what: 'unknown nested field', mutate: (p) => (p.capabilities.teleport = true), message: /unknown field "capabilities\.teleport"/ },
-  { what: 'bad enum', mutate: (p) => (p.expectations.assumptions = 'sometimes'), message: /field "expectations\.assumptions" must be one of \["enforce","report"\]/ },
-  { what: 'bad enum (nested choice)', mutate: (p) => (p.expectations.expiresIn = 'int'), message: /field "expectations\.expiresIn" must be one of/ },
-  { what: 'bad URL (not a URL)', mutate: (p) => (p.target = { ...remoteTarget(), baseUrl: 'api dot example' }), message: /field "target\.baseUrl"/ },
-  { what: 'bad URL (not http)', mutate: (p) => (p.target = { ...remoteTarget(), authUrl: 'ftp://auth.example' }), message: /field "target\.authUrl"/ },
+  {
+    what: 'unknown nested field',
+    mutate: (p) => (p.capabilities.teleport = true),
+    message: /unknown field "capabilities\.teleport"/,
+  },
+  {
+    what: 'bad enum',
+    mutate: (p) => (p.expectations.assumptions = 'sometimes'),
+    message: /field "expectations\.assumptions" must be one of \["enforce","report"\]/,
+  },
+  {
+    what: 'bad enum (nested choice)',
+    mutate: (p) => (p.expectations.expiresIn = 'int'),
+    message: /field "expectations\.expiresIn" must be one of/,
+  },
+  {
+    what: 'bad URL (not a URL)',
+    mutate: (p) => (p.target = { ...remoteTarget(), baseUrl: 'api dot example' }),
+    message: /field "target\.baseUrl"/,
+  },
+  {
+    what: 'bad URL (not http)',
+    mutate: (p) => (p.target = { ...remoteTarget(), authUrl: 'ftp://auth.example' }),
+    message: /field "target\.authUrl"/,
+  },
   {
     what: 'bad env var name (a value where a variable name belongs)',
     mutate: (p) => {
@@ -85,11 +128,31 @@ const cases: { what: string; mutate: (p: Json) => void; message: RegExp }[] = [
     },
     message: /missing field "target\.authUrl"/,
   },
-  { what: 'unknown target kind', mutate: (p) => (p.target = { kind: 'cloud' }), message: /field "target" must be \{"kind":"reference"\} or/ },
-  { what: 'wrong type', mutate: (p) => (p.polling.intervalMs = '50'), message: /field "polling\.intervalMs" must be integer/ },
-  { what: 'bad status code', mutate: (p) => (p.expectations.refusalStatus.validation = [200]), message: /field "expectations\.refusalStatus\.validation\.0"/ },
-  { what: 'bad operation path', mutate: (p) => (p.operations.submitPayment.path = '/pacs008/v10'), message: /field "operations\.submitPayment\.path"/ },
-  { what: 'name ≠ file name', mutate: (p) => (p.name = 'sandbox'), message: /field "name" is "sandbox" but must equal the file name "local"/ },
+  {
+    what: 'unknown target kind',
+    mutate: (p) => (p.target = { kind: 'cloud' }),
+    message: /field "target" must be \{"kind":"reference"\} or/,
+  },
+  {
+    what: 'wrong type',
+    mutate: (p) => (p.polling.intervalMs = '50'),
+    message: /field "polling\.intervalMs" must be integer/,
+  },
+  {
+    what: 'bad status code',
+    mutate: (p) => (p.expectations.refusalStatus.validation = [200]),
+    message: /field "expectations\.refusalStatus\.validation\.0"/,
+  },
+  {
+    what: 'bad operation path',
+    mutate: (p) => (p.operations.submitPayment.path = '/pacs008/v10'),
+    message: /field "operations\.submitPayment\.path"/,
+  },
+  {
+    what: 'name ≠ file name',
+    mutate: (p) => (p.name = 'sandbox'),
+    message: /field "name" is "sandbox" but must equal the file name "local"/,
+  },
   {
     what: 'maxIntervalMs < intervalMs',
     mutate: (p) => {
@@ -118,26 +181,38 @@ test('a refusal never echoes a secret-looking value back', () => {
 });
 
 test('loadProfile of an unknown name lists the known profiles', () => {
-  assert.throws(() => loadProfile('no-such-profile'), (error: unknown) => {
-    assert.ok(error instanceof ProfileError);
-    assert.match(error.message, /no profile "no-such-profile"/);
-    for (const name of listProfileNames()) assert.ok(error.message.includes(name), `${name} not listed: ${error.message}`);
-    assert.ok(error.message.includes('local'));
-    return true;
-  });
+  assert.throws(
+    () => loadProfile('no-such-profile'),
+    (error: unknown) => {
+      assert.ok(error instanceof ProfileError);
+      assert.match(error.message, /no profile "no-such-profile"/);
+      for (const name of listProfileNames())
+        assert.ok(error.message.includes(name), `${name} not listed: ${error.message}`);
+      assert.ok(error.message.includes('local'));
+      return true;
+    },
+  );
 });
 
 test('loadProfile in another folder: lists its profiles, refuses bad JSON with the file name', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'profiles-'));
   try {
-    for (const name of ['alpha', 'beta']) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...copy(), name }));
+    for (const name of ['alpha', 'beta'])
+      writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...copy(), name }));
     writeFileSync(path.join(dir, 'alpha.deviations.json'), '{}');
     writeFileSync(path.join(dir, 'alpha.discovered.json'), '{}');
     writeFileSync(path.join(dir, 'broken.json'), '{ "name": ');
     assert.deepEqual(listProfileNames(dir), ['alpha', 'beta', 'broken']);
     assert.equal(loadProfile('beta', dir).name, 'beta');
     assert.throws(() => loadProfile('gamma', dir), /profiles here: alpha, beta, broken/);
-    assert.throws(() => loadProfile('broken', dir), (e: unknown) => e instanceof ProfileError && /broken\.json:1:10: not valid JSON at line 1, column 10: Unexpected end of JSON input; the line reads: { "name":▸$/.test(e.message));
+    assert.throws(
+      () => loadProfile('broken', dir),
+      (e: unknown) =>
+        e instanceof ProfileError &&
+        /broken\.json:1:10: not valid JSON at line 1, column 10: Unexpected end of JSON input; the line reads: { "name":▸$/.test(
+          e.message,
+        ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,8 @@ function shippedMarkdown(): string[] {
 function walk(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const rel = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name.startsWith('.') || rel.startsWith('reports/') ? [] : walk(rel);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name.startsWith('.') || rel.startsWith('reports/') ? [] : walk(rel);
     return entry.name.endsWith('.md') ? [rel] : [];
   });
 }
@@ -54,7 +55,9 @@ function links(markdown: string): string[] {
 /** Paths written as code that name a file of the repository: a folder and a file name with a known extension, no placeholder. */
 function codePaths(markdown: string): string[] {
   const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
-  return [...prose.matchAll(/`((?:\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:md|ts|mjs|cjs|js|json|ya?ml))`/g)].map((m) => m[1]!);
+  return [...prose.matchAll(/`((?:\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:md|ts|mjs|cjs|js|json|ya?ml))`/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 const isExternal = (target: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(target);
@@ -71,20 +74,27 @@ function brokenLinks(file: string): string[] {
       broken.push(`${file}: link ${link} names no file`);
       continue;
     }
-    if (anchor && resolved.endsWith('.md') && statSync(resolved).isFile() && !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) {
+    if (
+      anchor &&
+      resolved.endsWith('.md') &&
+      statSync(resolved).isFile() &&
+      !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)
+    ) {
       broken.push(`${file}: link ${link} names no heading of ${path.relative(root, resolved)}`);
     }
   }
   for (const p of codePaths(text)) {
     if (p.startsWith('reports/')) continue;
-    if (!existsSync(path.resolve(dir, p)) && !existsSync(path.join(root, p))) broken.push(`${file}: \`${p}\` names no file (from ${path.relative(root, dir) || '.'} or the repository root)`);
+    if (!existsSync(path.resolve(dir, p)) && !existsSync(path.join(root, p)))
+      broken.push(`${file}: \`${p}\` names no file (from ${path.relative(root, dir) || '.'} or the repository root)`);
   }
   return broken;
 }
 
 test('the Markdown files the repository ships are found, the spec aside', () => {
   const files = shippedMarkdown();
-  for (const f of ['README.md', 'environments/README.md', 'reference/README.md', 'reports/README.md']) assert.ok(files.includes(f), `${f} not found`);
+  for (const f of ['README.md', 'environments/README.md', 'reference/README.md', 'reports/README.md'])
+    assert.ok(files.includes(f), `${f} not found`);
   assert.ok(!files.some((f) => f.startsWith('spec/')));
 });
 
@@ -93,7 +103,21 @@ test('every relative link and every path written as code in them names an existi
 });
 
 test('the checker finds what is broken: a missing file, a missing heading, a code path that names nothing', () => {
-  assert.deepEqual([...headingAnchors('# The reference payments service\n## `target`, kind `remote`\n## Faults\n## Faults\n```\n# not a heading\n```\n')], ['the-reference-payments-service', 'target-kind-remote', 'faults', 'faults-1']);
-  assert.deepEqual(links('see [a](b.md#c) and [web](https://x.example) <a href="d.md">d</a>\n```\n[e](f.md)\n```'), ['b.md#c', 'https://x.example', 'd.md']);
-  assert.deepEqual(codePaths('`../shared/spec/payments-api.md` and `environments/<env>.json`, `npm run x`, `ledger/deviations.ts`'), ['../shared/spec/payments-api.md', 'ledger/deviations.ts']);
+  assert.deepEqual(
+    [
+      ...headingAnchors(
+        '# The reference payments service\n## `target`, kind `remote`\n## Faults\n## Faults\n```\n# not a heading\n```\n',
+      ),
+    ],
+    ['the-reference-payments-service', 'target-kind-remote', 'faults', 'faults-1'],
+  );
+  assert.deepEqual(links('see [a](b.md#c) and [web](https://x.example) <a href="d.md">d</a>\n```\n[e](f.md)\n```'), [
+    'b.md#c',
+    'https://x.example',
+    'd.md',
+  ]);
+  assert.deepEqual(
+    codePaths('`../shared/spec/payments-api.md` and `environments/<env>.json`, `npm run x`, `ledger/deviations.ts`'),
+    ['../shared/spec/payments-api.md', 'ledger/deviations.ts'],
+  );
 });

@@ -56,7 +56,9 @@ function assertJwtDescribed(out: string): void {
 
 test('a registered client secret is removed from text, raw and URL-encoded', () => {
   const r = redactor();
-  const out = r.text(`secret=${clientSecret} and encoded ${encodeURIComponent(clientSecret)} and {"x":"${clientSecret}"}`);
+  const out = r.text(
+    `secret=${clientSecret} and encoded ${encodeURIComponent(clientSecret)} and {"x":"${clientSecret}"}`,
+  );
   assertClean(out);
   assert.match(out, /REDACTED/);
 });
@@ -72,14 +74,21 @@ test('short values are not registered (they would shred ordinary text)', () => {
   const r = new Redactor();
   r.addSecret('abc', 'short');
   assert.equal(r.text('abc abc'), 'abc abc');
-  assert.deepEqual(r.secretValues().map((s) => s.label), ['fingerprint key'], 'only the run key the fingerprints use');
+  assert.deepEqual(
+    r.secretValues().map((s) => s.label),
+    ['fingerprint key'],
+    'only the run key the fingerprints use',
+  );
 });
 
 test('every registered secret is listed for the leak scan, JWTs and PEMs included', () => {
   const r = redactor();
   r.addSecret(jwt, 'sca-token');
   r.addSecret(pkcs8Pem, 'private key');
-  const labels = r.secretValues().map((s) => s.label).sort();
+  const labels = r
+    .secretValues()
+    .map((s) => s.label)
+    .sort();
   assert.deepEqual(labels, ['access token', 'client secret', 'fingerprint key', 'private key', 'sca-token']);
 });
 
@@ -108,7 +117,14 @@ test('an assertion that is not a JWT, and a client_secret, in a form body', () =
 
 test('secret fields in JSON: assertion, client_secret, access_token, private_key', () => {
   const other = `opaque-${randomBytes(8).toString('hex')}`;
-  const json = JSON.stringify({ assertion: jwt, client_secret: other, access_token: other, refresh_token: other, private_key: other, keep: 'me' });
+  const json = JSON.stringify({
+    assertion: jwt,
+    client_secret: other,
+    access_token: other,
+    refresh_token: other,
+    private_key: other,
+    keep: 'me',
+  });
   const out = new Redactor().text(json);
   assertClean(out, [other]);
   assert.match(out, /"keep":"me"/);
@@ -133,12 +149,17 @@ for (const [label, pem] of [
 test('a PEM cut short (truncated body, no END line) leaks nothing', () => {
   const cut = pkcs8Pem.slice(0, 400);
   const out = new Redactor().text(`{"publicKey":"${cut}`);
-  for (const line of pemLines(cut).filter((l) => l.length > 20)) assert.ok(!out.includes(line), `PEM line survived:\n${out}`);
+  for (const line of pemLines(cut).filter((l) => l.length > 20))
+    assert.ok(!out.includes(line), `PEM line survived:\n${out}`);
 });
 
 test('Authorization headers: Basic and Bearer credentials gone, scheme kept', () => {
   const r = redactor();
-  const out = r.headers({ Authorization: `Basic ${basic}`, 'proxy-authorization': `Bearer ${jwt}`, 'X-Client-Id': clientId });
+  const out = r.headers({
+    Authorization: `Basic ${basic}`,
+    'proxy-authorization': `Bearer ${jwt}`,
+    'X-Client-Id': clientId,
+  });
   assertClean(JSON.stringify(out));
   assert.match(out.Authorization!, /^Basic \[REDACTED/);
   assert.match(out['proxy-authorization']!, /^Bearer \[REDACTED/);
@@ -147,7 +168,12 @@ test('Authorization headers: Basic and Bearer credentials gone, scheme kept', ()
 
 test('Authorization and sca-token written into free text (logs, error messages)', () => {
   const r = redactor();
-  const text = [`Authorization: Basic ${basic}`, `Authorization: Bearer ${jwt}`, `authorization: bearer ${opaqueToken}`, `sca-token: ${jwt}`].join('\n');
+  const text = [
+    `Authorization: Basic ${basic}`,
+    `Authorization: Bearer ${jwt}`,
+    `authorization: bearer ${opaqueToken}`,
+    `sca-token: ${jwt}`,
+  ].join('\n');
   assertClean(r.text(text));
 });
 
@@ -161,7 +187,11 @@ test('sca-token header: signature gone, claims (hd, jti) visible', () => {
 
 test('a malformed sca-token and a cookie are fingerprinted, not shown', () => {
   const junk = `not-a-jwt-${randomBytes(8).toString('hex')}`;
-  const out = new Redactor().headers({ 'sca-token': junk, cookie: `session=${junk}`, 'set-cookie': `sid=${junk}; HttpOnly` });
+  const out = new Redactor().headers({
+    'sca-token': junk,
+    cookie: `session=${junk}`,
+    'set-cookie': `sid=${junk}; HttpOnly`,
+  });
   assertClean(JSON.stringify(out), [junk]);
 });
 
@@ -183,7 +213,8 @@ test('everything at once, in a rendered exchange-like text', () => {
 });
 
 test('ordinary prose and non-secret data pass through unchanged', () => {
-  const text = 'missing Bearer authentication; Basic validation failed for "token_type":"bearer" with msgId MSG-1 and amount 12.34 GBP; www-authenticate: Bearer realm=payments-api, error="invalid_token"';
+  const text =
+    'missing Bearer authentication; Basic validation failed for "token_type":"bearer" with msgId MSG-1 and amount 12.34 GBP; www-authenticate: Bearer realm=payments-api, error="invalid_token"';
   assert.equal(redactor().text(text), text);
   const pub = { publicKeyId: 'kid-1', status: 'PENDING', paymentsServiceId: '6f1c2a8e-1111-4222-8333-944455556666' };
   assert.equal(redactor().text(JSON.stringify(pub)), JSON.stringify(pub));

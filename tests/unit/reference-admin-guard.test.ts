@@ -35,8 +35,16 @@ const ADMIN_CALLS: { method: 'GET' | 'HEAD' | 'POST'; url: string }[] = [
 
 test('every admin route, raw or percent-encoded, is 404 to a non-loopback peer', async () => {
   for (const call of ADMIN_CALLS) {
-    const response = await app.inject({ ...call, remoteAddress: REMOTE, ...(call.method === 'POST' ? { headers: { 'content-type': 'application/json' }, payload: '{}' } : {}) });
-    assert.equal(response.statusCode, 404, `${call.method} ${call.url} from ${REMOTE}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    const response = await app.inject({
+      ...call,
+      remoteAddress: REMOTE,
+      ...(call.method === 'POST' ? { headers: { 'content-type': 'application/json' }, payload: '{}' } : {}),
+    });
+    assert.equal(
+      response.statusCode,
+      404,
+      `${call.method} ${call.url} from ${REMOTE}: ${response.statusCode} ${response.body.slice(0, 200)}`,
+    );
   }
 });
 

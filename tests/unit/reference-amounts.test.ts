@@ -9,7 +9,17 @@ import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
 import { readAmount, MAX_AMOUNT_CENTS } from '../../reference/validate/check';
 import { buildCamt056 } from '../../helpers/messages/camt056';
-import { newParty, paySettled, paymentTo, post, refundOf, returnOf, startRef, PATHS, type Party } from './reference-harness';
+import {
+  newParty,
+  paySettled,
+  paymentTo,
+  post,
+  refundOf,
+  returnOf,
+  startRef,
+  PATHS,
+  type Party,
+} from './reference-harness';
 
 test('readAmount: decimals from the shortest round-trip text, cents built from the digits', () => {
   const cases: [number, number, boolean, number | null][] = [
@@ -51,14 +61,23 @@ after(async () => {
 
 const REFUSED = [1e308, 1e18, 1e13, 10_000_000_000_000.01, 0.001, 10.005, 1e-7, 1.5e-7];
 
-function refusedAt(answer: { status: number; json: { errors?: { code: string; path?: string }[] } }, pathEnd: string): boolean {
-  return answer.status === 400 && (answer.json.errors ?? []).some((e) => e.code === 'invalid_value' && (e.path ?? '').endsWith(pathEnd));
+function refusedAt(
+  answer: { status: number; json: { errors?: { code: string; path?: string }[] } },
+  pathEnd: string,
+): boolean {
+  return (
+    answer.status === 400 &&
+    (answer.json.errors ?? []).some((e) => e.code === 'invalid_value' && (e.path ?? '').endsWith(pathEnd))
+  );
 }
 
 test('pacs.008: an amount with more than 2 decimals or beyond 9999999999999.99 is refused (400 on the value)', async () => {
   for (const value of REFUSED) {
     const answer = await post(ref, payer, PATHS.payment, withAmount(paymentTo(beneficiary, 1), value));
-    assert.ok(refusedAt(answer, 'cdtTrfTxInf[0].intrBkSttlmAmt.value'), `${value}: ${answer.status} ${answer.text.slice(0, 300)}`);
+    assert.ok(
+      refusedAt(answer, 'cdtTrfTxInf[0].intrBkSttlmAmt.value'),
+      `${value}: ${answer.status} ${answer.text.slice(0, 300)}`,
+    );
   }
 });
 
@@ -83,17 +102,35 @@ test('pacs.004, pacs.007 and camt.056 amounts are refused the same way', async (
   await paySettled(ref, payer, original);
   for (const value of [1e308, 0.001]) {
     const ret = returnOf(original, value);
-    assert.ok(refusedAt(await post(ref, beneficiary, PATHS.return, ret), 'txInf[0].rtrdIntrBkSttlmAmt.value'), `return ${value}`);
+    assert.ok(
+      refusedAt(await post(ref, beneficiary, PATHS.return, ret), 'txInf[0].rtrdIntrBkSttlmAmt.value'),
+      `return ${value}`,
+    );
     const chrgs = returnOf(original);
     chrgs.pmtRtr.txInf[0]!.chrgsInf!.amt.value = value;
-    assert.ok(refusedAt(await post(ref, beneficiary, PATHS.return, chrgs), 'txInf[0].chrgsInf.amt.value'), `return charges ${value}`);
-    assert.ok(refusedAt(await post(ref, beneficiary, PATHS.refund, refundOf(original, value)), 'txInf[0].rvsdIntrBkSttlmAmt.value'), `refund ${value}`);
+    assert.ok(
+      refusedAt(await post(ref, beneficiary, PATHS.return, chrgs), 'txInf[0].chrgsInf.amt.value'),
+      `return charges ${value}`,
+    );
+    assert.ok(
+      refusedAt(
+        await post(ref, beneficiary, PATHS.refund, refundOf(original, value)),
+        'txInf[0].rvsdIntrBkSttlmAmt.value',
+      ),
+      `refund ${value}`,
+    );
     const refundOrgnl = refundOf(original, 1);
     refundOrgnl.fIToFIPmtRvsl.txInf[0]!.orgnlIntrBkSttlmAmt.value = value;
-    assert.ok(refusedAt(await post(ref, beneficiary, PATHS.refund, refundOrgnl), 'txInf[0].orgnlIntrBkSttlmAmt.value'), `refund original ${value}`);
+    assert.ok(
+      refusedAt(await post(ref, beneficiary, PATHS.refund, refundOrgnl), 'txInf[0].orgnlIntrBkSttlmAmt.value'),
+      `refund original ${value}`,
+    );
     const cancel = buildCamt056({ seed: `amounts-${value}`, original });
     cancel.fitoFIPmtCxlReq.undrlyg[0]!.txInf[0]!.orgnlIntrBkSttlmAmt.value = value;
-    assert.ok(refusedAt(await post(ref, payer, PATHS.cancel, cancel), 'txInf[0].orgnlIntrBkSttlmAmt.value'), `cancellation ${value}`);
+    assert.ok(
+      refusedAt(await post(ref, payer, PATHS.cancel, cancel), 'txInf[0].orgnlIntrBkSttlmAmt.value'),
+      `cancellation ${value}`,
+    );
   }
 });
 
@@ -111,10 +148,20 @@ test('fault amount-unbounded: 1e18 and 1e308 are accepted; 3 decimals still refu
 });
 
 test('dialect amountPrecision/amountDigits accept: a conforming-lenient server books 10.005 rounded and takes 1e18; each reading alone', async () => {
-  const lenient = await newParty(ref, 'payer-lenient', { dialect: { amountPrecision: 'accept', amountDigits: 'accept' } });
-  for (const value of [10.005, 0.001, 1e18]) assert.equal((await post(ref, lenient, PATHS.payment, withAmount(paymentTo(beneficiary, 1), value))).status, 201, `${value}`);
+  const lenient = await newParty(ref, 'payer-lenient', {
+    dialect: { amountPrecision: 'accept', amountDigits: 'accept' },
+  });
+  for (const value of [10.005, 0.001, 1e18])
+    assert.equal(
+      (await post(ref, lenient, PATHS.payment, withAmount(paymentTo(beneficiary, 1), value))).status,
+      201,
+      `${value}`,
+    );
   const decimalsOnly = await newParty(ref, 'payer-decimals', { dialect: { amountPrecision: 'accept' } });
-  assert.equal((await post(ref, decimalsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 10.005))).status, 201);
+  assert.equal(
+    (await post(ref, decimalsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 10.005))).status,
+    201,
+  );
   assert.equal((await post(ref, decimalsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 1e18))).status, 400);
   const digitsOnly = await newParty(ref, 'payer-digits', { dialect: { amountDigits: 'accept' } });
   assert.equal((await post(ref, digitsOnly, PATHS.payment, withAmount(paymentTo(beneficiary, 1), 1e18))).status, 201);

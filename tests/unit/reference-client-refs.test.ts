@@ -7,7 +7,19 @@ import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
 import { buildCamt056 } from '../../helpers/messages/camt056';
 import { buildPacs008, freshIds } from '../../helpers/messages/pacs008';
-import { get, newParty, paySettled, paymentTo, post, refundOf, returnOf, startRef, waitFinal, PATHS, type Party } from './reference-harness';
+import {
+  get,
+  newParty,
+  paySettled,
+  paymentTo,
+  post,
+  refundOf,
+  returnOf,
+  startRef,
+  waitFinal,
+  PATHS,
+  type Party,
+} from './reference-harness';
 
 let ref: ReferenceHandle;
 let payer: Party;
@@ -30,7 +42,11 @@ async function shadowedPayment(to: Party, amount = 100) {
   const ids = freshIds();
   const genuine = paymentTo(to, amount, ids);
   await paySettled(ref, payer, genuine);
-  const copy = buildPacs008({ seed: `copy-${ids.msgId}`, amount: 5, ids: { msgId: ids.msgId, txId: ids.txId, endToEndId: `${ids.endToEndId}-X` } });
+  const copy = buildPacs008({
+    seed: `copy-${ids.msgId}`,
+    amount: 5,
+    ids: { msgId: ids.msgId, txId: ids.txId, endToEndId: `${ids.endToEndId}-X` },
+  });
   await paySettled(ref, intruder, copy);
   return genuine;
 }
@@ -91,14 +107,18 @@ test('a cancellation reaches the caller’s own payment, never another client’
   const ids = freshIds();
   const mine = paymentTo(beneficiary, 10, ids);
   const mineId = (await post(ref, manualPayer, PATHS.payment, mine)).json.data.paymentsServiceId as string;
-  const theirsId = (await post(ref, manualIntruder, PATHS.payment, paymentTo(beneficiary, 10, ids))).json.data.paymentsServiceId as string;
+  const theirsId = (await post(ref, manualIntruder, PATHS.payment, paymentTo(beneficiary, 10, ids))).json.data
+    .paymentsServiceId as string;
 
   const cancel = await post(ref, manualPayer, PATHS.cancel, buildCamt056({ seed: 'xcl', original: mine }));
   assert.equal(cancel.status, 201, cancel.text);
   const resolution = await get(ref, manualPayer, `/payments/camt029/v09/${cancel.json.data.paymentsServiceId}`);
   assert.equal(resolution.json.rsltnOfInvstgtn.sts.conf, 'CNCL');
   assert.equal((await get(ref, manualPayer, PATHS.status(mineId))).json.fitoFIPmtStsRpt.txInfAndSts[0].txSts, 'CANC');
-  assert.equal((await get(ref, manualIntruder, PATHS.status(theirsId))).json.fitoFIPmtStsRpt.txInfAndSts[0].txSts, 'PEND');
+  assert.equal(
+    (await get(ref, manualIntruder, PATHS.status(theirsId))).json.fitoFIPmtStsRpt.txInfAndSts[0].txSts,
+    'PEND',
+  );
 });
 
 test('fault payment-refs-global: the intruder’s later payment shadows the genuine one, the refund is refused', async () => {

@@ -5,8 +5,26 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultDialect, dialectChoices, dialects, refusalStatusIn, resolveDialect, type Dialect } from '../../reference/dialects';
-import { Harness, JWT_BEARER, camt056, ids, pacs004, pacs007, pacs008, send, sha256b64, type TestClient } from './support/reference-harness';
+import {
+  defaultDialect,
+  dialectChoices,
+  dialects,
+  refusalStatusIn,
+  resolveDialect,
+  type Dialect,
+} from '../../reference/dialects';
+import {
+  Harness,
+  JWT_BEARER,
+  camt056,
+  ids,
+  pacs004,
+  pacs007,
+  pacs008,
+  send,
+  sha256b64,
+  type TestClient,
+} from './support/reference-harness';
 
 let h: Harness;
 before(async () => {
@@ -23,7 +41,8 @@ async function paid(payer: TestClient, payee: TestClient, accepted = 'ACCC'): Pr
   const id = (res.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
   for (let i = 0; i < 100; i++) {
     const st = await h.get(`pacs002/v12/${id}`, payer, token);
-    const sts = (st.json as { fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> } }).fitoFIPmtStsRpt.txInfAndSts[0]!.txSts;
+    const sts = (st.json as { fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> } }).fitoFIPmtStsRpt
+      .txInfAndSts[0]!.txSts;
     if (sts === accepted) return p;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -33,14 +52,36 @@ async function paid(payer: TestClient, payee: TestClient, accepted = 'ACCC'): Pr
 test('grammar: presets, JSON text, object, base, dotted and nested refusal statuses, legacy names', () => {
   assert.equal(resolveDialect(undefined), defaultDialect);
   assert.equal(resolveDialect('strict-422'), dialects['strict-422']);
-  const custom = resolveDialect('{"base":"strict-422","repeatBody":"empty","refusalStatus":{"business":409},"refusalStatus.forbidden":404}');
+  const custom = resolveDialect(
+    '{"base":"strict-422","repeatBody":"empty","refusalStatus":{"business":409},"refusalStatus.forbidden":404}',
+  );
   assert.equal(custom.name, 'custom');
   assert.equal(custom.repeatBody, 'empty');
   assert.equal(custom.errorBody, 'problem', 'base fields kept');
-  assert.deepEqual([custom.refusalStatus.business, custom.refusalStatus.forbidden, custom.refusalStatus.validation], [409, 404, 422]);
+  assert.deepEqual(
+    [custom.refusalStatus.business, custom.refusalStatus.forbidden, custom.refusalStatus.validation],
+    [409, 404, 422],
+  );
   const legacy = resolveDialect({ validationStatus: 422, scaFailureStatus: 403 });
-  assert.deepEqual([legacy.refusalStatus.validation, legacy.refusalStatus.business, legacy.refusalStatus.conflict, legacy.refusalStatus.sca], [422, 422, 422, 403]);
-  for (const bad of ['nope', '{"nope":1}', '{"errorBody":"xml"}', '{"refusalStatus":{"notFound":400}}', '{"refusalStatus.bogus":400}', '{"base":"x"}', '[1]', '{"refusalStatus":3}']) {
+  assert.deepEqual(
+    [
+      legacy.refusalStatus.validation,
+      legacy.refusalStatus.business,
+      legacy.refusalStatus.conflict,
+      legacy.refusalStatus.sca,
+    ],
+    [422, 422, 422, 403],
+  );
+  for (const bad of [
+    'nope',
+    '{"nope":1}',
+    '{"errorBody":"xml"}',
+    '{"refusalStatus":{"notFound":400}}',
+    '{"refusalStatus.bogus":400}',
+    '{"base":"x"}',
+    '[1]',
+    '{"refusalStatus":3}',
+  ]) {
     assert.throws(() => resolveDialect(bad), Error, bad);
   }
   assert.equal(defaultDialect.refusalStatus, resolveDialect('').refusalStatus);
@@ -50,7 +91,20 @@ test('presets keep their observable statuses (strict-422: 422 validation/busines
   const strict = dialects['strict-422']!.refusalStatus;
   assert.deepEqual(
     { ...strict },
-    { validation: 422, malformed: 400, unauthenticated: 401, forbidden: 403, sca: 403, notFound: 404, business: 422, mediaType: 415, tooLarge: 413, missingHeader: 400, notAcceptable: 406, conflict: 422 },
+    {
+      validation: 422,
+      malformed: 400,
+      unauthenticated: 401,
+      forbidden: 403,
+      sca: 403,
+      notFound: 404,
+      business: 422,
+      mediaType: 415,
+      tooLarge: 413,
+      missingHeader: 400,
+      notAcceptable: 406,
+      conflict: 422,
+    },
   );
   assert.deepEqual({ ...dialects.lenient!.refusalStatus }, { ...defaultDialect.refusalStatus });
   assert.equal(defaultDialect.refusalStatus.validation, 400);
@@ -75,21 +129,32 @@ test('dialectChoices lists every field once, default first, and every preset use
   for (const c of dialectChoices) {
     assert.equal(c.values[0], c.default, `${c.field}: default first`);
     assert.equal(read(defaultDialect, c.field), c.default, c.field);
-    for (const preset of Object.values(dialects)) assert.ok(c.values.includes(read(preset, c.field) as never), `${preset.name}.${c.field}`);
+    for (const preset of Object.values(dialects))
+      assert.ok(c.values.includes(read(preset, c.field) as never), `${preset.name}.${c.field}`);
     // Every listed value is accepted by the grammar.
     for (const v of c.values) assert.equal(read(resolveDialect({ [c.field]: v }), c.field), v);
   }
 });
 
 test('GET /_admin/info serves dialectChoices and the presets', async () => {
-  const info = (await send(`${h.url}/_admin/info`)).json as { dialectChoices: unknown[]; dialectPresets: Record<string, unknown> };
+  const info = (await send(`${h.url}/_admin/info`)).json as {
+    dialectChoices: unknown[];
+    dialectPresets: Record<string, unknown>;
+  };
   assert.deepEqual(info.dialectChoices, JSON.parse(JSON.stringify(dialectChoices)));
   assert.deepEqual(Object.keys(info.dialectPresets), Object.keys(dialects));
 });
 
 test('registration: dialect is a preset name or an object; unknown fields or values are 400', async () => {
   for (const dialect of ['nope', { errorBody: 'xml' }, { bogus: 1 }, 42, ['default']]) {
-    const res = await h.register({ clientId: 'x', clientSecret: 'y', kid: 'k', iss: 'i', publicKey: h.keys.publicPem, dialect });
+    const res = await h.register({
+      clientId: 'x',
+      clientSecret: 'y',
+      kid: 'k',
+      iss: 'i',
+      publicKey: h.keys.publicPem,
+      dialect,
+    });
     assert.equal(res.status, 400, JSON.stringify(dialect));
     assert.equal((res.json as { errors: Array<{ code: string }> }).errors[0]!.code, 'invalid_registration');
   }
@@ -135,7 +200,21 @@ test('per-client dialect: refusals, token response and ids follow the client, ot
 
 test('refusalStatus: every class answers its dialect status', async () => {
   const c = await h.client({
-    dialect: { refusalStatus: { validation: 422, malformed: 422, forbidden: 404, sca: 400, business: 409, mediaType: 400, tooLarge: 400, missingHeader: 401, notAcceptable: 400, conflict: 409 }, idempotencyConflict: 'reject' },
+    dialect: {
+      refusalStatus: {
+        validation: 422,
+        malformed: 422,
+        forbidden: 404,
+        sca: 400,
+        business: 409,
+        mediaType: 400,
+        tooLarge: 400,
+        missingHeader: 401,
+        notAcceptable: 400,
+        conflict: 409,
+      },
+      idempotencyConflict: 'reject',
+    },
   });
   const other = await h.client();
   const t = await h.token(c);
@@ -148,7 +227,11 @@ test('refusalStatus: every class answers its dialect status', async () => {
   assert.equal((await h.post('pacs008/v10', c, t, body, { 'x-client-id': null })).status, 401, 'missingHeader');
   assert.equal((await h.post('pacs008/v10', c, t, body, { 'sca-token': null })).status, 401, 'missingHeader sca-token');
   assert.equal((await h.post('pacs008/v10', c, t, body, { accept: 'text/html' })).status, 400, 'notAcceptable');
-  assert.equal((await h.post('pacs008/v10', c, t, body, { authorization: 'Bearer nope' })).status, 401, 'unauthenticated');
+  assert.equal(
+    (await h.post('pacs008/v10', c, t, body, { authorization: 'Bearer nope' })).status,
+    401,
+    'unauthenticated',
+  );
   assert.equal((await h.get('pacs002/v12/nope', c, t)).status, 404, 'notFound');
   const big = 'x'.repeat(1_100_000);
   assert.equal((await h.post('pacs008/v10', c, t, big, { 'sca-token': 'x' })).status, 400, 'tooLarge');
@@ -174,14 +257,22 @@ test('status codes follow the submitter (interimStatus ACTC, acceptedStatus ACSC
   const t = await h.token(payer);
   const res = await h.post('pacs008/v10', payer, t, JSON.stringify(pacs008()));
   const id = (res.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
-  const read = async (): Promise<string> => ((await h.get(`pacs002/v12/${id}`, payer, t)).json as { fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> } }).fitoFIPmtStsRpt.txInfAndSts[0]!.txSts;
+  const read = async (): Promise<string> =>
+    (
+      (await h.get(`pacs002/v12/${id}`, payer, t)).json as {
+        fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> };
+      }
+    ).fitoFIPmtStsRpt.txInfAndSts[0]!.txSts;
   assert.equal(await read(), 'ACTC');
   await h.settle(payer);
   assert.equal(await read(), 'ACSC');
 });
 
 test('roots: cancellationRequestRoot, resolutionRoot and refundRoot; the other spelling is refused like a missing root', async () => {
-  const payer = await h.client({ dialect: { cancellationRequestRoot: 'FIToFIPmtCxlReq', resolutionRoot: 'RsltnOfInvstgtn' }, batching: 'manual' });
+  const payer = await h.client({
+    dialect: { cancellationRequestRoot: 'FIToFIPmtCxlReq', resolutionRoot: 'RsltnOfInvstgtn' },
+    batching: 'manual',
+  });
   const t = await h.token(payer);
   const p = pacs008();
   await h.post('pacs008/v10', payer, t, JSON.stringify(p));
@@ -201,7 +292,11 @@ test('roots: cancellationRequestRoot, resolutionRoot and refundRoot; the other s
   await h.post('pacs008/v10', plain, tp, JSON.stringify(q));
   const c2 = await h.post('camt056/v08', plain, tp, JSON.stringify(camt056(q)));
   assert.equal(c2.status, 201);
-  const r2 = await h.get(`camt029/v09/${(c2.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId}`, plain, tp);
+  const r2 = await h.get(
+    `camt029/v09/${(c2.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId}`,
+    plain,
+    tp,
+  );
   assert.deepEqual(Object.keys(r2.json as object), ['rsltnOfInvstgtn']);
 
   // refundRoot: the beneficiary refunds part of a settled payment.
@@ -230,7 +325,8 @@ test('repeatBody: original, empty and id-only on pacs.008, camt.056, pacs.004 an
       const data = (first.json as { data: Record<string, unknown> }).data;
       if (repeatBody === 'original') assert.deepEqual(again.json, { data }, label);
       if (repeatBody === 'empty') assert.equal(again.text, '', label);
-      if (repeatBody === 'id-only') assert.deepEqual(again.json, { data: { paymentsServiceId: data.paymentsServiceId } }, label);
+      if (repeatBody === 'id-only')
+        assert.deepEqual(again.json, { data: { paymentsServiceId: data.paymentsServiceId } }, label);
     };
     const settled = await paid(payer, payee);
     await check(`${repeatBody} pacs008`, payer, tp, 'pacs008/v10', JSON.stringify(pacs008()));
@@ -252,8 +348,14 @@ test('extraInput refuse (default): nesting over 64 and __proto__ are malformed; 
   assert.equal((r1.json as { errors: Array<{ code: string }> }).errors[0]!.code, 'malformed_body');
   const proto = JSON.stringify(pacs008()).replace('"chrgBr"', '"__proto__":{"polluted":1},"chrgBr"');
   assert.equal((await h.post('pacs008/v10', c, t, proto)).status, 400);
-  const extra = pacs008('400000', 10.5, { someUnknownMember: { nested: [1, 2, { deeper: true }] }, constructor: 'kept' });
-  (extra.fitoFICstmrCdtTrf as Record<string, unknown>).grpHdr = { ...((extra.fitoFICstmrCdtTrf as Record<string, Record<string, unknown>>).grpHdr), extraHeaderField: 'x' };
+  const extra = pacs008('400000', 10.5, {
+    someUnknownMember: { nested: [1, 2, { deeper: true }] },
+    constructor: 'kept',
+  });
+  (extra.fitoFICstmrCdtTrf as Record<string, unknown>).grpHdr = {
+    ...(extra.fitoFICstmrCdtTrf as Record<string, Record<string, unknown>>).grpHdr,
+    extraHeaderField: 'x',
+  };
   assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify(extra))).status, 201);
 });
 
@@ -264,8 +366,10 @@ test('extraInput accept: 10,000-deep unknown members and __proto__/constructor k
   const deepText = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
   const arrays = '['.repeat(100_000) + ']'.repeat(100_000);
   const p = pacs008(payee.memberId);
-  const text = JSON.stringify(p)
-    .replace('"chrgBr"', `"deepUnknown":${deepText},"arrays":${arrays},"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"chrgBr"`);
+  const text = JSON.stringify(p).replace(
+    '"chrgBr"',
+    `"deepUnknown":${deepText},"arrays":${arrays},"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"chrgBr"`,
+  );
   const res = await h.post('pacs008/v10', c, t, text);
   assert.equal(res.status, 201, res.text);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -274,7 +378,8 @@ test('extraInput accept: 10,000-deep unknown members and __proto__/constructor k
   const tb = await h.token(payee);
   const incoming = await h.get(`pacs008/v08/${id}`, payee, tb);
   assert.equal(incoming.status, 200, incoming.text);
-  const tx = (incoming.json as { fitoFICstmrCdtTrf: { cdtTrfTxInf: Array<Record<string, unknown>> } }).fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
+  const tx = (incoming.json as { fitoFICstmrCdtTrf: { cdtTrfTxInf: Array<Record<string, unknown>> } }).fitoFICstmrCdtTrf
+    .cdtTrfTxInf[0]!;
   assert.ok(!Object.hasOwn(tx, '__proto__') && !Object.hasOwn(tx, 'constructor'));
   assert.equal(tx.chrgBr, 'SLEV');
   assert.equal(ids(p).txId, (tx.pmtId as { txId: string }).txId);
@@ -301,7 +406,11 @@ test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or 
   const c = await h.client({ dialect: { refusalStatus: { forbidden: 401, missingHeader: 401 } } });
   const other = await h.client();
   const t = await h.token(c);
-  const variants: Array<Record<string, string | null>> = [{ 'x-client-id': other.clientId }, { 'x-client-id': null }, { authorization: null }];
+  const variants: Array<Record<string, string | null>> = [
+    { 'x-client-id': other.clientId },
+    { 'x-client-id': null },
+    { authorization: null },
+  ];
   for (const headers of variants) {
     const res = await h.post('pacs008/v10', c, t, JSON.stringify(pacs008()), headers);
     assert.equal(res.status, 401);
@@ -311,13 +420,24 @@ test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or 
 
 test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing parameter; the dialect matrix varies both', async () => {
   const fields = dialectChoices.map((c) => c.field);
-  for (const field of ['causeStatus.scaHd', 'tokenErrorCodes']) assert.ok(fields.includes(field), `${field} is in dialectChoices`);
+  for (const field of ['causeStatus.scaHd', 'tokenErrorCodes'])
+    assert.ok(fields.includes(field), `${field} is in dialectChoices`);
   assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class' });
   assert.equal(defaultDialect.tokenErrorCodes, 'generic');
   const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });
-  assert.deepEqual([refusalStatusIn(split, 'sca', 'scaHd'), refusalStatusIn(split, 'sca'), refusalStatusIn(defaultDialect, 'sca', 'scaHd')], [400, 401, 401]);
+  assert.deepEqual(
+    [
+      refusalStatusIn(split, 'sca', 'scaHd'),
+      refusalStatusIn(split, 'sca'),
+      refusalStatusIn(defaultDialect, 'sca', 'scaHd'),
+    ],
+    [400, 401, 401],
+  );
   assert.equal(resolveDialect({ causeStatus: { scaHd: 403 }, 'refusalStatus.sca': 400 }).causeStatus.scaHd, 403);
-  assert.throws(() => resolveDialect({ 'causeStatus.scaHd': 418 }), /causeStatus\.scaHd must be one of "class", 400, 401, 403/);
+  assert.throws(
+    () => resolveDialect({ 'causeStatus.scaHd': 418 }),
+    /causeStatus\.scaHd must be one of "class", 400, 401, 403/,
+  );
   assert.throws(() => resolveDialect({ 'causeStatus.other': 400 }), /unknown dialect field "causeStatus\.other"/);
 
   // On the wire: an hd mismatch gets 400, every other SCA failure the class's 401.
@@ -326,7 +446,11 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
   const body = JSON.stringify(pacs008());
   const otherHd = h.sca(c, `${body} `);
   assert.equal((await h.post('pacs008/v10', c, t, body, { 'sca-token': otherHd })).status, 400, 'hd of another body');
-  assert.equal((await h.post('pacs008/v10', c, t, body, { 'sca-token': 'a.b.c' })).status, 401, 'an sca-token that is not a JWS');
+  assert.equal(
+    (await h.post('pacs008/v10', c, t, body, { 'sca-token': 'a.b.c' })).status,
+    401,
+    'an sca-token that is not a JWS',
+  );
   assert.notEqual(sha256b64(body), sha256b64(`${body} `));
 
   // A missing parameter: the parameter's own code in this dialect, invalid_request in the default one.
@@ -335,25 +459,45 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
     params.delete(omit);
     return send(`${h.url}/oauth/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${c2.clientId}:${c2.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${c2.clientId}:${c2.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: params.toString(),
     });
   };
   const plain = await h.client();
-  for (const [omit, specific] of [['grant_type', 'unsupported_grant_type'], ['scope', 'invalid_scope'], ['assertion', 'invalid_grant']] as const) {
+  for (const [omit, specific] of [
+    ['grant_type', 'unsupported_grant_type'],
+    ['scope', 'invalid_scope'],
+    ['assertion', 'invalid_grant'],
+  ] as const) {
     const a = await form(c, omit);
     assert.deepEqual([a.status, (a.json as { error: string }).error], [400, specific], `${omit} missing, specific`);
     const b = await form(plain, omit);
-    assert.deepEqual([b.status, (b.json as { error: string }).error], [400, 'invalid_request'], `${omit} missing, generic`);
+    assert.deepEqual(
+      [b.status, (b.json as { error: string }).error],
+      [400, 'invalid_request'],
+      `${omit} missing, generic`,
+    );
   }
 });
 
 test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not have is 404, or 422 (a business refusal)', async () => {
-  assert.ok(dialectChoices.some((c) => c.field === 'causeStatus.cancelUnknown'), 'the dialect matrix varies it');
-  assert.throws(() => resolveDialect({ 'causeStatus.cancelUnknown': 409 }), /causeStatus\.cancelUnknown must be one of "class", 422/);
+  assert.ok(
+    dialectChoices.some((c) => c.field === 'causeStatus.cancelUnknown'),
+    'the dialect matrix varies it',
+  );
+  assert.throws(
+    () => resolveDialect({ 'causeStatus.cancelUnknown': 409 }),
+    /causeStatus\.cancelUnknown must be one of "class", 422/,
+  );
   const business = await h.client({ dialect: { 'causeStatus.cancelUnknown': 422 } });
   const plain = await h.client();
-  for (const [c, status] of [[business, 422], [plain, 404]] as const) {
+  for (const [c, status] of [
+    [business, 422],
+    [plain, 404],
+  ] as const) {
     const t = await h.token(c);
     const neverMade = await h.post('camt056/v08', c, t, JSON.stringify(camt056(pacs008())));
     assert.equal(neverMade.status, status, `${c.clientId}: a payment never made`);

@@ -35,7 +35,14 @@ export interface Answer {
 
 /** A reference with fast settlement unless told otherwise; admin on (loopback). */
 export function startRef(options: ConfigOptions = {}): Promise<ReferenceHandle> {
-  return startReference({ host: '127.0.0.1', port: 0, admin: true, batchIntervalMs: 20, settlementDelayMs: 20, ...options });
+  return startReference({
+    host: '127.0.0.1',
+    port: 0,
+    admin: true,
+    batchIntervalMs: 20,
+    settlementDelayMs: 20,
+    ...options,
+  });
 }
 
 async function answer(response: Response): Promise<Answer> {
@@ -76,7 +83,8 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
       ...(options.dialect ? { dialect: options.dialect } : {}),
     }),
   });
-  if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+  if (registered.status !== 201)
+    throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
   const token = await requestToken(ref, identity);
   if (token.status !== 200) throw new Error(`token failed: ${token.status} ${token.text}`);
   return { identity, token: (token.json as { access_token: string }).access_token };
@@ -84,7 +92,16 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
 
 /** A JWT-bearer token request of §4.1 for `identity`, signed with its key (RS256, or ES256 for an EC key). */
 export async function requestToken(ref: ReferenceHandle, identity: ClientIdentity): Promise<Answer> {
-  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: authenticationJwt(identity, identity.privateKey!.asymmetricKeyType === 'ec' ? { signer: { kind: 'es256', key: identity.privateKey! }, header: { alg: 'ES256' } } : {}), scope: 'makePayments' });
+  const form = new URLSearchParams({
+    grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    assertion: authenticationJwt(
+      identity,
+      identity.privateKey!.asymmetricKeyType === 'ec'
+        ? { signer: { kind: 'es256', key: identity.privateKey! }, header: { alg: 'ES256' } }
+        : {},
+    ),
+    scope: 'makePayments',
+  });
   return answer(
     await fetch(`${ref.url}/oauth/token`, {
       method: 'POST',
@@ -119,7 +136,11 @@ export async function post(ref: ReferenceHandle, party: Party, path: string, mes
 export async function get(ref: ReferenceHandle, party: Party, path: string): Promise<Answer> {
   return answer(
     await fetch(`${ref.url}${path}`, {
-      headers: { authorization: `Bearer ${party.token}`, 'x-client-id': party.identity.clientId, accept: 'application/json' },
+      headers: {
+        authorization: `Bearer ${party.token}`,
+        'x-client-id': party.identity.clientId,
+        accept: 'application/json',
+      },
     }),
   );
 }
@@ -127,7 +148,12 @@ export async function get(ref: ReferenceHandle, party: Party, path: string): Pro
 const INTERIM = new Set(['PEND', 'PDNG', 'ACSP']);
 
 /** Polls pacs.002 until the transfer's status is final; returns the status entry. */
-export async function waitFinal(ref: ReferenceHandle, party: Party, id: string, timeoutMs = 15_000): Promise<{ txSts: string; stsRsnInf?: { rsn: { cd: string } }[] }> {
+export async function waitFinal(
+  ref: ReferenceHandle,
+  party: Party,
+  id: string,
+  timeoutMs = 15_000,
+): Promise<{ txSts: string; stsRsnInf?: { rsn: { cd: string } }[] }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await get(ref, party, PATHS.status(id));
@@ -156,7 +182,10 @@ export async function paySettled(ref: ReferenceHandle, payer: Party, message: Pa
 
 /** A full return of `original` (EUR, same value, as the reference compares by value). */
 export function returnOf(original: Pacs008Message, value?: number): Pacs004Message {
-  const message = buildPacs004({ seed: `unit-rtr-${original.fitoFICstmrCdtTrf.grpHdr.msgId}-${Math.random()}`, original });
+  const message = buildPacs004({
+    seed: `unit-rtr-${original.fitoFICstmrCdtTrf.grpHdr.msgId}-${Math.random()}`,
+    original,
+  });
   if (value !== undefined) {
     const tx = message.pmtRtr.txInf[0]!;
     tx.rtrdIntrBkSttlmAmt.value = value;

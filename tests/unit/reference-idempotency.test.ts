@@ -26,12 +26,16 @@ after(async () => {
 });
 
 async function sendBatch(payer: Party): Promise<string[]> {
-  const response = await fetch(`${ref.url}/_admin/clients/${encodeURIComponent(payer.identity.clientId)}/send-batch`, { method: 'POST' });
+  const response = await fetch(`${ref.url}/_admin/clients/${encodeURIComponent(payer.identity.clientId)}/send-batch`, {
+    method: 'POST',
+  });
   return ((await response.json()) as { sent: string[] }).sent;
 }
 
 /** Pays once, repeats before and after settlement; returns what each repeat queued and the ids notified. */
-async function repeatAroundSettlement(faults: string[]): Promise<{ queuedBefore: string[]; queuedAfter: string[]; notified: string[]; originalId: string }> {
+async function repeatAroundSettlement(
+  faults: string[],
+): Promise<{ queuedBefore: string[]; queuedAfter: string[]; notified: string[]; originalId: string }> {
   const payer = await newParty(ref, 'payer', { batching: 'manual', faults });
   const message = JSON.stringify(paymentTo(beneficiary, 12.34));
   const first = await post(ref, payer, PATHS.payment, message);
@@ -53,7 +57,10 @@ async function repeatAroundSettlement(faults: string[]): Promise<{ queuedBefore:
   const deadline = Date.now() + 10_000;
   let notified: string[] = [];
   for (;;) {
-    notified = listener.matching(() => true).map((n) => (n.body as { paymentsServiceId: string }).paymentsServiceId).filter((id) => id === originalId || queuedAfter.includes(id));
+    notified = listener
+      .matching(() => true)
+      .map((n) => (n.body as { paymentsServiceId: string }).paymentsServiceId)
+      .filter((id) => id === originalId || queuedAfter.includes(id));
     if (notified.length >= expected || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -68,7 +75,9 @@ test('a repeated msgId never books a second payment, before or after settlement'
 });
 
 test('fault idempotency-second-payment-after-settlement: correct before settlement, a notified twin after it', async () => {
-  const { queuedBefore, queuedAfter, notified, originalId } = await repeatAroundSettlement(['idempotency-second-payment-after-settlement']);
+  const { queuedBefore, queuedAfter, notified, originalId } = await repeatAroundSettlement([
+    'idempotency-second-payment-after-settlement',
+  ]);
   assert.deepEqual(queuedBefore, [], 'before settlement a repeat is handled correctly');
   assert.equal(queuedAfter.length, 1, 'after settlement the repeat queued a second payment');
   assert.deepEqual(new Set(notified), new Set([originalId, queuedAfter[0]]), 'the beneficiary was notified of both');

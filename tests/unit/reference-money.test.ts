@@ -7,7 +7,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
-import { newParty, paySettled, paymentTo, post, refundOf, returnOf, startRef, waitFinal, PATHS, type Party } from './reference-harness';
+import {
+  newParty,
+  paySettled,
+  paymentTo,
+  post,
+  refundOf,
+  returnOf,
+  startRef,
+  waitFinal,
+  PATHS,
+  type Party,
+} from './reference-harness';
 
 let ref: ReferenceHandle;
 let payer: Party;
@@ -57,7 +68,10 @@ test('the refund rules stay: several refunds may reach the full amount, never ex
 async function concurrentReturnAndRefunds(as: Party): Promise<{ acceptedCents: number; statuses: number[] }> {
   const original = paymentTo(as, 100);
   await paySettled(ref, payer, original);
-  const bodies: [string, number, unknown][] = [[PATHS.return, 10_000, returnOf(original)], ...Array.from({ length: 10 }, (): [string, number, unknown] => [PATHS.refund, 1_000, refundOf(original, 10)])];
+  const bodies: [string, number, unknown][] = [
+    [PATHS.return, 10_000, returnOf(original)],
+    ...Array.from({ length: 10 }, (): [string, number, unknown] => [PATHS.refund, 1_000, refundOf(original, 10)]),
+  ];
   const answers = await Promise.all(bodies.map(([path, , message]) => post(ref, as, path, message)));
   let acceptedCents = 0;
   answers.forEach((a, i) => {
@@ -69,7 +83,11 @@ async function concurrentReturnAndRefunds(as: Party): Promise<{ acceptedCents: n
 test('concurrent return and refunds: exactly the original goes back, never more (check and booking are atomic)', async () => {
   for (let round = 0; round < 3; round++) {
     const { acceptedCents, statuses } = await concurrentReturnAndRefunds(beneficiary);
-    assert.equal(acceptedCents, 10_000, `accepted ${acceptedCents} cents of a 10000-cent payment (${statuses.join(',')})`);
+    assert.equal(
+      acceptedCents,
+      10_000,
+      `accepted ${acceptedCents} cents of a 10000-cent payment (${statuses.join(',')})`,
+    );
   }
 });
 
@@ -116,7 +134,10 @@ test('fault money-refund-after-return: a refund after a return is accepted', asy
 test('fault money-check-then-act: concurrent return and refunds together send back more than the original', async () => {
   const faulty = await newParty(ref, 'beneficiary-faulty', { faults: ['money-check-then-act'] });
   const { acceptedCents, statuses } = await concurrentReturnAndRefunds(faulty);
-  assert.ok(acceptedCents > 10_000, `the race window should let more than the original through (${statuses.join(',')})`);
+  assert.ok(
+    acceptedCents > 10_000,
+    `the race window should let more than the original through (${statuses.join(',')})`,
+  );
 });
 
 /**

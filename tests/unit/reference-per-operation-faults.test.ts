@@ -10,7 +10,18 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID, sign } from 'node:crypto';
 import { faultCatalogue, perOperationFaults, operations, type Operation } from '../../reference/faults';
-import { Harness, b64url, camt056, jwt, pacs004, pacs007, pacs008, sha256b64, type Reply, type TestClient } from './support/reference-harness';
+import {
+  Harness,
+  b64url,
+  camt056,
+  jwt,
+  pacs004,
+  pacs007,
+  pacs008,
+  sha256b64,
+  type Reply,
+  type TestClient,
+} from './support/reference-harness';
 
 let h: Harness;
 let payer: TestClient;
@@ -45,7 +56,11 @@ async function env(faults: string[]): Promise<Env> {
   const incomingId = dataId(sent);
   for (let i = 0; ; i++) {
     const st = await h.get(`pacs002/v12/${incomingId}`, payer, payerToken);
-    if ((st.json as { fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> } }).fitoFIPmtStsRpt.txInfAndSts[0]!.txSts === 'ACCC') break;
+    if (
+      (st.json as { fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> } }).fitoFIPmtStsRpt.txInfAndSts[0]!
+        .txSts === 'ACCC'
+    )
+      break;
     if (i > 200) throw new Error('incoming payment did not settle');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -57,7 +72,19 @@ async function env(faults: string[]): Promise<Env> {
   return { c, token, incoming, incomingId, pending, pendingId: dataId(own), cxlId: dataId(cxl) };
 }
 
-type Probe = 'plain' | 'noBearer' | 'forgedBearer' | 'noClientId' | 'otherClientId' | 'textPlain' | 'noSca' | 'badScaSignature' | 'otherHd' | 'reusedNonce' | 'malformedJson' | 'deepNesting';
+type Probe =
+  | 'plain'
+  | 'noBearer'
+  | 'forgedBearer'
+  | 'noClientId'
+  | 'otherClientId'
+  | 'textPlain'
+  | 'noSca'
+  | 'badScaSignature'
+  | 'otherHd'
+  | 'reusedNonce'
+  | 'malformedJson'
+  | 'deepNesting';
 
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
@@ -92,7 +119,12 @@ function postBody(e: Env, op: Operation): string {
   }
 }
 
-const postPath: Partial<Record<Operation, string>> = { submitPayment: 'pacs008/v10', cancel: 'camt056/v08', returnPayment: 'pacs004/v08', refund: 'pacs007/v08' };
+const postPath: Partial<Record<Operation, string>> = {
+  submitPayment: 'pacs008/v10',
+  cancel: 'camt056/v08',
+  returnPayment: 'pacs004/v08',
+  refund: 'pacs007/v08',
+};
 
 async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
   if (op === 'token') return h.tokenRequest(e.c, h.assertion(e.c));
@@ -103,23 +135,40 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
   if (probe === 'otherClientId') headers['x-client-id'] = payer.clientId;
   const path = postPath[op];
   if (!path) {
-    const get = { paymentStatus: `pacs002/v12/${e.pendingId}`, incomingPayment: `pacs008/v08/${e.incomingId}`, cancellationStatus: `camt029/v09/${e.cxlId}` }[op as 'paymentStatus'];
+    const get = {
+      paymentStatus: `pacs002/v12/${e.pendingId}`,
+      incomingPayment: `pacs008/v08/${e.incomingId}`,
+      cancellationStatus: `camt029/v09/${e.cxlId}`,
+    }[op as 'paymentStatus'];
     return h.get(get, e.c, e.token, headers);
   }
   const valid = postBody(e, op);
-  const body = probe === 'malformedJson' ? valid.slice(0, -1) : probe === 'deepNesting' ? `${valid.slice(0, -1)},"x":${'['.repeat(100)}${']'.repeat(100)}}` : valid;
+  const body =
+    probe === 'malformedJson'
+      ? valid.slice(0, -1)
+      : probe === 'deepNesting'
+        ? `${valid.slice(0, -1)},"x":${'['.repeat(100)}${']'.repeat(100)}}`
+        : valid;
   const header = { alg: 'RS256', typ: 'JWT', kid: e.c.kid };
   if (probe === 'textPlain') headers['content-type'] = 'text/plain';
   if (probe === 'noSca') headers['sca-token'] = null;
   if (probe === 'badScaSignature') {
     const token = jwt(header, h.scaClaims(e.c, body), e.c.keys.privateKey).split('.');
-    headers['sca-token'] = `${token[0]}.${token[1]}.${b64url(sign('sha256', Buffer.from('something else'), e.c.keys.privateKey))}`;
+    headers['sca-token'] =
+      `${token[0]}.${token[1]}.${b64url(sign('sha256', Buffer.from('something else'), e.c.keys.privateKey))}`;
   }
-  if (probe === 'otherHd') headers['sca-token'] = jwt(header, { ...h.scaClaims(e.c, body), hd: sha256b64('another body') }, e.c.keys.privateKey);
+  if (probe === 'otherHd')
+    headers['sca-token'] = jwt(
+      header,
+      { ...h.scaClaims(e.c, body), hd: sha256b64('another body') },
+      e.c.keys.privateKey,
+    );
   if (probe === 'reusedNonce') {
     const nonce = randomUUID();
     const firstBody = postBody(e, op);
-    const first = await h.post(path, e.c, e.token, firstBody, { 'sca-token': jwt(header, { ...h.scaClaims(e.c, firstBody), nonce }, e.c.keys.privateKey) });
+    const first = await h.post(path, e.c, e.token, firstBody, {
+      'sca-token': jwt(header, { ...h.scaClaims(e.c, firstBody), nonce }, e.c.keys.privateKey),
+    });
     assert.ok(first.status < 300, `first use of the nonce on ${op}: ${first.status} ${first.text}`);
     headers['sca-token'] = jwt(header, { ...h.scaClaims(e.c, body), nonce }, e.c.keys.privateKey);
   }
@@ -150,14 +199,20 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
     assert.ok(probeOf[base], `${base} has a probe`);
     for (const op of ops) assert.ok(operations.includes(op));
     const rules = new Set(perOperationFaults.filter((f) => f.name.startsWith(`${base}@`)).map((f) => f.rule));
-    assert.deepEqual([...rules], [faultCatalogue.find((f) => f.name === base)!.rule], `${base}: one rule, the global fault's`);
+    assert.deepEqual(
+      [...rules],
+      [faultCatalogue.find((f) => f.name === base)!.rule],
+      `${base}: one rule, the global fault's`,
+    );
   }
   assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {
   const e = await env([]);
-  for (const [base, ops] of families) for (const op of ops) assert.equal(outcome(base, await call(e, op, probeOf[base]!)), 'clean', `${base} probe on ${op}`);
+  for (const [base, ops] of families)
+    for (const op of ops)
+      assert.equal(outcome(base, await call(e, op, probeOf[base]!)), 'clean', `${base} probe on ${op}`);
 });
 
 for (const [base, ops] of families) {
@@ -173,15 +228,31 @@ for (const [base, ops] of families) {
 
 test('a global base fault still applies to every operation of its family', async () => {
   const e = await env(['bearer-optional', 'answers-non-json']);
-  for (const op of families.get('bearer-optional')!) assert.equal(outcome('bearer-optional', await call(e, op, 'noBearer')), 'fault', op);
-  for (const op of families.get('answers-non-json')!) assert.equal(outcome('answers-non-json', await call(e, op, 'plain')), 'fault', op);
+  for (const op of families.get('bearer-optional')!)
+    assert.equal(outcome('bearer-optional', await call(e, op, 'noBearer')), 'fault', op);
+  for (const op of families.get('answers-non-json')!)
+    assert.equal(outcome('answers-non-json', await call(e, op, 'plain')), 'fault', op);
 });
 
 test('REF_FAULTS-style validation: per-operation names are known, a bad operation is not', async () => {
-  const ok = await h.register({ clientId: 'x1', clientSecret: 's', kid: 'k', iss: 'i', publicKey: h.keys.publicPem, faults: ['sca-optional@refund'] });
+  const ok = await h.register({
+    clientId: 'x1',
+    clientSecret: 's',
+    kid: 'k',
+    iss: 'i',
+    publicKey: h.keys.publicPem,
+    faults: ['sca-optional@refund'],
+  });
   assert.equal(ok.status, 201);
   for (const bad of ['sca-optional@paymentStatus', 'bearer-optional@token', 'bearer-optional@nope']) {
-    const res = await h.register({ clientId: 'x2', clientSecret: 's', kid: 'k', iss: 'i', publicKey: h.keys.publicPem, faults: [bad] });
+    const res = await h.register({
+      clientId: 'x2',
+      clientSecret: 's',
+      kid: 'k',
+      iss: 'i',
+      publicKey: h.keys.publicPem,
+      faults: [bad],
+    });
     assert.equal(res.status, 400, bad);
   }
 });

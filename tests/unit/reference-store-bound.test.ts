@@ -19,7 +19,12 @@ test('past the bound the oldest settled payment goes, with its id, idempotency a
   try {
     const payer = await newParty(ref, 'payer');
     const beneficiary = await newParty(ref, 'beneficiary');
-    const messages = [paymentTo(beneficiary, 10), paymentTo(beneficiary, 20), paymentTo(beneficiary, 30), paymentTo(beneficiary, 40)];
+    const messages = [
+      paymentTo(beneficiary, 10),
+      paymentTo(beneficiary, 20),
+      paymentTo(beneficiary, 30),
+      paymentTo(beneficiary, 40),
+    ];
     const ids: string[] = [];
     for (const m of messages) ids.push(await paySettled(ref, payer, m));
 
@@ -45,7 +50,8 @@ test('payments in flight are never evicted: a final one goes even if newer; none
     const manual = await newParty(ref, 'payer-manual', { batching: 'manual' });
     const auto = await newParty(ref, 'payer-auto');
     const beneficiary = await newParty(ref, 'beneficiary');
-    const pendingId = (await post(ref, manual, PATHS.payment, paymentTo(beneficiary, 1))).json.data.paymentsServiceId as string;
+    const pendingId = (await post(ref, manual, PATHS.payment, paymentTo(beneficiary, 1))).json.data
+      .paymentsServiceId as string;
     const settledId = await paySettled(ref, auto, paymentTo(beneficiary, 2));
     assert.equal((await post(ref, manual, PATHS.payment, paymentTo(beneficiary, 3))).status, 201);
     // Full. The oldest is in flight: the settled (newer) one is evicted instead.
@@ -59,7 +65,9 @@ test('payments in flight are never evicted: a final one goes even if newer; none
     assert.equal((await get(ref, manual, PATHS.status(pendingId))).status, 200);
 
     // Once they settle there is room again.
-    await fetch(`${ref.url}/_admin/clients/${encodeURIComponent(manual.identity.clientId)}/send-batch`, { method: 'POST' });
+    await fetch(`${ref.url}/_admin/clients/${encodeURIComponent(manual.identity.clientId)}/send-batch`, {
+      method: 'POST',
+    });
     await waitFinal(ref, manual, pendingId);
     assert.equal((await post(ref, auto, PATHS.payment, paymentTo(beneficiary, 5))).status, 201);
   } finally {

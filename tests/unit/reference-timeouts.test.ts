@@ -33,7 +33,9 @@ function stall(head: string): Promise<string> {
 }
 
 test('a body that never completes is answered 408 and its connection closed', { timeout: 60_000 }, async () => {
-  const answer = await stall('POST /payments/pacs008/v10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"fitoFICstmrCdtTrf":');
+  const answer = await stall(
+    'POST /payments/pacs008/v10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"fitoFICstmrCdtTrf":',
+  );
   assert.match(answer, /^HTTP\/1\.1 408 /);
 });
 
@@ -50,5 +52,8 @@ test('the knobs: defaults 10 s and 5 s, REF_* variables, headers timeout at most
   assert.equal(env.requestTimeoutMs, 2_000);
   assert.equal(env.headersTimeoutMs, 1_500);
   assert.equal(loadConfig({}, { REF_REQUEST_TIMEOUT_MS: '1000' }).headersTimeoutMs, 1_000);
-  assert.throws(() => loadConfig({}, { REF_REQUEST_TIMEOUT_MS: '1000', REF_HEADERS_TIMEOUT_MS: '2000' }), /at most REF_REQUEST_TIMEOUT_MS/);
+  assert.throws(
+    () => loadConfig({}, { REF_REQUEST_TIMEOUT_MS: '1000', REF_HEADERS_TIMEOUT_MS: '2000' }),
+    /at most REF_REQUEST_TIMEOUT_MS/,
+  );
 });

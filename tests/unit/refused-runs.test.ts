@@ -26,13 +26,32 @@ function staleReport(): { dir: string; mtime: number } {
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   const work = tempDir('refused');
-  return cleanEnv({ PAYMENTS_RUN_DIR: path.join(work, 'run'), PAYMENTS_ALLURE_HISTORY: path.join(work, 'history.jsonl'), ...extra });
+  return cleanEnv({
+    PAYMENTS_RUN_DIR: path.join(work, 'run'),
+    PAYMENTS_ALLURE_HISTORY: path.join(work, 'history.jsonl'),
+    ...extra,
+  });
 }
 
 const refusals: { name: string; args: string[]; env: Record<string, string>; says: RegExp }[] = [
-  { name: 'a bad --project', args: ['--project=nope'], env: {}, says: /✖ no profile "nope": expected environments[/\\]nope\.json/ },
-  { name: 'a live profile without confirmation', args: ['--project=live'], env: {}, says: /✖ profile live targets a LIVE deployment/ },
-  { name: 'an unreachable target', args: ['--project=sandbox'], env: sandboxSecrets, says: /✖ target of profile sandbox is unreachable/ },
+  {
+    name: 'a bad --project',
+    args: ['--project=nope'],
+    env: {},
+    says: /✖ no profile "nope": expected environments[/\\]nope\.json/,
+  },
+  {
+    name: 'a live profile without confirmation',
+    args: ['--project=live'],
+    env: {},
+    says: /✖ profile live targets a LIVE deployment/,
+  },
+  {
+    name: 'an unreachable target',
+    args: ['--project=sandbox'],
+    env: sandboxSecrets,
+    says: /✖ target of profile sandbox is unreachable/,
+  },
 ];
 
 for (const r of refusals) {
@@ -51,7 +70,12 @@ for (const r of refusals) {
 }
 
 test('npm run nightly on a refused run: no "OK — 0 passed", no report path, exit 2', () => {
-  const run = runScript('nightly.ts', ['--project', 'sandbox'], env({ PAYMENTS_REPORT_DIR: staleReport().dir }), 60_000);
+  const run = runScript(
+    'nightly.ts',
+    ['--project', 'sandbox'],
+    env({ PAYMENTS_REPORT_DIR: staleReport().dir }),
+    60_000,
+  );
   const output = run.stdout + run.stderr;
   assert.equal(run.status, 2, output);
   assert.match(output, /secret variables are not set/);
@@ -77,12 +101,18 @@ test('a run that executes tests: its own run folder, the report shows that run o
   const stale = staleReport();
   const e = env({ PAYMENTS_REPORT_DIR: stale.dir, PAYMENTS_WORKERS: '1' });
   try {
-    const run = runScript('conformance.ts', ['tests/status/status.spec.ts', '--grep', 'unknown paymentsServiceId'], e, 120_000);
+    const run = runScript(
+      'conformance.ts',
+      ['tests/status/status.spec.ts', '--grep', 'unknown paymentsServiceId'],
+      e,
+      120_000,
+    );
     const output = run.stdout + run.stderr;
     assert.equal(run.status, 0, output);
     assert.ok(existsSync(sentinel), 'the run deleted reports/allure-results of another run');
     const dir = e.PAYMENTS_RUN_DIR!;
-    for (const item of ['allure-results', 'results.json', 'transcripts', 'run.json']) assert.ok(existsSync(path.join(dir, item)), `run folder lacks ${item}`);
+    for (const item of ['allure-results', 'results.json', 'transcripts', 'run.json'])
+      assert.ok(existsSync(path.join(dir, item)), `run folder lacks ${item}`);
     const record = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(record.exitCode, 0);
     assert.equal(record.status, 'passed');
@@ -93,8 +123,14 @@ test('a run that executes tests: its own run folder, the report shows that run o
     const printed = /^report: (.+)$/m.exec(output)?.[1];
     assert.ok(printed && existsSync(printed), `the printed report path does not exist: ${printed}`);
     assert.equal(path.dirname(printed), path.resolve(stale.dir));
-    const summary = JSON.parse(readFileSync(path.join(stale.dir, 'summary.json'), 'utf8')) as { stats: { total: number; passed: number } };
-    assert.deepEqual([summary.stats.total, summary.stats.passed], [1, 1], 'the report shows this run, not an earlier one');
+    const summary = JSON.parse(readFileSync(path.join(stale.dir, 'summary.json'), 'utf8')) as {
+      stats: { total: number; passed: number };
+    };
+    assert.deepEqual(
+      [summary.stats.total, summary.stats.passed],
+      [1, 1],
+      'the report shows this run, not an earlier one',
+    );
   } finally {
     rmSync(sentinel, { force: true });
   }

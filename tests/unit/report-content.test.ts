@@ -13,13 +13,30 @@ import { describeVerdicts, skipAnnotation, verdictOf, type SkipReason } from '..
 import { renderReport } from '../../scripts/report';
 import { tempDir } from './support/cli';
 
-const step = (name: string, extra: Record<string, unknown> = {}) => ({ name, status: 'passed', stage: 'finished', steps: [], attachments: [], parameters: [], ...extra });
+const step = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  status: 'passed',
+  stage: 'finished',
+  steps: [],
+  attachments: [],
+  parameters: [],
+  ...extra,
+});
 /** An exchange as allure-playwright writes it: a step of its own, named like its attachment, inside the request's step. */
-const exchange = (source: string, name = 'POST /oauth/token → 200') => ({ name, stage: 'finished', steps: [], attachments: [{ name, source, type: 'text/plain' }], parameters: [] });
+const exchange = (source: string, name = 'POST /oauth/token → 200') => ({
+  name,
+  stage: 'finished',
+  steps: [],
+  attachments: [{ name, source, type: 'text/plain' }],
+  parameters: [],
+});
 
 function results(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  for (const [uuid, status] of [['p', 'passed'], ['f', 'failed']] as const) {
+  for (const [uuid, status] of [
+    ['p', 'passed'],
+    ['f', 'failed'],
+  ] as const) {
     writeFileSync(path.join(dir, `${uuid}-twin.txt`), `POST /oauth/token (${uuid}) twin`);
     writeFileSync(path.join(dir, `${uuid}-pool.txt`), `POST /payments/pacs008/v10 (${uuid}) pool`);
     writeFileSync(path.join(dir, `${uuid}-note.txt`), 'rule outcomes');
@@ -34,13 +51,20 @@ function results(dir: string): void {
         stage: 'finished',
         start: 1,
         stop: 2,
-        labels: [{ name: 'language', value: 'javascript' }, { name: 'epic', value: 'Unit' }, { name: 'tag', value: 'assumption' }, { name: 'tag', value: 'assumption' }],
+        labels: [
+          { name: 'language', value: 'javascript' },
+          { name: 'epic', value: 'Unit' },
+          { name: 'tag', value: 'assumption' },
+          { name: 'tag', value: 'assumption' },
+        ],
         parameters: [],
         links: [],
         steps: [
           step('Before Hooks'),
           step('valid twin — POST /oauth/token', { steps: [exchange(`${uuid}-twin.txt`)] }),
-          step('pay: 1 settled payment taken from the pool', { steps: [exchange(`${uuid}-pool.txt`, 'pay (pool) — POST /payments/pacs008/v10 → 201')] }),
+          step('pay: 1 settled payment taken from the pool', {
+            steps: [exchange(`${uuid}-pool.txt`, 'pay (pool) — POST /payments/pacs008/v10 → 201')],
+          }),
           step('TOK-01 the valid twin gets 200'),
         ],
         attachments: [{ name: 'rule outcomes', source: `${uuid}-note.txt`, type: 'text/plain' }],
@@ -55,14 +79,38 @@ test('a passed test keeps its exchanges as steps named with their answer, withou
   const slim = reportResults(path.join(work, 'in'), path.join(work, 'out'), 'failures');
   assert.deepEqual(slim, { omitted: 2, passedTests: 1, verdicts: { passed: 1, failed: 1 } });
   const files = readdirSync(path.join(work, 'out')).sort();
-  assert.deepEqual(files, ['environment.properties', 'f-note.txt', 'f-pool.txt', 'f-result.json', 'f-twin.txt', 'p-note.txt', 'p-result.json']);
+  assert.deepEqual(files, [
+    'environment.properties',
+    'f-note.txt',
+    'f-pool.txt',
+    'f-result.json',
+    'f-twin.txt',
+    'p-note.txt',
+    'p-result.json',
+  ]);
   const passed = JSON.parse(readFileSync(path.join(work, 'out', 'p-result.json'), 'utf8'));
-  const names = (steps: { name: string; steps: unknown[] }[]): unknown[] => steps.map((s) => (s.steps.length ? [s.name, names(s.steps as never)] : s.name));
-  assert.deepEqual(names(passed.steps), ['valid twin — POST /oauth/token → 200', ['pay: 1 settled payment taken from the pool', ['pay (pool) — POST /payments/pacs008/v10 → 201']], 'TOK-01 the valid twin gets 200']);
-  assert.deepEqual(passed.labels, [{ name: 'epic', value: 'Unit' }, { name: 'tag', value: 'assumption' }]);
+  const names = (steps: { name: string; steps: unknown[] }[]): unknown[] =>
+    steps.map((s) => (s.steps.length ? [s.name, names(s.steps as never)] : s.name));
+  assert.deepEqual(names(passed.steps), [
+    'valid twin — POST /oauth/token → 200',
+    ['pay: 1 settled payment taken from the pool', ['pay (pool) — POST /payments/pacs008/v10 → 201']],
+    'TOK-01 the valid twin gets 200',
+  ]);
+  assert.deepEqual(passed.labels, [
+    { name: 'epic', value: 'Unit' },
+    { name: 'tag', value: 'assumption' },
+  ]);
   const failed = JSON.parse(readFileSync(path.join(work, 'out', 'f-result.json'), 'utf8'));
-  assert.equal(JSON.stringify(failed.steps), JSON.stringify(JSON.parse(readFileSync(path.join(work, 'in', 'f-result.json'), 'utf8')).steps), 'a failed test is embedded as it ran');
-  assert.deepEqual(reportResults(path.join(work, 'in'), path.join(work, 'full'), 'full'), { omitted: 0, passedTests: 0, verdicts: { passed: 1, failed: 1 } });
+  assert.equal(
+    JSON.stringify(failed.steps),
+    JSON.stringify(JSON.parse(readFileSync(path.join(work, 'in', 'f-result.json'), 'utf8')).steps),
+    'a failed test is embedded as it ran',
+  );
+  assert.deepEqual(reportResults(path.join(work, 'in'), path.join(work, 'full'), 'full'), {
+    omitted: 0,
+    passedTests: 0,
+    verdicts: { passed: 1, failed: 1 },
+  });
   assert.equal(readdirSync(path.join(work, 'full')).length, 9);
 });
 
@@ -81,11 +129,29 @@ test('the overview counts every verdict on its own, a retried test once, and kee
     ['f', 'passed', 'passed', 2], // then passed on retry: one passed test
   ] as const;
   for (const [i, [id, status, verdict, stop]] of verdicts.entries())
-    writeFileSync(path.join(dir, `${i}-result.json`), JSON.stringify({ uuid: `${i}`, historyId: id, name: id, status, stop, steps: [], labels: verdict ? [{ name: 'verdict', value: verdict }] : [] }));
+    writeFileSync(
+      path.join(dir, `${i}-result.json`),
+      JSON.stringify({
+        uuid: `${i}`,
+        historyId: id,
+        name: id,
+        status,
+        stop,
+        steps: [],
+        labels: verdict ? [{ name: 'verdict', value: verdict }] : [],
+      }),
+    );
   const { verdicts: counted } = reportResults(dir, path.join(work, 'out'), 'failures');
   assert.deepEqual(counted, { passed: 2, capability: 1, blocked: 1, failed: 1, inconclusive: 1 });
   const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');
-  assert.deepEqual(env.slice(0, 6), ['passed=2', 'failed=1', 'skipped=1 (a capability is missing)', 'blocked=1 (an assumption or rule failed)', 'inconclusive=1', 'ring\\ %=passed ÷ (passed + failed)']);
+  assert.deepEqual(env.slice(0, 6), [
+    'passed=2',
+    'failed=1',
+    'skipped=1 (a capability is missing)',
+    'blocked=1 (an assumption or rule failed)',
+    'inconclusive=1',
+    'ring\\ %=passed ÷ (passed + failed)',
+  ]);
   assert.deepEqual(env.slice(-2), ['seed=42', 'faults=none']);
 });
 
@@ -94,22 +160,41 @@ test('a report rendered over a history embeds no earlier run whole (data/history
   results(path.join(work, 'in'));
   const history = path.join(work, 'h.jsonl');
   let html = '';
-  for (const i of [1, 2, 3]) html = readFileSync(renderReport(path.join(work, 'in'), path.join(work, `r${i}`), { historyPath: history, print: false })!, 'utf8');
+  for (const i of [1, 2, 3])
+    html = readFileSync(
+      renderReport(path.join(work, 'in'), path.join(work, `r${i}`), { historyPath: history, print: false })!,
+      'utf8',
+    );
   assert.equal(readFileSync(history, 'utf8').split('\n').filter(Boolean).length, 3, 'the history has every run');
   assert.doesNotMatch(html, /d\("data\/history\//);
   assert.match(html, /Promise\.allSettled\(\[d\("/, 'the data list is still well formed');
-  const app = Buffer.from(/<script\s+src="data:text\/javascript;base64,([^"]+)"/.exec(html)![1]!, 'base64').toString('utf8');
+  const app = Buffer.from(/<script\s+src="data:text\/javascript;base64,([^"]+)"/.exec(html)![1]!, 'base64').toString(
+    'utf8',
+  );
   const read = [...new Set([...app.matchAll(/[`"']data\/([a-z-]+)\//g)].map((m) => m[1]))].sort();
-  assert.deepEqual(read, ['attachments', 'test-env-groups', 'test-results'], 'the data folders the app reads (a new one may be history: then keep it)');
+  assert.deepEqual(
+    read,
+    ['attachments', 'test-env-groups', 'test-results'],
+    'the data folders the app reads (a new one may be history: then keep it)',
+  );
 });
 
 test('verdicts: a skip says why by its rule-skip annotation; an inconclusive annotation wins over any status', () => {
   const skip = (reason: SkipReason) => [skipAnnotation(reason)];
-  assert.equal(verdictOf('skipped', skip({ kind: 'capability', capability: 'secondClient', profile: 'sandbox' })), 'capability');
+  assert.equal(
+    verdictOf('skipped', skip({ kind: 'capability', capability: 'secondClient', profile: 'sandbox' })),
+    'capability',
+  );
   assert.equal(verdictOf('skipped', skip({ kind: 'blocked', by: 'assumption ERR-01', answer: 'x' })), 'blocked');
   assert.equal(verdictOf('skipped', skip({ kind: 'not-applicable', why: 'x' })), 'not-applicable');
   assert.equal(verdictOf('skipped', []), 'skipped');
-  assert.equal(verdictOf('failed', [{ type: 'inconclusive', description: 'the scheme did not settle in time' }]), 'inconclusive');
+  assert.equal(
+    verdictOf('failed', [{ type: 'inconclusive', description: 'the scheme did not settle in time' }]),
+    'inconclusive',
+  );
   assert.equal(verdictOf('skipped', [{ type: 'inconclusive' }]), 'inconclusive');
-  assert.equal(describeVerdicts({ passed: 3, 'not-applicable': 1 }), '3 passed, 0 failed, 0 skipped for a capability, 0 blocked by an assumption or another rule, 0 inconclusive, 1 not applicable');
+  assert.equal(
+    describeVerdicts({ passed: 3, 'not-applicable': 1 }),
+    '3 passed, 0 failed, 0 skipped for a capability, 0 blocked by an assumption or another rule, 0 inconclusive, 1 not applicable',
+  );
 });

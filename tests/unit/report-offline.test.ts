@@ -28,8 +28,10 @@ const NOT_FETCHED = [
 
 function decodedEmbeds(html: string): { what: string; text: string }[] {
   const out: { what: string; text: string }[] = [];
-  for (const m of html.matchAll(/data:([a-z/+.-]+);base64,([A-Za-z0-9+/=]+)/g)) out.push({ what: `data:${m[1]}`, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
-  for (const m of html.matchAll(/d\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)) out.push({ what: m[1]!, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
+  for (const m of html.matchAll(/data:([a-z/+.-]+);base64,([A-Za-z0-9+/=]+)/g))
+    out.push({ what: `data:${m[1]}`, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
+  for (const m of html.matchAll(/d\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g))
+    out.push({ what: m[1]!, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
   return out;
 }
 
@@ -39,7 +41,10 @@ function render(): { dir: string; html: string } {
     { name: 'a token request gets 200', attachment: 'POST /oauth/token\n200 {"token_type":"bearer"}' },
     { name: 'refuses: expired token', status: 'failed', attachment: 'POST /payments/pacs008/v10\n500' },
   ]);
-  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), { historyPath: path.join(work, 'history.jsonl'), print: false });
+  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), {
+    historyPath: path.join(work, 'history.jsonl'),
+    print: false,
+  });
   assert.ok(index, 'rendered');
   return { dir: path.dirname(index), html: readFileSync(index, 'utf8') };
 }
@@ -50,10 +55,18 @@ test('a rendered report holds no analytics and no fetchable external URL, in its
   assert.doesNotMatch(html, ANALYTICS, 'the analytics tag is still in the report');
   assert.doesNotMatch(html, /<(script|link|img|iframe)\b[^>]*(src|href)="https?:/i);
   const embeds = decodedEmbeds(html);
-  assert.ok(embeds.some((e) => e.what === 'data:text/javascript'), 'the app script is embedded');
+  assert.ok(
+    embeds.some((e) => e.what === 'data:text/javascript'),
+    'the app script is embedded',
+  );
   for (const e of embeds) {
     assert.doesNotMatch(e.text, ANALYTICS, `analytics code in ${e.what}`);
-    if (e.what === 'data:text/css') assert.doesNotMatch(e.text, /url\(\s*["']?(https?:)?\/\/|@import/, 'the style sheet loads nothing from the network');
+    if (e.what === 'data:text/css')
+      assert.doesNotMatch(
+        e.text,
+        /url\(\s*["']?(https?:)?\/\/|@import/,
+        'the style sheet loads nothing from the network',
+      );
     const urls = [...new Set(e.text.match(/https?:\/\/[A-Za-z0-9.-]*[A-Za-z0-9/_.-]*/g) ?? [])];
     const unexpected = urls.filter((u) => !NOT_FETCHED.some((ok) => ok.test(u)));
     assert.deepEqual(unexpected, [], `${e.what} names external URLs`);
@@ -63,18 +76,36 @@ test('a rendered report holds no analytics and no fetchable external URL, in its
 test('the guard is needed: Allure renders the analytics tag unless scripts/report.ts removes it', () => {
   const work = tempDir('raw');
   syntheticResults(path.join(work, 'results'), [{ name: 'x', attachment: 'y' }]);
-  const raw = spawnSync(process.execPath, [path.join(root, 'node_modules', 'allure', 'cli.js'), 'generate', path.join(work, 'results'), '--output', path.join(work, 'raw'), '--config', path.join(root, 'allurerc.mjs')], {
-    cwd: root,
-    env: cleanEnv({ PAYMENTS_ALLURE_HISTORY: path.join(work, 'h.jsonl') }),
-    encoding: 'utf8',
-  });
+  const raw = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', 'allure', 'cli.js'),
+      'generate',
+      path.join(work, 'results'),
+      '--output',
+      path.join(work, 'raw'),
+      '--config',
+      path.join(root, 'allurerc.mjs'),
+    ],
+    {
+      cwd: root,
+      env: cleanEnv({ PAYMENTS_ALLURE_HISTORY: path.join(work, 'h.jsonl') }),
+      encoding: 'utf8',
+    },
+  );
   assert.equal(raw.status, 0, raw.stderr);
   const html = readFileSync(path.join(work, 'raw', 'index.html'), 'utf8');
-  assert.match(html, /googletagmanager\.com\/gtag\/js/, 'Allure no longer writes the tag: the guard in scripts/report.ts may go');
+  assert.match(
+    html,
+    /googletagmanager\.com\/gtag\/js/,
+    'Allure no longer writes the tag: the guard in scripts/report.ts may go',
+  );
   assert.ok(phoningHome(html).length > 0);
 });
 
-test('opened in headless Chromium, the report makes no request but file:, data: and blob:', { skip: !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM}` }, () => {
+test('opened in headless Chromium, the report makes no request but file:, data: and blob:', {
+  skip: !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM}`,
+}, () => {
   const { dir } = render();
   const ok = runScript('check-report-offline.ts', [dir], cleanEnv(), 90_000);
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);

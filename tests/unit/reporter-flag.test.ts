@@ -32,7 +32,10 @@ function run(extra: string[], selection: readonly string[] = SELECTION, exitStat
   const scratch = tempDir('reporter-flag');
   const runDir = path.join(scratch, 'run');
   const probe = path.join(scratch, 'probe');
-  const ran = runPlaywrightCli([...selection, ...extra], cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '2', PAYMENTS_SEED: '4242', ...probeEnvironment(probe) }));
+  const ran = runPlaywrightCli(
+    [...selection, ...extra],
+    cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '2', PAYMENTS_SEED: '4242', ...probeEnvironment(probe) }),
+  );
   assert.equal(ran.status, exitStatus, ran.stdout + ran.stderr);
   // The requests the suite sent (the reference's own are not the suite's), as "METHOD /path" without identifiers.
   const requests = readProbe(probe)
@@ -52,13 +55,20 @@ test('--reporter=dot keeps the plan, the run folder and the requests of the same
   for (const kept of [plain, dot]) {
     assert.deepEqual(missingFromRecord(kept.runDir), [], `the record of ${kept.runDir}`);
     assert.equal(readRunRecord(kept.runDir)?.counts?.executed, 2);
-    assert.deepEqual(flattenReport(readReportFile(runPaths(kept.runDir).jsonReport)!).map((t) => t.outcome), ['passed', 'passed']);
+    assert.deepEqual(
+      flattenReport(readReportFile(runPaths(kept.runDir).jsonReport)!).map((t) => t.outcome),
+      ['passed', 'passed'],
+    );
   }
   assert.match(readRunRecord(dot.runDir)!.command, /--reporter=dot/);
 
   const plan = (k: Kept): unknown => JSON.parse(readFileSync(runPaths(k.runDir).plan, 'utf8'));
   assert.deepEqual(plan(dot), plan(plain), 'the same plan, written before the workers started');
-  assert.notDeepEqual((plan(plain) as { projects: { local: { observations: string[] } } }).projects.local.observations, [], 'the plan starts an observation');
+  assert.notDeepEqual(
+    (plan(plain) as { projects: { local: { observations: string[] } } }).projects.local.observations,
+    [],
+    'the plan starts an observation',
+  );
 
   // Every request that creates something is the same; how often a status is read while it settles depends on the machine.
   const writes = (k: Kept): string[] => k.requests.filter((r) => !r.startsWith('GET '));
@@ -72,16 +82,30 @@ test('a selection that is all skipped fails under --reporter=dot too: the run re
   assert.match(skipped.stdout, /every selected test was skipped \(3\): nothing was assessed/);
   assert.deepEqual(missingFromRecord(skipped.runDir), [], 'the record of a run that assessed nothing');
   const record = readRunRecord(skipped.runDir)!;
-  assert.deepEqual([record.status, record.exitCode, record.counts?.skipped, record.counts?.passed], ['failed', 1, 3, 0]);
+  assert.deepEqual(
+    [record.status, record.exitCode, record.counts?.skipped, record.counts?.passed],
+    ['failed', 1, 3, 0],
+  );
 });
 
 test('a file filter and --shard keep the run folder too', () => {
   // The first of two shards of three token tests, given with a file filter: two of them run.
-  const kept = run(['--reporter=line', '--shard=1/2'], ['--project=local', '--grep', '@TOK-01 |refuses: wrong client secret|refuses: unknown client id', 'tests/auth/token.spec.ts']);
+  const kept = run(
+    ['--reporter=line', '--shard=1/2'],
+    [
+      '--project=local',
+      '--grep',
+      '@TOK-01 |refuses: wrong client secret|refuses: unknown client id',
+      'tests/auth/token.spec.ts',
+    ],
+  );
   assert.deepEqual(missingFromRecord(kept.runDir), [], `the record of ${kept.runDir}`);
   const record = readRunRecord(kept.runDir)!;
   assert.match(record.command, /--shard=1\/2/);
   assert.equal(record.status, 'passed');
   assert.equal(record.counts?.executed, 2);
-  assert.deepEqual(flattenReport(readReportFile(runPaths(kept.runDir).jsonReport)!).map((t) => t.outcome), ['passed', 'passed']);
+  assert.deepEqual(
+    flattenReport(readReportFile(runPaths(kept.runDir).jsonReport)!).map((t) => t.outcome),
+    ['passed', 'passed'],
+  );
 });

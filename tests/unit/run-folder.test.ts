@@ -8,7 +8,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { availableRunsText, listRuns, mayBeRunning, newRunDir, resolveRun, rotateRuns, runFolderName, runPaths, writeRunRecord, type RunRecord } from '../../helpers/run-folder';
+import {
+  availableRunsText,
+  listRuns,
+  mayBeRunning,
+  newRunDir,
+  resolveRun,
+  rotateRuns,
+  runFolderName,
+  runPaths,
+  writeRunRecord,
+  type RunRecord,
+} from '../../helpers/run-folder';
 import { runSettings } from '../../helpers/run-settings';
 import { tempDir } from './support/cli';
 import { suiteEnvironment } from '../../helpers/run-settings';
@@ -22,7 +33,9 @@ function record(runId: string, finished: boolean, pid = 999_999_999): RunRecord 
     projects: ['local'],
     command: 'npm run conformance',
     startedAt: new Date().toISOString(),
-    ...(finished ? { endedAt: new Date().toISOString(), counts: { passed: 3, failed: 1, skipped: 0, flaky: 0, executed: 4 } } : {}),
+    ...(finished
+      ? { endedAt: new Date().toISOString(), counts: { passed: 3, failed: 1, skipped: 0, flaky: 0, executed: 4 } }
+      : {}),
     status: finished ? 'failed' : 'running',
     pid,
     host: 'somewhere-else',
@@ -30,7 +43,12 @@ function record(runId: string, finished: boolean, pid = 999_999_999): RunRecord 
 }
 
 /** A run folder n minutes after a fixed start, optionally finished and with a Playwright report. */
-function makeRun(root: string, minute: number, runId: string, opts: { finished?: boolean; ageMs?: number; report?: boolean } = {}): string {
+function makeRun(
+  root: string,
+  minute: number,
+  runId: string,
+  opts: { finished?: boolean; ageMs?: number; report?: boolean } = {},
+): string {
   const dir = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 17, minute, 0)), runId));
   writeRunRecord(dir, record(runId, opts.finished ?? true));
   if (opts.report ?? true) writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ suites: [] }));
@@ -58,7 +76,8 @@ test('rotation keeps the newest 10, and never a folder that may belong to a run 
   assert.ok(left.includes(path.basename(goingYoung)), 'a young folder without an end mark stays');
   assert.ok(!left.includes(path.basename(goingDead)), 'an old folder without an end mark whose runner is gone goes');
   assert.equal(left.filter((n) => n.includes('-done')).length, 10, 'the newest 10 finished runs stay');
-  for (let i = 10; i < 14; i++) assert.ok(left.includes(runFolderName(new Date(Date.UTC(2026, 10, 22, 17, i, 0)), `done${i}`)));
+  for (let i = 10; i < 14; i++)
+    assert.ok(left.includes(runFolderName(new Date(Date.UTC(2026, 10, 22, 17, i, 0)), `done${i}`)));
   assert.equal(removed.length, 14 + 2 - 10 - 1);
   assert.ok(mayBeRunning({ dir: goingYoung, name: path.basename(goingYoung), record: record('going-young', false) }));
 });
@@ -68,7 +87,10 @@ test('rotation never deletes the current run folder, and an unfinished one whose
   for (let i = 0; i < 12; i++) makeRun(root, 10 + i, `r${i}`, { ageMs: 3 * HOUR });
   const current = makeRun(root, 0, 'current', { finished: false, ageMs: 3 * HOUR });
   const alive = path.join(root, runFolderName(new Date(Date.UTC(2026, 10, 22, 17, 1, 0)), 'alive'));
-  writeRunRecord(alive, { ...record('alive', false, process.pid), host: (require('node:os') as typeof import('node:os')).hostname() });
+  writeRunRecord(alive, {
+    ...record('alive', false, process.pid),
+    host: (require('node:os') as typeof import('node:os')).hostname(),
+  });
   const t = new Date(Date.now() - 3 * HOUR);
   utimesSync(path.join(alive, 'run.json'), t, t);
   rotateRuns(root, 10, current);

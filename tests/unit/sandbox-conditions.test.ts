@@ -10,8 +10,19 @@ import assert from 'node:assert/strict';
 import { RateLimiter, seededShare } from '../../reference/sandbox-conditions';
 import { startReference } from '../../reference/server';
 import { MemoryTokenCache, renewalMarginMs, saysTokenExpired } from '../../client/api';
-import { ruleOutcomes, describeSkip, INCONCLUSIVE_ANNOTATION, skipAnnotation, checkAnnotation } from '../../ledger/outcomes';
-import { InfrastructureInconclusive, describeInfrastructureAnswer, isInfrastructureAnswer, asInconclusive } from '../../client/inconclusive';
+import {
+  ruleOutcomes,
+  describeSkip,
+  INCONCLUSIVE_ANNOTATION,
+  skipAnnotation,
+  checkAnnotation,
+} from '../../ledger/outcomes';
+import {
+  InfrastructureInconclusive,
+  describeInfrastructureAnswer,
+  isInfrastructureAnswer,
+  asInconclusive,
+} from '../../client/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../helpers/http';
@@ -20,7 +31,7 @@ import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest, ruleFixture } from './support/report-tests';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 
-test('RateLimiter: a second\'s burst per client, then the wait until the next token', () => {
+test("RateLimiter: a second's burst per client, then the wait until the next token", () => {
   const limiter = new RateLimiter(2);
   assert.equal(limiter.take('a', 0), 0);
   assert.equal(limiter.take('a', 0), 0);
@@ -42,7 +53,12 @@ test('reference knobs: 429 over the rate limit and 503 on status reads, each wit
   const ref = await startReference({ port: 0, rateLimitRps: 2, status503Percent: 100 });
   try {
     const http = new HttpClient({ retry: { maxRetries: 0, budgetMs: 0 } });
-    const status = (n: number) => http.send('status', { method: 'GET', url: `${ref.url}/payments/pacs002/v12/id-${n}`, headers: { 'x-client-id': 'c1' } });
+    const status = (n: number) =>
+      http.send('status', {
+        method: 'GET',
+        url: `${ref.url}/payments/pacs002/v12/id-${n}`,
+        headers: { 'x-client-id': 'c1' },
+      });
     const first = await status(1);
     assert.equal(first.response.status, 503);
     assert.equal(first.response.headers['retry-after'], '1');
@@ -50,9 +66,19 @@ test('reference knobs: 429 over the rate limit and 503 on status reads, each wit
     const limited = await status(3);
     assert.equal(limited.response.status, 429);
     assert.ok(Number(limited.response.headers['retry-after']) >= 1);
-    const other = await status(4).then(() => http.send('other client', { method: 'GET', url: `${ref.url}/payments/pacs002/v12/x`, headers: { 'x-client-id': 'c2' } }));
+    const other = await status(4).then(() =>
+      http.send('other client', {
+        method: 'GET',
+        url: `${ref.url}/payments/pacs002/v12/x`,
+        headers: { 'x-client-id': 'c2' },
+      }),
+    );
     assert.notEqual(other.response.status, 429, 'the limit is per client');
-    for (let i = 0; i < 5; i++) assert.equal((await http.send('admin', { method: 'GET', url: `${ref.url}/_admin/info`, headers: {} })).response.status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await http.send('admin', { method: 'GET', url: `${ref.url}/_admin/info`, headers: {} })).response.status,
+        200,
+      );
   } finally {
     await ref.close();
   }
@@ -87,15 +113,33 @@ const answer = (status: number, headers: Record<string, string> = {}, retries: E
 });
 
 test('a 401 renews the token only when it says, in RFC 6750 words, that the token expired', () => {
-  assert.equal(saysTokenExpired(answer(401, { 'www-authenticate': 'Bearer realm="payments"' })), false, 'a bare 401 is a refusal a test may have provoked');
-  assert.equal(saysTokenExpired(answer(401, { 'www-authenticate': 'Bearer realm="p", error="invalid_token", error_description="The access token expired"' })), true);
-  assert.equal(saysTokenExpired(answer(403, { 'www-authenticate': 'Bearer error="invalid_token", error_description="expired"' })), false);
+  assert.equal(
+    saysTokenExpired(answer(401, { 'www-authenticate': 'Bearer realm="payments"' })),
+    false,
+    'a bare 401 is a refusal a test may have provoked',
+  );
+  assert.equal(
+    saysTokenExpired(
+      answer(401, {
+        'www-authenticate': 'Bearer realm="p", error="invalid_token", error_description="The access token expired"',
+      }),
+    ),
+    true,
+  );
+  assert.equal(
+    saysTokenExpired(answer(403, { 'www-authenticate': 'Bearer error="invalid_token", error_description="expired"' })),
+    false,
+  );
 });
 
 test('infrastructure answers: 429, 502, 503, 504 after the retries, described with Retry-After and the retries', () => {
   for (const status of [429, 502, 503, 504]) assert.equal(isInfrastructureAnswer(answer(status)), true);
-  for (const status of [200, 400, 401, 404, 500]) assert.equal(isInfrastructureAnswer(answer(status)), false, `${status} is the API's answer`);
-  assert.equal(describeInfrastructureAnswer(answer(503, { 'retry-after': '1' }, [{ status: 503, waitedMs: 1000 }])), 'query status: GET /payments/pacs002/v12/x answered 503 with Retry-After 1, after 1 retry (503)');
+  for (const status of [200, 400, 401, 404, 500])
+    assert.equal(isInfrastructureAnswer(answer(status)), false, `${status} is the API's answer`);
+  assert.equal(
+    describeInfrastructureAnswer(answer(503, { 'retry-after': '1' }, [{ status: 503, waitedMs: 1000 }])),
+    'query status: GET /payments/pacs002/v12/x answered 503 with Retry-After 1, after 1 retry (503)',
+  );
   const lost = new TransportFailure('read', answer(200).request, 'ECONNRESET', [], new Error('x'));
   assert.match(asInconclusive(lost)?.answer ?? '', /got no answer \(ECONNRESET\)/);
   assert.equal(asInconclusive(new Error('boom')), undefined, 'any other error stays an error');
@@ -104,22 +148,39 @@ test('infrastructure answers: 429, 502, 503, 504 after the retries, described wi
 const R = ruleFixture;
 const T = reportTest;
 const inconclusiveTest = (tags: string[]): ReportTest => {
-  const failure = new InfrastructureInconclusive('query status: GET /x answered 503 with Retry-After 1, after 4 retries (503, 503, 503, 503)');
-  return T(tags, 'skipped', [{ type: INCONCLUSIVE_ANNOTATION, description: failure.answer }, skipAnnotation(failure.reason)]);
+  const failure = new InfrastructureInconclusive(
+    'query status: GET /x answered 503 with Retry-After 1, after 4 retries (503, 503, 503, 503)',
+  );
+  return T(tags, 'skipped', [
+    { type: INCONCLUSIVE_ANNOTATION, description: failure.answer },
+    skipAnnotation(failure.reason),
+  ]);
 };
 
 test('an inconclusive test is neither a failure nor a pass: its rules are skipped with the answer', () => {
   const failure = new InfrastructureInconclusive('x answered 503');
   assert.equal(describeSkip(failure.reason), 'inconclusive (infrastructure): x answered 503');
-  const outcomes = ruleOutcomes({ tags: ['@A-01'], annotations: [{ type: INCONCLUSIVE_ANNOTATION, description: 'x answered 503' }, skipAnnotation(failure.reason)], status: 'skipped' });
-  assert.deepEqual(outcomes, [{ rule: 'A-01', status: 'skipped', reason: { kind: 'inconclusive', answer: 'x answered 503' } }]);
+  const outcomes = ruleOutcomes({
+    tags: ['@A-01'],
+    annotations: [{ type: INCONCLUSIVE_ANNOTATION, description: 'x answered 503' }, skipAnnotation(failure.reason)],
+    status: 'skipped',
+  });
+  assert.deepEqual(outcomes, [
+    { rule: 'A-01', status: 'skipped', reason: { kind: 'inconclusive', answer: 'x answered 503' } },
+  ]);
 });
 
 test('certify never certifies a rule one of whose tests was inconclusive, even when another test passed it; a failure still wins', () => {
   const local = loadProfile('local');
   const results = summariseRules(
     [R('A-01'), R('B-01'), R('C-01')],
-    [T(['A-01'], 'passed'), inconclusiveTest(['A-01']), T(['B-01'], 'passed'), T(['C-01'], 'failed', [checkAnnotation({ rule: 'C-01', ok: false, what: 'x' })]), inconclusiveTest(['C-01'])],
+    [
+      T(['A-01'], 'passed'),
+      inconclusiveTest(['A-01']),
+      T(['B-01'], 'passed'),
+      T(['C-01'], 'failed', [checkAnnotation({ rule: 'C-01', ok: false, what: 'x' })]),
+      inconclusiveTest(['C-01']),
+    ],
     local,
   );
   const byId = new Map(results.map((r) => [r.id, r]));
@@ -129,7 +190,10 @@ test('certify never certifies a rule one of whose tests was inconclusive, even w
   assert.equal(byId.get('C-01')!.status, 'failed');
   const verdict = verdictOf(results);
   assert.equal(verdict.certified, false);
-  assert.deepEqual(verdict.inconclusive.map((r) => r.id), ['A-01']);
+  assert.deepEqual(
+    verdict.inconclusive.map((r) => r.id),
+    ['A-01'],
+  );
 });
 
 test('exit status: 4 when tests were inconclusive and none failed; a failure is 1 whatever else', () => {
@@ -144,9 +208,19 @@ test('concurrency.retry429, the former name, is read as concurrency.retry; both 
   const { readFileSync } = await import('node:fs');
   const { parseProfile, ProfileError } = await import('../../helpers/profile');
   const json = JSON.parse(readFileSync('environments/local.json', 'utf8')) as Record<string, unknown>;
-  const old = parseProfile({ ...json, concurrency: { retry429: { maxRetries: 2, budgetMs: 500 } } }, 'environments/local.json');
+  const old = parseProfile(
+    { ...json, concurrency: { retry429: { maxRetries: 2, budgetMs: 500 } } },
+    'environments/local.json',
+  );
   assert.deepEqual(old.concurrency, { retry: { maxRetries: 2, budgetMs: 500 } });
-  assert.throws(() => parseProfile({ ...json, concurrency: { retry: { maxRetries: 1, budgetMs: 1 }, retry429: { maxRetries: 2, budgetMs: 500 } } }, 'environments/local.json'), (e: unknown) => e instanceof ProfileError && /same setting/.test(e.message));
+  assert.throws(
+    () =>
+      parseProfile(
+        { ...json, concurrency: { retry: { maxRetries: 1, budgetMs: 1 }, retry429: { maxRetries: 2, budgetMs: 500 } } },
+        'environments/local.json',
+      ),
+    (e: unknown) => e instanceof ProfileError && /same setting/.test(e.message),
+  );
 });
 
 test('the worker paces each declared client to its share of the declared rate limit; registered clients are its own', async () => {
@@ -190,7 +264,7 @@ test('run floor: max(critical path × RTT, requests ÷ rate), from the transcrip
   assert.equal(runFloor([], 2), undefined);
 });
 
-test('run floor: the workers\' own count of requests (background work included) wins over the transcripts\'', async () => {
+test("run floor: the workers' own count of requests (background work included) wins over the transcripts'", async () => {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
@@ -201,7 +275,11 @@ test('run floor: the workers\' own count of requests (background work included) 
     writeRequestCount(dir, 0, 30);
     writeRequestCount(dir, 3, 12);
     assert.equal(readRequestCounts(dir), 42);
-    const floor = runFloor([{ test: 'a', startedAt: new Date(0).toISOString(), durationMs: 50 }], 10, readRequestCounts(dir))!;
+    const floor = runFloor(
+      [{ test: 'a', startedAt: new Date(0).toISOString(), durationMs: 50 }],
+      10,
+      readRequestCounts(dir),
+    )!;
     assert.equal(floor.requests, 42);
     assert.equal(floor.floorMs, 4_200);
   } finally {

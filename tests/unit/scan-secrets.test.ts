@@ -6,7 +6,10 @@ import path from 'node:path';
 import { scanForSecrets } from '../../scripts/scan-secrets';
 import { generateRsaKeyPair } from '../../helpers/keys';
 
-function fixture(files: Record<string, string>, secrets: { label: string; value: string }[]): { dir: string; canary: string } {
+function fixture(
+  files: Record<string, string>,
+  secrets: { label: string; value: string }[],
+): { dir: string; canary: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, 'reports', name)), { recursive: true });
@@ -18,7 +21,9 @@ function fixture(files: Record<string, string>, secrets: { label: string; value:
 }
 
 test('finds a client secret in a nested report file and names the file', () => {
-  const { dir, canary } = fixture({ 'a/b/attachment.txt': 'client_secret=s3cr3t-value-42' }, [{ label: 'client secret', value: 's3cr3t-value-42' }]);
+  const { dir, canary } = fixture({ 'a/b/attachment.txt': 'client_secret=s3cr3t-value-42' }, [
+    { label: 'client secret', value: 's3cr3t-value-42' },
+  ]);
   const { leaks } = scanForSecrets(canary, [dir]);
   assert.equal(leaks.length, 1);
   assert.match(leaks[0]!.file, /attachment\.txt$/);
@@ -31,6 +36,8 @@ test('finds a private key even when its PEM was re-wrapped or JSON-escaped', () 
 });
 
 test('reports nothing when the report holds only redacted renderings', () => {
-  const { dir, canary } = fixture({ 'ok.txt': 'authorization: Bearer [REDACTED sha256:abc]' }, [{ label: 'access token', value: 'opaque-token-123456' }]);
+  const { dir, canary } = fixture({ 'ok.txt': 'authorization: Bearer [REDACTED sha256:abc]' }, [
+    { label: 'access token', value: 'opaque-token-123456' },
+  ]);
   assert.deepEqual(scanForSecrets(canary, [dir]).leaks, []);
 });

@@ -20,22 +20,46 @@ test('specLink maps ledger sections to the first section’s anchor, on spec.htm
   assert.equal(specLink('§4.2 §7'), 'spec.html#section-4.2');
   assert.equal(specLink('§1 rule 4 §3'), 'spec.html#section-1');
   assert.equal(specLink('§2.5'), 'spec.html#section-2.5');
-  assert.equal(specLink('§5.4 §7 §8', 'https://wiki.bank.example/spec.html'), 'https://wiki.bank.example/spec.html#section-5.4');
-  assert.equal(specLink('§9', 'https://wiki.bank.example/spec.html#old'), 'https://wiki.bank.example/spec.html#section-9');
+  assert.equal(
+    specLink('§5.4 §7 §8', 'https://wiki.bank.example/spec.html'),
+    'https://wiki.bank.example/spec.html#section-5.4',
+  );
+  assert.equal(
+    specLink('§9', 'https://wiki.bank.example/spec.html#old'),
+    'https://wiki.bank.example/spec.html#section-9',
+  );
   assert.equal(specLink('no section', 'x.html'), 'x.html');
   assert.equal(firstSection('§1 rule 5'), '1');
   // Allure 3.18 shows a non-http(s) link as text: its name then says where the section is.
-  assert.deepEqual(specLinkFor('§4.2 §7', 'P8-01'), ['spec.html#section-4.2', 'spec §4.2 §7 (P8-01) → spec.html#section-4.2 (next to the report)']);
-  assert.deepEqual(specLinkFor('§4.2', 'P8-01', 'https://wiki.bank.example/s.html'), ['https://wiki.bank.example/s.html#section-4.2', 'spec §4.2 (P8-01)']);
+  assert.deepEqual(specLinkFor('§4.2 §7', 'P8-01'), [
+    'spec.html#section-4.2',
+    'spec §4.2 §7 (P8-01) → spec.html#section-4.2 (next to the report)',
+  ]);
+  assert.deepEqual(specLinkFor('§4.2', 'P8-01', 'https://wiki.bank.example/s.html'), [
+    'https://wiki.bank.example/s.html#section-4.2',
+    'spec §4.2 (P8-01)',
+  ]);
 });
 
 test('the spec ships in the repo and every rule’s link lands on an anchor of its offline copy', () => {
   assert.ok(existsSync(SPEC_FILE));
   const html = specHtml();
   const anchors = ids(html);
-  const missing = rules.filter((r) => !anchors.has(specLink(r.section).split('#')[1]!)).map((r) => `${r.id} ${r.section}`);
+  const missing = rules
+    .filter((r) => !anchors.has(specLink(r.section).split('#')[1]!))
+    .map((r) => `${r.id} ${r.section}`);
   assert.deepEqual(missing, []);
-  for (const a of ['section-1', 'section-2.1', 'section-4.2', 'section-4.4', 'section-9', 'section-5.1', 'section-5.7', 'section-1-rule-4']) assert.ok(anchors.has(a), `no anchor ${a}`);
+  for (const a of [
+    'section-1',
+    'section-2.1',
+    'section-4.2',
+    'section-4.4',
+    'section-9',
+    'section-5.1',
+    'section-5.7',
+    'section-1-rule-4',
+  ])
+    assert.ok(anchors.has(a), `no anchor ${a}`);
   assert.equal(anchors.size, [...html.matchAll(/\sid="/g)].length, 'anchors are unique');
 });
 
@@ -52,25 +76,49 @@ test('the offline copy needs no network: no script, no external asset, angle bra
 test('a rendered report has spec.html next to it and the spec embedded as a global attachment', () => {
   const work = tempDir('spec');
   syntheticResults(path.join(work, 'results'), [{ name: 't', attachment: 'a' }]);
-  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), { historyPath: path.join(work, 'h.jsonl'), print: false })!;
+  const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), {
+    historyPath: path.join(work, 'h.jsonl'),
+    print: false,
+  })!;
   assert.ok(readdirSync(path.dirname(index)).includes('spec.html'));
   assert.equal(readFileSync(path.join(path.dirname(index), 'spec.html'), 'utf8'), specHtml());
-  const embedded = [...readFileSync(index, 'utf8').matchAll(/d\("data\/attachments\/[^"]+","([A-Za-z0-9+/=]*)"\)/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'));
-  assert.ok(embedded.some((a) => a.includes('id="section-4.2"')), 'the spec is embedded in the report');
+  const embedded = [
+    ...readFileSync(index, 'utf8').matchAll(/d\("data\/attachments\/[^"]+","([A-Za-z0-9+/=]*)"\)/g),
+  ].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'));
+  assert.ok(
+    embedded.some((a) => a.includes('id="section-4.2"')),
+    'the spec is embedded in the report',
+  );
 });
 
 test('profiles may set specUrl (a string); anything else is refused naming the field', () => {
   const local = loadProfile('local');
-  assert.equal(parseProfile({ ...local, specUrl: 'https://wiki.bank.example/spec.html' }, 'local.json').specUrl, 'https://wiki.bank.example/spec.html');
-  assert.throws(() => parseProfile({ ...local, specUrl: 5 }, 'local.json'), (e: Error) => e instanceof ProfileError && /specUrl/.test(e.message));
+  assert.equal(
+    parseProfile({ ...local, specUrl: 'https://wiki.bank.example/spec.html' }, 'local.json').specUrl,
+    'https://wiki.bank.example/spec.html',
+  );
+  assert.throws(
+    () => parseProfile({ ...local, specUrl: 5 }, 'local.json'),
+    (e: Error) => e instanceof ProfileError && /specUrl/.test(e.message),
+  );
 });
 
 test('a run’s Allure results link each rule to spec.html#section-…, never to spec.invalid', () => {
   const runDir = path.join(tempDir('spec-run'), 'run');
-  const run = runPlaywrightCli(['--project=local', 'tests/status/status.spec.ts', '--grep', 'unknown paymentsServiceId'], cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '1' }));
+  const run = runPlaywrightCli(
+    ['--project=local', 'tests/status/status.spec.ts', '--grep', 'unknown paymentsServiceId'],
+    cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '1' }),
+  );
   assert.equal(run.status, 0, run.stdout + run.stderr);
   const results = readdirSync(path.join(runDir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
-  const links = results.flatMap((f) => (JSON.parse(readFileSync(path.join(runDir, 'allure-results', f), 'utf8')) as { links: { url: string; name: string }[] }).links);
+  const links = results.flatMap(
+    (f) =>
+      (
+        JSON.parse(readFileSync(path.join(runDir, 'allure-results', f), 'utf8')) as {
+          links: { url: string; name: string }[];
+        }
+      ).links,
+  );
   assert.ok(links.length > 0);
   for (const l of links) assert.match(l.url, /^spec\.html#section-\d+(\.\d+)*$/, `${l.name}: ${l.url}`);
 });

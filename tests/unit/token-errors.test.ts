@@ -14,10 +14,17 @@ import path from 'node:path';
 
 const byName = (name: string) => tokenCases.find((c) => c.name === name)!;
 const answer = (status: number, error: string, headers: Record<string, string> = {}): Exchange =>
-  ({ request: { method: 'POST', url: 'http://x/oauth/token', headers: {} }, response: { status, headers, text: JSON.stringify({ error }), json: { error } } }) as unknown as Exchange;
+  ({
+    request: { method: 'POST', url: 'http://x/oauth/token', headers: {} },
+    response: { status, headers, text: JSON.stringify({ error }), json: { error } },
+  }) as unknown as Exchange;
 
 test('a missing parameter: both RFC 6749 §5.2 readings pass by default, one when the profile chooses it', () => {
-  for (const [name, specific] of [['grant_type missing', 'unsupported_grant_type'], ['scope missing', 'invalid_scope'], ['assertion missing', 'invalid_grant']] as const) {
+  for (const [name, specific] of [
+    ['grant_type missing', 'unsupported_grant_type'],
+    ['scope missing', 'invalid_scope'],
+    ['assertion missing', 'invalid_grant'],
+  ] as const) {
     const c = byName(name);
     assert.deepEqual(tokenErrorCodes(c, 'either'), ['invalid_request', specific], name);
     assert.deepEqual(tokenErrorCodes(c, 'generic'), ['invalid_request']);
@@ -30,13 +37,21 @@ test('a missing parameter: both RFC 6749 §5.2 readings pass by default, one whe
   const secret = byName('wrong client secret');
   assert.deepEqual(tokenErrorCodes(secret, 'either'), ['invalid_client']);
   assert.deepEqual(tokenErrorCodes(secret, 'specific'), ['invalid_client']);
-  assert.deepEqual(tokenErrorReading(secret, answer(401, 'invalid_client', { 'www-authenticate': 'Basic' })), { rfc6749: true });
-  assert.deepEqual(tokenErrorReading(secret, answer(401, 'invalid_client')), { rfc6749: false }, 'a 401 names its challenge');
+  assert.deepEqual(tokenErrorReading(secret, answer(401, 'invalid_client', { 'www-authenticate': 'Basic' })), {
+    rfc6749: true,
+  });
+  assert.deepEqual(
+    tokenErrorReading(secret, answer(401, 'invalid_client')),
+    { rfc6749: false },
+    'a 401 names its challenge',
+  );
   assert.equal(tokenCases.filter((c) => c.rfc.specific).length, 3, 'only the three missing parameters read two ways');
 });
 
 test('expectations.tokenErrorCodes is a profile field, absent by default (either)', () => {
-  const local = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8')) as { expectations: Record<string, unknown> };
+  const local = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8')) as {
+    expectations: Record<string, unknown>;
+  };
   assert.equal(parseProfile(local, 'local').expectations.tokenErrorCodes, undefined);
   local.expectations.tokenErrorCodes = 'specific';
   assert.equal(parseProfile(local, 'local').expectations.tokenErrorCodes, 'specific');

@@ -12,7 +12,14 @@ import { CHECK_ANNOTATION } from '../../ledger/outcomes';
 
 /** The parts of a TestInfo the citation rule reads; quiet Verdicts record a passed check without a step. */
 function verdictsOf(tags: string[]): { verdicts: Verdicts; info: TestInfo } {
-  const info = { tags, titlePath: ['payments/x.spec.ts', 'payments', 'a valid pacs.008 is created'], file: '/suite/tests/payments/x.spec.ts', line: 12, column: 3, annotations: [] } as unknown as TestInfo;
+  const info = {
+    tags,
+    titlePath: ['payments/x.spec.ts', 'payments', 'a valid pacs.008 is created'],
+    file: '/suite/tests/payments/x.spec.ts',
+    line: 12,
+    column: 3,
+    annotations: [],
+  } as unknown as TestInfo;
   const profile = { expectations: { assumptions: 'report' } } as unknown as Profile;
   return { verdicts: new Verdicts(profile, info, true), info };
 }
@@ -25,7 +32,10 @@ test('a check of a rule the test does not cite throws at once, naming the test, 
     () => verdicts.check('P8-01', 'the answer is a data object', HOLDS),
     (error: unknown) => {
       assert.ok(error instanceof UncitedRuleError);
-      assert.match(error.message, /test "payments › a valid pacs\.008 is created" \(\/suite\/tests\/payments\/x\.spec\.ts:12\)/);
+      assert.match(
+        error.message,
+        /test "payments › a valid pacs\.008 is created" \(\/suite\/tests\/payments\/x\.spec\.ts:12\)/,
+      );
       assert.match(error.message, /checks P8-01 \("the answer is a data object"\) but its tags do not cite it/);
       assert.match(error.message, /Add '@P8-01' to its tag list/);
       assert.match(error.message, /verdicts\.require/);
@@ -44,7 +54,10 @@ test('every check shape built on check, and checkOrStop, throw the same way', ()
 test('a check of a cited rule is recorded', () => {
   const { verdicts, info } = verdictsOf(['@P8-01']);
   assert.equal(verdicts.check('P8-01', 'the answer is a data object', HOLDS), true);
-  assert.deepEqual(info.annotations.map((a) => a.type), [CHECK_ANNOTATION]);
+  assert.deepEqual(
+    info.annotations.map((a) => a.type),
+    [CHECK_ANNOTATION],
+  );
 });
 
 test('a precondition (require) need not be cited: it holds and is recorded, or blocks the test by its rule', () => {

@@ -64,14 +64,17 @@ function unionMs(intervals: readonly [number, number][]): number {
 
 const WAIT_STEP = /\bwait for\b/;
 /** Top-level waiting steps only: a wait inside a wait is counted once. */
-const waitingMs = (steps: readonly JsonStep[] | undefined): number => (steps ?? []).reduce((sum, s) => sum + (WAIT_STEP.test(s.title) ? s.duration : waitingMs(s.steps)), 0);
+const waitingMs = (steps: readonly JsonStep[] | undefined): number =>
+  (steps ?? []).reduce((sum, s) => sum + (WAIT_STEP.test(s.title) ? s.duration : waitingMs(s.steps)), 0);
 
 export function breakdown(processes: readonly ProbedProcess[], tests: readonly ReportTest[]): Breakdown {
   const runner = processes.find((p) => p.kind === 'runner');
   const t0 = runner?.startedAt ?? Math.min(...processes.map((p) => p.startedAt));
   const wallMs = (runner?.endedAt ?? Math.max(...processes.map((p) => p.endedAt))) - t0;
 
-  const cpu = new Map<Activity, CpuRow>(ACTIVITIES.map((activity) => [activity, { activity, runner: 0, workers: 0, reference: 0 }]));
+  const cpu = new Map<Activity, CpuRow>(
+    ACTIVITIES.map((activity) => [activity, { activity, runner: 0, workers: 0, reference: 0 }]),
+  );
   for (const p of processes) {
     if (!p.profile || p.kind === 'other') continue;
     const column = p.kind === 'worker' ? 'workers' : p.kind;
@@ -85,14 +88,22 @@ export function breakdown(processes: readonly ProbedProcess[], tests: readonly R
       const own = results.filter((r) => r.workerIndex === p.workerIndex && r.startTime);
       const firstTestStart = own.length ? Math.min(...own.map((r) => Date.parse(r.startTime!))) - t0 : undefined;
       const first = p.requests[0];
-      const spans = own.map((r) => ({ from: Date.parse(r.startTime!) - t0, to: Date.parse(r.startTime!) - t0 + (r.duration ?? 0) })).sort((a, b) => a.from - b.from);
+      const spans = own
+        .map((r) => ({ from: Date.parse(r.startTime!) - t0, to: Date.parse(r.startTime!) - t0 + (r.duration ?? 0) }))
+        .sort((a, b) => a.from - b.from);
       const betweenTestsMs = spans.slice(1).reduce((sum, s, i) => sum + Math.max(0, s.from - spans[i]!.to), 0);
       const lastEnd = spans.length ? Math.max(...spans.map((s) => s.to)) : undefined;
       return {
         workerIndex: p.workerIndex!,
         processStart: p.startedAt - t0,
         firstTestStart,
-        firstRequest: first ? { ...first, sent: first.sentAt - t0, answered: first.answeredAt === null ? undefined : first.answeredAt - t0 } : undefined,
+        firstRequest: first
+          ? {
+              ...first,
+              sent: first.sentAt - t0,
+              answered: first.answeredAt === null ? undefined : first.answeredAt - t0,
+            }
+          : undefined,
         processEnd: p.endedAt - t0,
         beforeFirstRequest: p.profile && first ? timeByActivity(p.profile, 0, first.sentAt - p.startedAt) : new Map(),
         requests: p.requests.length,
@@ -113,6 +124,9 @@ export function breakdown(processes: readonly ProbedProcess[], tests: readonly R
     workers,
     referenceStart: reference ? reference.startedAt - t0 : undefined,
     firstWorkerStart,
-    runnerBeforeWorkers: runner?.profile && firstWorkerStart !== undefined ? timeByActivity(runner.profile, 0, firstWorkerStart) : new Map(),
+    runnerBeforeWorkers:
+      runner?.profile && firstWorkerStart !== undefined
+        ? timeByActivity(runner.profile, 0, firstWorkerStart)
+        : new Map(),
   };
 }

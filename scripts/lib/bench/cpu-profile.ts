@@ -53,22 +53,57 @@ const ENCLOSING: readonly Matcher[] = [
   { activity: 'idle', matches: (f) => f.functionName === '(idle)' },
   { activity: 'garbage collection', matches: (f) => f.functionName === '(garbage collector)' },
   // Playwright captures and source-maps a stack for every step (evidence 'full').
-  { activity: 'test steps: stack capture', matches: (f) => f.functionName === 'captureRawStack' || (f.functionName === 'prepareStackTrace' && f.url.includes('playwright-core')) },
+  {
+    activity: 'test steps: stack capture',
+    matches: (f) =>
+      f.functionName === 'captureRawStack' ||
+      (f.functionName === 'prepareStackTrace' && f.url.includes('playwright-core')),
+  },
   // tsx and esbuild (the reference, scripts), Playwright's Babel transform (specs, fixtures), and the
   // ESM loader hooks, whose thread does that transform while this one waits.
-  { activity: 'TS transform', matches: (f) => /node_modules\/(tsx|esbuild|get-tsconfig)\/|playwright\/lib\/transform\/|node:internal\/modules\/esm\/hooks/.test(f.url) },
-  { activity: 'keys and signing', matches: (f) => /^node:internal\/crypto\/|\/helpers\/(keys|jws|client-jwts|x509)\.ts$|node_modules\/jose\/|\/reference\/(jwt-verify|keys|key-use)\.ts$/.test(f.url) },
-  { activity: 'evidence: redaction, transcripts', matches: (f) => /\/helpers\/(redact|transcript)\.ts$/.test(f.url) || f.functionName === 'writeTranscript' },
-  { activity: 'report writing', matches: (f) => /node_modules\/(allure-playwright|allure-js-commons)\/|playwright\/lib\/reporters\/|\/fixtures\/reporters\//.test(f.url) },
+  {
+    activity: 'TS transform',
+    matches: (f) =>
+      /node_modules\/(tsx|esbuild|get-tsconfig)\/|playwright\/lib\/transform\/|node:internal\/modules\/esm\/hooks/.test(
+        f.url,
+      ),
+  },
+  {
+    activity: 'keys and signing',
+    matches: (f) =>
+      /^node:internal\/crypto\/|\/helpers\/(keys|jws|client-jwts|x509)\.ts$|node_modules\/jose\/|\/reference\/(jwt-verify|keys|key-use)\.ts$/.test(
+        f.url,
+      ),
+  },
+  {
+    activity: 'evidence: redaction, transcripts',
+    matches: (f) => /\/helpers\/(redact|transcript)\.ts$/.test(f.url) || f.functionName === 'writeTranscript',
+  },
+  {
+    activity: 'report writing',
+    matches: (f) =>
+      /node_modules\/(allure-playwright|allure-js-commons)\/|playwright\/lib\/reporters\/|\/fixtures\/reporters\//.test(
+        f.url,
+      ),
+  },
 ];
 
 /** Activities of the innermost frame that names one: a reference handler called by fastify is the handler's time, fastify's own is HTTP. */
 const INNERMOST: readonly Matcher[] = [
-  { activity: 'HTTP', matches: (f) => /node_modules\/(undici|fastify|find-my-way|light-my-request|avvio|@fastify)\/|^node:(_http_|net$|internal\/(http|net|deps\/undici|stream_base_commons))|\/helpers\/http\.ts$/.test(f.url) },
+  {
+    activity: 'HTTP',
+    matches: (f) =>
+      /node_modules\/(undici|fastify|find-my-way|light-my-request|avvio|@fastify)\/|^node:(_http_|net$|internal\/(http|net|deps\/undici|stream_base_commons))|\/helpers\/http\.ts$/.test(
+        f.url,
+      ),
+  },
   { activity: 'IPC runner ↔ workers', matches: (f) => /^node:internal\/child_process/.test(f.url) },
   { activity: 'module loading', matches: (f) => /^node:internal\/(modules|bootstrap)\//.test(f.url) },
   { activity: 'reference handlers', matches: (f) => /\/reference\//.test(f.url) },
-  { activity: 'suite code', matches: (f) => /\/(tests|fixtures|helpers|scripts)\//.test(f.url) && !f.url.includes('node_modules') },
+  {
+    activity: 'suite code',
+    matches: (f) => /\/(tests|fixtures|helpers|scripts)\//.test(f.url) && !f.url.includes('node_modules'),
+  },
   { activity: 'Playwright', matches: (f) => /node_modules\/(playwright|playwright-core|@playwright)\//.test(f.url) },
 ];
 

@@ -9,7 +9,11 @@ export const mark = (ok: boolean | undefined): string => (ok === undefined ? '' 
 
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const escapeCell = (s: string): string => s.replace(/\|/g, '\\|');
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** The machine's 1-minute load average before and after a measurement: on a shared machine, numbers are read beside it. */
@@ -19,7 +23,8 @@ export interface Load {
 }
 
 export const loadNow = (): number => os.loadavg()[0]!;
-export const loadText = (load: Load): string => `${load.before.toFixed(2)} → ${load.after.toFixed(2)} on ${os.cpus().length} cores`;
+export const loadText = (load: Load): string =>
+  `${load.before.toFixed(2)} → ${load.after.toFixed(2)} on ${os.cpus().length} cores`;
 
 /** One line of the targets table. */
 export interface Row {

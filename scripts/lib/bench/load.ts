@@ -19,7 +19,8 @@ export interface LoadResult {
   p99: number;
 }
 
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+export const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** One result over consecutive windows: counts add up, percentiles come from every latency. */
 export function mergeWindows(windows: (LoadResult & { latencies: number[] })[]): LoadResult {
@@ -38,14 +39,23 @@ export function mergeWindows(windows: (LoadResult & { latencies: number[] })[]):
   };
 }
 
-const percentile = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
 /**
  * CONNECTIONS concurrent loops, each sending the next pre-built submission until the time or the pool
  * runs out. `cycle` reuses the pool (for an endpoint that ignores content; the reference needs a fresh
  * msgId and SCA JWT per submission).
  */
-export async function fire(pool: Pool, urlPath: string, items: Submission[], from: number, durationMs: number, okStatus: number, cycle = false): Promise<LoadResult & { next: number; latencies: number[] }> {
+export async function fire(
+  pool: Pool,
+  urlPath: string,
+  items: Submission[],
+  from: number,
+  durationMs: number,
+  okStatus: number,
+  cycle = false,
+): Promise<LoadResult & { next: number; latencies: number[] }> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let next = from;

@@ -33,7 +33,10 @@ export interface ProbedProcess {
 /** The environment that preloads the probe into every Node process of a run, writing into `dir`. */
 export function probeEnvironment(dir: string): Record<string, string> {
   // NODE_OPTIONS replaces the one runPlaywright would set: keep its memory flags beside the preload.
-  return { PAYMENTS_BENCH_PROBE: dir, NODE_OPTIONS: memoryEnvironment({ NODE_OPTIONS: `--require ${PROBE}` }).NODE_OPTIONS! };
+  return {
+    PAYMENTS_BENCH_PROBE: dir,
+    NODE_OPTIONS: memoryEnvironment({ NODE_OPTIONS: `--require ${PROBE}` }).NODE_OPTIONS!,
+  };
 }
 
 interface Marks {

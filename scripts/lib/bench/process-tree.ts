@@ -45,7 +45,9 @@ function treeRss(root: number): number {
 /** The Playwright CLI that runPlaywright starts (`node node_modules/@playwright/test/cli.js test …`). */
 function isPlaywrightCli(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(path.join('@playwright', 'test', 'cli.js')));
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((arg) => arg.endsWith(path.join('@playwright', 'test', 'cli.js')));
   } catch {
     return false;
   }

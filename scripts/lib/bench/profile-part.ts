@@ -13,6 +13,10 @@ export interface ProfileResult {
 }
 
 export async function profilePart(): Promise<ProfileResult> {
-  const run = await measureSuite(`profiled full local run, ${WORKERS} workers`, { project: 'local', workers: WORKERS, probe: true });
+  const run = await measureSuite(`profiled full local run, ${WORKERS} workers`, {
+    project: 'local',
+    workers: WORKERS,
+    probe: true,
+  });
   return { run, breakdown: breakdown(run.processes, run.run.tests) };
 }

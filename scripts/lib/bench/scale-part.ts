@@ -26,22 +26,55 @@ function compareVerdicts(a: Map<string, string>, b: Map<string, string>): string
 export async function scalePart(baseline: Measured | undefined): Promise<ScaleResult> {
   const rows: Row[] = [];
   const notes: string[] = [];
-  const two = baseline ?? (await measureSuite(`full local run, ${WORKERS} workers`, { project: 'local', workers: WORKERS }));
+  const two =
+    baseline ?? (await measureSuite(`full local run, ${WORKERS} workers`, { project: 'local', workers: WORKERS }));
   const one = await measureSuite('1 worker', { project: 'local', workers: 1 });
-  rows.push({ measure: `speed-up, ${WORKERS} workers vs 1`, value: ratio(one.wallMs / two.wallMs), target: '—', ok: undefined, load: one.load });
-  rows.push({ measure: `exchanges per second (${WORKERS} workers, wall time)`, value: (two.exchanges / (two.wallMs / 1000)).toFixed(0), target: '—', ok: undefined });
+  rows.push({
+    measure: `speed-up, ${WORKERS} workers vs 1`,
+    value: ratio(one.wallMs / two.wallMs),
+    target: '—',
+    ok: undefined,
+    load: one.load,
+  });
+  rows.push({
+    measure: `exchanges per second (${WORKERS} workers, wall time)`,
+    value: (two.exchanges / (two.wallMs / 1000)).toFixed(0),
+    target: '—',
+    ok: undefined,
+  });
 
   const shards: Measured[] = [];
-  for (let i = 1; i <= SHARDS; i++) shards.push(await measureSuite(`shard ${i}/${SHARDS} (${WORKERS} workers)`, { project: 'local', workers: WORKERS, args: [`--shard=${i}/${SHARDS}`] }));
+  for (let i = 1; i <= SHARDS; i++)
+    shards.push(
+      await measureSuite(`shard ${i}/${SHARDS} (${WORKERS} workers)`, {
+        project: 'local',
+        workers: WORKERS,
+        args: [`--shard=${i}/${SHARDS}`],
+      }),
+    );
   const merged = new Map<string, string>();
   for (const s of shards) for (const [title, outcome] of verdicts(s)) merged.set(title, outcome);
   const diffs = compareVerdicts(verdicts(two), merged);
-  rows.push({ measure: `${SHARDS} shards merged: same verdicts as one run (${merged.size} vs ${verdicts(two).size} tests)`, value: diffs.length ? `${diffs.length} differ` : 'same', target: 'same', ok: diffs.length === 0 });
-  rows.push({ measure: `slowest shard vs one run (shards in parallel on ${SHARDS} machines)`, value: ratio(Math.max(...shards.map((s) => s.wallMs)) / two.wallMs), target: '—', ok: undefined });
+  rows.push({
+    measure: `${SHARDS} shards merged: same verdicts as one run (${merged.size} vs ${verdicts(two).size} tests)`,
+    value: diffs.length ? `${diffs.length} differ` : 'same',
+    target: 'same',
+    ok: diffs.length === 0,
+  });
+  rows.push({
+    measure: `slowest shard vs one run (shards in parallel on ${SHARDS} machines)`,
+    value: ratio(Math.max(...shards.map((s) => s.wallMs)) / two.wallMs),
+    target: '—',
+    ok: undefined,
+  });
   for (const d of diffs.slice(0, 15)) notes.push(`shard verdict differs: ${d}`);
   if (diffs.length > 15) notes.push(`… and ${diffs.length - 15} more verdict differences`);
 
-  const latency = await measureSuite(`${LATENCY_WORKERS} workers, latency ${LATENCY_MS} ms`, { project: 'local', workers: LATENCY_WORKERS, env: { REF_LATENCY_MS: String(LATENCY_MS) } });
+  const latency = await measureSuite(`${LATENCY_WORKERS} workers, latency ${LATENCY_MS} ms`, {
+    project: 'local',
+    workers: LATENCY_WORKERS,
+    env: { REF_LATENCY_MS: String(LATENCY_MS) },
+  });
   const ideal = (latency.exchanges * LATENCY_MS) / LATENCY_WORKERS + two.wallMs;
   rows.push({
     measure: `latency run / ideal (${latency.exchanges} × ${LATENCY_MS} ms / ${LATENCY_WORKERS} + ${seconds(two.wallMs)} = ${seconds(ideal)})`,
@@ -50,6 +83,9 @@ export async function scalePart(baseline: Measured | undefined): Promise<ScaleRe
     ok: latency.wallMs / ideal <= TARGET_LATENCY_RATIO,
     load: latency.load,
   });
-  if (!sameCounts(two, latency)) notes.push(`latency run verdicts differ from the ${WORKERS}-worker run: ${countsText(latency)} vs ${countsText(two)}${failureList(latency)}`);
+  if (!sameCounts(two, latency))
+    notes.push(
+      `latency run verdicts differ from the ${WORKERS}-worker run: ${countsText(latency)} vs ${countsText(two)}${failureList(latency)}`,
+    );
   return { runs: [one, ...shards, latency], rows, notes };
 }

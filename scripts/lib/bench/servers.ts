@@ -8,7 +8,12 @@ export interface Server {
 }
 
 /** Starts a server as a child process and reads its port from a stdout line. */
-export function startServer(what: string, args: string[], env: Record<string, string>, portLine: RegExp): Promise<Server> {
+export function startServer(
+  what: string,
+  args: string[],
+  env: Record<string, string>,
+  portLine: RegExp,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     trackChild(child);
@@ -37,7 +42,6 @@ export function startServer(what: string, args: string[], env: Record<string, st
     child.on('exit', (code) => fail(new Error(`${what} exited with code ${code} before listening`)));
   });
 }
-
 
 export async function stopServer(server: Server): Promise<void> {
   if (server.child.exitCode !== null) return;

@@ -21,7 +21,15 @@ export interface Built {
 
 export function buildSubmissions(job: BuildJob, from: number, count: number): Built[] {
   const key = createPrivateKey(job.privatePem);
-  const client: ClientIdentity = { role: 'bench', clientId: job.clientId, clientSecret: '', kid: job.kid, iss: job.iss, privateKey: key, publicPem: '' };
+  const client: ClientIdentity = {
+    role: 'bench',
+    clientId: job.clientId,
+    clientSecret: '',
+    kid: job.kid,
+    iss: job.iss,
+    privateKey: key,
+    publicPem: '',
+  };
   const out: Built[] = [];
   for (let i = 0; i < count; i++) {
     const body = JSON.stringify(buildPacs008({ seed: `bench-${from + i}` }));

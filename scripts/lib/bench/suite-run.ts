@@ -77,7 +77,9 @@ export async function measureSuite(label: string, options: SuiteRunOptions): Pro
     };
     options.inspect?.(run.runDir);
     const c = run.counts;
-    console.log(`${seconds(measured.wallMs)}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${measured.exchanges} exchanges, peak RSS ${mib(peakRssBytes)}, load ${before.toFixed(2)}`);
+    console.log(
+      `${seconds(measured.wallMs)}, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped, ${measured.exchanges} exchanges, peak RSS ${mib(peakRssBytes)}, load ${before.toFixed(2)}`,
+    );
     return measured;
   } finally {
     sampler.stop();
@@ -87,9 +89,23 @@ export async function measureSuite(label: string, options: SuiteRunOptions): Pro
 
 /** A copy of the local profile under environments/bench-*.json that polls for `timeoutMs`, removed when the bench ends. */
 export function writeBenchProfile(name: string, timeoutMs: number): void {
-  const local = JSON.parse(readFileSync(path.join(environmentsDir, 'local.json'), 'utf8')) as { polling: Record<string, number> };
+  const local = JSON.parse(readFileSync(path.join(environmentsDir, 'local.json'), 'utf8')) as {
+    polling: Record<string, number>;
+  };
   const file = path.join(environmentsDir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ ...local, name, description: `Temporary profile of npm run bench (${name}); deleted when the bench ends.`, polling: { ...local.polling, timeoutMs } }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        ...local,
+        name,
+        description: `Temporary profile of npm run bench (${name}); deleted when the bench ends.`,
+        polling: { ...local.polling, timeoutMs },
+      },
+      null,
+      2,
+    ),
+  );
   trackFile(file);
 }
 
@@ -98,11 +114,20 @@ export function verdicts(m: Measured): Map<string, string> {
   return new Map(m.run.tests.map((t) => [t.title, t.outcome]));
 }
 
-export const sameCounts = (a: Measured, b: Measured): boolean => a.run.counts.passed === b.run.counts.passed && a.run.counts.failed === b.run.counts.failed && a.run.counts.skipped === b.run.counts.skipped;
-export const countsText = (m: Measured): string => `${m.run.counts.passed}/${m.run.counts.failed}/${m.run.counts.skipped}`;
+export const sameCounts = (a: Measured, b: Measured): boolean =>
+  a.run.counts.passed === b.run.counts.passed &&
+  a.run.counts.failed === b.run.counts.failed &&
+  a.run.counts.skipped === b.run.counts.skipped;
+export const countsText = (m: Measured): string =>
+  `${m.run.counts.passed}/${m.run.counts.failed}/${m.run.counts.skipped}`;
 export const failureList = (m: Measured): string => {
   const failed = m.run.tests.filter((t) => t.outcome === 'failed');
-  return failed.length ? `; failed: ${failed.slice(0, 8).map((f) => f.title).join('; ')}${failed.length > 8 ? '; …' : ''}` : '';
+  return failed.length
+    ? `; failed: ${failed
+        .slice(0, 8)
+        .map((f) => f.title)
+        .join('; ')}${failed.length > 8 ? '; …' : ''}`
+    : '';
 };
 
 /** The longest tests of a run (every project and retry summed): where the wall time goes. */
@@ -110,5 +135,8 @@ export function slowestTests(m: Measured, n: number, atLeastMs: number): { slowe
   const bySpec = new Map<string, number>();
   for (const t of m.run.tests) bySpec.set(t.title, (bySpec.get(t.title) ?? 0) + t.durationMs);
   const found = [...bySpec].sort((a, b) => b[1] - a[1]);
-  return { slowest: found.slice(0, n).map(([title, ms]) => `${title} (${seconds(ms)})`), atLeast: found.filter(([, ms]) => ms >= atLeastMs).length };
+  return {
+    slowest: found.slice(0, n).map(([title, ms]) => `${title} (${seconds(ms)})`),
+    atLeast: found.filter(([, ms]) => ms >= atLeastMs).length,
+  };
 }

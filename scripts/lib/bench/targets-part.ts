@@ -9,10 +9,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { renderReport } from '../../report';
-import { measureSuite, countsText, failureList, sameCounts, slowestTests, writeBenchProfile, type Measured } from './suite-run';
+import {
+  measureSuite,
+  countsText,
+  failureList,
+  sameCounts,
+  slowestTests,
+  writeBenchProfile,
+  type Measured,
+} from './suite-run';
 import { removeTemporaryFiles } from './cleanup';
 import { mb, mib, seconds, type Row } from './format';
-import { ONE_TEST_GREP, SETTLEMENT_DELAY_MS, TARGET_ADDED_WALL_S, TARGET_ONE_TEST_REQUESTS, TARGET_PEAK_MB, TARGET_REPORTER_FLAG_PCT, TARGET_WALL_S, WORKERS } from './targets';
+import {
+  ONE_TEST_GREP,
+  SETTLEMENT_DELAY_MS,
+  TARGET_ADDED_WALL_S,
+  TARGET_ONE_TEST_REQUESTS,
+  TARGET_PEAK_MB,
+  TARGET_REPORTER_FLAG_PCT,
+  TARGET_WALL_S,
+  WORKERS,
+} from './targets';
 import { missingFromRecord } from '../../../helpers/run-folder';
 
 export interface TargetsResult {
@@ -28,7 +45,10 @@ function timeReportRendering(runDir: string): number | undefined {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'payments-bench-report-'));
   try {
     const t0 = performance.now();
-    const index = renderReport(path.join(runDir, 'allure-results'), path.join(scratch, 'report'), { print: false, historyPath: path.join(scratch, 'history.jsonl') });
+    const index = renderReport(path.join(runDir, 'allure-results'), path.join(scratch, 'report'), {
+      print: false,
+      historyPath: path.join(scratch, 'history.jsonl'),
+    });
     return index ? performance.now() - t0 : undefined;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -40,13 +60,40 @@ export async function targetsPart(): Promise<TargetsResult> {
   const notes: string[] = [];
 
   let renderMs: number | undefined;
-  const full = await measureSuite(`full local run, ${WORKERS} workers`, { project: 'local', workers: WORKERS, inspect: (runDir) => (renderMs = timeReportRendering(runDir)) });
-  rows.push({ measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`, value: seconds(full.wallMs), target: `< ${TARGET_WALL_S} s`, ok: full.wallMs < TARGET_WALL_S * 1000, load: full.load });
-  rows.push({ measure: 'peak memory of that run (RSS summed over the process tree)', value: `${mb(full.peakRssBytes)} (${mib(full.peakRssBytes)})`, target: `< ${TARGET_PEAK_MB} MB`, ok: full.peakRssBytes < TARGET_PEAK_MB * 1e6, load: full.load });
-  if (renderMs !== undefined) rows.push({ measure: 'report rendering after it (allure generate, what npm run conformance adds)', value: seconds(renderMs), target: '—', ok: undefined });
+  const full = await measureSuite(`full local run, ${WORKERS} workers`, {
+    project: 'local',
+    workers: WORKERS,
+    inspect: (runDir) => (renderMs = timeReportRendering(runDir)),
+  });
+  rows.push({
+    measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`,
+    value: seconds(full.wallMs),
+    target: `< ${TARGET_WALL_S} s`,
+    ok: full.wallMs < TARGET_WALL_S * 1000,
+    load: full.load,
+  });
+  rows.push({
+    measure: 'peak memory of that run (RSS summed over the process tree)',
+    value: `${mb(full.peakRssBytes)} (${mib(full.peakRssBytes)})`,
+    target: `< ${TARGET_PEAK_MB} MB`,
+    ok: full.peakRssBytes < TARGET_PEAK_MB * 1e6,
+    load: full.load,
+  });
+  if (renderMs !== undefined)
+    rows.push({
+      measure: 'report rendering after it (allure generate, what npm run conformance adds)',
+      value: seconds(renderMs),
+      target: '—',
+      ok: undefined,
+    });
   // Playwright's --reporter replaces the config's reporters; the suite's plan and record must not go with them.
   let missing: string[] = [];
-  const dot = await measureSuite(`full local run, ${WORKERS} workers, --reporter=dot`, { project: 'local', workers: WORKERS, args: ['--reporter=dot'], inspect: (runDir) => (missing = missingFromRecord(runDir)) });
+  const dot = await measureSuite(`full local run, ${WORKERS} workers, --reporter=dot`, {
+    project: 'local',
+    workers: WORKERS,
+    args: ['--reporter=dot'],
+    inspect: (runDir) => (missing = missingFromRecord(runDir)),
+  });
   const change = (100 * (dot.wallMs - full.wallMs)) / full.wallMs;
   rows.push({
     measure: `the same run given --reporter=dot (${missing.length ? `record lacks ${missing.join(', ')}` : 'plan, run.json, results.json and Allure results kept'})`,
@@ -55,32 +102,73 @@ export async function targetsPart(): Promise<TargetsResult> {
     ok: Math.abs(change) <= TARGET_REPORTER_FLAG_PCT && !missing.length,
     load: dot.load,
   });
-  if (!sameCounts(full, dot)) notes.push(`--reporter=dot run verdicts differ from the full run: ${countsText(dot)} vs ${countsText(full)}${failureList(dot)}`);
+  if (!sameCounts(full, dot))
+    notes.push(
+      `--reporter=dot run verdicts differ from the full run: ${countsText(dot)} vs ${countsText(full)}${failureList(dot)}`,
+    );
 
   // The runner writes every Allure result and attachment itself (allure-js-commons fsyncs each file): what that costs the run.
-  const noAllure = await measureSuite(`full local run, ${WORKERS} workers, no Allure results`, { project: 'local', workers: WORKERS, allure: false });
-  rows.push({ measure: 'the same run writing no Allure results (PAYMENTS_ALLURE=0)', value: `${seconds(noAllure.wallMs)} (${noAllure.wallMs <= full.wallMs ? '−' : '+'}${seconds(Math.abs(full.wallMs - noAllure.wallMs))})`, target: '—', ok: undefined, load: noAllure.load });
+  const noAllure = await measureSuite(`full local run, ${WORKERS} workers, no Allure results`, {
+    project: 'local',
+    workers: WORKERS,
+    allure: false,
+  });
+  rows.push({
+    measure: 'the same run writing no Allure results (PAYMENTS_ALLURE=0)',
+    value: `${seconds(noAllure.wallMs)} (${noAllure.wallMs <= full.wallMs ? '−' : '+'}${seconds(Math.abs(full.wallMs - noAllure.wallMs))})`,
+    target: '—',
+    ok: undefined,
+    load: noAllure.load,
+  });
 
   // The probe counts every request of every process, client registrations included, not only the transcripts' exchanges.
-  const oneTest = await measureSuite(`--grep ${ONE_TEST_GREP}`, { project: 'local', workers: WORKERS, args: ['--grep', ONE_TEST_GREP], probe: true });
+  const oneTest = await measureSuite(`--grep ${ONE_TEST_GREP}`, {
+    project: 'local',
+    workers: WORKERS,
+    args: ['--grep', ONE_TEST_GREP],
+    probe: true,
+  });
   const sent = oneTest.processes.filter((p) => p.kind !== 'reference').flatMap((p) => p.requests);
-  rows.push({ measure: `requests of a one-test run (--grep ${ONE_TEST_GREP}, ${oneTest.run.counts.passed + oneTest.run.counts.failed} test run)`, value: String(sent.length), target: `≤ ${TARGET_ONE_TEST_REQUESTS}`, ok: sent.length <= TARGET_ONE_TEST_REQUESTS, load: oneTest.load });
-  notes.push(`the requests of the one-test run: ${sent.map((r) => `${r.method} ${new URL(r.url).pathname}`).join(', ') || 'none'}`);
+  rows.push({
+    measure: `requests of a one-test run (--grep ${ONE_TEST_GREP}, ${oneTest.run.counts.passed + oneTest.run.counts.failed} test run)`,
+    value: String(sent.length),
+    target: `≤ ${TARGET_ONE_TEST_REQUESTS}`,
+    ok: sent.length <= TARGET_ONE_TEST_REQUESTS,
+    load: oneTest.load,
+  });
+  notes.push(
+    `the requests of the one-test run: ${sent.map((r) => `${r.method} ${new URL(r.url).pathname}`).join(', ') || 'none'}`,
+  );
 
   // The local profile's 10 s polling timeout would end every wait just as the payment settles: a
   // temporary copy waits longer. Same suite, same reference, same dialect.
   writeBenchProfile('bench-delay', 45_000);
   let delayed: Measured;
   try {
-    delayed = await measureSuite(`full run, settlement ${SETTLEMENT_DELAY_MS / 1000} s`, { project: 'bench-delay', workers: WORKERS, env: { REF_SETTLEMENT_DELAY_MS: String(SETTLEMENT_DELAY_MS) } });
+    delayed = await measureSuite(`full run, settlement ${SETTLEMENT_DELAY_MS / 1000} s`, {
+      project: 'bench-delay',
+      workers: WORKERS,
+      env: { REF_SETTLEMENT_DELAY_MS: String(SETTLEMENT_DELAY_MS) },
+    });
   } finally {
     removeTemporaryFiles();
   }
   const added = (delayed.wallMs - full.wallMs) / 1000;
-  rows.push({ measure: `added wall time with a ${SETTLEMENT_DELAY_MS / 1000} s settlement delay (${WORKERS} workers)`, value: `+${added.toFixed(1)} s`, target: `≤ ${TARGET_ADDED_WALL_S} s`, ok: added <= TARGET_ADDED_WALL_S, load: delayed.load });
+  rows.push({
+    measure: `added wall time with a ${SETTLEMENT_DELAY_MS / 1000} s settlement delay (${WORKERS} workers)`,
+    value: `+${added.toFixed(1)} s`,
+    target: `≤ ${TARGET_ADDED_WALL_S} s`,
+    ok: added <= TARGET_ADDED_WALL_S,
+    load: delayed.load,
+  });
   const slow = slowestTests(delayed, 5, SETTLEMENT_DELAY_MS);
-  notes.push(`with the ${SETTLEMENT_DELAY_MS / 1000} s settlement delay, the longest tests (a test waits when its observation or the pool is still settling; ${slow.atLeast} took ≥ ${SETTLEMENT_DELAY_MS / 1000} s): ${slow.slowest.join('; ')}`);
-  if (!sameCounts(full, delayed)) notes.push(`settlement-delay run verdicts differ from the full run: ${countsText(delayed)} vs ${countsText(full)}${failureList(delayed)}`);
+  notes.push(
+    `with the ${SETTLEMENT_DELAY_MS / 1000} s settlement delay, the longest tests (a test waits when its observation or the pool is still settling; ${slow.atLeast} took ≥ ${SETTLEMENT_DELAY_MS / 1000} s): ${slow.slowest.join('; ')}`,
+  );
+  if (!sameCounts(full, delayed))
+    notes.push(
+      `settlement-delay run verdicts differ from the full run: ${countsText(delayed)} vs ${countsText(full)}${failureList(delayed)}`,
+    );
   if (full.run.counts.failed) notes.push(`the full run had failures${failureList(full)}`);
 
   return { full, runs: [full, dot, noAllure, oneTest, delayed], rows, notes };

@@ -37,25 +37,41 @@ function ran(r: SpawnSyncReturns<string>, started: number): Ran {
 /** `npm run <script> -- args` without npm: node --import tsx scripts/<file>.ts args. */
 export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeout = 120_000): Ran {
   const started = Date.now();
-  return ran(spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', file), ...args], { cwd: root, env, encoding: 'utf8', timeout }), started);
+  return ran(
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', file), ...args], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout,
+    }),
+    started,
+  );
 }
 
 /** `npx playwright test args`. */
 export function runPlaywrightCli(args: string[], env: NodeJS.ProcessEnv, timeout = 120_000): Ran {
   const started = Date.now();
-  return ran(spawnSync(process.execPath, [playwrightCli, 'test', ...args], { cwd: root, env, encoding: 'utf8', timeout }), started);
+  return ran(
+    spawnSync(process.execPath, [playwrightCli, 'test', ...args], { cwd: root, env, encoding: 'utf8', timeout }),
+    started,
+  );
 }
 
 let dummyKey: string | undefined;
 /** An RSA key of no client, made once per process: the runner loads every declared key before it reaches the target. */
-const dummyPrivateKey = (): string => (dummyKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+const dummyPrivateKey = (): string =>
+  (dummyKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString());
 
 /**
  * Dummy values for every secret variable a remote profile names (no real secret is needed to be
  * refused), a loadable key for the private-key variables (a dummy one is refused before the target is reached).
  */
 export function dummySecrets(names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, /PRIVATE_KEY$/.test(n) ? dummyPrivateKey() : `dummy-${n.toLowerCase()}`]));
+  return Object.fromEntries(
+    names.map((n) => [n, /PRIVATE_KEY$/.test(n) ? dummyPrivateKey() : `dummy-${n.toLowerCase()}`]),
+  );
 }
 
 export interface SyntheticTest {

@@ -72,7 +72,8 @@ export async function startForwardProxy(port = 0): Promise<ForwardProxy> {
 if (require.main === module) {
   void startForwardProxy(Number(process.argv[2]) || 0).then((proxy) => {
     console.log(`forward proxy listening on ${proxy.url}`);
-    const line = (): string => `forward proxy: ${proxy.total()} carried — forwarded ${JSON.stringify(Object.fromEntries(proxy.seen.forwarded))}, tunnels ${JSON.stringify(Object.fromEntries(proxy.seen.tunnels))}`;
+    const line = (): string =>
+      `forward proxy: ${proxy.total()} carried — forwarded ${JSON.stringify(Object.fromEntries(proxy.seen.forwarded))}, tunnels ${JSON.stringify(Object.fromEntries(proxy.seen.tunnels))}`;
     let last = -1;
     setInterval(() => {
       if (proxy.total() !== last) console.log(line());

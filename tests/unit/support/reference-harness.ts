@@ -71,7 +71,16 @@ export class Harness {
   ) {}
 
   static async start(options: ConfigOptions = {}, keys: Keys = rsaKeys()): Promise<Harness> {
-    const ref = await startReference({ host: '127.0.0.1', port: 0, admin: true, batchIntervalMs: 20, settlementDelayMs: 0, faults: [], dialect: 'default', ...options });
+    const ref = await startReference({
+      host: '127.0.0.1',
+      port: 0,
+      admin: true,
+      batchIntervalMs: 20,
+      settlementDelayMs: 0,
+      faults: [],
+      dialect: 'default',
+      ...options,
+    });
     return new Harness(ref, keys);
   }
 
@@ -86,14 +95,33 @@ export class Harness {
   /** Registers a fresh client (own key pair of the harness unless given); extra fields go into the registration. */
   async client(extra: Record<string, unknown> = {}, keys: Keys = this.keys): Promise<TestClient> {
     const id = randomUUID().slice(0, 8);
-    const client: TestClient = { clientId: `client-${id}`, clientSecret: `secret-${id}`, kid: `kid-${id}`, iss: `iss-${id}`, keys, memberId: String(Math.floor(Math.random() * 9e5) + 1e5) };
-    const res = await this.register({ clientId: client.clientId, clientSecret: client.clientSecret, kid: client.kid, iss: client.iss, publicKey: keys.publicPem, memberId: client.memberId, ...extra });
+    const client: TestClient = {
+      clientId: `client-${id}`,
+      clientSecret: `secret-${id}`,
+      kid: `kid-${id}`,
+      iss: `iss-${id}`,
+      keys,
+      memberId: String(Math.floor(Math.random() * 9e5) + 1e5),
+    };
+    const res = await this.register({
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      kid: client.kid,
+      iss: client.iss,
+      publicKey: keys.publicPem,
+      memberId: client.memberId,
+      ...extra,
+    });
     if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
     return client;
   }
 
   register(body: Record<string, unknown>): Promise<Reply> {
-    return send(`${this.url}/_admin/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return send(`${this.url}/_admin/clients`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   assertionClaims(c: TestClient): Record<string, unknown> {
@@ -109,7 +137,12 @@ export class Harness {
     const body = new URLSearchParams({ grant_type: JWT_BEARER, assertion, scope: 'makePayments' }).toString();
     return send(`${this.url}/oauth/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        ...headers,
+      },
       body,
     });
   }
@@ -122,7 +155,15 @@ export class Harness {
 
   scaClaims(c: TestClient, body: string | Uint8Array): Record<string, unknown> {
     const now = nowS();
-    return { iss: c.iss, iat: now, exp: now + 300, jti: randomUUID(), alg: 'SHA256', hd: sha256b64(body), nonce: randomUUID() };
+    return {
+      iss: c.iss,
+      iat: now,
+      exp: now + 300,
+      jti: randomUUID(),
+      alg: 'SHA256',
+      hd: sha256b64(body),
+      nonce: randomUUID(),
+    };
   }
 
   sca(c: TestClient, body: string | Uint8Array): string {
@@ -130,7 +171,13 @@ export class Harness {
   }
 
   /** A payments POST with every header right unless overridden (a header set to null is left out). */
-  post(path: string, c: TestClient, token: string, body: string | Uint8Array, headers: Record<string, string | null> = {}): Promise<Reply> {
+  post(
+    path: string,
+    c: TestClient,
+    token: string,
+    body: string | Uint8Array,
+    headers: Record<string, string | null> = {},
+  ): Promise<Reply> {
     const all: Record<string, string | null> = {
       authorization: `Bearer ${token}`,
       'x-client-id': c.clientId,
@@ -143,7 +190,12 @@ export class Harness {
   }
 
   get(path: string, c: TestClient, token: string, headers: Record<string, string | null> = {}): Promise<Reply> {
-    const all: Record<string, string | null> = { authorization: `Bearer ${token}`, 'x-client-id': c.clientId, accept: 'application/json', ...headers };
+    const all: Record<string, string | null> = {
+      authorization: `Bearer ${token}`,
+      'x-client-id': c.clientId,
+      accept: 'application/json',
+      ...headers,
+    };
     return send(`${this.url}/payments/${path}`, { headers: clean(all) });
   }
 
@@ -159,13 +211,23 @@ function clean(headers: Record<string, string | null>): Record<string, string> {
 }
 
 let counter = 0;
-export const uid = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}`;
+export const uid = (prefix: string): string =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomUUID().slice(0, 6)}`;
 
 /** A valid pacs.008 to the beneficiary with sort code `creditorMemberId`. */
-export function pacs008(creditorMemberId = '400000', amount = 10.5, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function pacs008(
+  creditorMemberId = '400000',
+  amount = 10.5,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     fitoFICstmrCdtTrf: {
-      grpHdr: { msgId: uid('m'), creDtTm: new Date().toISOString().slice(0, 19), nbOfTxs: '1', sttlmInf: { sttlmMtd: 'CLRG' } },
+      grpHdr: {
+        msgId: uid('m'),
+        creDtTm: new Date().toISOString().slice(0, 19),
+        nbOfTxs: '1',
+        sttlmInf: { sttlmMtd: 'CLRG' },
+      },
       cdtTrfTxInf: [
         {
           pmtId: { endToEndId: uid('e'), txId: uid('t') },
@@ -185,18 +247,42 @@ export function pacs008(creditorMemberId = '400000', amount = 10.5, extra: Recor
 }
 
 export function ids(p: Record<string, unknown>): { msgId: string; txId: string; e2e: string } {
-  const root = p.fitoFICstmrCdtTrf as { grpHdr: { msgId: string }; cdtTrfTxInf: Array<{ pmtId: { txId: string; endToEndId: string } }> };
-  return { msgId: root.grpHdr.msgId, txId: root.cdtTrfTxInf[0]!.pmtId.txId, e2e: root.cdtTrfTxInf[0]!.pmtId.endToEndId };
+  const root = p.fitoFICstmrCdtTrf as {
+    grpHdr: { msgId: string };
+    cdtTrfTxInf: Array<{ pmtId: { txId: string; endToEndId: string } }>;
+  };
+  return {
+    msgId: root.grpHdr.msgId,
+    txId: root.cdtTrfTxInf[0]!.pmtId.txId,
+    e2e: root.cdtTrfTxInf[0]!.pmtId.endToEndId,
+  };
 }
 
 export function camt056(p: Record<string, unknown>, root = 'fitoFIPmtCxlReq'): Record<string, unknown> {
   const { msgId, txId } = ids(p);
-  return { [root]: { assgnmt: { id: uid('a'), creDtTm: new Date().toISOString() }, undrlyg: [{ txInf: [{ orgnlGrpInf: { orgnlMsgId: msgId }, orgnlTxId: txId }] }] } };
+  return {
+    [root]: {
+      assgnmt: { id: uid('a'), creDtTm: new Date().toISOString() },
+      undrlyg: [{ txInf: [{ orgnlGrpInf: { orgnlMsgId: msgId }, orgnlTxId: txId }] }],
+    },
+  };
 }
 
 export function pacs007(p: Record<string, unknown>, value = 1, root = 'fIToFIPmtRvsl'): Record<string, unknown> {
   const { msgId, txId } = ids(p);
-  return { [root]: { grpHdr: { msgId: uid('r'), creDtTm: new Date().toISOString(), nbOfTxs: '1' }, txInf: [{ rvslId: uid('v'), orgnlGrpInf: { orgnlMsgId: msgId }, orgnlTxId: txId, rvsdIntrBkSttlmAmt: { value, ccy: 'GBP' } }] } };
+  return {
+    [root]: {
+      grpHdr: { msgId: uid('r'), creDtTm: new Date().toISOString(), nbOfTxs: '1' },
+      txInf: [
+        {
+          rvslId: uid('v'),
+          orgnlGrpInf: { orgnlMsgId: msgId },
+          orgnlTxId: txId,
+          rvsdIntrBkSttlmAmt: { value, ccy: 'GBP' },
+        },
+      ],
+    },
+  };
 }
 
 /** A valid pacs.004 returning payment `p` (full amount, EUR by spec). */
@@ -205,7 +291,13 @@ export function pacs004(p: Record<string, unknown>, value = 10.5): Record<string
   const today = new Date().toISOString().slice(0, 10);
   return {
     pmtRtr: {
-      grpHdr: { msgId: uid('rt'), creDtTm: new Date().toISOString(), nbOfTxs: '1', intrBkSttlmDt: today, sttlmInf: { sttlmMtd: 'CLRG' } },
+      grpHdr: {
+        msgId: uid('rt'),
+        creDtTm: new Date().toISOString(),
+        nbOfTxs: '1',
+        intrBkSttlmDt: today,
+        sttlmInf: { sttlmMtd: 'CLRG' },
+      },
       txInf: [
         {
           rtrId: uid('rid'),

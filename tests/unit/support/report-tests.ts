@@ -17,7 +17,12 @@ export const ruleFixture = (id: string, level: Rule['level'] = 'documented', nee
 });
 
 /** A test of the report citing `tags`, ended as `resultStatus`; its title names both, so each is unique. */
-export const reportTest = (tags: string[], resultStatus: 'passed' | 'failed' | 'skipped', annotations: ReportTest['annotations'] = [], error?: string): ReportTest => ({
+export const reportTest = (
+  tags: string[],
+  resultStatus: 'passed' | 'failed' | 'skipped',
+  annotations: ReportTest['annotations'] = [],
+  error?: string,
+): ReportTest => ({
   project: 'local',
   titlePath: ['f', `${tags.join('+')} ${resultStatus}`],
   title: `f › ${tags.join('+')} ${resultStatus}`,

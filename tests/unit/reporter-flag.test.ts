@@ -95,7 +95,7 @@ test('a file filter and --shard keep the run folder too', () => {
     [
       '--project=local',
       '--grep',
-      '@TOK-01 |refuses: wrong client secret|refuses: unknown client id',
+      'a valid JWT-bearer request gets 200|refuses: wrong client secret|refuses: unknown client id',
       'tests/auth/token.spec.ts',
     ],
   );

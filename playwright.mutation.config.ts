@@ -1,8 +1,9 @@
 /**
  * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
- * one reference server, the clean project, and one project per fault whose clients the reference
- * registers with that fault alone. A fault project runs the tests citing the fault's rule (on its
- * operation, for a fault that breaks one operation) and stops once it is killed.
+ * one reference server, the clean project, and one project per batch of faults (scripts/lib/fault-batches.ts).
+ * A batch project runs the tests citing its faults' rules (on a fault's operation, for a fault that
+ * breaks one operation), each test against the one fault it cites, whose clients the reference
+ * registers with that fault alone; a fault stops once it is killed.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
@@ -10,18 +11,22 @@ import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
-import { grepFor } from './ledger/tags';
-import { isOperation } from './ledger/operations';
+import { faultGrep, type Fault } from './ledger/kills';
 import type { RunOptions } from './fixtures/options';
 
 export interface MutationPlan {
   profile: string;
-  /** cited: a fault project runs the tests citing its rule; all: every test. */
+  /** cited: a fault runs the tests citing its rule; all: every test (one fault a batch). */
   scope: 'cited' | 'all';
   killCap: number;
   workers: number;
-  faults: { name: string; rule: string }[];
+  /** Faults in batches, no two faults of a batch running the same test. */
+  batches: Fault[][];
 }
+
+/** The project of a batch: its number, and its fault's name when it holds one. */
+export const batchProjectName = (profile: string, batch: readonly Fault[], index: number): string =>
+  `${profile}~${batch.length === 1 ? batch[0]!.name : `faults-${String(index + 1).padStart(2, '0')}`}`;
 
 const settings = runSettings();
 const plan = JSON.parse(
@@ -30,24 +35,20 @@ const plan = JSON.parse(
 const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
 if (!settings.listing) shareClientKeys();
 
-const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
-  const op = fault.name.split('@')[1];
-  return {
-    name: `${profile.name}~${fault.name}`,
-    testDir: './tests',
-    testIgnore: ['**/unit/**'],
-    // One worker a fault: a worker's start (Playwright's modules, the fixtures' setup) costs more than
-    // the few tests a fault runs, and the other fault projects keep the other cores busy.
-    workers: 1,
-    // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
-    ...leftOut({ slow: false, exploring: settings.exploring }),
-    use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule, evidence: 'minimal' },
-    ...(plan.scope === 'cited' ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) } : {}),
-  };
-});
+const batchProjects: Project<RunOptions>[] = plan.batches.map((batch, i) => ({
+  name: batchProjectName(profile.name, batch, i),
+  testDir: './tests',
+  testIgnore: ['**/unit/**'],
+  // One worker a batch: its tests run in order, so each fault's tests keep the order they have alone.
+  workers: 1,
+  // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
+  ...leftOut({ slow: false, exploring: settings.exploring }),
+  use: { profile, faultBatch: batch, killCap: plan.killCap, evidence: 'minimal' },
+  ...(plan.scope === 'cited' ? { grep: new RegExp(batch.map((f) => faultGrep(f).source).join('|')) } : {}),
+}));
 
 export default defineConfig<RunOptions>({
   ...matrixRun(settings, plan.workers),
   webServer: referenceServers([profile], settings),
-  projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...faultProjects],
+  projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...batchProjects],
 });

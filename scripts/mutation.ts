@@ -4,7 +4,8 @@
  * The kill matrix: proves that each ledger rule the reference can break is caught by the suite. Every
  * fault of reference/faults.ts breaks one rule (on one operation, for `base@operation` faults). One
  * Playwright run of playwright.mutation.config.ts against one reference server: the clean project
- * plus one project per fault whose clients are registered with that fault only.
+ * plus one project per batch of faults that share no test (scripts/lib/fault-batches.ts), each test
+ * run against its one fault with clients registered with that fault only.
  *
  * Verdicts: killed (a test failed the fault's rule), survived (none did: a missing or weak test), not
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
@@ -19,6 +20,8 @@ import { ruleById } from '../ledger/rules';
 import { loadProfile } from '../helpers/profile';
 import { reportErrors, readReportFile } from '../helpers/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
+import { batchFaults } from './lib/fault-batches';
+import { listTests } from './ledger-check';
 import { buildMatrix, formatMatrix, type Matrix } from './lib/matrix';
 import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
@@ -27,6 +30,13 @@ import { runPaths } from '../helpers/run-folder';
 
 const USAGE =
   'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
+
+/**
+ * Faults a batch holds at most: a batch is one worker, and a worker's start (Playwright's modules, the
+ * fixtures' setup) costs more than most faults' tests. Small enough that the batches spread over the
+ * workers and end about together.
+ */
+const FAULTS_PER_BATCH = 16;
 
 interface Options {
   profile: string;
@@ -87,17 +97,23 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
 
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
+  const batches = batchFaults(
+    faults.map(({ name, rule }) => ({ name, rule })),
+    listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
+    FAULTS_PER_BATCH,
+    options.scope === 'all',
+  );
   const plan: MutationPlan = {
     profile: profile.name,
     scope: options.scope,
     killCap: options.maxKills,
     workers: options.workers,
-    faults: faults.map(({ name, rule }) => ({ name, rule })),
+    batches,
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   console.log(
-    `kill matrix: ${faults.length} fault project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
   );
 
   const run = await runPlaywright(

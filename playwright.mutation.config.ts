@@ -1,6 +1,6 @@
 /**
  * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
- * one reference server, the clean project, and one project per batch of faults (scripts/lib/fault-batches.ts).
+ * one reference server, the clean project (unless an earlier run stands for it), and one project per batch of faults (scripts/lib/fault-batches.ts).
  * A batch project runs the tests citing its faults' rules (on a fault's operation, for a fault that
  * breaks one operation), each test against the one fault it cites, whose clients the reference
  * registers with that fault alone; a fault stops once it is killed.
@@ -20,6 +20,8 @@ export interface MutationPlan {
   scope: 'cited' | 'all';
   killCap: number;
   workers: number;
+  /** Whether the run has the clean project (else scripts/mutation.ts reads it from an earlier run). */
+  clean: boolean;
   /** Faults in batches, no two faults of a batch running the same test. */
   batches: Fault[][];
 }
@@ -50,5 +52,5 @@ const batchProjects: Project<RunOptions>[] = plan.batches.map((batch, i) => ({
 export default defineConfig<RunOptions>({
   ...matrixRun(settings, plan.workers),
   webServer: referenceServers([profile], settings),
-  projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...batchProjects],
+  projects: [...(plan.clean ? projectsFor([profile], settings, { evidence: 'minimal' }) : []), ...batchProjects],
 });

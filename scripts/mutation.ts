@@ -1,11 +1,14 @@
 /**
- * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--scope cited|all] [--workers N] [--max-kills N]`
+ * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>]`
  *
  * The kill matrix: proves that each ledger rule the reference can break is caught by the suite. Every
  * fault of reference/faults.ts breaks one rule (on one operation, for `base@operation` faults). One
  * Playwright run of playwright.mutation.config.ts against one reference server: the clean project
  * plus one project per batch of faults that share no test (scripts/lib/fault-batches.ts), each test
  * run against its one fault with clients registered with that fault only.
+ *
+ * `--clean-run` takes the clean project's results from a run of the same profile and code instead
+ * (npm test passes its conformance run's folder): the suite is not run twice without faults.
  *
  * Verdicts: killed (a test failed the fault's rule), survived (none did: a missing or weak test), not
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
@@ -18,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { ruleById } from '../ledger/rules';
 import { loadProfile } from '../helpers/profile';
-import { reportErrors, readReportFile } from '../helpers/playwright-report';
+import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../helpers/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
 import { batchFaults } from './lib/fault-batches';
 import { listTests } from './ledger-check';
@@ -29,7 +32,7 @@ import type { MutationPlan } from '../playwright.mutation.config';
 import { runPaths } from '../helpers/run-folder';
 
 const USAGE =
-  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
+  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
 
 /**
  * Faults a batch holds at most: a batch is one worker, and a worker's start (Playwright's modules, the
@@ -46,6 +49,8 @@ interface Options {
   /** Stop a fault's tests after this many kills (0 = run them all). */
   maxKills: number;
   outDir: string;
+  /** A run folder whose results stand for the clean project (a run of the same profile, without faults). */
+  cleanRun?: string;
 }
 
 export function parseMutationArgs(argv: string[]): Options {
@@ -59,6 +64,7 @@ export function parseMutationArgs(argv: string[]): Options {
       workers: { type: 'string' },
       'max-kills': { type: 'string', default: '3' },
       out: { type: 'string', default: 'reports/mutation' },
+      'clean-run': { type: 'string' },
     },
     strict: true,
   });
@@ -73,7 +79,17 @@ export function parseMutationArgs(argv: string[]): Options {
     workers: Number(values.workers) || Math.min(3, Math.max(2, os.cpus().length)),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,
+    ...(values['clean-run'] ? { cleanRun: values['clean-run'] } : {}),
   };
+}
+
+/** The tests of project `profile` in a run folder's results: the clean project, run before. */
+function cleanRunTests(runDir: string, profile: string): ReportTest[] {
+  const report = readReportFile(runPaths(runDir).jsonReport);
+  if (!report) throw new Error(`--clean-run ${runDir}: no results of a run there`);
+  const tests = flattenReport(report).filter((t) => t.project === profile);
+  if (!tests.length) throw new Error(`--clean-run ${runDir}: the run has no test of project ${profile}`);
+  return tests;
 }
 
 function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInfo[] {
@@ -95,6 +111,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
       `! fault(s) naming rules not in the ledger: ${unknownRules.map((f) => `${f.name}→${f.rule}`).join(', ')}`,
     );
 
+  const cleanTests = options.cleanRun ? cleanRunTests(options.cleanRun, profile.name) : undefined;
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
   const batches = batchFaults(
@@ -108,12 +125,13 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     scope: options.scope,
     killCap: options.maxKills,
     workers: options.workers,
+    clean: cleanTests === undefined,
     batches,
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   console.log(
-    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
   );
 
   const run = await runPlaywright(
@@ -130,16 +148,22 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     `--profile ${profile.name}`,
     options.only.length ? `--only ${options.only.join(',')}` : '',
     options.scope !== 'cited' ? `--scope ${options.scope}` : '',
+    options.cleanRun ? `--clean-run ${options.cleanRun}` : '',
   ]
     .filter(Boolean)
     .join(' ');
-  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors }, faults, profile, {
-    command,
-    scope: options.scope,
-    workers: options.workers,
-    maxKills: options.maxKills,
-    wallMs: Date.now() - started,
-  });
+  const matrix = buildMatrix(
+    { exitCode: run.exitCode, tests: [...(cleanTests ?? []), ...run.tests], errors },
+    faults,
+    profile,
+    {
+      command,
+      scope: options.scope,
+      workers: options.workers,
+      maxKills: options.maxKills,
+      wallMs: Date.now() - started,
+    },
+  );
 
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });

@@ -63,7 +63,10 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
     const pool =
       c.original === 'unknown'
         ? takes()
-        : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 }, ...needsOf(c));
+        : takes(
+            { pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2, forReturn: true },
+            ...needsOf(c),
+          );
     test(`${verb(c)}: ${c.name}`, {
       tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`),
       ...pool,

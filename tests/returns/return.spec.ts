@@ -31,9 +31,11 @@ import { is2xx, is4xx } from '../../helpers/http-status';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
+/** One original to return (originalsToReturn): a settled payment, or one never made where the profile returns those. */
+const RETURNED = takes({ pool: 'settled', count: 1, forReturn: true });
 
 test.describe('return (pacs.004): accepted returns', () => {
-  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({
+  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,
@@ -64,7 +66,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.assume('RTR-37', 'data.status is PENDING', equals(dataOf(exchange)?.status, 'PENDING'));
   });
 
-  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({
+  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,
@@ -84,7 +86,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
   });
 
-  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({
+  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,

@@ -189,6 +189,7 @@ const SWITCHES: Readonly<
   rejectStatus: { field: 'expectations.statusCodes.rejected', seen: 'includes' },
   expiresInType: { field: 'expectations.expiresIn', seen: 'only' },
   returnUnknownOriginal: { field: 'expectations.returnUnknownOriginal', seen: 'only' },
+  onUs: { field: 'expectations.onUs', seen: 'only' },
   businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
   idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
   assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },

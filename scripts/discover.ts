@@ -10,7 +10,8 @@
  * why, and exits 1.
  *
  * A reference profile gets a reference of its own (its REF_* knobs; REF_URL names a running one
- * instead), its clients registered in the profile's dialect. A live profile is refused unless
+ * instead), its clients registered in the profile's dialect; one without admin gets the clients it
+ * declares, onboarded as the runner onboards them. A live profile is refused unless
  * PAYMENTS_CONFIRM_LIVE names it, and then only read-safe probes run: nothing is submitted.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { workerRedactor } from '../helpers/redact';
 import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../runner/projects';
+import { onboardedClients } from '../client/provisioning';
 import { discover, type Discovery } from '../engines/discovery/session';
 import {
   adoptInto,
@@ -134,18 +136,24 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       `profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`,
     );
   }
+  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
+  shareClientKeys();
+  // A reference without admin stands for a sandbox: discovery plays the provider's onboarding as the
+  // runner does (its variables set, REF_CLIENTS), and asks with the clients the profile declares.
+  const onboarded = referenceUrl ? undefined : onboardedClients(profile);
   const unset = unsetSecretsSentence(profile);
   if (unset) throw new ProfileError(unset);
 
-  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
   let stop: (() => Promise<void>) | undefined;
   if (profile.target.kind === 'reference' && !referenceUrl) {
-    const started = await startReferenceProcess(profile.target.env ?? {});
+    const started = await startReferenceProcess({
+      ...(onboarded ? { REF_ADMIN: '0', REF_CLIENTS: onboarded } : {}),
+      ...(profile.target.env ?? {}),
+    });
     referenceUrl = started.url;
     stop = started.stop;
   }
   try {
-    shareClientKeys();
     const discovery = await discover(profile, referenceUrl ? { referenceUrl } : {});
     const text = readFileSync(profileFile, 'utf8');
     const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);

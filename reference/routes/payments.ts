@@ -39,7 +39,10 @@ function createPayment(
       ? new Date(sub.nowMs).toISOString()
       : localDateTime(sub.nowMs),
   };
-  const beneficiary = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
+  const creditor = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
+  // On-us (the payer's own sort code): its beneficiary only where the payer's dialect reads it as incoming.
+  const beneficiary =
+    creditor?.clientId === client.clientId && sub.caller.dialect.onUs === 'notIncoming' ? undefined : creditor;
   const transfer = createTransfer({
     kind: 'payment',
     id,

@@ -1,6 +1,7 @@
 /** Service configuration: the REF_* knobs of README.md, parsed once and checked. */
 import { type Dialect, resolveDialect } from './dialects';
 import { type FaultName, parseFaultList } from './faults';
+import { type BrokenMode, parseBrokenMode } from './broken';
 
 export interface Config {
   host: string;
@@ -27,12 +28,15 @@ export interface Config {
   maxTransfers: number;
   faults: readonly FaultName[];
   dialect: Dialect;
+  /** A broken payments API behind a working token endpoint (REF_BROKEN, broken.ts); undefined: the API works. */
+  broken: BrokenMode | undefined;
   /** Clients known from the start (REF_CLIENTS): registrations as POST /_admin/clients takes them, like a sandbox's onboarding. */
   clients: readonly unknown[];
 }
 
 /** Options for startReference(): any knob, in config form rather than env form. */
-export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients'>> {
+export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients' | 'broken'>> {
+  broken?: BrokenMode | string;
   clients?: readonly unknown[];
   admin?: boolean;
   dialect?: Dialect | string;
@@ -109,6 +113,7 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env.REF_MAX_TRANSFERS, 200_000, 1),
     faults,
     dialect,
+    broken: parseBrokenMode(options.broken ?? env.REF_BROKEN),
     clients: options.clients ?? clientsFrom(env.REF_CLIENTS),
   };
 }

@@ -13,16 +13,6 @@ import type { ServiceContext } from './context';
 import { ApiError, errorsOf, sendApiError, NOT_FOUND_MESSAGE } from './errors';
 import { requestDialect } from './request-scope';
 
-export const BROKEN_MODES = ['answers-500', 'refuses-400', 'mock'] as const;
-export type BrokenMode = (typeof BROKEN_MODES)[number];
-
-export function parseBrokenMode(raw: string | undefined): BrokenMode | undefined {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value === 'none') return undefined;
-  if ((BROKEN_MODES as readonly string[]).includes(value)) return value as BrokenMode;
-  throw new Error(`REF_BROKEN must be one of ${BROKEN_MODES.join(', ')} (or empty), got "${raw}"`);
-}
-
 /** The mock's one answer to every POST: the shape of spec §2.3, the same bytes whatever was sent. */
 export const CANNED_CREATED = {
   data: {

@@ -1,7 +1,17 @@
 /** Service configuration: the REF_* knobs of README.md, parsed once and checked. */
 import { type Dialect, resolveDialect } from './dialects';
 import { type FaultName, parseFaultList } from './faults';
-import { type BrokenMode, parseBrokenMode } from './broken';
+
+/** The broken payments APIs REF_BROKEN plays (broken.ts). */
+export const BROKEN_MODES = ['answers-500', 'refuses-400', 'mock'] as const;
+export type BrokenMode = (typeof BROKEN_MODES)[number];
+
+export function parseBrokenMode(raw: string | undefined): BrokenMode | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'none') return undefined;
+  if ((BROKEN_MODES as readonly string[]).includes(value)) return value as BrokenMode;
+  throw new Error(`REF_BROKEN must be one of ${BROKEN_MODES.join(', ')} (or empty), got "${raw}"`);
+}
 
 export interface Config {
   host: string;

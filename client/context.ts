@@ -119,6 +119,28 @@ export function ensure(rule: string, condition: boolean, message: string, remedy
   throw failure;
 }
 
+/**
+ * The run sends nothing more to its target (checks/target-verdict.ts sendsNothingMore): a test that
+ * would is blocked by the run's verdict on the target, which is no rule of the ledger.
+ */
+export class NothingMoreSent extends PreconditionFailed {
+  override name = 'NothingMoreSent';
+  constructor(why: string) {
+    super('', why);
+  }
+
+  override get reason(): SkipReason {
+    return { kind: 'blocked', by: 'the run’s verdict on the target', answer: this.message };
+  }
+}
+
+/** Blocks the running test (or, in background work, the test that takes its result): nothing more is sent. */
+export function sendNothingMore(why: string): never {
+  const failure = new NothingMoreSent(why);
+  if (insideTest()) host.block(failure);
+  throw failure;
+}
+
 /** Ends the running test as inconclusive (infrastructure); in background work it throws, and the test that takes the result ends so. */
 export function inconclusive(failure: InfrastructureInconclusive): never {
   if (insideTest()) host.endInconclusive(failure);

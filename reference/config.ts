@@ -2,6 +2,17 @@
 import { type Dialect, resolveDialect } from './dialects';
 import { type FaultName, parseFaultList } from './faults';
 
+/** The broken payments APIs REF_BROKEN plays (broken.ts). */
+export const BROKEN_MODES = ['answers-500', 'refuses-400', 'mock'] as const;
+export type BrokenMode = (typeof BROKEN_MODES)[number];
+
+export function parseBrokenMode(raw: string | undefined): BrokenMode | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'none') return undefined;
+  if ((BROKEN_MODES as readonly string[]).includes(value)) return value as BrokenMode;
+  throw new Error(`REF_BROKEN must be one of ${BROKEN_MODES.join(', ')} (or empty), got "${raw}"`);
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -27,12 +38,15 @@ export interface Config {
   maxTransfers: number;
   faults: readonly FaultName[];
   dialect: Dialect;
+  /** A broken payments API behind a working token endpoint (REF_BROKEN, broken.ts); undefined: the API works. */
+  broken: BrokenMode | undefined;
   /** Clients known from the start (REF_CLIENTS): registrations as POST /_admin/clients takes them, like a sandbox's onboarding. */
   clients: readonly unknown[];
 }
 
 /** Options for startReference(): any knob, in config form rather than env form. */
-export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients'>> {
+export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients' | 'broken'>> {
+  broken?: BrokenMode | string;
   clients?: readonly unknown[];
   admin?: boolean;
   dialect?: Dialect | string;
@@ -109,6 +123,7 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env.REF_MAX_TRANSFERS, 200_000, 1),
     faults,
     dialect,
+    broken: parseBrokenMode(options.broken ?? env.REF_BROKEN),
     clients: options.clients ?? clientsFrom(env.REF_CLIENTS),
   };
 }

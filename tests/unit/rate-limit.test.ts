@@ -28,6 +28,14 @@ import {
 import { HttpClient, retryAfterMs, type Exchange } from '../../helpers/http';
 import { startReference } from '../../reference/server';
 import { retryAfterValue } from '../../reference/sandbox-conditions';
+import {
+  acceptedRate,
+  declarableRate,
+  describeRateMeasurement,
+  measureRateLimit,
+  RATE_MEASUREMENT_BOUNDS,
+  rateLimitVerdict,
+} from '../../engines/discovery/rate-limit';
 
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'rate-limit-'));
 
@@ -251,4 +259,81 @@ test('a target that states its limit in RateLimit-Policy is paced from its first
   assert.equal(exchanges.filter((e) => e.response.status === 429 || e.retries.length).length, 0);
   assert.equal(limits[0]?.source, 'stated');
   assert.equal(limits[0]?.rate, 100);
+});
+
+// ── discover measures the limit (engines/discovery/rate-limit.ts) ───────────────────────────────
+
+const measureAgainst = async (options: Parameters<typeof startReference>[0]) => {
+  const ref = await startReference({ port: 0, ...options });
+  try {
+    const once = new HttpClient({ retry: { maxRetries: 0, budgetMs: 0 } });
+    return await measureRateLimit((i) =>
+      once.send('probe', {
+        method: 'GET',
+        url: `${ref.url}/payments/pacs002/v12/probe-${i}`,
+        headers: { 'x-client-id': 'measured' },
+      }),
+    );
+  } finally {
+    await ref.close();
+  }
+};
+
+test('discover measures an undeclared limit: the pace of the reads accepted after the first 429, within bounded requests', async () => {
+  const m = await measureAgainst({ rateLimitRps: 25, latencyMs: 20 });
+  assert.equal(m.how, 'measured');
+  assert.ok(Math.abs(m.requestsPerSecond! - 25) < 2.5, `25 requests/s measured as ${m.requestsPerSecond}`);
+  assert.ok(m.requests <= RATE_MEASUREMENT_BOUNDS.maxRequests && m.refused > 0);
+  assert.equal(declarableRate(m.requestsPerSecond!), 25);
+  assert.match(
+    describeRateMeasurement(m),
+    /^rate limit: 2\d\.\d requests\/s per client, .*\(\d+ requests, \d+ refused with 429, \d+\.\d s\)$/,
+  );
+});
+
+test('discover: a target that states its limit is taken at its word after one read; one that refuses nothing is said so', async () => {
+  const stated = await measureAgainst({ rateLimitRps: 25, rateLimitHeaders: true });
+  assert.deepEqual(
+    { ...stated, wallMs: 0 },
+    { requestsPerSecond: 25, how: 'stated', requests: 1, refused: 0, sentAtMost: 0, wallMs: 0 },
+  );
+  const started = Date.now();
+  const none = await measureAgainst({});
+  assert.equal(none.how, 'not met');
+  assert.equal(none.requestsPerSecond, undefined);
+  assert.ok(none.requests <= RATE_MEASUREMENT_BOUNDS.maxRequests, `${none.requests} requests`);
+  assert.ok(Date.now() - started <= RATE_MEASUREMENT_BOUNDS.maxMs + 2_000);
+  assert.match(describeRateMeasurement(none), /none met .*up to \d+ requests\/s/);
+});
+
+test('acceptedRate: the slope of the accepted reads, whether the limiter spreads them or lets each second’s quota through at once', () => {
+  const spread = Array.from({ length: 80 }, (_, i) => 1_000 + i * 25);
+  assert.ok(Math.abs(acceptedRate(spread)! - 40) < 0.01);
+  const windows = [
+    ...Array.from({ length: 40 }, (_, i) => 1_000 + i),
+    ...Array.from({ length: 40 }, (_, i) => 2_000 + i),
+  ];
+  assert.ok(Math.abs(acceptedRate(windows)! - 40) < 2, String(acceptedRate(windows)));
+  assert.equal(acceptedRate([1, 2]), undefined);
+});
+
+test('rateLimitVerdict: --write declares the measured rate where the profile states none or more; a stricter one is kept', () => {
+  const measured = {
+    requestsPerSecond: 40.3,
+    how: 'measured',
+    requests: 300,
+    refused: 150,
+    sentAtMost: 80,
+    wallMs: 3_000,
+  } as const;
+  assert.equal(rateLimitVerdict({}, measured).adopt, 40);
+  assert.equal(rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 50 } } }, measured).adopt, 40);
+  const kept = rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 30 } } }, measured);
+  assert.equal(kept.adopt, undefined);
+  assert.match(kept.lines[1]!, /✓ concurrency\.rateLimit\.requestsPerSecond {2}profile 30; within the 40/);
+  const none = { how: 'not met', requests: 500, refused: 0, sentAtMost: 900, wallMs: 600 } as const;
+  assert.equal(rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 30 } } }, none).adopt, undefined);
+  assert.equal(declarableRate(4.96), 5);
+  assert.equal(declarableRate(2.04), 2);
+  assert.equal(declarableRate(0.01), 0.1);
 });

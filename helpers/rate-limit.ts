@@ -191,19 +191,21 @@ export function readLearnedLimits(dir: string): LearnedLimit[] {
   });
 }
 
-/** The learned limits in one line, busiest client first: what a run found. */
+/** The learned limits in one line, busiest client first, clients learned alike counted once: what a run found. */
 export function describeLearnedLimits(limits: readonly LearnedLimit[]): string | undefined {
   if (!limits.length) return undefined;
-  const each = [...limits]
-    .sort((a, b) => b.epoch - a.epoch)
-    .map((l) =>
+  const each = new Map<string, number>();
+  for (const l of [...limits].sort((a, b) => b.epoch - a.epoch)) {
+    const said =
       l.source === 'stated'
         ? `${l.rate} (stated in its headers)`
         : l.epoch < MIN_REFUSALS_TO_ESTIMATE
           ? `paced after ${l.epoch} refusal${l.epoch === 1 ? '' : 's'}, too few to estimate`
-          : `≈ ${estimatedLimit(l).toFixed(1)} (${l.epoch} refusals moved the pace)`,
-    );
-  return `rate limit learned from the target (the profile declares none), requests/s per client: ${each.join('; ')}`;
+          : `≈ ${estimatedLimit(l).toFixed(1)} (${l.epoch} refusals moved the pace)`;
+    each.set(said, (each.get(said) ?? 0) + 1);
+  }
+  const clients = [...each].map(([said, n]) => (n > 1 ? `${said} × ${n} clients` : said));
+  return `rate limit learned from the target (the profile declares none), requests/s per client: ${clients.join('; ')}`;
 }
 
 /**

@@ -124,6 +124,12 @@ test('FileRateLimitStore: what one worker learned, another follows (within the r
     const limits = readLearnedLimits(dir);
     assert.equal(limits.length, 1);
     assert.match(describeLearnedLimits(limits)!, /paced after 1 refusal, too few to estimate/);
+    const stated: LearnedLimit = { rate: 40, since: 0, epoch: 1, source: 'stated', refusedAt: [] };
+    const refused: LearnedLimit = { rate: 44, since: 0, epoch: 5, source: 'refusals', refusedAt: [44, 41, 43] };
+    assert.equal(
+      describeLearnedLimits([stated, refused, stated, stated]),
+      'rate limit learned from the target (the profile declares none), requests/s per client: ≈ 43.0 (5 refusals moved the pace); 40 (stated in its headers) × 3 clients',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,6 +22,10 @@ export interface Config {
   latencyMs: number;
   /** Requests a second each client may send (REF_RATE_LIMIT_RPS); more get 429 with Retry-After. 0: no limit. */
   rateLimitRps: number;
+  /** How a 429 or 503 says when to come back (REF_RETRY_AFTER): delta-seconds, or an HTTP-date (RFC 9110 §10.2.3). */
+  retryAfter: 'seconds' | 'date';
+  /** Every rate-limited answer states the limit in RateLimit-Policy and RateLimit (REF_RATE_LIMIT_HEADERS=1). */
+  rateLimitHeaders: boolean;
   /** Share of pacs.002/camt.029 reads answered 503 with Retry-After (REF_STATUS_503_PERCENT), 0 to 100. */
   status503Percent: number;
   /** Seed of which status reads get that 503 (REF_TRANSIENT_SEED): the same order of reads, the same 503s. */
@@ -69,6 +73,19 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   return value;
 }
 
+function retryAfterForm(raw: string | undefined): Config['retryAfter'] {
+  const value = (raw ?? '').trim() || 'seconds';
+  if (value !== 'seconds' && value !== 'date') throw new Error(`REF_RETRY_AFTER must be seconds or date, got "${raw}"`);
+  return value;
+}
+
+function flag(name: string, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`${name} must be 0 or 1, got "${raw}"`);
+}
+
 function percent(name: string, raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 0;
   const value = Number(raw.trim());
@@ -112,6 +129,8 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env.REF_SETTLEMENT_DELAY_MS, 100, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
     rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
+    retryAfter: options.retryAfter ?? retryAfterForm(env.REF_RETRY_AFTER),
+    rateLimitHeaders: options.rateLimitHeaders ?? flag('REF_RATE_LIMIT_HEADERS', env.REF_RATE_LIMIT_HEADERS),
     status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env.REF_STATUS_503_PERCENT),
     transientSeed: options.transientSeed ?? int('REF_TRANSIENT_SEED', env.REF_TRANSIENT_SEED, 1, 0),
     tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env.REF_TOKEN_TTL_S, 300, 1),

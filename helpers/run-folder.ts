@@ -17,6 +17,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { HistoryRecord } from './history';
 
 export const RUN_RECORD = 'run.json';
 /** A folder without an end mark younger than this may belong to a run still going. */
@@ -55,6 +56,8 @@ export interface RunRecord {
   /** Submissions the target accepted, by operation: what the run created there (helpers/created-count.ts). */
   created?: Record<string, number>;
   totalTests?: number;
+  /** The run's history judged as one (runner/history.ts): a violation fails the run. */
+  history?: HistoryRecord;
   /** Live profiles only: the payments counted when the tests began and when the run ended. */
   livePayments?: { before?: LivePayments[]; after?: LivePayments[] };
   pid: number;

@@ -2,7 +2,8 @@
  * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
  * one reference server, the clean project, and one project per fault whose clients the reference
  * registers with that fault alone. A fault project runs the tests citing the fault's rule (on its
- * operation, for a fault that breaks one operation) and stops once it is killed.
+ * operation, for a fault that breaks one operation) and stops once it is killed; a fault only the
+ * run's history sees runs every test, as a normal run, to its end (its kill is the history's verdict).
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
@@ -20,7 +21,8 @@ export interface MutationPlan {
   scope: 'cited' | 'all';
   killCap: number;
   workers: number;
-  faults: { name: string; rule: string }[];
+  /** `history`: a fault only the run's history sees: its project runs every test, as a normal run, and never stops early. */
+  faults: { name: string; rule: string; seenBy?: 'history' }[];
 }
 
 const settings = runSettings();
@@ -32,6 +34,7 @@ if (!settings.listing) shareClientKeys();
 
 const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
   const op = fault.name.split('@')[1];
+  const history = fault.seenBy === 'history';
   return {
     name: `${profile.name}~${fault.name}`,
     testDir: './tests',
@@ -41,8 +44,16 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
     workers: 1,
     // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
     ...leftOut({ slow: false, exploring: settings.exploring }),
-    use: { profile, faults: [fault.name], killCap: plan.killCap, faultRule: fault.rule, evidence: 'minimal' },
-    ...(plan.scope === 'cited' ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) } : {}),
+    use: {
+      profile,
+      faults: [fault.name],
+      killCap: history ? 0 : plan.killCap,
+      faultRule: fault.rule,
+      evidence: 'minimal',
+    },
+    ...(plan.scope === 'cited' && !history
+      ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) }
+      : {}),
   };
 });
 

@@ -87,6 +87,8 @@ export interface PropertyResult {
   /** How many judgements the property made (pairs, reads, payments). */
   checked: number;
   violationCount: number;
+  /** Every violation counted per rule (the listed ones are the first few). */
+  violationsByRule: Record<string, number>;
   violations: HistoryViolation[];
   undecidedCount: number;
   undecided: HistoryUndecided[];
@@ -304,8 +306,11 @@ class Property {
   readonly undecided: HistoryUndecided[] = [];
   constructor(readonly property: HistoryProperty) {}
 
+  readonly byRule = new Map<string, number>();
+
   violation(v: Omit<HistoryViolation, 'property'>): void {
     this.violationCount++;
+    this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
     if (this.violations.length < LISTED) this.violations.push({ property: this.property, ...v });
   }
 
@@ -330,6 +335,7 @@ class Property {
       status,
       checked: this.checked,
       violationCount: this.violationCount,
+      violationsByRule: Object.fromEntries(this.byRule),
       violations: this.violations,
       undecidedCount: this.undecidedCount,
       undecided: this.undecided,
@@ -356,6 +362,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const keys = new Map<string, { first: Op; id: string | undefined; idOp: Op | undefined }>();
   /** Resource ids: transfers (pacs.002's) and cancellations (camt.029's) apart. */
   const transfers = new Map<string, Resource>();
+  const collisions = new Set<string>();
   const cancellations = new Map<string, Resource>();
   const payments = new Map<string, Payment>();
   /** msgId\0txId → payments with that reference (several clients may choose the same). */
@@ -491,6 +498,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       if (kind === 'cancel') return;
       const sameKey = existing.key === inv.key && existing.client === op.client && existing.creator.inv.op === kind;
       if (sameKey) return;
+      // One violation per resource and submission key: a repeat of the offending submission proves nothing more.
+      const pair = `${done.id}\u0000${key ?? ''}`;
+      if (collisions.has(pair)) return;
+      collisions.add(pair);
       const crossClient = existing.client !== op.client && existing.key === inv.key;
       identity.violation({
         rule: crossClient ? 'XCL-01' : 'P8-33',
@@ -645,7 +656,17 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const verdict = moneyVerdict(payment);
     if (verdict.verdict === 'holds') continue;
     if (verdict.verdict === 'broken') {
-      const counted = payment.back.filter((b) => b.final === 'accepted');
+      // The fewest accepted returns and refunds that already exceed the payment (one is enough when it never settled accepted).
+      const accepted = payment.back
+        .filter((b) => b.final === 'accepted')
+        .sort((x, y) => (y.amount > x.amount ? 1 : -1));
+      const counted: HistoryBack[] = [];
+      let total = 0n;
+      for (const b of accepted) {
+        counted.push(b);
+        total += b.amount;
+        if (payment.status === 'rejected' || payment.status === 'cancelled' || total > payment.amount) break;
+      }
       moneyProperty.violation({
         rule: verdict.finding.rule,
         what: verdict.finding.what,

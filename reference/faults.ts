@@ -13,9 +13,17 @@ export interface FaultInfo {
   name: string;
   rule: string;
   description: string;
+  /**
+   * `history`: only the run's history sees it (it acts later than any single test's requests): the
+   * kill matrix runs every test with it, as a normal run, and reads the history's verdict.
+   */
+  seenBy?: 'history';
 }
 
 const f = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description }) as const;
+/** A fault only the run's history sees (FaultInfo.seenBy). */
+const h = <N extends string>(name: N, rule: string, description: string) =>
+  ({ name, rule, description, seenBy: 'history' }) as const;
 
 /** The global faults; faultCatalogue adds the generated per-operation ones. */
 const globalFaultCatalogue = [
@@ -230,7 +238,7 @@ const globalFaultCatalogue = [
     'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',
   ),
   // Idempotency
-  f(
+  h(
     'id-reused-after-final',
     'P8-33',
     'Once per client, a new payment is given the paymentsServiceId of one of the client’s payments that is final and was created 1 s ago (REF_FAULT_LATER_MS when set); the id then names the new payment.',
@@ -251,7 +259,7 @@ const globalFaultCatalogue = [
     'IDEM-02',
     'A repeat answers 200, but books a second payment and names it (a new paymentsServiceId) in the 200 body; pacs.002 serves both.',
   ),
-  f(
+  h(
     'late-repeat-new-payment',
     'IDEM-02',
     'A msgId repeated 30 s (REF_FAULT_LATER_MS when set) after its first submission is processed as a new payment: 201 naming a new paymentsServiceId, instead of the first payment’s 200.',
@@ -278,7 +286,7 @@ const globalFaultCatalogue = [
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
   // Faults only the run's history sees: each acts some time after what it breaks, so no single test's
   // requests reveal it (the delay is the fault's own, or REF_FAULT_LATER_MS for every one of them).
-  f(
+  h(
     'status-reverts-later',
     'STS-10',
     'A transfer whose final status a read served 3 s ago (REF_FAULT_LATER_MS when set) reads as interim again: a final status, then an earlier one, a few seconds later.',
@@ -408,7 +416,7 @@ const globalFaultCatalogue = [
     'MNY-01',
     'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.',
   ),
-  f(
+  h(
     'refund-race-overrun',
     'MNY-01',
     'A refund arriving within 50 ms of the previous refund of the same payment is booked without the check against what is left: two refunds at once can together send back more than was paid.',

@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { checkHistory, type HistoryVerdict } from '../../checks/history';
 import type { HistoryLine, HistoryMeta, WorkerHistory } from '../../helpers/history';
 import { loadProfile } from '../../helpers/profile';
+import type { ReportTest } from '../../helpers/playwright-report';
+import { faultCatalogue } from '../../reference/faults';
+import { buildMatrix } from '../../scripts/lib/matrix';
 
 const expectations = loadProfile('local').expectations;
 
@@ -254,4 +257,40 @@ test('a request whose answer never came (its worker stopped) is indeterminate', 
   const v = checkHistory([w.history()]);
   assert.equal(v.indeterminate.count, 1);
   assert.match(v.indeterminate.shown[0]!.answer, /no answer recorded/);
+});
+
+test('kill matrix: a fault is killed by a violation of its rule in its project’s history; the clean history must show none', () => {
+  const passed = (project: string): ReportTest => ({
+    project,
+    titlePath: ['status', 'a final status never moves'],
+    title: 'status › a final status never moves',
+    tags: ['@STS-10'],
+    status: 'expected',
+    outcome: 'passed',
+    annotations: [],
+    resultAnnotations: [],
+    resultStatus: 'passed',
+    durationMs: 1,
+    errors: [],
+    results: [],
+  });
+  const fault = faultCatalogue.find((f) => f.name === 'status-reverts-later')!;
+  const profile = loadProfile('local');
+  const tests = [passed('local'), passed('local~status-reverts-later')];
+  const judged = (history: Map<string, Map<string, number>>) =>
+    buildMatrix({ exitCode: 1, tests, errors: [], history }, [fault], profile, {
+      command: 'npm run mutation',
+      scope: 'cited',
+      workers: 1,
+      maxKills: 3,
+      wallMs: 1,
+    });
+  const killed = judged(new Map([['local~status-reverts-later', new Map([['STS-10', 2]])]]));
+  assert.equal(killed.faults[0]?.verdict, 'killed');
+  assert.match(killed.faults[0]!.reason, /history shows 2 violation\(s\) of STS-10/);
+  assert.equal(killed.clean.historyViolations, 0);
+  const otherRule = judged(new Map([['local~status-reverts-later', new Map([['MNY-01', 1]])]]));
+  assert.equal(otherRule.faults[0]?.verdict, 'survived', 'another rule’s violation does not kill');
+  const dirty = judged(new Map([['local', new Map([['STS-10', 1]])]]));
+  assert.equal(dirty.clean.historyViolations, 1);
 });

@@ -21,7 +21,14 @@
  * final comes from the profile's status vocabulary, a repeat's body may name no id, a reader is
  * another client's beneficiary when the history cannot tell otherwise.
  */
-import type { EvidenceLine, HistoryComplete, HistoryInvoke, HistoryMeta, WorkerHistory } from '../helpers/history';
+import type {
+  EvidenceLine,
+  HistoryComplete,
+  HistoryInvoke,
+  HistoryLine,
+  HistoryMeta,
+  WorkerHistory,
+} from '../helpers/history';
 import type { StatusClass } from '../helpers/profile';
 import { classifyStatus } from '../helpers/status-vocabulary';
 import { formatMinor } from '../helpers/money';
@@ -194,13 +201,12 @@ class Renderer {
     if (inv.a) parts.push(`attempt ${inv.a}`);
     const done = op.done;
     let answer: string;
-    if (!done) answer = 'no answer recorded (the worker stopped): maybe applied';
-    else if (done.s === 0) answer = `no answer (${done.err ?? 'error'})${inv.m === 'POST' ? ': maybe applied' : ''}`;
+    if (!done) answer = 'no answer recorded (the worker stopped)';
+    else if (done.s === 0) answer = `no answer (${done.err ?? 'error'})`;
     else {
       answer = `${done.s}`;
       if (done.id) answer += ` naming ${done.id}`;
       if (done.st) answer += ` txSts ${done.st}`;
-      if (inv.m === 'POST' && done.s >= 500) answer += ': maybe applied';
     }
     return {
       at: new Date(inv.t).toISOString(),
@@ -222,31 +228,34 @@ class Renderer {
 
 // ── merging the workers' files ─────────────────────────────────────────────────────────────────
 
-type Event = { kind: 'invoke'; op: Op } | { kind: 'complete'; op: Op };
-
 /**
- * The workers' lines merged in time order (each file already is): a k-way merge, linear in the
- * lines for the few workers of a run. A complete line and its invoke are one Op.
+ * The workers' lines merged in time order (each file already is), handed to `invoked` and
+ * `completed` as they come: a k-way merge, linear in the lines for the few workers of a run, each
+ * line parsed when reached. A complete line and its invoke are one Op.
  */
-function* mergedEvents(workers: readonly WorkerHistory[], clients: Map<string, ClientInfo>): Generator<Event> {
+function mergeEvents(
+  workers: readonly WorkerHistory[],
+  clients: Map<string, ClientInfo>,
+  invoked: (op: Op) => void,
+  completed: (op: Op) => void,
+): void {
   interface Cursor {
     worker: number;
-    lines: WorkerHistory['lines'];
-    i: number;
+    lines: Iterator<HistoryLine>;
+    /** The next line with a time, not yet handed on. */
+    head: HistoryInvoke | HistoryComplete | undefined;
     origins: Map<number, string>;
     open: Map<number, Op>;
   }
-  const cursors: Cursor[] = workers.map((w, i) => ({
-    worker: w.meta?.worker ?? i,
-    lines: w.lines,
-    i: 0,
-    origins: new Map(),
-    open: new Map(),
-  }));
-  /** Declaration lines carry no time: read them as they come, then stop at the next timed line. */
-  const settle = (cursor: Cursor): void => {
-    while (cursor.i < cursor.lines.length) {
-      const line = cursor.lines[cursor.i]!;
+  /** Declaration lines carry no time: read as they come, up to the next timed line. */
+  const advance = (cursor: Cursor): void => {
+    cursor.head = undefined;
+    for (let next = cursor.lines.next(); !next.done; next = cursor.lines.next()) {
+      const line = next.value;
+      if (line.k === 'i' || line.k === 'c') {
+        cursor.head = line;
+        return;
+      }
       if (line.k === 'client') {
         const known = clients.get(line.c) ?? {};
         clients.set(line.c, {
@@ -255,23 +264,22 @@ function* mergedEvents(workers: readonly WorkerHistory[], clients: Map<string, C
           ...(line.member ? { member: line.member } : {}),
         });
       } else if (line.k === 'by') cursor.origins.set(line.x, line.by);
-      else if (line.k === 'i' || line.k === 'c') return;
-      cursor.i++;
     }
   };
-  for (const cursor of cursors) settle(cursor);
+  const cursors: Cursor[] = workers.map((w, i) => ({
+    worker: w.meta?.worker ?? i,
+    lines: w.lines(),
+    head: undefined,
+    origins: new Map(),
+    open: new Map(),
+  }));
+  for (const cursor of cursors) advance(cursor);
   for (;;) {
     let next: Cursor | undefined;
-    let nextT = Number.POSITIVE_INFINITY;
-    for (const cursor of cursors) {
-      const line = cursor.lines[cursor.i];
-      if (line && (line.k === 'i' || line.k === 'c') && line.t < nextT) {
-        next = cursor;
-        nextT = line.t;
-      }
-    }
+    for (const cursor of cursors) if (cursor.head && (!next || cursor.head.t < next.head!.t)) next = cursor;
     if (!next) break;
-    const line = next.lines[next.i++] as HistoryInvoke | HistoryComplete;
+    const line = next.head!;
+    advance(next);
     if (line.k === 'i') {
       const op: Op = {
         worker: next.worker,
@@ -281,19 +289,18 @@ function* mergedEvents(workers: readonly WorkerHistory[], clients: Map<string, C
         done: undefined,
       };
       next.open.set(line.n, op);
-      yield { kind: 'invoke', op };
+      invoked(op);
     } else {
       const op = next.open.get(line.n);
       if (op) {
         next.open.delete(line.n);
         op.done = line;
-        yield { kind: 'complete', op };
+        completed(op);
       }
     }
-    settle(next);
   }
   // Requests never answered (the worker stopped first): maybe applied.
-  for (const cursor of cursors) for (const op of cursor.open.values()) yield { kind: 'complete', op };
+  for (const cursor of cursors) for (const op of cursor.open.values()) completed(op);
 }
 
 // ── the checker ────────────────────────────────────────────────────────────────────────────────
@@ -352,6 +359,11 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   };
   const clients = new Map<string, ClientInfo>();
   const render = new Renderer(clients);
+  const classes = new Map<string, StatusClass | undefined>();
+  const classOf = (code: string): StatusClass | undefined => {
+    if (!classes.has(code)) classes.set(code, classifyStatus(code, expectations));
+    return classes.get(code);
+  };
   const identity = new Property('identity');
   const lifecycle = new Property('lifecycle');
   const moneyProperty = new Property('money');
@@ -552,7 +564,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const onStatusRead = (op: Op): void => {
     const { inv, done } = op;
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
-    const cls = classifyStatus(done.st, expectations);
+    const cls = classOf(done.st);
     if (cls === undefined) return;
     lifecycle.checked++;
     const before = op.finalBefore;
@@ -629,24 +641,26 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       });
   };
 
-  for (const event of mergedEvents(workers, clients)) {
-    const op = event.op;
-    if (event.kind === 'invoke') {
+  mergeEvents(
+    workers,
+    clients,
+    (op) => {
       events++;
       onInvoke(op);
-      continue;
-    }
-    if (op.done) events++;
-    if (indeterminate(op)) {
-      indeterminateCount++;
-      if (indeterminateShown.length < LISTED) indeterminateShown.push(render.line(op));
-    }
-    if (SUBMISSIONS.has(op.inv.op)) onSubmission(op);
-    else if (op.inv.op === 'paymentStatus') {
-      onStatusRead(op);
-      onRead(op);
-    } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
-  }
+    },
+    (op) => {
+      if (op.done) events++;
+      if (indeterminate(op)) {
+        indeterminateCount++;
+        if (indeterminateShown.length < LISTED) indeterminateShown.push(render.line(op));
+      }
+      if (SUBMISSIONS.has(op.inv.op)) onSubmission(op);
+      else if (op.inv.op === 'paymentStatus') {
+        onStatusRead(op);
+        onRead(op);
+      } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
+    },
+  );
   // Money, per payment, once every status read is in.
   for (const payment of payments.values()) {
     if (!payment.back.length) continue;

@@ -149,11 +149,44 @@ export interface HistoryRecord {
 
 export type HistoryLine = HistoryMeta | HistoryClient | HistoryOrigin | HistoryInvoke | HistoryComplete;
 
-/** One worker's history as read back. */
+/**
+ * One worker's history as read back: its first line, and its other lines in order, parsed as they
+ * are read (a run's million lines are never all held as objects at once).
+ */
 export interface WorkerHistory {
   file: string;
   meta: HistoryMeta | undefined;
-  lines: HistoryLine[];
+  lines(): Iterator<HistoryLine>;
+}
+
+/** A worker's history made of lines already parsed (tests, tools). */
+export const workerHistory = (
+  meta: HistoryMeta | undefined,
+  lines: readonly HistoryLine[],
+  file = '',
+): WorkerHistory => ({
+  file,
+  meta,
+  lines: () => lines[Symbol.iterator](),
+});
+
+/** The lines of a worker file from `start`, each parsed when reached; a line cut short (a worker killed mid-write) is left out. */
+function* linesOf(text: string, start: number): Generator<HistoryLine> {
+  let at = start;
+  while (at < text.length) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    if (end > at) {
+      let line: HistoryLine | undefined;
+      try {
+        line = JSON.parse(text.slice(at, end)) as HistoryLine;
+      } catch {
+        // an unfinished last line
+      }
+      if (line && line.k !== 'meta') yield line;
+    }
+    at = end + 1;
+  }
 }
 
 /** Every worker file of a run's history (none: the run kept no history). */
@@ -166,26 +199,17 @@ export function historyFiles(runDir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-/** Parses one worker file; a line cut short (a worker killed mid-write) is left out. */
+/** One worker file: its meta line read now, the rest as it is reached. */
 export function parseHistory(text: string, file = ''): WorkerHistory {
-  const lines: HistoryLine[] = [];
+  const first = text.indexOf('\n');
   let meta: HistoryMeta | undefined;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    if (end > start) {
-      try {
-        const line = JSON.parse(text.slice(start, end)) as HistoryLine;
-        if (line.k === 'meta') meta ??= line;
-        else lines.push(line);
-      } catch {
-        // an unfinished last line
-      }
-    }
-    start = end + 1;
+  try {
+    const line = JSON.parse(first === -1 ? text : text.slice(0, first)) as HistoryLine;
+    if (line.k === 'meta') meta = line;
+  } catch {
+    // no complete first line: a worker that wrote nothing more
   }
-  return { file, meta, lines };
+  return { file, meta, lines: () => linesOf(text, 0) };
 }
 
 export function readWorkerHistory(file: string): WorkerHistory {

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkHistory, type HistoryVerdict } from '../../checks/history';
-import type { HistoryLine, HistoryMeta, WorkerHistory } from '../../helpers/history';
+import { workerHistory, type HistoryLine, type HistoryMeta, type WorkerHistory } from '../../helpers/history';
 import { loadProfile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { faultCatalogue } from '../../reference/faults';
@@ -49,7 +49,7 @@ class Worker {
   }
   history(exp = expectations): WorkerHistory {
     const meta: HistoryMeta = { k: 'meta', project: 'local', worker: this.index, profile: 'local', expectations: exp };
-    return { file: `w${this.index}.jsonl`, meta, lines: this.lines };
+    return workerHistory(meta, this.lines, `w${this.index}.jsonl`);
   }
 }
 

@@ -190,6 +190,34 @@ const VERDICT_OF: Record<PropertyResult['status'], keyof typeof VERDICT_WORDS> =
   'not exercised': 'skipped',
 };
 
+/** Each violation (and undecided case) as a step, its sub-history as steps in order: the report's test body reads as the proof. */
+function evidenceSteps(p: PropertyResult, at: number): Record<string, unknown>[] {
+  const step = (name: string, status: string, steps: Record<string, unknown>[] = []) => ({
+    name,
+    status,
+    stage: 'finished',
+    start: at,
+    stop: at,
+    steps,
+    attachments: [],
+    parameters: [],
+  });
+  // The last request of a violation is where it broke; an indeterminate one is neither passed nor failed.
+  const lines = (evidence: readonly EvidenceLine[], broke: boolean) =>
+    evidence.map((l, i) =>
+      step(
+        `${l.at} · worker ${l.worker} · ${l.by} — ${l.request} → ${l.answer}${l.indeterminate ? ' [indeterminate: maybe applied]' : ''}`,
+        l.indeterminate ? 'unknown' : broke && i === evidence.length - 1 ? 'failed' : 'passed',
+      ),
+    );
+  return [
+    ...p.violations.map((v) =>
+      step(`${v.rule} ${v.what}: expected ${v.expected}; received ${v.received}`, 'failed', lines(v.evidence, true)),
+    ),
+    ...p.undecided.map((u) => step(`${u.rule} ${u.what}: undecided, ${u.why}`, 'skipped', lines(u.evidence, false))),
+  ];
+}
+
 /** One Allure result per project and property (epic History), its proving sub-history attached. */
 export function writeHistoryAllure(
   resultsDir: string,
@@ -230,7 +258,7 @@ export function writeHistoryAllure(
         stage: 'finished',
         start: at,
         stop: at,
-        steps: [],
+        steps: evidenceSteps(p, at),
         attachments: [
           { name: p.violations.length ? 'proving sub-history' : 'history', source: attachment, type: 'text/plain' },
         ],

@@ -3,15 +3,15 @@
  * (helpers/history.ts; client/history-recorder.ts writes it), across tests, workers and background
  * work, in one pass in time order with per-resource indexes.
  *
- *   identity    one msgId of one client names one resource per operation; two submissions the service
- *               created never share a resource id (IDEM-02, RTR-05, P8-33; XCL-01 across clients)
+ *   identity    one msgId of one client names one payment; two payments the service created never
+ *               share an id (IDEM-02, P8-33; XCL-01 across clients)
  *   lifecycle   every read of a resource's status follows one path: a final status is never followed
  *               by a non-final one, nor by another final one (STS-10)
  *   money       per original payment, the returns and refunds that went back never exceed it (MNY-01)
  *   visibility  no client reads another client's resource unless the history shows it is that
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
- *   repeats     the answer to a repeat names the resource of the first submission and is no 201,
- *               whichever test sent it (IDEM-01, IDEM-02, RTR-05)
+ *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
+ *               whichever test sent it (IDEM-01, IDEM-02; a return's is no 201, RTR-05)
  *
  * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
  * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
@@ -40,8 +40,8 @@ export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' 
 export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
   {
     property: 'identity',
-    title: 'one msgId of one client names one resource; no two created submissions share an id',
-    rules: ['IDEM-02', 'RTR-05', 'P8-33', 'XCL-01'],
+    title: 'one msgId of one client names one payment; no two created payments share an id',
+    rules: ['IDEM-02', 'P8-33', 'XCL-01'],
   },
   {
     property: 'lifecycle',
@@ -372,10 +372,11 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
 
   /** `${op}\0${client}\0${key}` → the first submission answered 2xx, and the resource it named. */
   const keys = new Map<string, { first: Op; id: string | undefined; idOp: Op | undefined }>();
-  /** Resource ids: transfers (pacs.002's) and cancellations (camt.029's) apart. */
-  const transfers = new Map<string, Resource>();
-  const collisions = new Set<string>();
+  /** Resource ids: payments (§2.3's), returns and refunds (their answers not shown), cancellations, apart. */
+  const paymentIds = new Map<string, Resource>();
+  const backIds = new Map<string, Resource>();
   const cancellations = new Map<string, Resource>();
+  const collisions = new Set<string>();
   const payments = new Map<string, Payment>();
   /** msgId\0txId → payments with that reference (several clients may choose the same). */
   const byReference = new Map<string, Payment[]>();
@@ -419,56 +420,109 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     return narrowed.length === 1 ? narrowed[0] : undefined;
   };
 
+  /**
+   * A return or refund, whatever its answer, for money: the attempts and repeats of one msgId are one
+   * request, unless an answer names another resource. Its id is where its final status is read, unless
+   * it names a payment (the answer to POST pacs004 and pacs007 is not shown: it may name the original).
+   */
+  const recordBack = (op: Op, kind: 'returnPayment' | 'refund'): void => {
+    const { inv, done } = op;
+    const id = done?.id !== undefined && is2xx(done.s) && !paymentIds.has(done.id) ? done.id : undefined;
+    const key = keyOf(op);
+    const earlier = key === undefined ? undefined : backsByKey.get(key);
+    if (earlier && !(earlier.id !== undefined && id !== undefined && id !== earlier.id)) {
+      if (done && is2xx(done.s) && !(earlier.http !== undefined && is2xx(earlier.http))) {
+        earlier.http = done.s;
+        earlier.op = op;
+        if (id !== undefined) {
+          earlier.id = id;
+          backsById.set(id, earlier);
+        }
+      }
+      return;
+    }
+    const original = originalOf(op);
+    if (!original || inv.amt === undefined) return;
+    const back: HistoryBack = {
+      label: `${kind === 'returnPayment' ? 'return' : 'refund'} #${++backLabels}`,
+      kind: kind === 'returnPayment' ? 'return' : 'refund',
+      amount: BigInt(inv.amt),
+      http: !done || done.s === 0 ? undefined : done.s,
+      op,
+      original,
+      ...(id !== undefined ? { id } : {}),
+    };
+    original.back.push(back);
+    if (key !== undefined) backsByKey.set(key, back);
+    if (id !== undefined) {
+      backsById.set(id, back);
+      if (!backIds.has(id)) backIds.set(id, { id, kind: back.kind, creator: op, client: op.client, key: inv.key });
+    }
+  };
+
+  /** A payment the service created: its id must name it alone (P8-33; XCL-01 across clients). */
+  const recordPayment = (op: Op, id: string): void => {
+    const { inv, done } = op;
+    identity.checked++;
+    const existing = paymentIds.get(id);
+    if (existing) {
+      if (existing.key === inv.key && existing.client === op.client) return; // its repeat
+      // One violation per payment and submission key: a repeat of the offending submission proves nothing more.
+      const pair = `${id}\u0000${keyOf(op) ?? ''}`;
+      if (collisions.has(pair)) return;
+      collisions.add(pair);
+      const crossClient = existing.client !== op.client && existing.key === inv.key;
+      identity.violation({
+        rule: crossClient ? 'XCL-01' : 'P8-33',
+        what: crossClient
+          ? `another client’s payment with the same msgId ${inv.key} is a payment of its own`
+          : `the id ${id} names one created payment: no other payment is given it`,
+        expected: `a payment of its own, not payment ${id} (msgId ${existing.key ?? '?'})`,
+        received: `HTTP ${done!.s} naming ${id}`,
+        evidence: render.lines([existing.creator, op]),
+      });
+      return;
+    }
+    const resource: Resource = { id, kind: 'payment', creator: op, client: op.client, key: inv.key };
+    paymentIds.set(id, resource);
+    if (inv.amt === undefined) return;
+    const payment: Payment = {
+      label: `payment ${id}`,
+      amount: BigInt(inv.amt),
+      back: [],
+      resource,
+      tx: inv.tx,
+      e2e: inv.e2e,
+      beneficiary: inv.bm,
+    };
+    payments.set(id, payment);
+    if (inv.key !== undefined && inv.tx !== undefined) {
+      const ref = `${inv.key}\u0000${inv.tx}`;
+      const list = byReference.get(ref);
+      if (list) list.push(payment);
+      else byReference.set(ref, [payment]);
+    }
+  };
+
   const onSubmission = (op: Op): void => {
     const { inv, done } = op;
     const kind = inv.op as 'submitPayment' | 'returnPayment' | 'refund' | 'cancel';
-    // Money: every return and refund, whatever its answer, counts by evidence; the attempts and
-    // repeats of one msgId are one request, unless an answer names another resource.
-    if (kind === 'returnPayment' || kind === 'refund') {
-      const original = originalOf(op);
-      const key = keyOf(op);
-      const earlier = key === undefined ? undefined : backsByKey.get(key);
-      const another = earlier?.id !== undefined && done?.id !== undefined && done.id !== earlier.id;
-      if (earlier && !another) {
-        if (done && is2xx(done.s) && !(earlier.http !== undefined && is2xx(earlier.http))) {
-          earlier.http = done.s;
-          earlier.op = op;
-          if (done.id) {
-            earlier.id = done.id;
-            backsById.set(done.id, earlier);
-          }
-        }
-      } else if (original && inv.amt !== undefined) {
-        const back: HistoryBack = {
-          label: `${kind === 'returnPayment' ? 'return' : 'refund'} #${++backLabels}`,
-          kind: kind === 'returnPayment' ? 'return' : 'refund',
-          amount: BigInt(inv.amt),
-          http: !done || done.s === 0 ? undefined : done.s,
-          op,
-          original,
-          ...(done?.id ? { id: done.id } : {}),
-        };
-        original.back.push(back);
-        if (key !== undefined) backsByKey.set(key, back);
-        if (done?.id && is2xx(done.s)) backsById.set(done.id, back);
-      }
-    }
+    if (kind === 'returnPayment' || kind === 'refund') recordBack(op, kind);
     if (!done || !is2xx(done.s)) return;
     const key = keyOf(op);
     const keyState = key === undefined ? undefined : keys.get(key);
-    const documentedKey = kind === 'submitPayment' ? 'IDEM-02' : kind === 'returnPayment' ? 'RTR-05' : undefined;
 
-    // Repeats: sent after a submission of its key was answered 2xx.
-    if (op.firstOfKey && documentedKey && keyState) {
+    // Repeats, sent after a submission of their msgId was answered 2xx: a payment's names its
+    // payment (§2.3, §4.2); a payment's or a return's with the same body is no 201 (§4.2, §2.5).
+    if (op.firstOfKey && keyState && (kind === 'submitPayment' || kind === 'returnPayment')) {
       repeats.checked++;
-      const first = keyState.idOp ?? keyState.first;
-      if (done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id)
+      if (kind === 'submitPayment' && done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id)
         repeats.violation({
-          rule: documentedKey,
-          what: `a repeat of ${inv.key} names the resource of the first submission (a repeat never creates another)`,
+          rule: 'IDEM-02',
+          what: `a repeat of ${inv.key} names the payment of the first submission (a repeat never creates another)`,
           expected: `${keyState.id}, or no id`,
           received: `HTTP ${done.s} naming ${done.id}`,
-          evidence: render.lines([first, op]),
+          evidence: render.lines([keyState.idOp ?? keyState.first, op]),
         });
       else if (done.s === 201 && op.inv.h !== undefined && op.inv.h === op.firstOfKey.inv.h)
         repeats.violation({
@@ -480,7 +534,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         });
     }
 
-    // Identity: one resource per key (submissions in flight together), one key per resource.
+    // Identity: one payment per msgId of a client, for submissions in flight together too.
     if (key !== undefined) {
       if (!keyState) keys.set(key, { first: op, id: done.id, idOp: done.id ? op : undefined });
       else if (keyState.id === undefined && done.id !== undefined) {
@@ -488,77 +542,23 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         keyState.idOp = op;
       } else if (
         !op.firstOfKey &&
-        documentedKey &&
+        kind === 'submitPayment' &&
         done.id !== undefined &&
         keyState.id !== undefined &&
         done.id !== keyState.id
-      ) {
+      )
         identity.violation({
-          rule: documentedKey,
-          what: `one msgId ${inv.key} of one client names one ${kind === 'submitPayment' ? 'payment' : 'return'}`,
+          rule: 'IDEM-02',
+          what: `one msgId ${inv.key} of one client names one payment`,
           expected: keyState.id,
           received: `another one, ${done.id}`,
           evidence: render.lines([keyState.idOp, op]),
         });
-      }
     }
     if (done.id === undefined) return;
-    const space = kind === 'cancel' ? cancellations : transfers;
-    const existing = space.get(done.id);
-    if (kind !== 'cancel') identity.checked++;
-    if (existing) {
-      if (kind === 'cancel') return;
-      const sameKey = existing.key === inv.key && existing.client === op.client && existing.creator.inv.op === kind;
-      if (sameKey) return;
-      // One violation per resource and submission key: a repeat of the offending submission proves nothing more.
-      const pair = `${done.id}\u0000${key ?? ''}`;
-      if (collisions.has(pair)) return;
-      collisions.add(pair);
-      const crossClient = existing.client !== op.client && existing.key === inv.key;
-      identity.violation({
-        rule: crossClient ? 'XCL-01' : 'P8-33',
-        what: crossClient
-          ? `another client’s submission with the same msgId ${inv.key} is a resource of its own`
-          : `the id ${done.id} names one created ${existing.kind}: no other submission is given it`,
-        expected: `a resource of its own, not ${existing.kind} ${done.id} (msgId ${existing.key ?? '?'})`,
-        received: `HTTP ${done.s} naming ${done.id}`,
-        evidence: render.lines([existing.creator, op]),
-      });
-      return;
-    }
-    const resource: Resource = {
-      id: done.id,
-      kind:
-        kind === 'submitPayment'
-          ? 'payment'
-          : kind === 'returnPayment'
-            ? 'return'
-            : kind === 'refund'
-              ? 'refund'
-              : 'cancellation',
-      creator: op,
-      client: op.client,
-      key: inv.key,
-    };
-    space.set(done.id, resource);
-    if (kind === 'submitPayment' && inv.amt !== undefined) {
-      const payment: Payment = {
-        label: `payment ${done.id}`,
-        amount: BigInt(inv.amt),
-        back: [],
-        resource,
-        tx: inv.tx,
-        e2e: inv.e2e,
-        beneficiary: inv.bm,
-      };
-      payments.set(done.id, payment);
-      if (inv.key !== undefined && inv.tx !== undefined) {
-        const ref = `${inv.key}\u0000${inv.tx}`;
-        const list = byReference.get(ref);
-        if (list) list.push(payment);
-        else byReference.set(ref, [payment]);
-      }
-    }
+    if (kind === 'submitPayment') recordPayment(op, done.id);
+    else if (kind === 'cancel' && !cancellations.has(done.id))
+      cancellations.set(done.id, { id: done.id, kind: 'cancellation', creator: op, client: op.client, key: inv.key });
   };
 
   const onStatusRead = (op: Op): void => {
@@ -622,7 +622,9 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const { inv, done } = op;
     if (done?.s !== 200 || inv.id === undefined) return;
     const resource =
-      inv.op === 'cancellationStatus' ? (cancellations.get(inv.id) ?? transfers.get(inv.id)) : transfers.get(inv.id);
+      inv.op === 'cancellationStatus'
+        ? (cancellations.get(inv.id) ?? paymentIds.get(inv.id))
+        : (paymentIds.get(inv.id) ?? backIds.get(inv.id));
     if (!resource) return;
     visibility.checked++;
     const verdict = readable(op.client, resource);

@@ -294,3 +294,17 @@ test('kill matrix: a fault is killed by a violation of its rule in its project�
   const dirty = judged(new Map([['local', new Map([['STS-10', 1]])]]));
   assert.equal(dirty.clean.historyViolations, 1);
 });
+
+test('a refund whose answer names the original payment (POST pacs007’s answer is not shown) shares no id and reads none of its statuses', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '6000', { s: 201, id: 'P1' });
+  refund(w, 'F2', '6000', { s: 201, id: 'P1' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  const v = checkHistory([w.history()]);
+  assert.equal(property(v, 'identity').status, 'passed');
+  assert.equal(
+    property(v, 'money').status,
+    'inconclusive',
+    'neither refund is known settled: the payment’s ACCC is not theirs',
+  );
+});

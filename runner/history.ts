@@ -218,7 +218,7 @@ function evidenceSteps(p: PropertyResult, at: number): Record<string, unknown>[]
   ];
 }
 
-/** One Allure result per project and property (epic History), its proving sub-history attached. */
+/** One Allure result per project and property exercised (epic History), its proving sub-history attached. */
 export function writeHistoryAllure(
   resultsDir: string,
   verdicts: readonly HistoryVerdict[],
@@ -228,7 +228,8 @@ export function writeHistoryAllure(
   const at = options.at ?? Date.now();
   let written = 0;
   for (const v of verdicts) {
-    for (const p of v.properties) {
+    // A property the run gave nothing to judge has no result: a one-test run's report is not padded with skips.
+    for (const p of v.properties.filter((x) => x.status !== 'not exercised')) {
       const uuid = randomUUID();
       const failedRules = [...new Set(p.violations.map((x) => x.rule))];
       const stories = failedRules.length ? failedRules : p.rules;

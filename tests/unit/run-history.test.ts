@@ -11,6 +11,7 @@ import { checkHistory, type HistoryVerdict } from '../../checks/history';
 import { workerHistory, type HistoryLine, type HistoryMeta, type WorkerHistory } from '../../helpers/history';
 import { loadProfile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
+import { reportTest } from './support/report-tests';
 import { faultCatalogue } from '../../reference/faults';
 import { buildMatrix } from '../../scripts/lib/matrix';
 
@@ -260,20 +261,7 @@ test('a request whose answer never came (its worker stopped) is indeterminate', 
 });
 
 test('kill matrix: a fault is killed by a violation of its rule in its project’s history; the clean history must show none', () => {
-  const passed = (project: string): ReportTest => ({
-    project,
-    titlePath: ['status', 'a final status never moves'],
-    title: 'status › a final status never moves',
-    tags: ['@STS-10'],
-    status: 'expected',
-    outcome: 'passed',
-    annotations: [],
-    resultAnnotations: [],
-    resultStatus: 'passed',
-    durationMs: 1,
-    errors: [],
-    results: [],
-  });
+  const passed = (project: string): ReportTest => ({ ...reportTest(['@STS-10'], 'passed'), project });
   const fault = faultCatalogue.find((f) => f.name === 'status-reverts-later')!;
   const profile = loadProfile('local');
   const tests = [passed('local'), passed('local~status-reverts-later')];

@@ -69,85 +69,53 @@ export function writeSyntheticHistory(runDir: string, events: number, workers = 
       const id = `P-${i}`;
       const key = `M-${i}`;
       const x = i % 3 === 0 ? 1 : 0;
+      const refund = (refundKey: string, amt: string, answer: Parameters<typeof exchange>[1]): void =>
+        exchange(
+          {
+            x,
+            c: b,
+            op: 'refund',
+            m: 'POST',
+            p: '/payments/pacs007/v08',
+            key: refundKey,
+            om: key,
+            ot: `T-${i}`,
+            oe: `E-${i}`,
+            rid: `R${refundKey}`,
+            amt,
+            h: refundKey,
+          },
+          answer,
+        );
+      const pay = (answer: Parameters<typeof exchange>[1]): void =>
+        exchange(
+          {
+            x,
+            c: a,
+            op: 'submitPayment',
+            m: 'POST',
+            p: '/payments/pacs008/v10',
+            key,
+            tx: `T-${i}`,
+            e2e: `E-${i}`,
+            bm: `2${w}0000`,
+            amt: '10000',
+            h: `h${i}`,
+          },
+          answer,
+        );
+      const read = (by: string, of: string, answer: Parameters<typeof exchange>[1]): void =>
+        exchange({ x, c: by, op: 'paymentStatus', m: 'GET', p: `/payments/pacs002/v12/${of}`, id: of }, answer);
       if (i % 50 === w) exchange({ x, c: a, op: 'token', m: 'POST', p: '/oauth/token' }, { s: 200 });
-      exchange(
-        {
-          x,
-          c: a,
-          op: 'submitPayment',
-          m: 'POST',
-          p: '/payments/pacs008/v10',
-          key,
-          tx: `T-${i}`,
-          e2e: `E-${i}`,
-          bm: `2${w}0000`,
-          amt: '10000',
-          h: `h${i}`,
-        },
-        { s: 201, id },
-      );
-      exchange(
-        { x, c: a, op: 'paymentStatus', m: 'GET', p: `/payments/pacs002/v12/${id}`, id },
-        { s: 200, st: 'PEND' },
-      );
-      exchange(
-        { x, c: a, op: 'paymentStatus', m: 'GET', p: `/payments/pacs002/v12/${id}`, id },
-        { s: 200, st: 'ACCC' },
-      );
+      pay({ s: 201, id });
+      read(a, id, { s: 200, st: 'PEND' });
+      read(a, id, { s: 200, st: 'ACCC' });
       exchange({ x, c: b, op: 'incomingPayment', m: 'GET', p: `/payments/pacs008/v08/${id}`, id }, { s: 200 });
-      exchange(
-        {
-          x,
-          c: b,
-          op: 'refund',
-          m: 'POST',
-          p: '/payments/pacs007/v08',
-          key: `F-${i}`,
-          om: key,
-          ot: `T-${i}`,
-          oe: `E-${i}`,
-          rid: `R-${i}`,
-          amt: '4000',
-          h: `f${i}`,
-        },
-        { s: 201, id: `F-${i}` },
-      );
-      exchange(
-        { x, c: b, op: 'paymentStatus', m: 'GET', p: `/payments/pacs002/v12/F-${i}`, id: `F-${i}` },
-        { s: 200, st: 'ACCC' },
-      );
-      exchange(
-        {
-          x,
-          c: b,
-          op: 'refund',
-          m: 'POST',
-          p: '/payments/pacs007/v08',
-          key: `G-${i}`,
-          om: key,
-          ot: `T-${i}`,
-          oe: `E-${i}`,
-          rid: `S-${i}`,
-          amt: '7000',
-          h: `g${i}`,
-        },
-        { s: 400 },
-      );
-      exchange(
-        {
-          x,
-          c: a,
-          op: 'submitPayment',
-          m: 'POST',
-          p: '/payments/pacs008/v10',
-          key,
-          tx: `T-${i}`,
-          amt: '10000',
-          h: `h${i}`,
-        },
-        { s: 200, id },
-      );
-      exchange({ x, c: c, op: 'paymentStatus', m: 'GET', p: `/payments/pacs002/v12/${id}`, id }, { s: 404 });
+      refund(`F-${i}`, '4000', { s: 201, id: `F-${i}` });
+      read(b, `F-${i}`, { s: 200, st: 'ACCC' });
+      refund(`G-${i}`, '7000', { s: 400 });
+      pay({ s: 200, id });
+      read(c, id, { s: 404 });
     }
     writeFileSync(historyFile(runDir, w), `${lines.join('\n')}\n`);
   }

@@ -589,33 +589,29 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     }
   };
 
-  /** Whether `reader` may read `resource`: its sender, a payment's beneficiary, a return's or refund's payer. */
-  const readable = (
-    reader: string | undefined,
-    resource: Resource,
-  ): { ok: true } | { ok: false; undecided?: string; owner: string } => {
+  /**
+   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code), a
+   * return's or refund's original payer. Undecided when the history cannot tell.
+   */
+  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string } => {
     if (reader === resource.client) return { ok: true };
-    const readerMember = reader === undefined ? undefined : clients.get(reader)?.member;
-    const owner = resource.client ?? 'no client';
     if (resource.kind === 'payment') {
       const beneficiary = payments.get(resource.id)?.beneficiary;
-      if (beneficiary !== undefined && readerMember !== undefined && beneficiary === readerMember) return { ok: true };
+      const readerMember = reader === undefined ? undefined : clients.get(reader)?.member;
       if (beneficiary === undefined || readerMember === undefined)
         return {
           ok: false,
-          owner,
-          undecided: `the history does not show whether ${reader ?? 'the reader'} is the payment’s beneficiary (no sort code known)`,
+          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known)`,
         };
-      return { ok: false, owner };
+      return { ok: beneficiary === readerMember };
     }
     if (resource.kind === 'return' || resource.kind === 'refund') {
       // The money goes back to the original payer: it may be shown what comes back.
       const original = backsById.get(resource.id)?.original;
-      if (original?.resource.client === reader) return { ok: true };
-      if (!original) return { ok: false, owner, undecided: 'the history does not show the original payment' };
-      return { ok: false, owner };
+      if (!original) return { ok: false, undecided: 'the history does not show the original payment' };
+      return { ok: original.resource.client === reader };
     }
-    return { ok: false, owner };
+    return { ok: false };
   };
 
   const onRead = (op: Op): void => {

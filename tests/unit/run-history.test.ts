@@ -7,6 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import RunFolderReporter from '../../runner/reporters/run-record';
+import { historyBlock, historyRecord, judgeRunHistory, writeHistoryAllure } from '../../runner/history';
 import { checkHistory, type HistoryVerdict } from '../../checks/history';
 import { workerHistory, type HistoryLine, type HistoryMeta, type WorkerHistory } from '../../helpers/history';
 import { loadProfile } from '../../helpers/profile';
@@ -295,4 +300,34 @@ test('a refund whose answer names the original payment (POST pacs007’s answer 
     'inconclusive',
     'neither refund is known settled: the payment’s ACCC is not theirs',
   );
+});
+
+test('a history violation fails a run whose tests passed; run.json and history.json keep the evidence', () => {
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-history-run-'));
+  const w = settledPayment(new Worker(0).client('A'));
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const { meta } = w.history();
+  mkdirSync(path.join(runDir, 'history'));
+  writeFileSync(path.join(runDir, 'history', 'w0.jsonl'), [meta, ...w.lines].map((l) => JSON.stringify(l)).join('\n'));
+  const saved = process.env.PAYMENTS_RUN_DIR;
+  process.env.PAYMENTS_RUN_DIR = runDir;
+  try {
+    const reporter = new RunFolderReporter();
+    assert.equal(reporter.endStatus('passed'), 'failed');
+    const verdicts = judgeRunHistory(runDir);
+    const record = historyRecord(verdicts);
+    assert.equal(record.status, 'failed');
+    assert.equal(record.projects[0]?.violations[0]?.rule, 'STS-10');
+    assert.equal(record.projects[0]?.violations[0]?.evidence.length, 2);
+    assert.match(historyBlock(verdicts).join('\n'), /^History: FAILED, 1 violation/);
+    assert.equal(
+      writeHistoryAllure(path.join(runDir, 'allure-results'), verdicts),
+      3,
+      'identity, lifecycle, visibility',
+    );
+  } finally {
+    if (saved === undefined) delete process.env.PAYMENTS_RUN_DIR;
+    else process.env.PAYMENTS_RUN_DIR = saved;
+    rmSync(runDir, { recursive: true, force: true });
+  }
 });

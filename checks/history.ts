@@ -21,13 +21,14 @@
  * final comes from the profile's status vocabulary, a repeat's body may name no id, a reader is
  * another client's beneficiary when the history cannot tell otherwise.
  */
-import type {
-  EvidenceLine,
-  HistoryComplete,
-  HistoryInvoke,
-  HistoryLine,
-  HistoryMeta,
-  WorkerHistory,
+import {
+  RUNNER_WORKER,
+  type EvidenceLine,
+  type HistoryComplete,
+  type HistoryInvoke,
+  type HistoryLine,
+  type HistoryMeta,
+  type WorkerHistory,
 } from '../helpers/history';
 import type { StatusClass } from '../helpers/profile';
 import { classifyStatus } from '../helpers/status-vocabulary';
@@ -708,7 +709,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   return {
     project: meta?.project ?? '(unknown project)',
     profile: meta?.profile ?? '(unknown profile)',
-    workers: workers.length,
+    workers: workers.filter((w) => w.meta?.worker !== RUNNER_WORKER).length,
     requests,
     events,
     indeterminate: { count: indeterminateCount, shown: indeterminateShown },

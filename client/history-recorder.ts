@@ -23,7 +23,10 @@ import { toMinor } from '../helpers/money';
 
 export interface HistoryRecorderOptions {
   runDir: string;
+  /** The worker's index, or RUNNER_WORKER (helpers/history.ts) for the runner's own requests. */
   workerIndex: number;
+  /** The file, when not the worker's (the runner's: runnerHistoryFile). */
+  file?: string;
   project: string;
   profile: Profile;
   redactor: Redactor;
@@ -158,6 +161,7 @@ export class HistoryRecorder implements AttemptObserver {
   private readonly file: string;
   private readonly routes: Route[];
   private buffer: string[] = [];
+  private madeDir = false;
   private sequence = 0;
   private readonly clients = new Set<string>();
   private readonly origins = new Map<string, number>();
@@ -167,9 +171,8 @@ export class HistoryRecorder implements AttemptObserver {
   private readonly onExit = (): void => this.flush();
 
   constructor(private readonly options: HistoryRecorderOptions) {
-    this.file = historyFile(options.runDir, options.workerIndex);
+    this.file = options.file ?? historyFile(options.runDir, options.workerIndex);
     this.routes = routesOf(options.profile);
-    ensureHistoryDir(options.runDir);
     this.write({
       k: 'meta',
       project: options.project,
@@ -284,6 +287,8 @@ export class HistoryRecorder implements AttemptObserver {
     if (!this.buffer.length) return;
     const lines = this.buffer.join('');
     this.buffer = [];
+    if (!this.madeDir) ensureHistoryDir(this.options.runDir);
+    this.madeDir = true;
     appendFileSync(this.file, lines);
   }
 
@@ -291,5 +296,11 @@ export class HistoryRecorder implements AttemptObserver {
     clearInterval(this.timer);
     process.off('exit', this.onExit);
     this.flush();
+  }
+
+  /** Writes nothing more, and nothing of what is buffered: a run refused before it began keeps no folder. */
+  discard(): void {
+    this.buffer = [];
+    this.close();
   }
 }

@@ -18,10 +18,16 @@ export const historyDir = (runDir: string): string => path.join(runDir, HISTORY_
 export const historyFile = (runDir: string, workerIndex: number): string =>
   path.join(historyDir(runDir), `w${workerIndex}.jsonl`);
 
+/** The runner's own requests for a profile (the credential preflight before any worker): worker -1. */
+export const RUNNER_WORKER = -1;
+export const runnerHistoryFile = (runDir: string, profile: string): string =>
+  path.join(historyDir(runDir), `runner-${encodeURIComponent(profile)}.jsonl`);
+
 /** The first line of a worker's file: whose history it is, and the profile's words for statuses. */
 export interface HistoryMeta {
   k: 'meta';
   project: string;
+  /** The worker's index; RUNNER_WORKER for the runner's own requests. */
   worker: number;
   profile: string;
   /** The profile's expectations: which txSts codes are pending or final on this target (checks/history.ts). */
@@ -111,6 +117,7 @@ export interface HistoryComplete {
 export interface EvidenceLine {
   /** When it was sent (ISO). */
   at: string;
+  /** The worker's index; RUNNER_WORKER for the runner's own requests. */
   worker: number;
   /** The test, or the background work, that sent it. */
   by: string;
@@ -193,10 +200,11 @@ function* linesOf(text: string, start: number): Generator<HistoryLine> {
 export function historyFiles(runDir: string): string[] {
   const dir = historyDir(runDir);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => /^w\d+\.jsonl$/.test(f))
-    .sort((a, b) => Number(a.slice(1, -6)) - Number(b.slice(1, -6)))
-    .map((f) => path.join(dir, f));
+  const files = readdirSync(dir);
+  return [
+    ...files.filter((f) => /^runner-.+\.jsonl$/.test(f)).sort(),
+    ...files.filter((f) => /^w\d+\.jsonl$/.test(f)).sort((a, b) => Number(a.slice(1, -6)) - Number(b.slice(1, -6))),
+  ].map((f) => path.join(dir, f));
 }
 
 /** One worker file: its meta line read now, the rest as it is reached. */

@@ -9,7 +9,7 @@ import { randomUUID, createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkHistory, type HistoryVerdict, type PropertyResult } from '../checks/history';
-import { readRunHistory, type EvidenceLine, type HistoryRecord } from '../helpers/history';
+import { readRunHistory, RUNNER_WORKER, type EvidenceLine, type HistoryRecord } from '../helpers/history';
 import { specLinkFor } from '../helpers/spec-links';
 import { ruleOf } from '../ledger/rules';
 import { VERDICT_LABEL, VERDICT_WORDS } from '../ledger/outcomes';
@@ -95,10 +95,12 @@ export function writeHistoryVerdict(runDir: string, verdicts: readonly HistoryVe
 
 // ── words ───────────────────────────────────────────────────────────────────────────────────────
 
+const sender = (worker: number): string => (worker === RUNNER_WORKER ? 'runner' : `worker ${worker}`);
+
 /** A proving sub-history in lines a terminal shows whole: when, worker, who, the request, the answer. */
 export function evidenceText(lines: readonly EvidenceLine[], indent = '    '): string[] {
   return lines.flatMap((l) => [
-    `${indent}${l.at}  worker ${l.worker}  ${l.by}`,
+    `${indent}${l.at}  ${sender(l.worker)}  ${l.by}`,
     `${indent}  ${l.request}`,
     `${indent}  → ${l.answer}${l.indeterminate ? '  [indeterminate: maybe applied]' : ''}`,
   ]);
@@ -206,7 +208,7 @@ function evidenceSteps(p: PropertyResult, at: number): Record<string, unknown>[]
   const lines = (evidence: readonly EvidenceLine[], broke: boolean) =>
     evidence.map((l, i) =>
       step(
-        `${l.at} · worker ${l.worker} · ${l.by} — ${l.request} → ${l.answer}${l.indeterminate ? ' [indeterminate: maybe applied]' : ''}`,
+        `${l.at} · ${sender(l.worker)} · ${l.by} — ${l.request} → ${l.answer}${l.indeterminate ? ' [indeterminate: maybe applied]' : ''}`,
         l.indeterminate ? 'unknown' : broke && i === evidence.length - 1 ? 'failed' : 'passed',
       ),
     );

@@ -19,6 +19,7 @@ import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest } from './support/report-tests';
 import { faultCatalogue } from '../../reference/faults';
 import { buildMatrix } from '../../scripts/lib/matrix';
+import { verdictOf, withHistory } from '../../scripts/lib/certification';
 
 const expectations = loadProfile('local').expectations;
 
@@ -330,4 +331,23 @@ test('a history violation fails a run whose tests passed; run.json and history.j
     else process.env.PAYMENTS_RUN_DIR = saved;
     rmSync(runDir, { recursive: true, force: true });
   }
+});
+
+test('certification: a rule the run’s history shows violated is failed, whatever its tests said', () => {
+  const passed = {
+    id: 'STS-10',
+    level: 'documented' as const,
+    statement: 's',
+    applies: true,
+    status: 'passed' as const,
+    tests: { passed: 2, failed: 0, skipped: 0 },
+  };
+  const other = { ...passed, id: 'STS-08' };
+  const w = settledPayment(new Worker(0).client('A'));
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const results = withHistory([passed, other], historyRecord([checkHistory([w.history()])]));
+  assert.equal(results[0]?.status, 'failed');
+  assert.match(results[0]!.failures![0]!.test, /the run's history \(lifecycle\)/);
+  assert.equal(results[1]?.status, 'passed');
+  assert.equal(verdictOf(results).certified, false);
 });

@@ -3,7 +3,8 @@
  * one reference server, the clean project, and one project per fault whose clients the reference
  * registers with that fault alone. A fault project runs the tests citing the fault's rule (on its
  * operation, for a fault that breaks one operation) and stops once it is killed; a fault only the
- * run's history sees runs every test, as a normal run, to its end (its kill is the history's verdict).
+ * run's history sees runs them, and the tests of the rules that exercise it, to their end (its kill
+ * may be the history's verdict).
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
@@ -21,8 +22,11 @@ export interface MutationPlan {
   scope: 'cited' | 'all';
   killCap: number;
   workers: number;
-  /** `history`: a fault only the run's history sees: its project runs every test, as a normal run, and never stops early. */
-  faults: { name: string; rule: string; seenBy?: 'history' }[];
+  /**
+   * `history`: a fault only the run's history sees: its project runs the tests of its rule and of the
+   * rules that exercise it, to their end (no kill cap, so observations and the pool start as in a normal run).
+   */
+  faults: { name: string; rule: string; seenBy?: 'history'; exercisedBy?: readonly string[] }[];
 }
 
 const settings = runSettings();
@@ -51,8 +55,13 @@ const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
       faultRule: fault.rule,
       evidence: 'minimal',
     },
-    ...(plan.scope === 'cited' && !history
-      ? { grep: grepFor(fault.rule, op && isOperation(op) ? op : undefined) }
+    ...(plan.scope === 'cited'
+      ? {
+          grep: [
+            grepFor(fault.rule, op && isOperation(op) ? op : undefined),
+            ...(fault.exercisedBy ?? []).map((rule) => grepFor(rule)),
+          ],
+        }
       : {}),
   };
 });

@@ -15,15 +15,18 @@ export interface FaultInfo {
   description: string;
   /**
    * `history`: only the run's history sees it (it acts later than any single test's requests): the
-   * kill matrix runs every test with it, as a normal run, and reads the history's verdict.
+   * kill matrix reads the history's verdict, and runs the fault's tests to their end, with the
+   * observations and pool a normal run starts.
    */
   seenBy?: 'history';
+  /** Rules whose tests send what the fault needs, besides its own rule's (the kill matrix runs them too). */
+  exercisedBy?: readonly string[];
 }
 
 const f = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description }) as const;
-/** A fault only the run's history sees (FaultInfo.seenBy). */
-const h = <N extends string>(name: N, rule: string, description: string) =>
-  ({ name, rule, description, seenBy: 'history' }) as const;
+/** A fault only the run's history sees (FaultInfo.seenBy), and the rules whose tests exercise it besides its own. */
+const h = <N extends string>(name: N, rule: string, description: string, exercisedBy: readonly string[] = []) =>
+  ({ name, rule, description, seenBy: 'history', exercisedBy }) as const;
 
 /** The global faults; faultCatalogue adds the generated per-operation ones. */
 const globalFaultCatalogue = [
@@ -242,6 +245,8 @@ const globalFaultCatalogue = [
     'id-reused-after-final',
     'P8-33',
     'Once per client, a new payment is given the paymentsServiceId of one of the client’s payments that is final and was created 1 s ago (REF_FAULT_LATER_MS when set); the id then names the new payment.',
+    // P8-33's own test pays twice at once: the submissions' tests pay one after the other.
+    ['P8-01'],
   ),
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f(

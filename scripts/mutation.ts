@@ -97,7 +97,11 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     scope: options.scope,
     killCap: options.maxKills,
     workers: options.workers,
-    faults: faults.map((f) => ({ name: f.name, rule: f.rule, ...('seenBy' in f ? { seenBy: f.seenBy } : {}) })),
+    faults: faults.map((f) => ({
+      name: f.name,
+      rule: f.rule,
+      ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
+    })),
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));

@@ -66,7 +66,7 @@ export function renderMutationPage(m: Matrix): string {
 command <code>${escapeHtml(m.command)}</code></p>
 <p>Each fault of the reference service breaks exactly one ledger rule. A fault is <b>killed</b> when at least one test fails
 with it switched on${m.scope === 'cited' ? ' (only the tests citing the rule run against it)' : ''}, or the run’s history shows a violation of
-its rule (a fault only the history sees runs every test, as a normal run); it <b>survived</b> when every test passed,
+its rule (a fault only the history sees runs its tests to their end); it <b>survived</b> when every test passed,
 which means a missing or too weak test; it is <b>not applicable</b> when the rule needs a capability this profile does not grant.</p>
 <p><b>${escapeHtml(verdictLine)}</b></p>
 ${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>` : ''}

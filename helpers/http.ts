@@ -88,6 +88,25 @@ export class TransportFailure extends Error {
   }
 }
 
+/** Who sent a request, as the run's history names it (client/history-recorder.ts). */
+export interface RequestOrigin {
+  /** The test ("file › describe › title"), or "background: …" for work outside any test. */
+  by?: string;
+  /** The client the request is sent as, with its sort code when it has one (the history's beneficiaries). */
+  client?: { clientId: string; memberId?: string; role?: string };
+}
+
+/**
+ * Sees every attempt a client sends, retries included, and its answer or the lack of one: the run's
+ * history is built from it, so it holds every request the target saw, whoever sent it.
+ */
+export interface AttemptObserver {
+  /** An attempt leaves (`attempt` 1 the first, then its retries); what it returns is given back to `answered`. */
+  sent(request: HttpRequest, origin: RequestOrigin | undefined, attempt: number): number;
+  /** Its answer, or none (`error`: the transport's code, e.g. ECONNRESET, or `unreachable`). */
+  answered(ref: number, response: HttpResponse | undefined, error?: string): void;
+}
+
 /** How one request may be sent again. */
 export interface SendOptions {
   /**
@@ -98,6 +117,8 @@ export interface SendOptions {
   repeatable?: boolean;
   /** Builds each next attempt: fresh single-use values (an assertion's jti, an SCA nonce) over the same body. */
   renew?: () => HttpRequest;
+  /** Who sends it, for the run's history. */
+  origin?: RequestOrigin;
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
@@ -128,6 +149,8 @@ export interface HttpClientOptions {
   learnedRate?: { store?: RateLimitStore; sharedBy?: number };
   timeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
+  /** Sees every attempt and its answer (the run's history). */
+  observer?: AttemptObserver;
   /** Proxy settings of this client alone (tests); default: the environment's, one transport per process. */
   proxy?: ProxySettings;
 }
@@ -241,10 +264,18 @@ export class HttpClient {
       const epoch = this.learned?.epochOf(key) ?? 0;
       let response: HttpResponse;
       this.requestsSent++;
+      const observer = this.options.observer;
+      const ref = observer?.sent(attempt, sendOptions.origin, retries.length + 1);
       try {
         response = await this.once(attempt);
       } catch (error) {
         const code = transportErrorCode(error);
+        if (ref !== undefined)
+          observer!.answered(
+            ref,
+            undefined,
+            code ?? (error instanceof TargetUnreachableError ? 'unreachable' : 'error'),
+          );
         if (code === undefined) throw error;
         if (repeatable && retries.length < retry.maxRetries && CONNECTION_RETRY_MS <= budget) {
           budget -= CONNECTION_RETRY_MS;
@@ -256,6 +287,7 @@ export class HttpClient {
         throw new TransportFailure(label, attempt, code, retries, error);
       }
       this.learned?.answered(key, response.status, response.headers, epoch);
+      if (ref !== undefined) observer!.answered(ref, response);
       if (retryable(response.status, repeatable) && retries.length < retry.maxRetries) {
         const wait = retryAfterMs(response.headers['retry-after'], response.headers.date);
         if (wait <= budget) {

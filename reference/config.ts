@@ -40,6 +40,13 @@ export interface Config {
   headersTimeoutMs: number;
   /** Most transfers (payments, returns, refunds) kept in memory; the oldest final ones go first. */
   maxTransfers: number;
+  /**
+   * REF_FAULT_LATER_MS: when set, how much later every late fault acts (see lateFaultMs), instead of
+   * each one's own delay, so that a run of a few seconds meets them.
+   */
+  faultLaterMs: number | undefined;
+  /** Share of payments POSTs applied but answered by a closed connection (REF_DROP_POST_ANSWER_PERCENT), 0 to 100. */
+  dropPostAnswerPercent: number;
   faults: readonly FaultName[];
   dialect: Dialect;
   /** A broken payments API behind a working token endpoint (REF_BROKEN, broken.ts); undefined: the API works. */
@@ -140,11 +147,31 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     requestTimeoutMs,
     headersTimeoutMs,
     maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env.REF_MAX_TRANSFERS, 200_000, 1),
+    faultLaterMs:
+      options.faultLaterMs ??
+      (env.REF_FAULT_LATER_MS?.trim() ? int('REF_FAULT_LATER_MS', env.REF_FAULT_LATER_MS, 0, 0) : undefined),
+    dropPostAnswerPercent:
+      options.dropPostAnswerPercent ?? percent('REF_DROP_POST_ANSWER_PERCENT', env.REF_DROP_POST_ANSWER_PERCENT),
     faults,
     dialect,
     broken: parseBrokenMode(options.broken ?? env.REF_BROKEN),
     clients: options.clients ?? clientsFrom(env.REF_CLIENTS),
   };
+}
+
+/** The faults that act some time after what they break (the history sees them; no single test's requests do). */
+export const LATE_FAULT_MS = {
+  /** A final status read this long ago reads as interim again. */
+  'status-reverts-later': 3_000,
+  /** A payment final and created this long ago gives its id to the client's next payment. */
+  'id-reused-after-final': 1_000,
+  /** A msgId first submitted this long ago is processed as a new payment when repeated. */
+  'late-repeat-new-payment': 30_000,
+} as const;
+
+/** How much later a late fault acts: REF_FAULT_LATER_MS when set, else the fault's own delay. */
+export function lateFaultMs(config: Pick<Config, 'faultLaterMs'>, fault: keyof typeof LATE_FAULT_MS): number {
+  return config.faultLaterMs ?? LATE_FAULT_MS[fault];
 }
 
 function clientsFrom(raw: string | undefined): unknown[] {

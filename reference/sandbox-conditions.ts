@@ -1,11 +1,12 @@
 /**
  * A provider's sandbox as a bank meets it on its first day (README, "Sandbox conditions"): a rate
- * limit per client answered 429 with Retry-After, and a share of status reads answered 503 with
- * Retry-After, in delta-seconds or as an HTTP-date (REF_RETRY_AFTER); the limit stated in
- * RateLimit-Policy and RateLimit headers if REF_RATE_LIMIT_HEADERS asks. Off unless a REF_* knob
- * turns them on; none ever touches the admin API.
- * They run before any route (an onRequest hook, before the body is read), as a gateway in front of a
- * real service would: a request they refuse was not processed.
+ * limit per client answered 429 with Retry-After, a share of status reads answered 503 with
+ * Retry-After (in delta-seconds or as an HTTP-date, REF_RETRY_AFTER; the limit stated in RateLimit-Policy
+ * and RateLimit headers if REF_RATE_LIMIT_HEADERS asks), and a share of payments POSTs whose answer is
+ * lost. All are off unless a REF_* knob turns them on; none ever touches the admin API. The 429 and 503
+ * come before any route (an onRequest hook, before the body is read), as a gateway in front of a real
+ * service would: a request they refuse was not processed. A lost answer comes after the route: the
+ * request was applied, and its connection is closed instead of answered (the client cannot tell whether it was).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context';
@@ -74,10 +75,22 @@ export function rateLimitKey(req: FastifyRequest): string {
 /** The status reads a sandbox's flakiness hits: pacs.002 and camt.029 (reads of a state that moves). */
 const STATUS_READ = /^\/payments\/(pacs002|camt029)\//;
 
+/** The payments API's POSTs (not the token endpoint, not the admin API): their answers may be lost. */
+const PAYMENTS_POST = /^\/payments\//;
+
 export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceContext): void {
-  const { rateLimitRps, status503Percent, transientSeed, retryAfter, rateLimitHeaders } = ctx.config;
+  const { rateLimitRps, status503Percent, transientSeed, retryAfter, rateLimitHeaders, dropPostAnswerPercent } =
+    ctx.config;
   const limiter = rateLimitRps > 0 ? new RateLimiter(rateLimitRps) : undefined;
   const unavailable = status503Percent > 0 ? seededShare(transientSeed, status503Percent) : undefined;
+  // A generator of its own: the lost answers do not shift which status reads get a 503.
+  const lost = dropPostAnswerPercent > 0 ? seededShare(transientSeed + 1, dropPostAnswerPercent) : undefined;
+  if (lost)
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.method !== 'POST' || !PAYMENTS_POST.test(req.url) || reply.statusCode === 429 || !lost()) return payload;
+      req.raw.socket.destroy();
+      return payload;
+    });
   if (!limiter && !unavailable) return;
   app.addHook('onRequest', async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';

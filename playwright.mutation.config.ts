@@ -1,9 +1,11 @@
 /**
  * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
- * one reference server, the clean project (unless an earlier run stands for it), and one project per batch of faults (scripts/lib/fault-batches.ts).
- * A batch project runs the tests citing its faults' rules (on a fault's operation, for a fault that
- * breaks one operation), each test against the one fault it cites, whose clients the reference
- * registers with that fault alone; a fault stops once it is killed.
+ * one reference server, the clean project (unless an earlier run stands for it), and one project per
+ * batch of faults (scripts/lib/fault-batches.ts). A batch project runs the tests citing its faults'
+ * rules (on a fault's operation, for a fault that breaks one operation), each test against the one
+ * fault it cites, whose clients the reference registers with that fault alone; a fault stops once it
+ * is killed. A fault only the run's history sees has a project of its own: it runs the tests of its
+ * rule and of the rules that exercise it to their end (its kill may be the history's verdict).
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
@@ -22,7 +24,7 @@ export interface MutationPlan {
   workers: number;
   /** Whether the run has the clean project (else scripts/mutation.ts reads it from an earlier run). */
   clean: boolean;
-  /** Faults in batches, no two faults of a batch running the same test. */
+  /** Faults in batches, no two faults of a batch running the same test; a fault only the history sees alone. */
   batches: Fault[][];
 }
 
@@ -37,6 +39,9 @@ const plan = JSON.parse(
 const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
 if (!settings.listing) shareClientKeys();
 
+/** A batch of one fault only the run's history sees: no kill cap, so observations and the pool start as in a normal run. */
+const seenByHistory = (batch: readonly Fault[]): boolean => batch.length === 1 && batch[0]!.seenBy === 'history';
+
 const batchProjects: Project<RunOptions>[] = plan.batches.map((batch, i) => ({
   name: batchProjectName(profile.name, batch, i),
   testDir: './tests',
@@ -45,7 +50,7 @@ const batchProjects: Project<RunOptions>[] = plan.batches.map((batch, i) => ({
   workers: 1,
   // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
   ...leftOut({ slow: false, exploring: settings.exploring }),
-  use: { profile, faultBatch: batch, killCap: plan.killCap, evidence: 'minimal' },
+  use: { profile, faultBatch: batch, killCap: seenByHistory(batch) ? 0 : plan.killCap, evidence: 'minimal' },
   ...(plan.scope === 'cited' ? { grep: new RegExp(batch.map((f) => faultGrep(f).source).join('|')) } : {}),
 }));
 

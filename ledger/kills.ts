@@ -13,6 +13,13 @@ export interface Fault {
   name: string;
   /** The ledger rule it breaks. */
   rule: string;
+  /**
+   * `history`: only the run's history sees it (reference/faults.ts): it runs its tests to their end,
+   * with the observations and pool a normal run starts, in a project of its own.
+   */
+  seenBy?: 'history';
+  /** Rules whose tests send what the fault needs, besides its own rule's: it runs them too. */
+  exercisedBy?: readonly string[];
 }
 
 /** The annotation naming the fault a test of a batch ran against (fixtures/options.ts): the matrix reads its kills by it. */
@@ -24,8 +31,16 @@ export function faultOperation(name: string): Operation | undefined {
   return op && isOperation(op) ? op : undefined;
 }
 
-/** The tests a fault runs, as a Playwright grep: those citing its rule (and its operation, if it has one). */
-export const faultGrep = (fault: Fault): RegExp => grepFor(fault.rule, faultOperation(fault.name));
+/**
+ * The tests a fault runs, as a Playwright grep: those citing its rule (and its operation, if it has
+ * one), and those citing the rules that exercise it.
+ */
+export const faultGrep = (fault: Fault): RegExp =>
+  new RegExp(
+    [grepFor(fault.rule, faultOperation(fault.name)), ...(fault.exercisedBy ?? []).map((rule) => grepFor(rule))]
+      .map((grep) => grep.source)
+      .join('|'),
+  );
 
 /**
  * Whether a test is one the fault runs, read from its tags (with or without @): the grep's selection,
@@ -57,3 +72,9 @@ export function killsFault(fault: Fault, evidence: KillEvidence): boolean {
   const failedRule = evidence.outcomes.some((o) => o.rule === fault.rule && o.status === 'failed');
   return failedRule && (!op || !ruleById.has(fault.rule) || testOperations(evidence.tags, fault.rule).includes(op));
 }
+
+/**
+ * The name a fault's own record is kept under when a kill-matrix batch serves several faults (the
+ * target's tally, the pool's share, the history's verdict): its project's name as if it ran alone.
+ */
+export const faultProject = (project: string, faults: readonly string[]): string => `${project}~${faults.join(',')}`;

@@ -30,6 +30,14 @@ import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
 import type { MutationPlan } from '../playwright.mutation.config';
 import { runPaths } from '../helpers/run-folder';
+import { judgeRunHistory } from '../runner/history';
+import { historyViolations } from './lib/matrix';
+import { checkHistory, type HistoryVerdict } from '../checks/history';
+import { historiesByClientFaults, readRunHistory } from '../helpers/history';
+import { faultProject, type Fault } from '../ledger/kills';
+
+/** REF_FAULT_LATER_MS of the matrix's reference: how much later its late faults act (a normal run repeats and rereads within about a second). */
+const HISTORY_FAULT_LATER_MS = 300;
 
 const USAGE =
   'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
@@ -92,6 +100,26 @@ function cleanRunTests(runDir: string, profile: string): ReportTest[] {
   return tests;
 }
 
+/**
+ * Each fault's history, judged apart: the requests of the clients the reference applied it to (a
+ * batch serves several faults, each with its own clients), under the name its project would have
+ * alone; a project whose clients name no faults (the clean one) is judged whole.
+ */
+function faultHistoryVerdicts(runDir: string): HistoryVerdict[] {
+  return [...readRunHistory(runDir).values()].flatMap((workers) => {
+    const byFaults = historiesByClientFaults(workers);
+    if (!byFaults.size) return [checkHistory(workers)];
+    return [...byFaults].map(([faults, ofFaults]) =>
+      checkHistory(
+        ofFaults.map((w) => ({
+          ...w,
+          ...(w.meta ? { meta: { ...w.meta, project: faultProject(w.meta.profile, faults.split(',')) } } : {}),
+        })),
+      ),
+    );
+  });
+}
+
 function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInfo[] {
   if (!only.length) return [...catalogue];
   const unknown = only.filter((name) => !catalogue.some((f) => f.name === name));
@@ -114,12 +142,21 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   const cleanTests = options.cleanRun ? cleanRunTests(options.cleanRun, profile.name) : undefined;
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
-  const batches = batchFaults(
-    faults.map(({ name, rule }) => ({ name, rule })),
-    listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
-    FAULTS_PER_BATCH,
-    options.scope === 'all',
-  );
+  // A fault only the history sees runs alone: uncapped, with a normal run's background work.
+  const planned: Fault[] = faults.map((f) => ({
+    name: f.name,
+    rule: f.rule,
+    ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
+  }));
+  const batches = [
+    ...batchFaults(
+      planned.filter((f) => !f.seenBy),
+      listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
+      FAULTS_PER_BATCH,
+      options.scope === 'all',
+    ),
+    ...planned.filter((f) => f.seenBy).map((f) => [f]),
+  ];
   const plan: MutationPlan = {
     profile: profile.name,
     scope: options.scope,
@@ -136,9 +173,21 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
 
   const run = await runPlaywright(
     [],
-    { PAYMENTS_RUN_DIR: runDir, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' },
+    {
+      PAYMENTS_RUN_DIR: runDir,
+      PAYMENTS_MUTATION_PLAN: planFile,
+      PAYMENTS_ALLURE: '0',
+      PAYMENTS_CLIENT_FAULTS: '',
+      // The faults only the history sees act this long after what they break: within a run of some seconds.
+      REF_FAULT_LATER_MS: String(HISTORY_FAULT_LATER_MS),
+    },
     { quiet: true, config: 'playwright.mutation.config.ts' },
   );
+  // Each fault's history (its own clients'), and the clean project's: a fault is killed by a violation of its rule there too.
+  const history = historyViolations([
+    ...faultHistoryVerdicts(runDir),
+    ...(options.cleanRun ? judgeRunHistory(options.cleanRun).filter((v) => v.project === profile.name) : []),
+  ]);
   const report = readReportFile(runPaths(runDir).jsonReport);
   const errors = report
     ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
@@ -153,7 +202,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     .filter(Boolean)
     .join(' ');
   const matrix = buildMatrix(
-    { exitCode: run.exitCode, tests: [...(cleanTests ?? []), ...run.tests], errors },
+    { exitCode: run.exitCode, tests: [...(cleanTests ?? []), ...run.tests], errors, history },
     faults,
     profile,
     {
@@ -173,7 +222,14 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   console.log(
     `matrix: ${path.join(options.outDir, 'matrix.json')}, page: ${path.resolve(options.outDir, 'index.html')}`,
   );
-  return { ok: matrix.complete && matrix.clean.failed === 0 && matrix.summary.survived === 0, matrix };
+  return {
+    ok:
+      matrix.complete &&
+      matrix.clean.failed === 0 &&
+      matrix.clean.historyViolations === 0 &&
+      matrix.summary.survived === 0,
+    matrix,
+  };
 }
 
 if (require.main === module)

@@ -54,11 +54,10 @@ export interface SuiteRun {
  * Memory of the processes a run starts (a 2-worker run under 600 MB of RSS summed over the tree).
  * V8 sizes its heap for the machine: with a lot of RAM each process grows a 32 MB young generation
  * and lets the old one grow 4× before collecting, although a worker's live heap stays near 60 MB.
- *  - Workers (through NODE_OPTIONS, which the runner hands them): 8 MB semi-spaces, a 256 MB old
- *    generation, which V8 then grows by ~1.3× instead of 4×. Smaller semi-spaces save a few MB a
- *    worker but make the scavenger run so often that collecting takes a good share of a worker's CPU.
- *  - The runner: the same semi-spaces on its command line (Playwright forks workers with the runner's
- *    command-line flags, which replace theirs); no heap cap there, for the same reason.
+ *  - Workers (through NODE_OPTIONS, which the runner hands them): 1 MB semi-spaces, a 256 MB old
+ *    generation, which V8 then grows by ~1.3× instead of 4×.
+ *  - The runner: 1 MB semi-spaces on its command line; no heap cap there, because Playwright forks
+ *    workers with the runner's command-line flags, which would replace theirs.
  *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
  *    the system when freed: about 20 MB less per worker, no slower (other C libraries ignore them).
  * The reference sets its own flags on its command line (runner/projects.ts).
@@ -68,8 +67,8 @@ export interface SuiteRun {
  * the workers' through PAYMENTS_WORKER_NODE_OPTIONS, which the config puts back in NODE_OPTIONS before
  * any worker forks (helpers/run-settings.ts).
  */
-const RUNNER_V8_FLAGS = ['--max-semi-space-size=8'];
-const WORKER_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=256'];
+const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
+const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
 /** `options` plus each flag it does not set yet: a flag the user set wins. */
 function withFlags(options: string, flags: readonly string[]): string {

@@ -142,20 +142,22 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   const cleanTests = options.cleanRun ? cleanRunTests(options.cleanRun, profile.name) : undefined;
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
-  // A fault only the history sees runs alone: uncapped, with a normal run's background work.
+  // A fault only the history sees runs alone: uncapped, with a normal run's background work. Those
+  // run first, beside the batches: what they break shows some time later, and a run of few requests
+  // against an idle reference can end within that time.
   const planned: Fault[] = faults.map((f) => ({
     name: f.name,
     rule: f.rule,
     ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
   }));
   const batches = [
+    ...planned.filter((f) => f.seenBy).map((f) => [f]),
     ...batchFaults(
       planned.filter((f) => !f.seenBy),
       listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
       FAULTS_PER_BATCH,
       options.scope === 'all',
     ),
-    ...planned.filter((f) => f.seenBy).map((f) => [f]),
   ];
   const plan: MutationPlan = {
     profile: profile.name,

@@ -3,18 +3,18 @@
  * X-Client-Id, a JSON answer to Accept: application/json, the Content-Type of a submission, and the
  * SCA JWT of every submitting POST, with the attacks of RFC 8725. Table-driven from the operation
  * drivers (fixtures/operations.ts): the valid twin on the same operation first, then one
- * mutation. POST pacs008 has its own, fuller catalogue in tests/payments/headers-and-sca.spec.ts.
+ * mutation. POST pacs008 runs the full header and SCA catalogue, through its own driver, in
+ * tests/payments/headers-and-sca.spec.ts; the other operations here run one case per rule.
  */
 import { randomUUID } from 'node:crypto';
 import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/operations';
+import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
 import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
 import { refusalAssumptions } from '../../checks/verdicts';
-import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
+import { scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
-import type { Clients } from '../../client/target';
 import { readChangedNothing } from '../../client/flows/live-lane';
 import { acceptedAnswer, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 
@@ -43,9 +43,6 @@ const accessCasesOf = (d: OperationDriver) =>
   liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases;
 const scaCases = onePerRule(headerCases, 'SCA-');
 
-const otherThan = (clients: Clients, actor: Clients['primary']) =>
-  actor === clients.primary ? clients.secondary : clients.primary;
-
 for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {
     if (driver.op !== 'submitPayment') {
@@ -54,16 +51,8 @@ for (const driver of drivers) {
           on(driver, `refuses: ${c.name}`),
           details(driver, [...c.rules, ...refusalAssumptions()], c.needsOtherClient),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
-            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-            const twin = await send('valid twin');
-            driver.acceptTwin(verdicts, twin);
-            const actor = driver.actor(clients);
-            const other = otherThan(clients, actor);
-            const accessToken = await api.accessToken(actor);
-            const otherAccessToken = c.needsOtherClient && other ? await api.accessToken(other) : undefined;
-            const mutant = await send(`mutant: ${c.name}`, (body) =>
-              headerMutant(c, { client: actor, other, accessToken, otherAccessToken, body }),
-            );
+            const ctx = { api, verdicts, clients, seed, settledOriginals };
+            const { send, twin, mutant } = await twinThenMutant(driver, c, ctx);
             const refused = documentedRules(c).filter((rule) =>
               verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` }),
             );
@@ -115,19 +104,7 @@ for (const driver of drivers.filter(submitting)) {
           details(driver, c.rules, c.needsOtherClient),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
             verdicts.scaGoverns(driver.op);
-            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-            driver.acceptTwin(verdicts, await send('valid twin'));
-            const actor = driver.actor(clients);
-            const accessToken = await api.accessToken(actor);
-            const mutant = await send(`mutant: ${c.name}`, (body) =>
-              headerMutant(c, {
-                client: actor,
-                other: otherThan(clients, actor),
-                accessToken,
-                otherAccessToken: undefined,
-                body,
-              }),
-            );
+            const { mutant } = await twinThenMutant(driver, c, { api, verdicts, clients, seed, settledOriginals });
             for (const rule of documentedRules(c))
               verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
           },

@@ -6,14 +6,13 @@
  * mutation. POST pacs008 runs the full header and SCA catalogue, through its own driver, in
  * tests/payments/headers-and-sca.spec.ts; the other operations here run one case per rule.
  */
-import { randomUUID } from 'node:crypto';
 import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
 import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
 import { refusalAssumptions } from '../../checks/verdicts';
-import { scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
+import { scaAttackMutant } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import { readChangedNothing } from '../../client/flows/live-lane';
 import { acceptedAnswer, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
@@ -128,25 +127,6 @@ for (const driver of drivers.filter(submitting)) {
           },
         );
       }
-
-      test(
-        on(driver, 'refuses: SCA nonce reused for a second request'),
-        details(driver, ['SCA-11', 'SCA-15']),
-        async ({ api, verdicts, clients, seed, settledOriginals }) => {
-          verdicts.scaGoverns(driver.op);
-          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          const nonce = `nonce-${randomUUID()}`;
-          driver.acceptTwin(
-            verdicts,
-            await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } })),
-          );
-          const second = await send('another request reusing the nonce', () => ({
-            sca: { claims: { nonce } },
-            mutation: SCA_NONCE_REUSED,
-          }));
-          verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
-        },
-      );
 
       for (const variant of acceptedScaVariants) {
         test(

@@ -6,7 +6,6 @@
  * status the profile assumes (SCA-15, ERR-01). A case may read its twin as it was sent (a reused
  * nonce). The full catalogue runs here; the other operations run one case per rule.
  */
-import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import {
   acceptedScaVariants,
@@ -18,7 +17,7 @@ import {
 import { createdNothingUnderMsgId, REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { refusalAssumptions } from '../../checks/verdicts';
 import { tokenExpiry } from '../../fixtures/observation-catalogue';
-import { reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
+import { reserialisedMutant } from '../../cases/mutations';
 import { mutantThenTwin, OPERATION_DRIVERS, twinThenMutant } from '../../fixtures/operations';
 
 const payment = OPERATION_DRIVERS.submitPayment;
@@ -48,24 +47,6 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
       for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what });
     });
   }
-
-  test('refuses: SCA nonce reused for a second payment', { tag: ['@SCA-11', '@SCA-15'] }, async ({
-    api,
-    verdicts,
-    seed,
-    clients,
-    settledOriginals,
-  }) => {
-    const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals });
-    const nonce = `nonce-${randomUUID()}`;
-    const first = await send('valid twin carrying the nonce', () => ({ sca: { claims: { nonce } } }));
-    verdicts.requireStatus('P8-01', 'the first use of the nonce is accepted', first, [201]);
-    const second = await send('another payment reusing the nonce', () => ({
-      sca: { claims: { nonce } },
-      mutation: SCA_NONCE_REUSED,
-    }));
-    verdicts.refused('SCA-11', second, 'sca', { what: 'a second payment reusing the nonce is refused' });
-  });
 
   test('refuses: an access token used after expires_in', {
     tag: ['@AT-05'],

@@ -9,13 +9,13 @@
 import { ABSENT } from '../../helpers/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
-import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
+import { acceptedScaVariants, caseTitle, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
 import { refusalAssumptions } from '../../checks/verdicts';
 import { scaAttackMutant } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import { readChangedNothing } from '../../client/flows/live-lane';
-import { acceptedAnswer, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
+import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
@@ -99,11 +99,18 @@ for (const driver of drivers.filter(submitting)) {
     if (driver.op !== 'submitPayment') {
       for (const c of scaCases) {
         test(
-          on(driver, `refuses: ${c.name}`),
-          details(driver, c.rules, c.needsOtherClient),
+          on(driver, caseTitle(c)),
+          details(driver, [...c.rules, ...(c.reading ? ['ROB-03'] : [])], c.needsOtherClient),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
             verdicts.scaGoverns(driver.op);
             const { mutant } = await twinThenMutant(driver, c, { api, verdicts, clients, seed, settledOriginals });
+            if (c.reading)
+              return answeredAsRead(verdicts, api.profile.expectations, {
+                rule: c.reading,
+                op: driver.op,
+                exchange: mutant,
+                what: `${driver.op} with ${c.name}`,
+              });
             for (const rule of documentedRules(c))
               verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
           },

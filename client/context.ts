@@ -54,15 +54,23 @@ export function useTestHost(runner: TestHost): void {
 // observations started when a worker starts, exploration kits. A test step or an expect would attach
 // to whichever test happens to be running, so background work must use neither: it is marked here.
 
-const marker = new AsyncLocalStorage<true>();
+const marker = new AsyncLocalStorage<string>();
 
 export function inBackground(): boolean {
-  return marker.getStore() === true;
+  return marker.getStore() !== undefined;
 }
 
-/** Runs `work` marked as background; the returned promise never rejects unhandled (a caller awaits it or drops it). */
-export function runInBackground<T>(work: () => Promise<T>): Promise<T> {
-  const running = marker.run(true, work);
+/** What the background work running now is, in a few words (the run's history names its requests so); undefined outside it. */
+export function backgroundWork(): string | undefined {
+  return marker.getStore();
+}
+
+/**
+ * Runs `work` marked as background, named `what` ("settled-payment pool"); the returned promise never
+ * rejects unhandled (a caller awaits it or drops it).
+ */
+export function runInBackground<T>(work: () => Promise<T>, what = 'work outside any test'): Promise<T> {
+  const running = marker.run(what, work);
   running.catch(() => undefined);
   return running;
 }

@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetTally } from './target-tally';
+import type { HistoryRecord } from './history';
 
 export const RUN_RECORD = 'run.json';
 /** A folder without an end mark younger than this may belong to a run still going. */
@@ -61,6 +62,8 @@ export interface RunRecord {
    */
   targets?: Record<string, TargetTally & { verdict?: string; sentence?: string }>;
   totalTests?: number;
+  /** The run's history judged as one (runner/history.ts): a violation fails the run. */
+  history?: HistoryRecord;
   /** Live profiles only: the payments counted when the tests began and when the run ended. */
   livePayments?: { before?: LivePayments[]; after?: LivePayments[] };
   pid: number;

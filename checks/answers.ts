@@ -234,7 +234,12 @@ export function answeredAsRead(
   if (reading === 'either') return;
   const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
   if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
-    verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', false, `the target accepted it: ${answerOf(exchange)}`);
+    verdicts.gate(
+      'SCA-18',
+      'camt.056 is checked by its sca-token',
+      false,
+      `the target accepted it: ${answerOf(exchange)}`,
+    );
   verdicts.assume(
     rule,
     `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`,

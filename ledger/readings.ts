@@ -23,7 +23,9 @@ export function readingFieldOf(rule: string): ReadingField {
   const { level, profileField } = ruleOf(rule);
   const field = /^expectations\.(\w+)$/.exec(profileField ?? '')?.[1];
   if (level !== 'assumption' || !field)
-    throw new Error(`${rule} is no reading: a reading is an assumption rule whose profileField is one expectations field`);
+    throw new Error(
+      `${rule} is no reading: a reading is an assumption rule whose profileField is one expectations field`,
+    );
   return field as ReadingField;
 }
 

@@ -15,8 +15,6 @@ import path from 'node:path';
 interface Step {
   name: string;
   command: string[];
-  /** Arguments taken from the steps run before it (their exit code and output, by name). */
-  argsFrom?: (earlier: ReadonlyMap<string, { code: number; output: string }>) => string[];
   env?: Record<string, string>;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
@@ -42,9 +40,6 @@ const unitFiles = readdirSync('tests/unit')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => path.join('tests/unit', f));
 
-/** The conformance run against the local reference (its run folder also serves the kill matrix). */
-const CONFORMANCE = 'conformance (local reference)';
-
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */
 const EXPLORATION_SEQUENCES = 6;
 
@@ -63,7 +58,7 @@ const steps: Step[] = [
   },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
   {
-    name: CONFORMANCE,
+    name: 'conformance (local reference)',
     command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'],
     counts: playwrightCounts,
   },
@@ -116,16 +111,7 @@ const steps: Step[] = [
     counts: playwrightCounts,
   },
   { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
-  // The conformance run, when it passed, is the kill matrix's clean project: the suite runs once without faults.
-  {
-    name: 'mutation kill matrix',
-    command: [node, ...tsx, 'scripts/mutation.ts'],
-    argsFrom: (earlier) => {
-      const conformance = earlier.get(CONFORMANCE);
-      const runDir = conformance?.code === 0 ? /^run folder: (.+)$/m.exec(conformance.output)?.[1] : undefined;
-      return runDir ? ['--clean-run', runDir] : [];
-    },
-  },
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
 
 /**
@@ -145,15 +131,11 @@ function childrenCpuSeconds(): number | undefined {
   }
 }
 
-async function run(
-  step: Step,
-  earlier: ReadonlyMap<string, { code: number; output: string }>,
-): Promise<{ code: number; output: string; ms: number; cpuSeconds?: number }> {
+async function run(step: Step): Promise<{ code: number; output: string; ms: number; cpuSeconds?: number }> {
   const started = Date.now();
   const cpuBefore = childrenCpuSeconds();
-  const command = [...step.command, ...(step.argsFrom?.(earlier) ?? [])];
-  console.log(`\n━━ ${step.name} ━━ ${command.slice(1).join(' ')}`);
-  const child = spawn(command[0]!, command.slice(1), {
+  console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}`);
+  const child = spawn(step.command[0]!, step.command.slice(1), {
     env: { ...process.env, ...step.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -180,14 +162,12 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const total = { passed: 0, failed: 0, skipped: 0 };
   const table: string[] = [];
-  const earlier = new Map<string, { code: number; output: string }>();
   const started = Date.now();
   const cpuStarted = childrenCpuSeconds();
   let ok = true;
   for (const step of steps) {
     if (only.length && !only.some((o) => step.name.includes(o))) continue;
-    const result = await run(step, earlier);
-    earlier.set(step.name, result);
+    const result = await run(step);
     const counts = step.counts?.(result.output);
     if (counts) {
       total.passed += counts.passed;

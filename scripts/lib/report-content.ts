@@ -3,12 +3,14 @@
  * embedded file as base64 in one script the browser parses before it shows anything, so its size is
  * its opening time (a full local run: 19.8 MB, every exchange of 600 tests).
  *
- * - A test that did not pass (failed, broken, blocked or skipped) keeps everything: a certifier reads
- *   its evidence.
- * - A passed test keeps its steps and checks, and every exchange as a step named with its answer
- *   ("valid twin — POST /oauth/token → 200"), without the exchange's text: that is in the run
- *   folder's transcripts/ (redacted, one JSONL line per exchange), and `npm run report -- <run> --full`
- *   embeds it.
+ * - Every exchange is a step named with its answer ("valid twin — POST /oauth/token → 200"); the
+ *   one a failed check judged is marked failed (the mutant's 201, not the valid twin's).
+ * - A test that did not pass (failed, broken, blocked or skipped) keeps every exchange's text in its
+ *   step: a certifier reads its evidence. A passed test keeps its steps and checks without the
+ *   exchanges' text: that is in the run folder's transcripts/ (redacted, one JSONL line per exchange),
+ *   and `npm run report -- <run> --full` embeds it.
+ * - A failed test's replay sits in a step "Reproduce" at its end, its rule outcomes in "Rule
+ *   outcomes": not in Playwright's "After Hooks", where nobody looks.
  * - Labels no reader uses (language, framework, package, titlePath) and repeated ones are dropped;
  *   Allure copies every label into each test's history of every later report.
  * - The overview's metadata starts with every verdict counted on its own (passed, failed, skipped
@@ -20,7 +22,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
-import { VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../ledger/outcomes';
+import { FAILED_ANSWER_LABEL, VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../ledger/outcomes';
 
 export type ReportEvidence = 'full' | 'failures';
 
@@ -45,8 +47,8 @@ interface AllureResult extends AllureStep {
   stop?: number;
 }
 
-/** Labels allure-playwright writes that no view of this report shows or groups by. */
-const UNREAD_LABELS = new Set(['language', 'framework', 'package', 'titlePath']);
+/** Labels allure-playwright writes that no view of this report shows or groups by, and the ones read here. */
+const UNREAD_LABELS = new Set(['language', 'framework', 'package', 'titlePath', FAILED_ANSWER_LABEL]);
 
 /** An exchange attachment (client/api.ts): "[label — ]METHOD /path → status". */
 const EXCHANGE = /^(?:.* — )?([A-Z]+ \S+) → (\d{3})$/;
@@ -100,44 +102,103 @@ function environmentWithVerdicts(
   return stringifyEnvInfo({ ...counted, ...recorded });
 }
 
+/** Where a reader looks for what reruns a failed test, and for its rules one by one: not in Playwright's "After Hooks". */
+export const REPRODUCE_STEP = 'Reproduce';
+export const RULE_OUTCOMES_STEP = 'Rule outcomes';
+/** The fixtures' attachments that get a step of their own at the end of the test (fixtures/replay.ts, fixtures/reporting.ts). */
+const MOVED_ATTACHMENTS: Readonly<Record<string, string>> = {
+  replay: REPRODUCE_STEP,
+  'rule outcomes': RULE_OUTCOMES_STEP,
+};
+
+/** The attachment of an exchange's step: the request and the answer, redacted (helpers/transcript.ts). */
+export const EXCHANGE_TEXT = 'request and answer';
+
+/** Playwright's hook steps: kept only when they carry something a reader needs (an error, a step, an attachment). */
+const HOOKS = new Set(['Before Hooks', 'After Hooks']);
+
 /**
- * A passed test's steps without exchange text. allure-playwright puts an attachment in a step of its
- * own named like the attachment, inside the step that made the request: that pair becomes one step,
- * "valid twin — POST /oauth/token → 200". An exchange adopted from the background stays a step named
- * by its attachment ("pay (pool) — POST /payments/pacs008/v10 → 201").
+ * One exchange, one step named with its answer. allure-playwright puts an attachment in a step of
+ * its own named like the attachment, inside the step that made the request ("valid twin — POST
+ * /oauth/token", whose attachment is "valid twin — POST /oauth/token → 200"): that pair becomes
+ * one step, "valid twin — POST /oauth/token → 200", holding the exchange (`keep`) or not (a passed
+ * test's exchange text is left to the run's transcripts: `omitted`). An exchange adopted from the
+ * background stays a step named by its attachment ("pay (pool) — POST /payments/pacs008/v10 → 201").
  */
-function withoutExchanges(steps: AllureStep[], omitted: Set<string>): AllureStep[] {
+function answeredSteps(steps: AllureStep[], keep: boolean, omitted: Set<string>): AllureStep[] {
   const out: AllureStep[] = [];
   for (const step of steps) {
     const attachments = step.attachments ?? [];
-    const exchanges = attachments.filter(isExchange);
-    for (const a of exchanges) omitted.add(a.source);
+    const dropped = keep ? [] : attachments.filter(isExchange);
+    for (const a of dropped) omitted.add(a.source);
     const kept: AllureStep = {
       ...step,
-      attachments: attachments.filter((a) => !isExchange(a)),
-      steps: withoutExchanges(step.steps ?? [], omitted),
+      attachments: attachments.filter((a) => !dropped.includes(a)),
+      steps: answeredSteps(step.steps ?? [], keep, omitted),
     };
     // The attachment's own step: no status of its own, one exchange, nothing else.
     const only = kept.steps!.length === 1 ? kept.steps![0]! : undefined;
     const answer =
-      only && only.status === undefined && !only.steps?.length && !only.attachments?.length
+      only && only.status === undefined && !only.steps?.length && (only.attachments?.length ?? 0) <= 1
         ? EXCHANGE.exec(only.name ?? '')
         : null;
-    if (answer && step.name?.endsWith(answer[1]!)) {
-      kept.name = `${step.name} → ${answer[2]}`;
+    if (only && answer && only.name === `${step.name} → ${answer[2]}`) {
+      kept.name = only.name;
+      // Named apart from its step: Allure shows a step whose one attachment bears its name as that attachment, without the step's status.
+      kept.attachments = [
+        ...kept.attachments!,
+        ...(only.attachments ?? []).map((a) => ({ ...a, name: EXCHANGE_TEXT })),
+      ];
       kept.steps = [];
     }
-    // Playwright's empty hook steps carry nothing a reader needs.
-    if (
-      (kept.name === 'Before Hooks' || kept.name === 'After Hooks') &&
-      !kept.steps!.length &&
-      !kept.attachments!.length &&
-      kept.status === 'passed'
-    )
+    if (HOOKS.has(kept.name ?? '') && !kept.steps!.length && !kept.attachments!.length && kept.status === 'passed')
       continue;
     out.push(kept);
   }
   return out;
+}
+
+/**
+ * The step of each exchange a failed check judged (its `failed answer` label, fixtures/reporting.ts)
+ * is marked failed: a mutant's 201 is the failure, not the valid twin's. When one title names several
+ * exchanges (a status read polled), the last one before the failed check is the one judged.
+ */
+function markFailedAnswers(steps: AllureStep[], titles: readonly string[]): void {
+  if (!titles.length) return;
+  const flat: AllureStep[] = [];
+  const walk = (list: AllureStep[]): void => {
+    for (const s of list) {
+      flat.push(s);
+      walk(s.steps ?? []);
+    }
+  };
+  walk(steps);
+  for (const title of new Set(titles)) {
+    const at = flat.map((s, i) => (s.name === title ? i : -1)).filter((i) => i >= 0);
+    if (!at.length) continue;
+    const failedCheck = flat.findIndex((s, i) => i > at[0]! && s.status === 'failed' && !EXCHANGE.test(s.name ?? ''));
+    const judged = at.filter((i) => failedCheck < 0 || i < failedCheck).at(-1) ?? at.at(-1)!;
+    flat[judged]!.status = 'failed';
+  }
+}
+
+/** The replay and the rule outcomes leave "After Hooks" for steps of their own at the end of the test. */
+function movedAttachmentSteps(steps: AllureStep[]): AllureStep[] {
+  const moved: AllureStep[] = [];
+  const take = (list: AllureStep[]): AllureStep[] =>
+    list.flatMap((s) => {
+      const attachment = s.attachments?.length === 1 && !s.steps?.length ? s.attachments[0]! : undefined;
+      const title = attachment && s.status === undefined ? MOVED_ATTACHMENTS[attachment.name] : undefined;
+      if (title) {
+        moved.push({ ...s, name: title, status: 'passed', attachments: [attachment!] });
+        return [];
+      }
+      return [{ ...s, steps: take(s.steps ?? []) }];
+    });
+  const kept = take(steps).filter(
+    (s) => !(HOOKS.has(s.name ?? '') && !s.steps?.length && !s.attachments?.length && s.status === 'passed'),
+  );
+  return [...kept, ...moved];
 }
 
 function slimLabels(result: AllureResult): void {
@@ -160,13 +221,16 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   const files = readdirSync(from);
   for (const file of files.filter((f) => f.endsWith('-result.json'))) {
     const result = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as AllureResult;
+    const failedAnswers = (result.labels ?? []).filter((l) => l.name === FAILED_ANSWER_LABEL).map((l) => l.value);
     slimLabels(result);
     const key = result.historyId ?? result.uuid ?? file;
     if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0))
       last.set(key, { stop: result.stop ?? 0, verdict: verdictOfResult(result) });
-    if (evidence === 'failures' && result.status === 'passed') {
-      const before = omitted.size;
-      result.steps = withoutExchanges(result.steps ?? [], omitted);
+    const keep = evidence === 'full' || result.status !== 'passed';
+    const before = omitted.size;
+    result.steps = movedAttachmentSteps(answeredSteps(result.steps ?? [], keep, omitted));
+    markFailedAnswers(result.steps, failedAnswers);
+    if (!keep) {
       for (const a of (result.attachments ?? []).filter(isExchange)) omitted.add(a.source);
       result.attachments = (result.attachments ?? []).filter((a) => !isExchange(a));
       if (omitted.size > before) passedTests++;

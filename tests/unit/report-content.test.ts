@@ -23,7 +23,7 @@ const step = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 /** An exchange as allure-playwright writes it: a step of its own, named like its attachment, inside the request's step. */
-const exchange = (source: string, name = 'POST /oauth/token → 200') => ({
+const exchange = (source: string, name = 'valid twin — POST /oauth/token → 200') => ({
   name,
   stage: 'finished',
   steps: [],
@@ -101,10 +101,11 @@ test('a passed test keeps its exchanges as steps named with their answer, withou
     { name: 'tag', value: 'assumption' },
   ]);
   const failed = JSON.parse(readFileSync(path.join(work, 'out', 'f-result.json'), 'utf8'));
-  assert.equal(
-    JSON.stringify(failed.steps),
-    JSON.stringify(JSON.parse(readFileSync(path.join(work, 'in', 'f-result.json'), 'utf8')).steps),
-    'a failed test is embedded as it ran',
+  assert.deepEqual(names(failed.steps), names(passed.steps), 'a failed test reads as a passed one');
+  assert.deepEqual(
+    failed.steps[0].attachments.map((a: { source: string }) => a.source),
+    ['f-twin.txt'],
+    'a failed test keeps each exchange, in the step named with its answer',
   );
   assert.deepEqual(reportResults(path.join(work, 'in'), path.join(work, 'full'), 'full'), {
     omitted: 0,
@@ -112,6 +113,66 @@ test('a passed test keeps its exchanges as steps named with their answer, withou
     verdicts: { passed: 1, failed: 1 },
   });
   assert.equal(readdirSync(path.join(work, 'full')).length, 9);
+});
+
+test('the exchange a failed check judged is its failed step; the replay and the rule outcomes leave After Hooks for steps of their own', () => {
+  const work = tempDir('content-failed');
+  const dir = path.join(work, 'in');
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['twin', 'mutant', 'replay', 'outcomes']) writeFileSync(path.join(dir, `${f}.txt`), f);
+  const attachmentStep = (name: string, source: string) => ({
+    name,
+    steps: [],
+    attachments: [{ name, source, type: 'text/plain' }],
+    parameters: [],
+  });
+  writeFileSync(
+    path.join(dir, 'x-result.json'),
+    JSON.stringify({
+      uuid: 'x',
+      historyId: 'x',
+      name: 'refuses: SCA hd of another body',
+      status: 'failed',
+      stop: 1,
+      labels: [
+        { name: 'verdict', value: 'failed' },
+        { name: 'failed answer', value: 'mutant: SCA hd — POST /payments/pacs008/v10 → 201' },
+      ],
+      steps: [
+        step('Before Hooks'),
+        step('valid twin — POST /payments/pacs008/v10', {
+          steps: [exchange('twin.txt', 'valid twin — POST /payments/pacs008/v10 → 201')],
+        }),
+        step('P8-01 the valid twin is accepted'),
+        step('mutant: SCA hd — POST /payments/pacs008/v10', {
+          steps: [exchange('mutant.txt', 'mutant: SCA hd — POST /payments/pacs008/v10 → 201')],
+        }),
+        step('SCA-09 the submission is refused', { status: 'failed' }),
+        step('After Hooks', {
+          steps: [attachmentStep('replay', 'replay.txt'), attachmentStep('rule outcomes', 'outcomes.txt')],
+        }),
+      ],
+    }),
+  );
+  reportResults(dir, path.join(work, 'out'), 'failures');
+  const result = JSON.parse(readFileSync(path.join(work, 'out', 'x-result.json'), 'utf8'));
+  assert.deepEqual(
+    result.steps.map((s: { name: string; status: string }) => `${s.status} ${s.name}`),
+    [
+      'passed valid twin — POST /payments/pacs008/v10 → 201',
+      'passed P8-01 the valid twin is accepted',
+      'failed mutant: SCA hd — POST /payments/pacs008/v10 → 201',
+      'failed SCA-09 the submission is refused',
+      'passed Reproduce',
+      'passed Rule outcomes',
+    ],
+  );
+  assert.deepEqual(result.steps[4].attachments, [{ name: 'replay', source: 'replay.txt', type: 'text/plain' }]);
+  assert.deepEqual(
+    result.labels.map((l: { name: string }) => l.name),
+    ['verdict'],
+    'the label that named the failed answer was read, not shown',
+  );
 });
 
 test('the overview counts every verdict on its own, a retried test once, and keeps the run metadata after them', () => {

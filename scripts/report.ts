@@ -1,6 +1,7 @@
 /**
  * Renders Allure results into one self-contained HTML file that opens from disk and never phones
- * home, with the spec's offline copy (spec.html) next to it for the report's spec links.
+ * home, whose rule links open the offline copy of the spec it carries (scripts/lib/report-page.ts),
+ * with that copy also next to it (spec.html).
  *
  * `npm run report [-- <run> [<out dir>] [--full]]`: <run> is `last` (the default: the newest run that
  * executed tests), `previous`, a run id, a run folder, or an Allure results folder (the merge job of a
@@ -13,11 +14,11 @@
  * still load anything from the network is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
 import { reportResults, type ReportEvidence } from './lib/report-content';
+import { withSpecLinks } from './lib/report-page';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
@@ -98,31 +99,11 @@ export function renderReport(
   const historyFile = path.resolve(options.historyPath ?? suiteEnvironment().allureHistory);
   const env = { ...process.env, PAYMENTS_ALLURE_HISTORY: historyFile };
   mkdirSync(path.dirname(historyFile), { recursive: true });
-  // The spec travels inside the report too, as a global attachment (tab "Global Attachments"): Allure
-  // 3.18 renders only http(s) links as links, so a relative spec.html#section-4.2 shows as text.
-  const extra = path.join(parent, `.${path.basename(outputDir)}-spec-${process.pid}-${Date.now()}`);
-  mkdirSync(extra, { recursive: true });
-  const attachment = `${randomUUID()}-attachment.html`;
-  writeFileSync(path.join(extra, attachment), specHtml());
-  writeFileSync(
-    path.join(extra, `${randomUUID()}-globals.json`),
-    JSON.stringify({
-      attachments: [
-        {
-          name: 'spec (offline copy, spec/payments-api.md)',
-          source: attachment,
-          type: 'text/html',
-          timestamp: Date.now(),
-        },
-      ],
-      errors: [],
-    }),
-  );
   const results = path.join(parent, `.${path.basename(outputDir)}-results-${process.pid}-${Date.now()}`);
-  reportResults(resultsDir, results, options.evidence ?? 'failures');
+  const slim = reportResults(resultsDir, results, options.evidence ?? 'failures');
   const run = spawnSync(
     process.execPath,
-    [cli, 'generate', results, extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
+    [cli, 'generate', results, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
@@ -138,7 +119,11 @@ export function renderReport(
       );
       return undefined;
     }
-    const html = readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8'))));
+    const html = withSpecLinks(
+      readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
+      slim.localLinks,
+      specHtml(),
+    );
     const problems = phoningHome(html);
     if (problems.length) {
       console.error(
@@ -152,7 +137,6 @@ export function renderReport(
     renameSync(fresh, outputDir);
   } finally {
     rmSync(fresh, { recursive: true, force: true });
-    rmSync(extra, { recursive: true, force: true });
     rmSync(results, { recursive: true, force: true });
   }
   const index = path.resolve(outputDir, 'index.html');

@@ -42,6 +42,7 @@ interface AllureStep {
 
 interface AllureResult extends AllureStep {
   labels?: { name: string; value: string }[];
+  links?: { name?: string; url: string }[];
   historyId?: string;
   uuid?: string;
   stop?: number;
@@ -62,6 +63,8 @@ export interface SlimmedResults {
   passedTests: number;
   /** Tests per verdict (a retried test counted once, by its last result). */
   verdicts: Partial<Record<Verdict, number>>;
+  /** The links whose URL is not http(s) (a rule's section of the offline spec), by name: the page makes them work (scripts/lib/report-page.ts). */
+  localLinks: Record<string, string>;
 }
 
 const WORDS_TO_VERDICT = new Map(Object.entries(VERDICT_WORDS).map(([verdict, words]) => [words, verdict as Verdict]));
@@ -216,12 +219,15 @@ function slimLabels(result: AllureResult): void {
 export function reportResults(from: string, to: string, evidence: ReportEvidence): SlimmedResults {
   mkdirSync(to, { recursive: true });
   const omitted = new Set<string>();
+  const localLinks: Record<string, string> = {};
   let passedTests = 0;
   const last = new Map<string, { stop: number; verdict: Verdict }>();
   const files = readdirSync(from);
   for (const file of files.filter((f) => f.endsWith('-result.json'))) {
     const result = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as AllureResult;
     const failedAnswers = (result.labels ?? []).filter((l) => l.name === FAILED_ANSWER_LABEL).map((l) => l.value);
+    for (const link of result.links ?? [])
+      if (!/^https?:/i.test(link.url)) localLinks[link.name ?? link.url] = link.url;
     slimLabels(result);
     const key = result.historyId ?? result.uuid ?? file;
     if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0))
@@ -244,5 +250,5 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   const verdicts: Partial<Record<Verdict, number>> = {};
   for (const { verdict } of last.values()) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
   writeFileSync(path.join(to, 'environment.properties'), environmentWithVerdicts(from, verdicts, evidence));
-  return { omitted: omitted.size, passedTests, verdicts };
+  return { omitted: omitted.size, passedTests, verdicts, localLinks };
 }

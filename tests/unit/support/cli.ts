@@ -79,6 +79,7 @@ export interface SyntheticTest {
   status?: 'passed' | 'failed';
   attachment?: string;
   historyId?: string;
+  links?: { name: string; url: string }[];
 }
 
 /** Minimal Allure results (what allure-playwright writes): one result file and one attachment per test. */
@@ -106,7 +107,7 @@ export function syntheticResults(dir: string, tests: SyntheticTest[]): void {
         stop: now + 5,
         labels: [{ name: 'epic', value: 'Unit' }],
         parameters: [],
-        links: [],
+        links: t.links ?? [],
         steps: [],
         attachments,
         ...(t.status === 'failed' ? { statusDetails: { message: 'expected 201, got 500' } } : {}),

@@ -17,8 +17,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
-import { reportResults, type ReportEvidence } from './lib/report-content';
-import { withSpecLinks } from './lib/report-page';
+import { reportResults, rulesTitle, type ReportEvidence } from './lib/report-content';
+import { withRulesTitle, withSpecLinks } from './lib/report-page';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
@@ -49,13 +49,15 @@ export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_B
 /**
  * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
  * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
- * lost its end. This style, added to the page, lets the values wrap instead. It selects by the
- * app's data-testid attributes, which its own tests rely on, not by its generated class names.
+ * lost its end, a key such as "incomingPayment versions" was cut to "incomingPayme…". This style,
+ * added to the page, lets keys and values wrap instead; it wins over the app's own (injected later)
+ * with !important. It selects by the app's data-testid attributes, which its own tests rely on, not
+ * by its generated class names.
  */
 const READABLE_METADATA = `<style>
 [data-testid="metadata-item-value"] { display: flex; flex-wrap: wrap; gap: 4px; }
 [data-testid="metadata-item-value"] div, [data-testid="metadata-item-value"] span,
-[data-testid="metadata-item-key"] { overflow: visible; text-overflow: clip; white-space: normal; max-width: none; }
+[data-testid="metadata-item-key"] { overflow: visible !important; text-overflow: clip !important; white-space: normal !important; max-width: none !important; overflow-wrap: anywhere; }
 </style>`;
 export const readableMetadata = (html: string): string => html.replace('</head>', `${READABLE_METADATA}\n</head>`);
 
@@ -119,10 +121,13 @@ export function renderReport(
       );
       return undefined;
     }
-    const html = withSpecLinks(
-      readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
-      slim.localLinks,
-      specHtml(),
+    const html = withRulesTitle(
+      withSpecLinks(
+        readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
+        slim.localLinks,
+        specHtml(),
+      ),
+      rulesTitle(slim.rules),
     );
     const problems = phoningHome(html);
     if (problems.length) {

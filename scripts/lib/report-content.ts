@@ -13,16 +13,34 @@
  *   outcomes": not in Playwright's "After Hooks", where nobody looks.
  * - Labels no reader uses (language, framework, package, titlePath) and repeated ones are dropped;
  *   Allure copies every label into each test's history of every later report.
- * - The overview's metadata starts with every verdict counted on its own (passed, failed, skipped
- *   for a capability, blocked, inconclusive…, from each test's verdict label), and says what the
- *   ring's percentage counts: Allure's leaves skipped tests out without saying so.
+ * - The overview's metadata starts with the rules (ledger/rule-summary.ts, from each test's rule
+ *   outcomes label): assessed and violated out of the documented total, not assessed and why,
+ *   assumptions not met; then every verdict of the tests counted on its own (passed, failed, skipped
+ *   for a capability, blocked, inconclusive…, from each test's verdict label), and what the ring's
+ *   percentage counts: Allure's leaves skipped tests out without saying so.
  *
  * The run folder's allure-results are never changed: a slimmed copy is rendered.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
-import { FAILED_ANSWER_LABEL, VERDICT_LABEL, VERDICT_WORDS, type Verdict } from '../../ledger/outcomes';
+import {
+  describeVerdicts,
+  FAILED_ANSWER_LABEL,
+  RULE_OUTCOMES_LABEL,
+  ruleOutcomes,
+  VERDICT_LABEL,
+  VERDICT_WORDS,
+  type RuleOutcome,
+  type Verdict,
+} from '../../ledger/outcomes';
+import { rules as ledgerRules } from '../../ledger/rules';
+import {
+  describeRulesGlance,
+  rulesAtAGlance,
+  summariseRuleOutcomes,
+  type RulesGlance,
+} from '../../ledger/rule-summary';
 
 export type ReportEvidence = 'full' | 'failures';
 
@@ -49,7 +67,14 @@ interface AllureResult extends AllureStep {
 }
 
 /** Labels allure-playwright writes that no view of this report shows or groups by, and the ones read here. */
-const UNREAD_LABELS = new Set(['language', 'framework', 'package', 'titlePath', FAILED_ANSWER_LABEL]);
+const UNREAD_LABELS = new Set([
+  'language',
+  'framework',
+  'package',
+  'titlePath',
+  FAILED_ANSWER_LABEL,
+  RULE_OUTCOMES_LABEL,
+]);
 
 /** An exchange attachment (client/api.ts): "[label — ]METHOD /path → status". */
 const EXCHANGE = /^(?:.* — )?([A-Z]+ \S+) → (\d{3})$/;
@@ -65,6 +90,8 @@ export interface SlimmedResults {
   verdicts: Partial<Record<Verdict, number>>;
   /** The links whose URL is not http(s) (a rule's section of the offline spec), by name: the page makes them work (scripts/lib/report-page.ts). */
   localLinks: Record<string, string>;
+  /** Each profile's rules at a glance, from its tests' rule outcomes. */
+  rules: ProjectRules[];
 }
 
 const WORDS_TO_VERDICT = new Map(Object.entries(VERDICT_WORDS).map(([verdict, words]) => [words, verdict as Verdict]));
@@ -77,32 +104,59 @@ function verdictOfResult(result: AllureResult): Verdict {
   return result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
 }
 
-/** The overview's metadata: the verdict counts first, then what the reporter recorded about the run. */
-function environmentWithVerdicts(
+/** A profile's rules at a glance (ledger/rule-summary.ts): what the overview and its title start with. */
+export interface ProjectRules {
+  /** The project (profile) the tests ran under: the results' parentSuite label. */
+  project: string;
+  glance: RulesGlance;
+}
+
+/** The overview's title: the report's name, then each profile's rules assessed and violated. */
+export const rulesTitle = (rules: readonly ProjectRules[]): string =>
+  rules
+    .map(({ project, glance }) => `${rules.length > 1 ? `${project}: ` : ''}${describeRulesGlance(glance)[0]}`)
+    .join('; ');
+
+/**
+ * The overview's metadata: the rules first (assessed, violated, not assessed and why, assumptions not
+ * met), then every verdict of the tests counted on its own, then what the reporter recorded about the run.
+ */
+function environmentOverview(
   from: string,
   verdicts: Partial<Record<Verdict, number>>,
   evidence: ReportEvidence,
+  rules: readonly ProjectRules[],
 ): string {
   const file = path.join(from, 'environment.properties');
   const recorded = existsSync(file) ? parseEnvInfo(readFileSync(file, 'utf8')) : {};
-  // Short keys: the overview cuts a key at about 16 characters; the value says the rest.
-  const n = (v: Verdict): number => verdicts[v] ?? 0;
-  const counted: Record<string, string> = {
-    passed: String(n('passed')),
-    failed: String(n('failed')),
-    skipped: `${n('capability')} (a capability is missing)`,
-    blocked: `${n('blocked')} (an assumption or rule failed)`,
-    inconclusive: String(n('inconclusive')),
-  };
-  if (n('not-applicable')) counted['not applicable'] = String(n('not-applicable'));
-  if (n('skipped')) counted['skipped, other'] = String(n('skipped'));
+  const overview: Record<string, string> = {};
+  for (const { project, glance } of rules) {
+    const of = rules.length > 1 ? ` (${project})` : '';
+    const [assessed, ...rest] = describeRulesGlance(glance);
+    overview[`rules${of}`] = assessed!;
+    for (const line of rest)
+      overview[`${line.includes('assumptions') ? 'assumptions' : 'rules not assessed'}${of}`] = line;
+  }
+  overview.tests = describeVerdicts(verdicts);
   // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
-  counted['ring %'] = 'passed ÷ (passed + failed)';
+  overview['the ring'] = '% passed of the passed and failed tests (skipped and blocked ones are not in it)';
   // Where a passed test's exchanges are, for a reader who looks for them on its page.
   if (evidence === 'failures')
-    counted.exchanges =
+    overview.exchanges =
       "attached to tests that did not pass; every one in the run folder's transcripts/ (npm run report -- <run> --full embeds them)";
-  return stringifyEnvInfo({ ...counted, ...recorded });
+  return stringifyEnvInfo({ ...overview, ...recorded });
+}
+
+/** A result's rule outcomes: its label (fixtures/reporting.ts), else what its rule tags and status say. */
+function outcomesOfResult(result: AllureResult): { outcomes: RuleOutcome[]; assumptionsNotMet: string[] } {
+  const label = result.labels?.find((l) => l.name === RULE_OUTCOMES_LABEL)?.value;
+  if (label)
+    try {
+      return JSON.parse(label) as { outcomes: RuleOutcome[]; assumptionsNotMet: string[] };
+    } catch {}
+  const tags = (result.labels ?? []).filter((l) => l.name === 'tag').map((l) => l.value);
+  const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
+  return { outcomes: ruleOutcomes({ tags, annotations: [], status }), assumptionsNotMet: [] };
 }
 
 /** Where a reader looks for what reruns a failed test, and for its rules one by one: not in Playwright's "After Hooks". */
@@ -221,17 +275,33 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   const omitted = new Set<string>();
   const localLinks: Record<string, string> = {};
   let passedTests = 0;
-  const last = new Map<string, { stop: number; verdict: Verdict }>();
+  const last = new Map<
+    string,
+    {
+      stop: number;
+      verdict: Verdict;
+      project: string;
+      name: string;
+      outcomes: RuleOutcome[];
+      assumptionsNotMet: string[];
+    }
+  >();
   const files = readdirSync(from);
   for (const file of files.filter((f) => f.endsWith('-result.json'))) {
     const result = JSON.parse(readFileSync(path.join(from, file), 'utf8')) as AllureResult;
     const failedAnswers = (result.labels ?? []).filter((l) => l.name === FAILED_ANSWER_LABEL).map((l) => l.value);
     for (const link of result.links ?? [])
       if (!/^https?:/i.test(link.url)) localLinks[link.name ?? link.url] = link.url;
-    slimLabels(result);
     const key = result.historyId ?? result.uuid ?? file;
     if ((last.get(key)?.stop ?? -Infinity) <= (result.stop ?? 0))
-      last.set(key, { stop: result.stop ?? 0, verdict: verdictOfResult(result) });
+      last.set(key, {
+        stop: result.stop ?? 0,
+        verdict: verdictOfResult(result),
+        project: result.labels?.find((l) => l.name === 'parentSuite')?.value ?? '',
+        name: result.name ?? key,
+        ...outcomesOfResult(result),
+      });
+    slimLabels(result);
     const keep = evidence === 'full' || result.status !== 'passed';
     const before = omitted.size;
     result.steps = movedAttachmentSteps(answeredSteps(result.steps ?? [], keep, omitted));
@@ -249,6 +319,20 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
   }
   const verdicts: Partial<Record<Verdict, number>> = {};
   for (const { verdict } of last.values()) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
-  writeFileSync(path.join(to, 'environment.properties'), environmentWithVerdicts(from, verdicts, evidence));
-  return { omitted: omitted.size, passedTests, verdicts, localLinks };
+  const projects = [...new Set([...last.values()].map((t) => t.project))].sort();
+  const rules = projects.map((project): ProjectRules => {
+    const tests = [...last.values()].filter((t) => t.project === project);
+    return {
+      project,
+      glance: rulesAtAGlance(
+        summariseRuleOutcomes(
+          ledgerRules,
+          tests.map((t) => ({ test: t.name, outcomes: t.outcomes })),
+        ),
+        tests.flatMap((t) => t.assumptionsNotMet),
+      ),
+    };
+  });
+  writeFileSync(path.join(to, 'environment.properties'), environmentOverview(from, verdicts, evidence, rules));
+  return { omitted: omitted.size, passedTests, verdicts, localLinks, rules };
 }

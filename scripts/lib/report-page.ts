@@ -8,6 +8,8 @@
  * links, turns each link the results name with a local URL into an anchor that opens that copy at the
  * section (a blob: URL of the embedded spec, so the link works even when index.html travels alone).
  * It finds the links by the app's data-testid attributes, which its own tests rely on.
+ *
+ * Rules first: the overview's title carries each profile's rules assessed and violated (withRulesTitle).
  */
 
 /** In-page script that turns the named local links into working anchors; `links` maps a link's name to its URL. */
@@ -56,4 +58,19 @@ export function specLinksScript(links: Readonly<Record<string, string>>, specHtm
 export function withSpecLinks(html: string, links: Readonly<Record<string, string>>, specHtml: string): string {
   if (!Object.keys(links).length) return html;
   return html.replace('</head>', () => `${specLinksScript(links, specHtml)}\n</head>`);
+}
+
+/**
+ * The overview's title says the rules first: "Payments API conformance · 148 of 151 documented rules
+ * assessed, 0 violated" (the report name, which the app shows as its title, and the page's <title>).
+ */
+export function withRulesTitle(html: string, rules: string): string {
+  if (!rules) return html;
+  const options = /(window\.allureReportOptions = \{[^\n]*?"reportName":)("(?:[^"\\]|\\.)*")/.exec(html);
+  if (!options) return html;
+  const name = `${JSON.parse(options[2]!) as string} · ${rules}`;
+  const escaped = name.replace(/[&<>]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return html
+    .replace(options[0], () => `${options[1]}${JSON.stringify(name).replace(/</g, '\\u003c')}`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escaped}</title>`);
 }

@@ -77,7 +77,10 @@ test('a passed test keeps its exchanges as steps named with their answer, withou
   const work = tempDir('content');
   results(path.join(work, 'in'));
   const slim = reportResults(path.join(work, 'in'), path.join(work, 'out'), 'failures');
-  assert.deepEqual(slim, { omitted: 2, passedTests: 1, verdicts: { passed: 1, failed: 1 } });
+  assert.deepEqual(
+    { omitted: slim.omitted, passedTests: slim.passedTests, verdicts: slim.verdicts },
+    { omitted: 2, passedTests: 1, verdicts: { passed: 1, failed: 1 } },
+  );
   const files = readdirSync(path.join(work, 'out')).sort();
   assert.deepEqual(files, [
     'environment.properties',
@@ -107,11 +110,11 @@ test('a passed test keeps its exchanges as steps named with their answer, withou
     ['f-twin.txt'],
     'a failed test keeps each exchange, in the step named with its answer',
   );
-  assert.deepEqual(reportResults(path.join(work, 'in'), path.join(work, 'full'), 'full'), {
-    omitted: 0,
-    passedTests: 0,
-    verdicts: { passed: 1, failed: 1 },
-  });
+  const full = reportResults(path.join(work, 'in'), path.join(work, 'full'), 'full');
+  assert.deepEqual(
+    { omitted: full.omitted, passedTests: full.passedTests, verdicts: full.verdicts },
+    { omitted: 0, passedTests: 0, verdicts: { passed: 1, failed: 1 } },
+  );
   assert.equal(readdirSync(path.join(work, 'full')).length, 9);
 });
 
@@ -175,21 +178,39 @@ test('the exchange a failed check judged is its failed step; the replay and the 
   );
 });
 
-test('the overview counts every verdict on its own, a retried test once, and keeps the run metadata after them', () => {
+test('the overview starts with the rules, then counts every verdict of the tests on its own (a retried test once), then the run metadata', () => {
   const work = tempDir('content-verdicts');
   const dir = path.join(work, 'in');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'environment.properties'), 'seed=42\nfaults=none');
+  const outcomes = (o: unknown[], notMet: string[] = []) => ({
+    name: 'rule outcomes',
+    value: JSON.stringify({ outcomes: o, assumptionsNotMet: notMet }),
+  });
   const verdicts = [
-    ['a', 'passed', 'passed', 1],
-    ['b', 'skipped', 'skipped for a capability', 1],
-    ['c', 'skipped', 'blocked by an assumption or another rule', 1],
-    ['d', 'broken', undefined, 1],
-    ['e', 'failed', 'inconclusive', 1],
-    ['f', 'failed', 'failed', 1], // a first try that failed,
-    ['f', 'passed', 'passed', 2], // then passed on retry: one passed test
+    ['a', 'passed', 'passed', 1, [outcomes([{ rule: 'TOK-01', status: 'passed' }], ['ERR-01'])]],
+    [
+      'b',
+      'skipped',
+      'skipped for a capability',
+      1,
+      [
+        outcomes([
+          {
+            rule: 'KEY-01',
+            status: 'skipped',
+            reason: { kind: 'capability', capability: 'keyRegistration', profile: 'x' },
+          },
+        ]),
+      ],
+    ],
+    ['c', 'skipped', 'blocked by an assumption or another rule', 1, []],
+    ['d', 'broken', undefined, 1, [{ name: 'tag', value: 'TOK-03' }]],
+    ['e', 'failed', 'inconclusive', 1, []],
+    ['f', 'failed', 'failed', 1, [outcomes([{ rule: 'TOK-02', status: 'failed', why: 'x' }])]], // a first try that failed,
+    ['f', 'passed', 'passed', 2, [outcomes([{ rule: 'TOK-02', status: 'passed' }])]], // then passed on retry: one passed test
   ] as const;
-  for (const [i, [id, status, verdict, stop]] of verdicts.entries())
+  for (const [i, [id, status, verdict, stop, labels]] of verdicts.entries())
     writeFileSync(
       path.join(dir, `${i}-result.json`),
       JSON.stringify({
@@ -199,21 +220,38 @@ test('the overview counts every verdict on its own, a retried test once, and kee
         status,
         stop,
         steps: [],
-        labels: verdict ? [{ name: 'verdict', value: verdict }] : [],
+        labels: [...(verdict ? [{ name: 'verdict', value: verdict }] : []), ...labels],
       }),
     );
-  const { verdicts: counted } = reportResults(dir, path.join(work, 'out'), 'failures');
+  const { verdicts: counted, rules } = reportResults(dir, path.join(work, 'out'), 'failures');
   assert.deepEqual(counted, { passed: 2, capability: 1, blocked: 1, failed: 1, inconclusive: 1 });
+  assert.equal(rules.length, 1);
+  assert.deepEqual(
+    { ...rules[0]!.glance, unassessed: rules[0]!.glance.unassessed.map((g) => `${g.rules.length} ${g.why}`) },
+    {
+      documented: rules[0]!.glance.documented,
+      assessed: 3,
+      violated: ['TOK-03'],
+      unassessed: [
+        `${rules[0]!.glance.documented - 4} not run, no test of this run cites them`,
+        '1 need keyRegistration',
+      ],
+      assumptions: rules[0]!.glance.assumptions,
+      assumptionsNotMet: ['ERR-01'],
+    },
+    'TOK-01 and TOK-02 held (the retry passed), TOK-03 violated (a broken test, by its tag), KEY-01 needs a capability',
+  );
   const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');
-  assert.deepEqual(env.slice(0, 6), [
-    'passed=2',
-    'failed=1',
-    'skipped=1 (a capability is missing)',
-    'blocked=1 (an assumption or rule failed)',
-    'inconclusive=1',
-    'ring\\ %=passed ÷ (passed + failed)',
-  ]);
-  assert.deepEqual(env.slice(-2), ['seed=42', 'faults=none']);
+  assert.deepEqual(
+    env.map((line) => line.split('=')[0]),
+    ['rules', 'rules\\ not\\ assessed', 'assumptions', 'tests', 'the\\ ring', 'exchanges', 'seed', 'faults'],
+  );
+  assert.match(env[0]!, /^rules=3 of \d+ documented rules assessed, 1 violated \(TOK-03\)$/);
+  assert.match(env[2]!, /^assumptions=1 of \d+ assumptions not met \(ERR-01\)/);
+  assert.equal(
+    env[3],
+    'tests=2 passed, 1 failed, 1 skipped for a capability, 1 blocked by an assumption or another rule, 1 inconclusive',
+  );
 });
 
 test('a report rendered over a history embeds no earlier run whole (data/history/…), which its app never reads', () => {

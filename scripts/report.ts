@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
 import { reportResults, rulesTitle, type ReportEvidence } from './lib/report-content';
-import { withRulesTitle, withSpecLinks } from './lib/report-page';
+import { withLoadingProgress, withRulesTitle, withSpecLinks } from './lib/report-page';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
@@ -121,13 +121,15 @@ export function renderReport(
       );
       return undefined;
     }
-    const html = withRulesTitle(
-      withSpecLinks(
-        readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
-        slim.localLinks,
-        specHtml(),
+    const html = withLoadingProgress(
+      withRulesTitle(
+        withSpecLinks(
+          readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
+          slim.localLinks,
+          specHtml(),
+        ),
+        rulesTitle(slim.rules),
       ),
-      rulesTitle(slim.rules),
     );
     const problems = phoningHome(html);
     if (problems.length) {

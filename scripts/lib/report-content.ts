@@ -10,7 +10,8 @@
  *   exchanges' text: that is in the run folder's transcripts/ (redacted, one JSONL line per exchange),
  *   and `npm run report -- <run> --full` embeds it.
  * - A failed test's replay sits in a step "Reproduce" at its end, its rule outcomes in "Rule
- *   outcomes": not in Playwright's "After Hooks", where nobody looks.
+ *   outcomes": not in Playwright's "After Hooks", where nobody looks. A failure's trace starts at
+ *   the test's own line: the frames of the oracle that recorded it (checks/) are left out.
  * - Labels no reader uses (language, framework, package, titlePath) and repeated ones are dropped;
  *   Allure copies every label into each test's history of every later report.
  * - The overview's metadata starts with the rules (ledger/rule-summary.ts, from each test's rule
@@ -55,7 +56,23 @@ interface AllureStep {
   status?: string;
   steps?: AllureStep[];
   attachments?: AllureAttachment[];
+  statusDetails?: { message?: string; trace?: string };
   [key: string]: unknown;
+}
+
+/** A stack frame in the suite's oracles (checks/): where every check fails, not where the test made it. */
+const ORACLE_FRAME = /^\s*at .*[/\\]checks[/\\][^/\\]+\.ts:\d+:\d+\)?$/;
+
+/** A failure's trace from the test's own line: the oracle's frames above it say nothing a reader needs. */
+function fromTestLine<T extends AllureStep>(step: T): T {
+  const trace = step.statusDetails?.trace;
+  const steps = step.steps?.map(fromTestLine);
+  if (!trace) return steps ? { ...step, steps } : step;
+  const kept = trace
+    .split('\n')
+    .filter((line) => !ORACLE_FRAME.test(line))
+    .join('\n');
+  return { ...step, ...(steps ? { steps } : {}), statusDetails: { ...step.statusDetails, trace: kept } };
 }
 
 interface AllureResult extends AllureStep {
@@ -304,7 +321,8 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
     slimLabels(result);
     const keep = evidence === 'full' || result.status !== 'passed';
     const before = omitted.size;
-    result.steps = movedAttachmentSteps(answeredSteps(result.steps ?? [], keep, omitted));
+    result.steps = movedAttachmentSteps(answeredSteps(result.steps ?? [], keep, omitted)).map(fromTestLine);
+    if (result.statusDetails?.trace) result.statusDetails = fromTestLine(result).statusDetails;
     markFailedAnswers(result.steps, failedAnswers);
     if (!keep) {
       for (const a of (result.attachments ?? []).filter(isExchange)) omitted.add(a.source);

@@ -151,7 +151,13 @@ test('the exchange a failed check judged is its failed step; the replay and the 
         step('mutant: SCA hd — POST /payments/pacs008/v10', {
           steps: [exchange('mutant.txt', 'mutant: SCA hd — POST /payments/pacs008/v10 → 201')],
         }),
-        step('SCA-09 the submission is refused', { status: 'failed' }),
+        step('SCA-09 the submission is refused', {
+          status: 'failed',
+          statusDetails: {
+            trace:
+              'Error: x\n    at Verdicts.record (/repo/checks/verdicts.ts:394:54)\n    at /repo/tests/payments/headers-and-sca.spec.ts:87:18',
+          },
+        }),
         step('After Hooks', {
           steps: [attachmentStep('replay', 'replay.txt'), attachmentStep('rule outcomes', 'outcomes.txt')],
         }),
@@ -172,6 +178,11 @@ test('the exchange a failed check judged is its failed step; the replay and the 
     ],
   );
   assert.deepEqual(result.steps[4].attachments, [{ name: 'replay', source: 'replay.txt', type: 'text/plain' }]);
+  assert.equal(
+    result.steps[3].statusDetails.trace,
+    'Error: x\n    at /repo/tests/payments/headers-and-sca.spec.ts:87:18',
+    "the failure's trace starts at the test's own line",
+  );
   assert.deepEqual(
     result.labels.map((l: { name: string }) => l.name),
     ['verdict'],

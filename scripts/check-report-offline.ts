@@ -100,15 +100,21 @@ export function embeddedTests(html: string): EmbeddedTest[] {
 const hasExchangeStep = (t: EmbeddedTest, status?: string): boolean =>
   t.steps.some((s) => s.type === 'step' && EXCHANGE_STEP.test(s.name ?? '') && (!status || s.status === status));
 
-/** Records, from the first paint, what the page shows until the overview's title: a blank page or our loading panel. */
+/**
+ * Records, frame by frame, what the page shows until the overview's title: our loading panel, or a
+ * blank page. The first frames before the body is parsed (a few tens of ms) are not counted as blank.
+ */
 const WATCH_LOADING = `(function () {
   window.__opening = [];
+  var started = performance.now();
   function look() {
     var stage = document.querySelector('[data-testid="report-loading-stage"]');
     var title = document.querySelector('[data-testid="report-title"]');
-    var shown = title ? 'overview' : stage ? 'progress: ' + stage.textContent : document.body && document.body.innerText.trim() ? 'other' : 'blank';
+    var text = document.body && document.body.innerText.trim();
+    var shown = title ? 'overview' : stage ? 'progress: ' + stage.textContent : text ? 'other' : 'blank';
+    var early = shown === 'blank' && window.__opening.length === 0 && performance.now() - started < 300;
     var last = window.__opening[window.__opening.length - 1];
-    if (!last || last !== shown) window.__opening.push(shown);
+    if (!early && last !== shown) window.__opening.push(shown);
     if (!title) requestAnimationFrame(look);
   }
   requestAnimationFrame(look);

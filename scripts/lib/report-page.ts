@@ -104,14 +104,15 @@ export function withLoadingProgress(html: string): string {
   }));
   const first = patched ? files.filter((f) => !READ_LATER.test(f.name)) : files;
   const later = patched ? files.filter((f) => READ_LATER.test(f.name)) : [];
-  const size = files.reduce((n, f) => n + f.call.length, 0);
+  // The bar runs to the overview: the viewer's script to 40 %, the data the overview reads to 90 %, drawing it after.
+  const size = first.reduce((n, f) => n + f.call.length, 0);
   let read = 0;
   const scripts = (list: typeof files): string[] =>
     chunked(list).map((chunk) => {
       read += chunk.reduce((n, f) => n + f.call.length, 0);
-      return `<script>__reportData.push(${chunk.map((f) => f.call).join(',')});__reportLoading(${Math.round((100 * read) / Math.max(1, size))});</script>`;
+      return `<script>__reportData.push(${chunk.map((f) => f.call).join(',')});__reportLoading(${40 + Math.round((50 * read) / Math.max(1, size))});</script>`;
     });
-  const ready = `<script>Promise.allSettled(__reportData).then(function () { window.allureReportDataReady = true; __reportLoading(${Math.round((100 * first.reduce((n, f) => n + f.call.length, 0)) / Math.max(1, size))}, 'drawing the overview…'); });</script>`;
+  const ready = `<script>Promise.allSettled(__reportData).then(function () { window.allureReportDataReady = true; __reportLoading(95, 'drawing the overview…'); });</script>`;
   // Not run as scripts while the overview is drawn: JSON the page reads once the overview is on it, or
   // as soon as the app asks for a file in it.
   const laterBlocks = chunked(later).map(
@@ -120,8 +121,9 @@ export function withLoadingProgress(html: string): string {
   );
   const tests = files.filter((f) => f.name.startsWith('data/test-results/')).length;
   const page = html
-    .replace('<div id="app"></div>', () => `${loadingPanel(tests)}\n<div id="app"></div>`)
-    .replace(app[0], () => `<script>${js}</script>\n<script>__reportLoading(1);</script>`)
+    // First in the body: the first paint shows it.
+    .replace(/<body>/, () => `<body>\n${loadingPanel(tests)}`)
+    .replace(app[0], () => `<script>${js}</script>\n<script>__reportLoading(40);</script>`)
     .replace(data[0], () => [...scripts(first), ready, ...laterBlocks].join('\n'));
   return page.replace(SIZE, (Buffer.byteLength(page) / 1e6).toFixed(1));
 }
@@ -176,13 +178,18 @@ function loadingPanel(tests: number): string {
 <div data-testid="report-loading-stage">reading the report viewer…</div>
 </div>
 <script>
+// Before the app's script: the app reads its data from here, or fetches files beside the page when
+// this is missing (blocked from file:). The parser may let the app run before Allure's own
+// definition of it, after the app's script.
+window.allureReportData = window.allureReportData || {};
+window.allureReportDataReady = false;
 window.__reportData = [];
 window.__reportLoading = function (percent, stage) {
   var bar = document.querySelector('[data-testid="report-loading-bar"]');
   var text = document.querySelector('[data-testid="report-loading-stage"]');
   if (stage) window.__reportStage = stage;
   if (bar) bar.style.width = Math.max(2, Math.min(100, percent)) + '%';
-  if (text) text.textContent = window.__reportStage || 'reading the results: ' + percent + ' %';
+  if (text) text.textContent = window.__reportStage || 'reading the results…';
 };
 window.__reportReadLater = function () {
   if (window.__reportComplete) return true;

@@ -42,6 +42,8 @@ class TerminalReporter implements Reporter {
   private readonly errors: TestError[] = [];
   private done = 0;
   private dotsOnLine = 0;
+  /** `--list`: the tests are listed, as Playwright's list reporter lists them, and nothing runs. */
+  private readonly listing = process.argv.includes('--list');
 
   constructor(private readonly options: TerminalOptions = {}) {
     this.summary = new SummaryReporter(options);
@@ -49,13 +51,15 @@ class TerminalReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    if (!process.argv.includes('--list')) {
-      const tests = suite.allTests().length;
-      const workers = config.workers;
-      console.log(
-        `\nRunning ${tests} test${tests === 1 ? '' : 's'} using ${workers} worker${workers === 1 ? '' : 's'}\n`,
-      );
+    if (this.listing) {
+      listTests(suite);
+      return;
     }
+    const tests = suite.allTests().length;
+    const workers = config.workers;
+    console.log(
+      `\nRunning ${tests} test${tests === 1 ? '' : 's'} using ${workers} worker${workers === 1 ? '' : 's'}\n`,
+    );
     this.summary.onBegin(config, suite);
   }
 
@@ -93,6 +97,7 @@ class TerminalReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
+    if (this.listing) return;
     if (this.dotsOnLine) process.stdout.write('\n');
     const lines: string[] = [];
     for (const error of this.errors)
@@ -109,6 +114,20 @@ class TerminalReporter implements Reporter {
   printsToStdio(): boolean {
     return true;
   }
+}
+
+/** The tests of a `--list`, in the lines Playwright's list reporter prints for it. */
+function listTests(suite: Suite): void {
+  const tests = suite.allTests();
+  const lines = ['Listing tests:'];
+  for (const test of tests) {
+    const [, project, , ...titles] = test.titlePath();
+    const location = `${path.relative(process.cwd(), test.location.file)}:${test.location.line}:${test.location.column}`;
+    lines.push(`  ${project ? `[${project}] › ` : ''}${location} › ${titles.join(' › ')}`);
+  }
+  const files = new Set(tests.map((t) => t.location.file)).size;
+  lines.push(`Total: ${tests.length} test${tests.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+  console.log(lines.join('\n'));
 }
 
 export default TerminalReporter;

@@ -96,6 +96,15 @@ class TerminalReporter implements Reporter {
     this.errors.push(error);
   }
 
+  /** What a test or a server of the run (the reference, through Playwright's webServer) prints goes through, as Playwright's list reporter lets it. */
+  onStdOut(chunk: string | Buffer): void {
+    process.stdout.write(chunk);
+  }
+
+  onStdErr(chunk: string | Buffer): void {
+    process.stderr.write(chunk);
+  }
+
   async onEnd(result: FullResult): Promise<void> {
     if (this.listing) return;
     if (this.dotsOnLine) process.stdout.write('\n');

@@ -9,7 +9,7 @@
  */
 import { grantedCapabilities, ruleApplies } from './capabilities';
 import { describeSkip, type RuleOutcome, type SkipReason } from './outcomes';
-import type { Rule } from './rules';
+import { ruleById, type Rule } from './rules';
 import type { Profile } from '../helpers/profile';
 
 export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'not assessed' | 'not applicable' | 'not cited';
@@ -142,7 +142,9 @@ function unassessedWhy(result: RuleResult): string {
   if (reason?.kind === 'capability') return `need ${reason.capability}`;
   if (reason?.kind === 'not-applicable') return 'not applicable to the profile’s reading';
   if (reason?.kind === 'blocked') return `blocked by ${reason.by}`;
-  if (result.status === 'not applicable') return 'need a capability the profile does not grant';
+  const needs = ruleById.get(result.id)?.needs;
+  if (result.status === 'not applicable')
+    return needs ? `need ${needs}` : 'need a capability the profile does not grant';
   return 'skipped';
 }
 

@@ -6,11 +6,23 @@ import type { Transfer } from './ledger-of-payments/store';
 
 export const CANCELLED_STATUS = 'CANC';
 
-export function txStatus(transfer: Transfer, dialect: Dialect, faults: FaultSet): string {
+/**
+ * `revertAfterMs`: the status-reverts-later fault's delay (config.ts lateFaultMs): once a read served
+ * the final status that long ago, reads serve the interim status again.
+ */
+export function txStatus(
+  transfer: Transfer,
+  dialect: Dialect,
+  faults: FaultSet,
+  nowMs = Date.now(),
+  revertAfterMs = Number.POSITIVE_INFINITY,
+): string {
   const interim = faults.has('status-non-iso-interim') ? 'PENDING' : dialect.interimStatus;
   const phase = transfer.phase;
   const final = phase === 'accepted' || phase === 'rejected' || phase === 'cancelled';
   if (final && faults.has('status-regresses') && ++transfer.finalReads > 1) return interim;
+  if (final) transfer.finalReadAtMs ??= nowMs;
+  if (final && faults.has('status-reverts-later') && nowMs - transfer.finalReadAtMs! >= revertAfterMs) return interim;
   switch (phase) {
     case 'submitted':
     case 'sent':
@@ -29,8 +41,9 @@ export function statusReport(
   dialect: Dialect,
   faults: FaultSet,
   nowMs: number,
+  revertAfterMs?: number,
 ): Record<string, unknown> {
-  const txSts = txStatus(transfer, dialect, faults);
+  const txSts = txStatus(transfer, dialect, faults, nowMs, revertAfterMs);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
       orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,

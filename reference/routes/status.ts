@@ -5,6 +5,7 @@ import { authenticate, checkAccept, headerValue } from '../headers';
 import { errorsOf } from '../errors';
 import { createTransfer, storedMessage } from '../ledger-of-payments/store';
 import { statusReport } from '../status-report';
+import { lateFaultMs } from '../config';
 import { namedFaults, routeGone } from './submit';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -46,7 +47,7 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   const submitterDialect = ctx.registry.get(transfer.clientId)?.dialect ?? dialect;
   return reply
     .code(faults.has('status-answers-203') ? 203 : 200)
-    .send(statusReport(transfer, submitterDialect, faults, nowMs));
+    .send(statusReport(transfer, submitterDialect, faults, nowMs, lateFaultMs(ctx.config, 'status-reverts-later')));
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -8,7 +8,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  counted,
   expectRefund,
   expectReturn,
   judgeAnswer,
@@ -25,12 +24,10 @@ import {
   judgeShadow,
   judgeStrangerCancellation,
   judgeStrangerRead,
-  moneyBack,
-  moneyVerdict,
-  restOf,
   type MoneyBack,
   type PaymentModel,
 } from '../../engines/exploration/model';
+import { counted, moneyBack, moneyVerdict, restOf } from '../../checks/payment-model';
 import { describeStep, needsStranger, paymentsCreatedBy } from '../../engines/exploration/steps';
 import { formatReplay, parseReplay } from '../../engines/exploration/explorer';
 

@@ -17,6 +17,9 @@ import type { TestOutcomes } from '../ledger/rule-summary';
 
 export const HISTORY_VERDICT_FILE = 'history.json';
 
+/** The report's epic of the History results: one result per property the run's history exercised. */
+export const HISTORY_EPIC = 'History';
+
 const judged = new Map<string, HistoryVerdict[]>();
 
 /**
@@ -289,7 +292,7 @@ export function writeHistoryAllure(
         ],
         parameters: [{ name: 'Project', value: v.project }],
         labels: [
-          { name: 'epic', value: 'History' },
+          { name: 'epic', value: HISTORY_EPIC },
           { name: 'feature', value: p.property },
           ...stories.map((id) => ({ name: 'story', value: `${id} ${ruleOf(id).statement}` })),
           ...p.rules.map((id) => ({ name: 'tag', value: id })),

@@ -18,7 +18,9 @@
  *   outcomes label): assessed and violated out of the documented total, not assessed and why,
  *   assumptions not met; then every verdict of the tests counted on its own (passed, failed, skipped
  *   for a capability, blocked, inconclusive…, from each test's verdict label), and what the ring's
- *   percentage counts: Allure's leaves skipped tests out without saying so.
+ *   percentage counts: Allure's leaves skipped tests out without saying so. What the run's history
+ *   judged (its History results, runner/history.ts) counts in the rules and has a line of its own
+ *   beside them, not among the tests.
  *
  * The run folder's allure-results are never changed: a slimmed copy is rendered.
  */
@@ -36,6 +38,8 @@ import {
   type Verdict,
 } from '../../ledger/outcomes';
 import { rules as ledgerRules } from '../../ledger/rules';
+import { HISTORY_EPIC } from '../../runner/history';
+import { HISTORY_PROPERTIES } from '../../checks/history';
 import {
   describeRulesGlance,
   rulesAtAGlance,
@@ -126,6 +130,33 @@ export interface ProjectRules {
   /** The project (profile) the tests ran under: the results' parentSuite label. */
   project: string;
   glance: RulesGlance;
+  /** What the run's history judged, one entry per property it exercised (its History results). */
+  history: JudgedProperty[];
+}
+
+/** One History result as the overview names it: the property, its verdict, the rules it found violated. */
+export interface JudgedProperty {
+  property: string;
+  verdict: Verdict;
+  violated: string[];
+}
+
+/** The overview's history line: each property by what it found, where its results are. */
+export function describeHistory(judged: readonly JudgedProperty[]): string | undefined {
+  if (!judged.length) return undefined;
+  const order = (p: JudgedProperty): number => HISTORY_PROPERTIES.findIndex((x) => x.property === p.property);
+  const history = [...judged].sort((a, b) => order(a) - order(b));
+  const names = (ps: readonly JudgedProperty[]): string => ps.map((p) => p.property).join(', ');
+  const violated = history.filter((p) => p.verdict === 'failed');
+  const passed = history.filter((p) => p.verdict === 'passed');
+  const other = history.filter((p) => p.verdict !== 'failed' && p.verdict !== 'passed');
+  return [
+    ...violated.map((p) => `${p.property} violated (${p.violated.join(', ')})`),
+    ...(passed.length ? [`${names(passed)} passed`] : []),
+    ...(other.length ? [`${names(other)} undecided`] : []),
+  ]
+    .join('; ')
+    .concat(` (results under ${HISTORY_EPIC})`);
 }
 
 /** The overview's title: the report's name, then each profile's rules assessed and violated. */
@@ -147,12 +178,14 @@ function environmentOverview(
   const file = path.join(from, 'environment.properties');
   const recorded = existsSync(file) ? parseEnvInfo(readFileSync(file, 'utf8')) : {};
   const overview: Record<string, string> = {};
-  for (const { project, glance } of rules) {
+  for (const { project, glance, history } of rules) {
     const of = rules.length > 1 ? ` (${project})` : '';
     const [assessed, ...rest] = describeRulesGlance(glance);
     overview[`rules${of}`] = assessed!;
     for (const line of rest)
       overview[`${line.includes('assumptions') ? 'assumptions' : 'rules not assessed'}${of}`] = line;
+    const judged = describeHistory(history);
+    if (judged) overview[`run's history${of}`] = judged;
   }
   overview.tests = describeVerdicts(verdicts);
   // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
@@ -301,6 +334,8 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
       name: string;
       outcomes: RuleOutcome[];
       assumptionsNotMet: string[];
+      /** The History property a History result judged (its feature), not a test. */
+      historyProperty?: string;
     }
   >();
   const files = readdirSync(from);
@@ -317,6 +352,9 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
         project: result.labels?.find((l) => l.name === 'parentSuite')?.value ?? '',
         name: result.name ?? key,
         ...outcomesOfResult(result),
+        ...(result.labels?.some((l) => l.name === 'epic' && l.value === HISTORY_EPIC)
+          ? { historyProperty: result.labels.find((l) => l.name === 'feature')?.value ?? result.name ?? key }
+          : {}),
       });
     slimLabels(result);
     const keep = evidence === 'full' || result.status !== 'passed';
@@ -336,7 +374,8 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
     copyFileSync(path.join(from, file), path.join(to, file));
   }
   const verdicts: Partial<Record<Verdict, number>> = {};
-  for (const { verdict } of last.values()) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+  for (const { verdict, historyProperty } of last.values())
+    if (historyProperty === undefined) verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
   const projects = [...new Set([...last.values()].map((t) => t.project))].sort();
   const rules = projects.map((project): ProjectRules => {
     const tests = [...last.values()].filter((t) => t.project === project);
@@ -348,6 +387,17 @@ export function reportResults(from: string, to: string, evidence: ReportEvidence
           tests.map((t) => ({ test: t.name, outcomes: t.outcomes })),
         ),
         tests.flatMap((t) => t.assumptionsNotMet),
+      ),
+      history: tests.flatMap((t) =>
+        t.historyProperty === undefined
+          ? []
+          : [
+              {
+                property: t.historyProperty,
+                verdict: t.verdict,
+                violated: t.outcomes.filter((o) => o.status === 'failed').map((o) => o.rule),
+              },
+            ],
       ),
     };
   });

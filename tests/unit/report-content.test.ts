@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { reportResults } from '../../scripts/lib/report-content';
+import { HISTORY_EPIC } from '../../runner/history';
 import { describeVerdicts, skipAnnotation, verdictOf, type SkipReason } from '../../ledger/outcomes';
 import { renderReport } from '../../scripts/report';
 import { embeddedFiles } from '../../scripts/check-report-offline';
@@ -263,6 +264,58 @@ test('the overview starts with the rules, then counts every verdict of the tests
   assert.equal(
     env[3],
     'tests=2 passed, 1 failed, 1 skipped for a capability, 1 blocked by an assumption or another rule, 1 inconclusive',
+  );
+});
+
+test('the History results count in the rules and have a line beside them, not among the tests', () => {
+  const work = tempDir('content-history-results');
+  const dir = path.join(work, 'in');
+  mkdirSync(dir, { recursive: true });
+  const result = (name: string, status: string, labels: { name: string; value: string }[]) =>
+    writeFileSync(
+      path.join(dir, `${name}-result.json`),
+      JSON.stringify({ uuid: name, historyId: name, name, status, stop: 1, steps: [], labels }),
+    );
+  const outcomes = (o: unknown[]) => ({
+    name: 'rule outcomes',
+    value: JSON.stringify({ outcomes: o, assumptionsNotMet: [] }),
+  });
+  result('a test', 'passed', [{ name: 'verdict', value: 'passed' }, outcomes([{ rule: 'P8-33', status: 'passed' }])]);
+  result('repeats', 'passed', [
+    { name: 'epic', value: HISTORY_EPIC },
+    { name: 'feature', value: 'repeats' },
+    { name: 'verdict', value: 'passed' },
+    outcomes([{ rule: 'IDEM-02', status: 'passed' }]),
+  ]);
+  result('identity', 'failed', [
+    { name: 'epic', value: HISTORY_EPIC },
+    { name: 'feature', value: 'identity' },
+    { name: 'verdict', value: 'failed' },
+    outcomes([
+      { rule: 'P8-33', status: 'failed', why: 'an id names two payments' },
+      { rule: 'XCL-01', status: 'passed' },
+    ]),
+  ]);
+  const { verdicts, rules } = reportResults(dir, path.join(work, 'out'), 'failures');
+  assert.deepEqual(verdicts, { passed: 1 }, 'the tests are counted without the History results');
+  assert.equal(rules[0]!.glance.assessed, 3);
+  assert.deepEqual(
+    rules[0]!.glance.violated,
+    ['P8-33'],
+    "the history's violation is the rule's, whatever the test said",
+  );
+  const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');
+  assert.deepEqual(env.map((line) => line.split('=')[0]).slice(0, 5), [
+    'rules',
+    'rules\\ not\\ assessed',
+    'assumptions',
+    "run's\\ history",
+    'tests',
+  ]);
+  assert.equal(env[3], "run's\\ history=identity violated (P8-33); repeats passed (results under History)");
+  assert.equal(
+    env[4],
+    'tests=1 passed, 0 failed, 0 skipped for a capability, 0 blocked by an assumption or another rule, 0 inconclusive',
   );
 });
 

@@ -1,8 +1,9 @@
 /**
- * The exploration's model (engines/exploration/model.ts): what each answer must be, from what the
- * suite sent and was answered, by the documented invariants only. Where the spec is open every answer
- * passes; what never passes is money going back beyond the original (MNY-01), another client's ids
- * changing a payment (XCL-01), a repeat creating a payment (IDEM-02).
+ * The exploration's judges (checks/exploration.ts): what each answer must be, from what the suite
+ * sent and was answered (its model, engines/exploration/model.ts), by the documented invariants
+ * only. Where the spec is open every answer passes; what never passes is money going back beyond
+ * the original (MNY-01), another client's ids changing a payment (XCL-01), a repeat creating a
+ * payment (IDEM-02).
  * Run: node --import tsx --test tests/unit/exploration-model.test.ts
  */
 import { test } from 'node:test';
@@ -26,7 +27,7 @@ import {
   judgeStrangerRead,
   type MoneyBack,
   type PaymentModel,
-} from '../../engines/exploration/model';
+} from '../../checks/exploration';
 import { counted, moneyBack, moneyVerdict, restOf } from '../../checks/payment-model';
 import { describeStep, needsStranger, paymentsCreatedBy } from '../../engines/exploration/steps';
 import { formatReplay, parseReplay } from '../../engines/exploration/explorer';

@@ -13,7 +13,7 @@ import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import type { Expectations, StatusClass } from '../helpers/profile';
 import { classifyStatus, isProfileCode } from '../helpers/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
-import { answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
+import { answered, answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
 import { readingOf } from '../ledger/readings';
 
 export { hasStatus };
@@ -24,28 +24,28 @@ export { hasStatus };
 export const acceptedAnswer = (exchange: Exchange): Expectation => ({
   ok: is2xx(exchange),
   expected: 'a 2xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** Any 4xx: a refusal whose code the spec does not show. */
 export const refusedAnswer = (exchange: Exchange): Expectation => ({
   ok: is4xx(exchange),
   expected: 'a 4xx refusal',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** An answer of either kind, accepted (2xx) or refused (4xx), where the spec leaves which one open. */
 export const acceptedOrRefused = (exchange: Exchange): Expectation => ({
   ok: is2xx(exchange) || is4xx(exchange),
   expected: 'a 2xx or a 4xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** Whatever the answer, never a 5xx (§7: the service answers what it does not expect, it does not fail on it). */
 export const neverServerError = (exchange: Exchange): Expectation => ({
   ok: !isServerError(exchange),
   expected: 'a 2xx or a 4xx, never a 5xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** A JSON answer (§4): Content-Type application/json (or +json) and a body that parsed. */
@@ -55,6 +55,7 @@ export const jsonAnswer = (exchange: Exchange): Expectation => {
     ok: isJsonAnswer(exchange),
     expected: 'Content-Type application/json (or +json) and a JSON body',
     received: `${type || 'no Content-Type'} ${answerOf(exchange)}`,
+    answer: exchange,
   };
 };
 
@@ -67,7 +68,7 @@ export const namesId = (
 ): Expectation => ({
   ok: answer.paymentsServiceId === id,
   expected: String(id),
-  received: answerOf(answer.exchange),
+  ...answered(answer.exchange),
 });
 
 /** A value is the one expected, compared as is and shown as text. */
@@ -113,7 +114,7 @@ interface Final {
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
   ok: read !== undefined,
-  ...(answer ? { received: answerOf(answer) } : {}),
+  ...(answer ? answered(answer) : {}),
 });
 
 /** A txSts is one of the codes the profile lists for its class (the assumptions STS-14, STS-15, STS-16). */

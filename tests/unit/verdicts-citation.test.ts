@@ -5,21 +5,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestInfo } from '@playwright/test';
+import type { TestRecord } from '../../checks/host';
 import { UncitedRuleError, Verdicts } from '../../checks/verdicts';
 import type { Profile } from '../../helpers/profile';
 import { CHECK_ANNOTATION } from '../../ledger/outcomes';
 
-/** The parts of a TestInfo the citation rule reads; quiet Verdicts record a passed check without a step. */
-function verdictsOf(tags: string[]): { verdicts: Verdicts; info: TestInfo } {
-  const info = {
+/** The parts of a TestRecord the citation rule reads; quiet Verdicts record a passed check without a step. */
+function verdictsOf(tags: string[]): { verdicts: Verdicts; info: TestRecord } {
+  const info: TestRecord = {
     tags,
     titlePath: ['payments/x.spec.ts', 'payments', 'a valid pacs.008 is created'],
     file: '/suite/tests/payments/x.spec.ts',
     line: 12,
     column: 3,
     annotations: [],
-  } as unknown as TestInfo;
+  };
   const profile = { expectations: { assumptions: 'report' } } as unknown as Profile;
   return { verdicts: new Verdicts(profile, info, true), info };
 }

@@ -15,8 +15,8 @@ import { refusalAssumptions } from '../../checks/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import type { Clients } from '../../client/target';
-import { readChangedNothing } from '../../client/flows/live-lane';
 import { acceptedAnswer, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
+import { readChangedNothing } from '../../checks/created-nothing';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);

@@ -4,8 +4,9 @@
  * when it is at most the profile's bound (slowLane.tokenExpiry.maxWaitSeconds).
  */
 import { test } from '../../fixtures/test';
-import { requireId, submitPayment } from '../../client/flows/payment';
+import { submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { requireId } from '../../checks/payment-answers';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
   test('refuses: a token used after its expires_in, on submission and on the status read', {

@@ -18,7 +18,7 @@ import {
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
-import { refusedTokenGrantsNothing } from '../../client/flows/live-lane';
+import { refusedTokenGrantsNothing } from '../../checks/created-nothing';
 
 test.describe('token endpoint: valid exchange', () => {
   test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', {

@@ -7,7 +7,7 @@
  * batchControl the suite also cancels before the batch is sent (CXL-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -38,6 +38,7 @@ import {
 } from '../../checks/answers';
 import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
+import { requireId } from '../../checks/payment-answers';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
   const { exchange } = await submitPayment(api, payment, {

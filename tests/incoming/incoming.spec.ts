@@ -17,13 +17,14 @@ import {
   type Followed,
   type Incoming,
 } from '../../fixtures/observation-catalogue';
-import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
+import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { paymentTransaction } from '../../helpers/messages/pacs008';
 import type { Exchange } from '../../helpers/http';
 import { is2xx } from '../../helpers/http-status';
+import { incomingTransaction } from '../../checks/payment-answers';
 
 const idOf = (n: ReceivedNotification): unknown =>
   (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;

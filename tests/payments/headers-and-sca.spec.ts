@@ -15,7 +15,7 @@ import {
   reserialisations,
   type ScaCase,
 } from '../../cases/sca-cases';
-import { createdNothingUnderMsgId, REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
+import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { livePaymentAmount } from '../../client/live-budget';
 import type { Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
@@ -26,6 +26,7 @@ import { tokenExpiry } from '../../fixtures/observation-catalogue';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { twinAccepted } from '../../checks/answers';
+import { createdNothingUnderMsgId } from '../../checks/created-nothing';
 
 /**
  * The live lane's order of a header refusal: the mutant first, then its valid twin with the same

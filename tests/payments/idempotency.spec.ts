@@ -5,13 +5,14 @@
  * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
 import { answerOf, type Verdicts } from '../../checks/verdicts';
 import { namesId } from '../../checks/answers';
 import { is4xx, isServerError } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
+import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
 async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly SubmitResult[]): Promise<void> {

@@ -4,14 +4,7 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import {
-  dataOf,
-  echoesMsgId,
-  firstStatusEntry,
-  readStatus,
-  requireId,
-  submitPayment,
-} from '../../client/flows/payment';
+import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import { answerOf } from '../../checks/verdicts';
 import {
   buildPacs008,
@@ -24,6 +17,7 @@ import { hasStatus, localDateTime, neverServerError, nonEmptyString, refusedAnsw
 import { RawBody, type Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Expectations } from '../../helpers/profile';
+import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */
 async function checkCreated(

@@ -11,13 +11,14 @@ import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
-import { expectBusinessRefusal } from '../../client/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
 import { refusalAssumptions } from '../../checks/verdicts';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import type { Clients } from '../../client/target';
 import { twinAccepted } from '../../checks/answers';
+import { expectBusinessRefusal } from '../../checks/payment-answers';
+import { finalStatusAs } from '../../client/flows/payment';
 
 const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 'refuses');
 
@@ -118,7 +119,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
             break;
           case 'businessRefusal':
             await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
-              client: returner,
+              settle: finalStatusAs(api, returner),
               ...(c.field ? { field: c.field } : {}),
               what: `a return with ${c.name} is refused`,
             });

@@ -4,14 +4,7 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import {
-  awaitFinalStatus,
-  dataOf,
-  echoesMsgId,
-  namesOnlyItsId,
-  expectBusinessRefusal,
-  idOf,
-} from '../../client/flows/payment';
+import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
@@ -28,6 +21,7 @@ import {
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
+import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -122,7 +116,7 @@ test.describe('return (pacs.004): accepted returns', () => {
       label: 'return the same payment again, new msgId',
     });
     await expectBusinessRefusal(api, verdicts, 'RTR-38', second.exchange, {
-      client: returner,
+      settle: finalStatusAs(api, returner),
       what: 'a second return of the same payment is refused',
     });
   });
@@ -148,7 +142,7 @@ test.describe('return (pacs.004): who may return', () => {
       label: 'mutant: the payer’s institution tries to return it',
     });
     await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
-      client: clients.primary,
+      settle: finalStatusAs(api, clients.primary),
       what: 'a return by the payer’s institution is refused',
     });
   });

@@ -10,9 +10,9 @@ import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
-import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
+import { firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
-import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';
+import { beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
@@ -20,6 +20,7 @@ import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
 import { twinAccepted } from '../../checks/answers';
 import { is2xx } from '../../helpers/http-status';
+import { requireId, incomingTransaction } from '../../checks/payment-answers';
 
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */
 function echoedIds(status: Exchange): Record<string, unknown> {

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
-import { checkMonotonic, firstStatusEntry, readStatus, requireId } from '../../client/flows/payment';
-import { paymentToRead, unknownIdStillUnknown } from '../../client/flows/live-lane';
+import { firstStatusEntry, readStatus } from '../../client/flows/payment';
+import { paymentToRead } from '../../client/flows/live-lane';
 import {
   paymentToAcceptance,
   paymentToFinalForRereads,
@@ -20,6 +20,8 @@ import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
 import { endsIn, profileCode, readBackUnchanged, statusServed, twinAccepted } from '../../checks/answers';
+import { checkMonotonic, requireId } from '../../checks/payment-answers';
+import { unknownIdStillUnknown } from '../../checks/created-nothing';
 
 /** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
 async function checkReport(
@@ -209,8 +211,10 @@ test.describe('payment status: refusals', () => {
     twinAccepted(verdicts, twin.exchange, { rule: 'STS-01', status: [200] });
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
-      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` }))
-        await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
+      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` })) {
+        const again = await readStatus(api, unknown, { label: `after the refusal: read ${unknown} again` });
+        unknownIdStillUnknown(verdicts, 'STS-12', unknown, again.exchange);
+      }
     }
   });
 

@@ -18,6 +18,7 @@ import type { Pacs008Message } from '../helpers/messages/pacs008';
 import type { Profile, StatusClass } from '../helpers/profile';
 import { isFinalStatus, statusRank } from '../helpers/status-vocabulary';
 import { answerOf, brief, type Verdicts } from './verdicts';
+import { refusedAs } from './refusals';
 
 /** What these checks read of the client (client/api.ts Api has it): the profile, and the fields that name a payment. */
 export interface AnswerContext extends IdFields {
@@ -77,7 +78,12 @@ export function requireId(
 ): string {
   const id = idOf(api, exchange);
   if (id !== undefined) return id;
-  verdicts.gate('P8-02', `${what} (data.paymentsServiceId)`, false, `${answerOf(exchange)}`, idRemedy(api, exchange));
+  verdicts.gate(
+    'P8-02',
+    `${what} (data.paymentsServiceId)`,
+    { ok: false, received: `${answerOf(exchange)}` },
+    idRemedy(api, exchange),
+  );
   throw new Error('unreachable');
 }
 
@@ -129,7 +135,7 @@ export async function expectBusinessRefusal(
   const expected = api.profile.expectations.businessRejection ?? 'either';
   const status = exchange.response.status;
   if (is4xx(status)) {
-    verdicts.refused(rule, exchange, 'business', { ...(options.field ? { field: options.field } : {}), what });
+    verdicts.check(rule, what, refusedAs(exchange, 'business', { ...(options.field ? { field: options.field } : {}) }));
     verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
       ok: expected !== 'status',
       expected: '2xx, then a rejected pacs.002',
@@ -185,8 +191,7 @@ export function incomingTransaction(
   verdicts.gate(
     'INC-05',
     `the incoming view is the pacs.008 under its root ${api.profile.messages.incomingPayment.root}`,
-    seen !== undefined,
-    answerOf(read),
+    { ok: seen !== undefined, received: answerOf(read) },
   );
   return seen!;
 }

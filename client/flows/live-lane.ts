@@ -13,6 +13,7 @@ import type { Api } from '../api';
 import type { Verdicts } from '../../checks/verdicts';
 import { requireId } from '../../checks/payment-answers';
 import { submitPayment, type SubmitResult } from './payment';
+import { hasStatus } from '../../checks/answers';
 
 export interface PaymentToRead {
   message: Pacs008Message;
@@ -48,7 +49,7 @@ export async function paymentToRead(api: Api, verdicts: Verdicts, seed: string):
     }
     paid = await shared;
   } else paid = await pay();
-  verdicts.requireStatus('P8-01', 'the payment to read is created', paid.submission.exchange, [201]);
+  verdicts.require('P8-01', 'the payment to read is created', hasStatus(paid.submission.exchange, [201]));
   return { ...paid, id: requireId(api, verdicts, paid.submission.exchange) };
 }
 

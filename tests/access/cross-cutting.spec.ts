@@ -11,12 +11,12 @@ import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, type OperationDriver } from '../../fixtures/operations';
 import { acceptedScaVariants, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { headerMutant, scaAttackMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import type { Clients } from '../../client/target';
 import { acceptedAnswer, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 import { readChangedNothing } from '../../checks/created-nothing';
+import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
@@ -65,7 +65,7 @@ for (const driver of drivers) {
               headerMutant(c, { client: actor, other, accessToken, otherAccessToken, body }),
             );
             const refused = documentedRules(c).filter((rule) =>
-              verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` }),
+              verdicts.check(rule, `${driver.op} is refused: ${c.name}`, refusedAs(mutant, c.refusal)),
             );
             if (liveSafe(driver) && refused.length) {
               const again = await send('after the refusal: the valid twin again');
@@ -97,9 +97,11 @@ for (const driver of drivers) {
           const mutant = await send('mutant: the same body declared text/plain', () => ({
             headers: { 'content-type': 'text/plain' },
           }));
-          verdicts.refused('AT-07', mutant, 'mediaType', {
-            what: `${driver.op} refuses a body not declared application/json`,
-          });
+          verdicts.check(
+            'AT-07',
+            `${driver.op} refuses a body not declared application/json`,
+            refusedAs(mutant, 'mediaType'),
+          );
         },
       );
     }
@@ -129,7 +131,7 @@ for (const driver of drivers.filter(submitting)) {
               }),
             );
             for (const rule of documentedRules(c))
-              verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+              verdicts.check(rule, `${driver.op} is refused: ${c.name}`, scaRefusedOn(driver.op, mutant, c.refusal));
           },
         );
       }
@@ -167,7 +169,7 @@ for (const driver of drivers.filter(submitting)) {
             sca: { claims: { nonce } },
             mutation: SCA_NONCE_REUSED,
           }));
-          verdicts.scaRefused('SCA-11', driver.op, second, 'sca', { what: `${driver.op} refuses a reused SCA nonce` });
+          verdicts.check('SCA-11', `${driver.op} refuses a reused SCA nonce`, scaRefusedOn(driver.op, second, 'sca'));
         },
       );
 
@@ -199,9 +201,11 @@ for (const driver of drivers.filter(submitting)) {
           const mutant = await send(`mutant: SCA ${attack.name}`, (body) =>
             scaAttackMutant(attack, actor, body, (name, doc, type) => loopback.host(name, doc, type)),
           );
-          verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', {
-            what: `${driver.op} refuses an SCA JWT with ${attack.name}`,
-          });
+          verdicts.check(
+            attack.rules.sca,
+            `${driver.op} refuses an SCA JWT with ${attack.name}`,
+            scaRefusedOn(driver.op, mutant, 'sca'),
+          );
         },
       );
     }

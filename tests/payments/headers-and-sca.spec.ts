@@ -21,12 +21,12 @@ import type { Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { submitPayment } from '../../client/flows/payment';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { tokenExpiry } from '../../fixtures/observation-catalogue';
 import { headerMutant, reserialisedMutant, SCA_NONCE_REUSED } from '../../cases/mutations';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { twinAccepted } from '../../checks/answers';
+import { twinAccepted, hasStatus } from '../../checks/answers';
 import { createdNothingUnderMsgId } from '../../checks/created-nothing';
+import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
 /**
  * The live lane's order of a header refusal: the mutant first, then its valid twin with the same
@@ -53,12 +53,16 @@ async function refusedThenTwin(
   });
   const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
   const refused = documentedRules(c).filter((rule) =>
-    verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` }),
+    verdicts.check(rule, `the submission is refused: ${c.name}`, refusedAs(mutant.exchange, c.refusal)),
   );
   const twin = await submitPayment(api, message, {
     label: 'valid twin after the refusal: the same message, all headers valid',
   });
-  verdicts.requireStatus('P8-01', 'the valid twin is accepted (or the case proves nothing)', twin.exchange, [201, 200]);
+  verdicts.require(
+    'P8-01',
+    'the valid twin is accepted (or the case proves nothing)',
+    hasStatus(twin.exchange, [201, 200]),
+  );
   for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, twin);
 }
 
@@ -85,7 +89,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
       });
       const mutant = await submitPayment(api, new RawBody(body), { ...options, label: `mutant: ${c.name}` });
       for (const rule of documentedRules(c))
-        verdicts.refused(rule, mutant.exchange, c.refusal, { what: `the submission is refused: ${c.name}` });
+        verdicts.check(rule, `the submission is refused: ${c.name}`, refusedAs(mutant.exchange, c.refusal));
     });
   }
 
@@ -99,13 +103,13 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
       sca: { claims: { nonce } },
       label: 'valid twin carrying the nonce',
     });
-    verdicts.requireStatus('P8-01', 'the first use of the nonce is accepted', first.exchange, [201]);
+    verdicts.require('P8-01', 'the first use of the nonce is accepted', hasStatus(first.exchange, [201]));
     const second = await submitPayment(api, buildPacs008({ seed }), {
       sca: { claims: { nonce } },
       mutation: SCA_NONCE_REUSED,
       label: 'another payment reusing the nonce',
     });
-    verdicts.refused('SCA-11', second.exchange, 'sca', { what: 'a second payment reusing the nonce is refused' });
+    verdicts.check('SCA-11', 'a second payment reusing the nonce is refused', refusedAs(second.exchange, 'sca'));
   });
 
   test('refuses: an access token used after expires_in', {
@@ -113,10 +117,12 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     ...takes({ observation: tokenExpiry.submitPayment }),
   }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.submitPayment);
-    verdicts.requireStatus('P8-01', 'the token works before it expires', seen.before, [201]);
-    verdicts.refused('AT-05', seen.after, 'unauthenticated', {
-      what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
-    });
+    verdicts.require('P8-01', 'the token works before it expires', hasStatus(seen.before, [201]));
+    verdicts.check(
+      'AT-05',
+      `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+      refusedAs(seen.after, 'unauthenticated'),
+    );
   });
 });
 
@@ -129,7 +135,7 @@ test.describe('payment SCA: optional claims', { tag: '@op:submitPayment' }, () =
     }) => {
       const { exchange } = await submitPayment(api, buildPacs008({ seed }), variant.options());
       for (const rule of variant.rules)
-        verdicts.status(rule, `a submission with SCA ${variant.name} is created`, exchange, [201]);
+        verdicts.check(rule, `a submission with SCA ${variant.name} is created`, hasStatus(exchange, [201]));
     });
   }
 });
@@ -145,7 +151,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       const bytes = r.apply(compact);
       verdicts.checkOrStop('SCA-09', 'the re-serialisation changes the bytes', { ok: bytes !== compact });
       const { exchange } = await submitPayment(api, new RawBody(bytes));
-      verdicts.status('SCA-09', `the same message ${r.name}, hashed as sent, is created`, exchange, [201]);
+      verdicts.check('SCA-09', `the same message ${r.name}, hashed as sent, is created`, hasStatus(exchange, [201]));
     });
 
     test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({
@@ -160,7 +166,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
         ...reserialisedMutant(r, compact),
         label: `mutant: ${r.name}, hd of the original bytes`,
       });
-      verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });
+      verdicts.check('SCA-09', `a body ${r.name} after signing is refused`, refusedAs(exchange, 'sca'));
     });
   }
 });

@@ -9,9 +9,9 @@ import { pacs008Cases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { twinAccepted } from '../../checks/answers';
 import { expectBusinessRefusal } from '../../checks/payment-answers';
+import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
 test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {
@@ -33,7 +33,7 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
             settle: finalStatusAs(api),
             what,
           });
-        else verdicts.refused(rule, mutant.exchange, 'validation', { field: c.field, what });
+        else verdicts.check(rule, what, refusedAs(mutant.exchange, 'validation', { field: c.field }));
       }
     });
   }

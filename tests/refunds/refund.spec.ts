@@ -22,6 +22,7 @@ import {
   refusedAnswer,
   statusServed,
   twinAccepted,
+  acceptedInDeclaredShape,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
@@ -54,7 +55,11 @@ function refundAccepted(
   what: string,
   role: 'precondition' | 'assessed' = 'precondition',
 ): void {
-  verdicts.acceptedOrBlocked(rule, verdicts.originalAssumption ?? 'RFD-07', what, answer.exchange, role);
+  verdicts[role === 'assessed' ? 'checkOrStop' : 'require'](
+    rule,
+    what,
+    acceptedInDeclaredShape(answer.exchange, verdicts.originalAssumption ?? 'RFD-07'),
+  );
 }
 
 /** A refund twin: a refusal blocks the test, as refundAccepted says. */
@@ -250,7 +255,11 @@ function runSplit(c: RefundSplitCase): void {
             c.rules.includes(step.rule) ? 'assessed' : 'precondition',
           );
         else if (step.expect === 'accepted')
-          verdicts.accepted(step.rule, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, answer.exchange);
+          verdicts.check(
+            step.rule,
+            `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`,
+            acceptedAnswer(answer.exchange),
+          );
         else
           await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, {
             field: 'rvsdIntrBkSttlmAmt',

@@ -9,6 +9,7 @@ import type { TestRecord } from '../../checks/host';
 import { UncitedRuleError, Verdicts } from '../../checks/verdicts';
 import type { Profile } from '../../helpers/profile';
 import { CHECK_ANNOTATION } from '../../ledger/outcomes';
+import { equals } from '../../checks/answers';
 
 /** The parts of a TestRecord the citation rule reads; quiet Verdicts record a passed check without a step. */
 function verdictsOf(tags: string[]): { verdicts: Verdicts; info: TestRecord } {
@@ -48,7 +49,10 @@ test('a check of a rule the test does not cite throws at once, naming the test, 
 test('every check shape built on check, and checkOrStop, throw the same way', () => {
   const { verdicts } = verdictsOf(['@P8-02']);
   assert.throws(() => verdicts.checkOrStop('P8-01', 'a valid submission is created', HOLDS), UncitedRuleError);
-  assert.throws(() => verdicts.equal('P8-04', 'data.status is PENDING', 'PENDING', 'PENDING'), UncitedRuleError);
+  assert.throws(
+    () => verdicts.check('P8-04', 'data.status is PENDING', equals('PENDING', 'PENDING')),
+    UncitedRuleError,
+  );
 });
 
 test('a check of a cited rule is recorded', () => {

@@ -81,7 +81,7 @@ export function requireId(
   verdicts.gate(
     'P8-02',
     `${what} (data.paymentsServiceId)`,
-    { ok: false, received: `${answerOf(exchange)}` },
+    { ok: false, received: answerOf(exchange) },
     idRemedy(api, exchange),
   );
   throw new Error('unreachable');
@@ -135,7 +135,7 @@ export async function expectBusinessRefusal(
   const expected = api.profile.expectations.businessRejection ?? 'either';
   const status = exchange.response.status;
   if (is4xx(status)) {
-    verdicts.check(rule, what, refusedAs(exchange, 'business', { ...(options.field ? { field: options.field } : {}) }));
+    verdicts.check(rule, what, refusedAs(exchange, 'business', options));
     verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
       ok: expected !== 'status',
       expected: '2xx, then a rejected pacs.002',

@@ -55,11 +55,9 @@ function refundAccepted(
   what: string,
   role: 'precondition' | 'assessed' = 'precondition',
 ): void {
-  verdicts[role === 'assessed' ? 'checkOrStop' : 'require'](
-    rule,
-    what,
-    acceptedInDeclaredShape(answer.exchange, verdicts.originalAssumption ?? 'RFD-07'),
-  );
+  const accepted = acceptedInDeclaredShape(answer.exchange, verdicts.originalAssumption ?? 'RFD-07');
+  if (role === 'assessed') verdicts.checkOrStop(rule, what, accepted);
+  else verdicts.require(rule, what, accepted);
 }
 
 /** A refund twin: a refusal blocks the test, as refundAccepted says. */

@@ -14,6 +14,7 @@ import type { Expectations, StatusClass } from '../helpers/profile';
 import { classifyStatus, isProfileCode } from '../helpers/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
 import { answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
+import { readingOf } from '../ledger/readings';
 
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
@@ -246,5 +247,36 @@ export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance:
       : acceptance.status
         ? hasStatus(exchange, acceptance.status)
         : acceptedAnswer(exchange),
+  );
+}
+
+// ── a request the spec leaves open ─────────────────────────────────────────────────────────────
+
+/**
+ * A request the spec leaves open (a reading, ledger/readings.ts), answered as the profile reads it:
+ * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says (the
+ * assumption `rule`; `either` asks nothing more). On a camt.056 the sca-token is a reading of its own
+ * (SCA-18): an acceptance there blocks the test unless the profile enforces that camt.056 is checked,
+ * as checks/refusals.ts scaRefusedOn does for a documented SCA refusal.
+ */
+export function answeredAsRead(
+  verdicts: Verdicts,
+  expectations: Expectations,
+  answer: { rule: string; op: string; exchange: Exchange; what: string },
+): void {
+  const { rule, op, exchange, what } = answer;
+  verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
+  const reading = readingOf(expectations, rule);
+  if (reading === 'either') return;
+  const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
+  if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
+    verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
+      ok: false,
+      received: `the target accepted it: ${answerOf(exchange)}`,
+    });
+  verdicts.assume(
+    rule,
+    `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`,
+    reading === 'refuse' ? refusedAnswer(exchange) : acceptedAnswer(exchange),
   );
 }

@@ -79,6 +79,8 @@ export interface Dialect {
   idempotencyConflict: 'original' | 'reject';
   /** A reused jti of an authentication JWT. */
   assertionReplay: 'refuse' | 'allow';
+  /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
+  scaJtiReplay: 'refuse' | 'allow';
   /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
   cancellationRequestRoot: 'fitoFIPmtCxlReq' | 'FIToFIPmtCxlReq';
   /** Root element of the camt.029 served. */
@@ -146,6 +148,7 @@ export const defaultDialect: Dialect = {
   businessRejection: 'http',
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
+  scaJtiReplay: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
@@ -183,6 +186,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     acceptedStatus: 'ACSC',
     businessRejection: 'status',
     assertionReplay: 'allow',
+    scaJtiReplay: 'allow',
   },
 };
 
@@ -202,6 +206,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   businessRejection: ['http', 'status'],
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],
+  scaJtiReplay: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],

@@ -125,7 +125,7 @@ test.describe('token endpoint: refusals', () => {
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
       const mutant = await api.requestToken({
-        ...tokenMutant(c, { client: clients.primary, other: clients.secondary }),
+        ...tokenMutant(c, { client: clients.primary, other: clients.secondary, twin }),
         label: `mutant: ${c.name}`,
       });
       const status = mutant.response.status;

@@ -11,6 +11,7 @@ import { paymentToRead, repeatLanePayment } from '../../client/flows/live-lane';
 import { answered } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { hasStatus, equals } from '../../checks/answers';
 
 test.describe('live lane: a real low-value payment', () => {
   test('a low-value payment is created, its pacs.002 served, its repeat idempotent', {
@@ -40,14 +41,13 @@ test.describe('live lane: a real low-value payment', () => {
     });
 
     const read = await readStatus(api, payment.id, { label: 'read its pacs.002 status' });
-    verdicts.status('STS-01', 'its status is served (200)', read.exchange, [200]);
+    verdicts.check('STS-01', 'its status is served (200)', hasStatus(read.exchange, [200]));
     const entry = firstStatusEntry(read.exchange.response.json);
     const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
-    verdicts.equal(
+    verdicts.check(
       'STS-03',
       'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId',
-      orgnlGrpInf?.orgnlMsgId,
-      paymentIds(payment.message).msgId,
+      equals(orgnlGrpInf?.orgnlMsgId, paymentIds(payment.message).msgId),
     );
     verdicts.check('STS-07', 'txSts is an ISO 20022 status code', {
       ok: ISO_STATUS_CODES.has(String(read.txSts)),
@@ -56,7 +56,7 @@ test.describe('live lane: a real low-value payment', () => {
     });
 
     const repeat = await repeatLanePayment(api, payment);
-    verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
+    verdicts.check('IDEM-01', 'the repeat with the same msgId gets 200', hasStatus(repeat.exchange, [200]));
     verdicts.check('IDEM-02', 'the repeat names no other payment', {
       ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id,
       expected: `${payment.id} or no id`,

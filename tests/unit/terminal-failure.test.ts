@@ -33,7 +33,7 @@ test('a failed test is printed once, whole, at its own line, and the summary end
     /^ {4}at tests\/payments\/headers-and-sca\.spec\.ts:\d+$/m,
     'the code frame is at the test’s own line',
   );
-  assert.match(out, /^ {4}> +\d+ \| .*verdicts\.refused\(/m);
+  assert.match(out, /^ {4}> +\d+ \| .*verdicts\.check\(.*refusedAs\(/m);
   assert.doesNotMatch(out, /checks\/verdicts\.ts/, 'no frame of the oracle');
   assert.match(out, /^ {4}spec: SCA-09 §5 §7 → spec\/payments-api\.md:\d+$/m);
   assert.match(out, /^ {4}valid twin — POST \/payments\/pacs008\/v10 → 201$/m);

@@ -5,7 +5,7 @@
  * expectation of its own. A check that one test alone makes stays in that test.
  *
  * Most return an Expectation for Verdicts to record; twinAccepted, the valid twin's precondition,
- * records itself: it is written one way for every case table.
+ * records itself: it is written one way for every case table. The refusals are refusals.ts's.
  */
 import type { Exchange } from '../helpers/http';
 import { isJsonAnswer } from '../helpers/http';
@@ -13,39 +13,69 @@ import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import type { Expectations, StatusClass } from '../helpers/profile';
 import { classifyStatus, isProfileCode } from '../helpers/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
-import { answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
+import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf } from '../ledger/readings';
-
-export { hasStatus };
 
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
-/** Any 2xx: acceptance where the spec shows no status code. */
-export const acceptedAnswer = (exchange: Exchange): Expectation => ({
+/** A documented status code. */
+export function hasStatus(exchange: Exchange, allowed: readonly number[]): Expectation {
+  return {
+    ok: allowed.includes(exchange.response.status),
+    expected: `HTTP ${allowed.join(' or ')}`,
+    ...answered(exchange),
+  };
+}
+
+/**
+ * Any 2xx: acceptance where the spec shows no status code. The exact code, where the profile reads
+ * one (`assumed`), is that assumption's, judged once the answer is accepted.
+ */
+export const acceptedAnswer = (exchange: Exchange, assumed?: { rule: string; status: number }): Check => ({
   ok: is2xx(exchange),
   expected: 'a 2xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
+  ...(assumed
+    ? {
+        after: (verdicts: Verdicts) =>
+          verdicts.assume(assumed.rule, `the answer is HTTP ${assumed.status}`, {
+            ok: exchange.response.status === assumed.status,
+            expected: `HTTP ${assumed.status}`,
+            received: `HTTP ${exchange.response.status}`,
+          }),
+      }
+    : {}),
+});
+
+/**
+ * A valid message in a shape the profile declares (a message whose fields the spec does not show) is
+ * accepted: a 2xx, or the documented `status`. A 4xx blocks the test by `assumption`, as the target
+ * may spell the message otherwise, which that assumption's own test reports.
+ */
+export const acceptedInDeclaredShape = (exchange: Exchange, assumption: string, status?: readonly number[]): Check => ({
+  ...(status ? hasStatus(exchange, status) : acceptedAnswer(exchange)),
+  before: (verdicts, what) => verdicts.gate(assumption, what, notRefused(exchange)),
 });
 
 /** Any 4xx: a refusal whose code the spec does not show. */
 export const refusedAnswer = (exchange: Exchange): Expectation => ({
   ok: is4xx(exchange),
   expected: 'a 4xx refusal',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** An answer of either kind, accepted (2xx) or refused (4xx), where the spec leaves which one open. */
 export const acceptedOrRefused = (exchange: Exchange): Expectation => ({
   ok: is2xx(exchange) || is4xx(exchange),
   expected: 'a 2xx or a 4xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** Whatever the answer, never a 5xx (§7: the service answers what it does not expect, it does not fail on it). */
 export const neverServerError = (exchange: Exchange): Expectation => ({
   ok: !isServerError(exchange),
   expected: 'a 2xx or a 4xx, never a 5xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** A JSON answer (§4): Content-Type application/json (or +json) and a body that parsed. */
@@ -55,6 +85,7 @@ export const jsonAnswer = (exchange: Exchange): Expectation => {
     ok: isJsonAnswer(exchange),
     expected: 'Content-Type application/json (or +json) and a JSON body',
     received: `${type || 'no Content-Type'} ${answerOf(exchange)}`,
+    answer: exchange,
   };
 };
 
@@ -67,15 +98,20 @@ export const namesId = (
 ): Expectation => ({
   ok: answer.paymentsServiceId === id,
   expected: String(id),
-  received: answerOf(answer.exchange),
+  ...answered(answer.exchange),
 });
 
-/** A value is the one expected, compared as is and shown as text. */
+/** A value is the one expected, compared as JSON (a member, an object, an array) and shown so. */
 export const equals = (received: unknown, expected: unknown): Expectation => ({
-  ok: received === expected,
-  expected: String(expected),
-  received: String(received),
+  ok: JSON.stringify(received) === JSON.stringify(expected),
+  expected: show(expected),
+  received: show(received),
 });
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing (absent)';
+  return JSON.stringify(value) ?? String(value);
+}
 
 /** A non-empty string (an id, a token). */
 export const nonEmptyString = (value: unknown): Expectation => ({
@@ -113,7 +149,7 @@ interface Final {
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
   ok: read !== undefined,
-  ...(answer ? { received: answerOf(answer) } : {}),
+  ...(answer ? answered(answer) : {}),
 });
 
 /** A txSts is one of the codes the profile lists for its class (the assumptions STS-14, STS-15, STS-16). */
@@ -204,13 +240,14 @@ export interface TwinAcceptance {
  * that shape's assumption.
  */
 export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance: TwinAcceptance): void {
-  const what = 'the valid twin is accepted (or the case proves nothing)';
-  if (acceptance.refusalBlockedBy && is4xx(exchange))
-    verdicts.gate(acceptance.refusalBlockedBy, what, false, `the target refused it: ${answerOf(exchange)}`);
   verdicts.require(
     acceptance.rule,
-    what,
-    acceptance.status ? hasStatus(exchange, acceptance.status) : acceptedAnswer(exchange),
+    'the valid twin is accepted (or the case proves nothing)',
+    acceptance.refusalBlockedBy
+      ? acceptedInDeclaredShape(exchange, acceptance.refusalBlockedBy, acceptance.status)
+      : acceptance.status
+        ? hasStatus(exchange, acceptance.status)
+        : acceptedAnswer(exchange),
   );
 }
 
@@ -221,7 +258,7 @@ export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance:
  * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says (the
  * assumption `rule`; `either` asks nothing more). On a camt.056 the sca-token is a reading of its own
  * (SCA-18): an acceptance there blocks the test unless the profile enforces that camt.056 is checked,
- * as Verdicts.scaRefused does for a documented SCA refusal.
+ * as checks/refusals.ts scaRefusedOn does for a documented SCA refusal.
  */
 export function answeredAsRead(
   verdicts: Verdicts,
@@ -234,12 +271,10 @@ export function answeredAsRead(
   if (reading === 'either') return;
   const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
   if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
-    verdicts.gate(
-      'SCA-18',
-      'camt.056 is checked by its sca-token',
-      false,
-      `the target accepted it: ${answerOf(exchange)}`,
-    );
+    verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
+      ok: false,
+      received: `the target accepted it: ${answerOf(exchange)}`,
+    });
   verdicts.assume(
     rule,
     `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`,

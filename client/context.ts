@@ -10,43 +10,39 @@
  * work through every await), and a failed precondition is an error class.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { type CheckHost, PLAIN_CHECK_HOST, useCheckHost } from '../checks/host';
 import type { SkipReason } from '../ledger/outcomes';
 import { ruleById } from '../ledger/rules';
 import { asInconclusive, type InfrastructureInconclusive } from './inconclusive';
 
-export interface TestHost {
+/** The checks' host (checks/host.ts: a step, a failed check, a skip) and what the client needs besides. */
+export interface TestHost extends CheckHost {
   /** Whether a test is running now (Playwright: test.info() answers). Background work is told apart here, not by the host. */
   testRunning(): boolean;
-  /** Runs `body` as a step of the running test. */
-  step<T>(title: string, body: () => T | Promise<T>): Promise<T>;
   /** Ends the running test as blocked by the precondition's rule, or failed when the test cites that rule itself. */
   block(failure: PreconditionFailed): never;
   /** Ends the running test as inconclusive (infrastructure). */
   endInconclusive(failure: InfrastructureInconclusive): never;
-  /** Ends the running test as skipped for `reason` (a live profile's payment budget is spent). */
-  skip(reason: string): never;
 }
 
 /** No test runner: a step is the plain call, and what would end a test is thrown to the caller. */
 export const PLAIN_HOST: TestHost = {
+  ...PLAIN_CHECK_HOST,
   testRunning: () => false,
-  step: async (_title, body) => body(),
   block: (failure) => {
     throw failure;
   },
   endInconclusive: (failure) => {
     throw failure;
   },
-  skip: (reason) => {
-    throw new Error(reason);
-  },
 };
 
 let host: TestHost = PLAIN_HOST;
 
-/** Makes `runner` the host of every client call of this process (fixtures/test.ts installs Playwright's). */
+/** Makes `runner` the host of every client call and every check of this process (fixtures/test.ts installs Playwright's). */
 export function useTestHost(runner: TestHost): void {
   host = runner;
+  useCheckHost(runner);
 }
 
 // ── background work ─────────────────────────────────────────────────────────────────────────────

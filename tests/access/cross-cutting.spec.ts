@@ -11,11 +11,11 @@ import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
 import { acceptedScaVariants, caseTitle, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { scaAttackMutant } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
-import { readChangedNothing } from '../../client/flows/live-lane';
 import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
+import { readChangedNothing } from '../../checks/created-nothing';
+import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
@@ -53,7 +53,7 @@ for (const driver of drivers) {
             const ctx = { api, verdicts, clients, seed, settledOriginals };
             const { send, twin, mutant } = await twinThenMutant(driver, c, ctx);
             const refused = documentedRules(c).filter((rule) =>
-              verdicts.refused(rule, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` }),
+              verdicts.check(rule, `${driver.op} is refused: ${c.name}`, refusedAs(mutant, c.refusal)),
             );
             if (liveSafe(driver) && refused.length) {
               const again = await send('after the refusal: the valid twin again');
@@ -85,9 +85,11 @@ for (const driver of drivers) {
           const mutant = await send('mutant: the same body declared text/plain', () => ({
             headers: { 'content-type': 'text/plain' },
           }));
-          verdicts.refused('AT-07', mutant, 'mediaType', {
-            what: `${driver.op} refuses a body not declared application/json`,
-          });
+          verdicts.check(
+            'AT-07',
+            `${driver.op} refuses a body not declared application/json`,
+            refusedAs(mutant, 'mediaType'),
+          );
         },
       );
     }
@@ -112,7 +114,7 @@ for (const driver of drivers.filter(submitting)) {
                 what: `${driver.op} with ${c.name}`,
               });
             for (const rule of documentedRules(c))
-              verdicts.scaRefused(rule, driver.op, mutant, c.refusal, { what: `${driver.op} is refused: ${c.name}` });
+              verdicts.check(rule, `${driver.op} is refused: ${c.name}`, scaRefusedOn(driver.op, mutant, c.refusal));
           },
         );
       }
@@ -163,9 +165,11 @@ for (const driver of drivers.filter(submitting)) {
           const mutant = await send(`mutant: SCA ${attack.name}`, (body) =>
             scaAttackMutant(attack, actor, body, (name, doc, type) => loopback.host(name, doc, type)),
           );
-          verdicts.scaRefused(attack.rules.sca, driver.op, mutant, 'sca', {
-            what: `${driver.op} refuses an SCA JWT with ${attack.name}`,
-          });
+          verdicts.check(
+            attack.rules.sca,
+            `${driver.op} refuses an SCA JWT with ${attack.name}`,
+            scaRefusedOn(driver.op, mutant, 'sca'),
+          );
         },
       );
     }

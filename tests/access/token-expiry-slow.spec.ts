@@ -4,8 +4,11 @@
  * when it is at most the profile's bound (slowLane.tokenExpiry.maxWaitSeconds).
  */
 import { test } from '../../fixtures/test';
-import { requireId, submitPayment } from '../../client/flows/payment';
+import { submitPayment } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { requireId } from '../../checks/payment-answers';
+import { refusedAs } from '../../checks/refusals';
+import { hasStatus } from '../../checks/answers';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
   test('refuses: a token used after its expires_in, on submission and on the status read', {
@@ -18,7 +21,7 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
         why: `profile ${profile.name} sets no slowLane.tokenExpiry.maxWaitSeconds: the lane never waits unbounded`,
       });
     const issued = await api.requestToken({ label: 'a fresh access token, to wait out' });
-    verdicts.requireStatus('TOK-01', 'the token request gets 200', issued, [200]);
+    verdicts.require('TOK-01', 'the token request gets 200', hasStatus(issued, [200]));
     const body = issued.response.json as { access_token?: unknown; expires_in?: unknown };
     const lifetime = Number(body.expires_in);
     const accessToken = String(body.access_token);
@@ -33,13 +36,13 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
       accessToken,
       label: 'pay with the token within its lifetime',
     });
-    verdicts.requireStatus('P8-01', 'the token works for a submission before it expires', paid.exchange, [201]);
+    verdicts.require('P8-01', 'the token works for a submission before it expires', hasStatus(paid.exchange, [201]));
     const id = requireId(api, verdicts, paid.exchange);
     const read = await api.read('paymentStatus', id, {
       accessToken,
       label: 'read the status with the token within its lifetime',
     });
-    verdicts.requireStatus('STS-01', 'the token reads the status before it expires', read, [200]);
+    verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(read, [200]));
 
     // Counted from the token's issue, one second past expires_in (a server may round it up).
     const waitMs = Date.parse(issued.startedAt) + (lifetime + 1) * 1000 - Date.now();
@@ -55,15 +58,19 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
       accessToken,
       label: 'pay with the same token after expires_in',
     });
-    verdicts.refused('AT-05', late.exchange, 'unauthenticated', {
-      what: `submitPayment refuses the token after expires_in (${lifetime} s)`,
-    });
+    verdicts.check(
+      'AT-05',
+      `submitPayment refuses the token after expires_in (${lifetime} s)`,
+      refusedAs(late.exchange, 'unauthenticated'),
+    );
     const lateRead = await api.read('paymentStatus', id, {
       accessToken,
       label: 'read the status with the same token after expires_in',
     });
-    verdicts.refused('AT-05', lateRead, 'unauthenticated', {
-      what: `paymentStatus refuses the token after expires_in (${lifetime} s)`,
-    });
+    verdicts.check(
+      'AT-05',
+      `paymentStatus refuses the token after expires_in (${lifetime} s)`,
+      refusedAs(lateRead, 'unauthenticated'),
+    );
   });
 });

@@ -6,7 +6,7 @@ import { test, takes } from '../../fixtures/test';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
-import { answerOf } from '../../checks/verdicts';
+import { answered } from '../../checks/verdicts';
 import {
   hasStatus,
   jsonAnswer,
@@ -14,26 +14,26 @@ import {
   nonEmptyString,
   refusedAnswer,
   twinAccepted,
+  equals,
 } from '../../checks/answers';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
-import { refusedTokenGrantsNothing } from '../../client/flows/live-lane';
+import { refusedTokenGrantsNothing } from '../../checks/created-nothing';
 
 test.describe('token endpoint: valid exchange', () => {
   test('a valid JWT-bearer request gets 200 and a bearer token for makePayments', {
     tag: ['@TOK-01', '@TOK-02', '@TOK-03', '@TOK-04', '@TOK-05', '@TOK-15', '@live-safe'],
   }, async ({ api, verdicts }) => {
     const ex = await api.requestToken();
-    verdicts.statusOrStop('TOK-01', 'a valid token request gets 200', ex, [200]);
+    verdicts.checkOrStop('TOK-01', 'a valid token request gets 200', hasStatus(ex, [200]));
     const body = ex.response.json as Record<string, unknown>;
     checkSchema(verdicts, 'TOK-01', tokenResponseSchema, body, 'the token response has the fields of §2.1');
     verdicts.check('TOK-02', 'access_token is a non-empty string', nonEmptyString(body.access_token));
-    verdicts.equal(
+    verdicts.check(
       'TOK-03',
       'token_type is bearer (case-insensitive)',
-      String(body.token_type).toLowerCase(),
-      'bearer',
+      equals(String(body.token_type).toLowerCase(), 'bearer'),
     );
     const expiresIn = body.expires_in;
     verdicts.check('TOK-04', 'expires_in is a positive integer (a number or a string of digits)', {
@@ -43,7 +43,7 @@ test.describe('token endpoint: valid exchange', () => {
       expected: 'a positive integer',
       received: JSON.stringify(expiresIn),
     });
-    verdicts.equal('TOK-05', 'scope is makePayments', body.scope, 'makePayments');
+    verdicts.check('TOK-05', 'scope is makePayments', equals(body.scope, 'makePayments'));
     const type = api.profile.expectations.expiresIn ?? 'either';
     if (type !== 'either')
       verdicts.assume('TOK-15', `expires_in is a JSON ${type}`, {
@@ -58,7 +58,7 @@ test.describe('token endpoint: valid exchange', () => {
     verdicts,
   }) => {
     const ex = await api.requestToken({ label: 'a valid token request with Accept: application/json' });
-    verdicts.requireStatus('TOK-01', 'a valid token request gets 200', ex, [200]);
+    verdicts.require('TOK-01', 'a valid token request gets 200', hasStatus(ex, [200]));
     verdicts.check('AT-06', 'the token endpoint answers with a JSON body', jsonAnswer(ex));
   });
 
@@ -69,7 +69,7 @@ test.describe('token endpoint: valid exchange', () => {
     const ex = await api.requestToken({
       assertion: { claims: { aud: 'https://auth.example', purpose: 'conformance', amr: ['hwk'] } },
     });
-    verdicts.status('AJWT-12', 'a token request whose assertion carries extra claims gets 200', ex, [200]);
+    verdicts.check('AJWT-12', 'a token request whose assertion carries extra claims gets 200', hasStatus(ex, [200]));
   });
 
   test('a replayed authentication JWT is answered as the profile says', {
@@ -80,7 +80,7 @@ test.describe('token endpoint: valid exchange', () => {
       form: { assertion },
       label: 'request a token (first use of the assertion)',
     });
-    verdicts.requireStatus('TOK-01', 'the first use of the assertion gets 200', first, [200]);
+    verdicts.require('TOK-01', 'the first use of the assertion gets 200', hasStatus(first, [200]));
     const replay = await api.requestToken({
       form: { assertion },
       mutation: ASSERTION_REUSED,
@@ -104,14 +104,14 @@ test.describe('token endpoint: valid exchange', () => {
     verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', {
       ok: !(ex.response.status === 200 && granted === 'adminEverything'),
       expected: 'a refusal, or a token for makePayments',
-      received: answerOf(ex),
+      ...answered(ex),
     });
     const error = (ex.response.json as { error?: string } | undefined)?.error;
     if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749')
       verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope', {
         ok: ex.response.status === 400 && error === 'invalid_scope',
         expected: '400 invalid_scope',
-        received: answerOf(ex),
+        ...answered(ex),
       });
   });
 });

@@ -7,7 +7,7 @@
  * batchControl the suite also cancels before the batch is sent (CXL-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -17,7 +17,7 @@ import {
   type Resolution,
 } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildCamt056 } from '../../helpers/messages/camt056';
@@ -35,16 +35,19 @@ import {
   readBackUnchanged,
   readsAs,
   resolvedAs,
+  acceptedInDeclaredShape,
 } from '../../checks/answers';
 import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
+import { requireId } from '../../checks/payment-answers';
+import { refusedAs } from '../../checks/refusals';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
   const { exchange } = await submitPayment(api, payment, {
     client: payer,
     label: 'pay: the payer’s bank submits the payment',
   });
-  verdicts.requireStatus('P8-01', 'the payment to cancel is created', exchange, [201]);
+  verdicts.require('P8-01', 'the payment to cancel is created', hasStatus(exchange, [201]));
   return requireId(api, verdicts, exchange);
 }
 
@@ -54,13 +57,11 @@ function cancellationAccepted(
   answer: SubmitResult,
   what = 'the cancellation of an own payment is accepted',
 ): string {
-  verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', what, answer.exchange);
-  verdicts.gate(
-    'CXL-06',
-    'the cancellation answer names the cancellation (data.paymentsServiceId)',
-    answer.paymentsServiceId !== undefined,
-    answerOf(answer.exchange),
-  );
+  verdicts.require('CXL-01', what, acceptedInDeclaredShape(answer.exchange, 'CXL-06'));
+  verdicts.gate('CXL-06', 'the cancellation answer names the cancellation (data.paymentsServiceId)', {
+    ok: answer.paymentsServiceId !== undefined,
+    received: answerOf(answer.exchange),
+  });
   return answer.paymentsServiceId!;
 }
 
@@ -80,12 +81,10 @@ function resolutionServed(
     expected: 'a 2xx answer',
     received: resolution ? answerOf(resolution.exchange) : 'no read',
   });
-  verdicts.gate(
-    'CXL-06',
-    'the camt.029 has the declared root',
-    resolution!.body !== undefined,
-    answerOf(resolution!.exchange),
-  );
+  verdicts.gate('CXL-06', 'the camt.029 has the declared root', {
+    ok: resolution!.body !== undefined,
+    received: answerOf(resolution!.exchange),
+  });
   return resolution!;
 }
 
@@ -108,9 +107,11 @@ test.describe('cancellation: whose payment', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), {
       label: 'cancel a payment that was never made',
     });
-    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), {
-      what: 'the cancellation of a payment that was never made is refused',
-    });
+    verdicts.check(
+      'CXL-01',
+      'the cancellation of a payment that was never made is refused',
+      refusedAs(answer.exchange, unknownPaymentRefusal(api.profile)),
+    );
   });
 
   test('a cancellation of another client’s payment is refused', {
@@ -131,9 +132,11 @@ test.describe('cancellation: whose payment', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
       label: 'cancel a payment the other client made',
     });
-    verdicts.refused('CXL-01', answer.exchange, unknownPaymentRefusal(api.profile), {
-      what: 'the cancellation of another client’s payment is refused',
-    });
+    verdicts.check(
+      'CXL-01',
+      'the cancellation of another client’s payment is refused',
+      refusedAs(answer.exchange, unknownPaymentRefusal(api.profile)),
+    );
   });
 
   test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({
@@ -145,11 +148,15 @@ test.describe('cancellation: whose payment', () => {
     const own = paymentTo(beneficiaryOf(clients), seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
-    verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation of an own payment is accepted', answer.exchange);
+    verdicts.require(
+      'CXL-01',
+      'the cancellation of an own payment is accepted',
+      acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
+    );
     const mine = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
     resolutionServed(verdicts, mine, 'precondition');
     const foreign = await readCancellation(api, mine.id, { client: clients.secondary! });
-    verdicts.refused('CXL-07', foreign.exchange, 'notFound', { what: 'another client is refused the cancellation' });
+    verdicts.check('CXL-07', 'another client is refused the cancellation', refusedAs(foreign.exchange, 'notFound'));
   });
 });
 
@@ -212,7 +219,7 @@ test.describe('cancellation: repeats and shapes', () => {
     verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', {
       ok: resolution.exchange.response.status === 200 && resolution.body !== undefined,
       expected: `HTTP 200 with ${api.profile.messages.resolution.root}`,
-      received: answerOf(resolution.exchange),
+      ...answered(resolution.exchange),
     });
     if (!resolution.body) return;
     verdicts.assume(
@@ -274,7 +281,7 @@ test.describe('cancellation: after the payment settled', () => {
     const after = await readStatus(api, original!.paymentsServiceId, {
       label: 'read the payment after the cancellation request',
     });
-    verdicts.requireStatus('STS-01', 'the payment’s status is served', after.exchange, [200]);
+    verdicts.require('STS-01', 'the payment’s status is served', hasStatus(after.exchange, [200]));
     verdicts.check(
       'CXL-03',
       'the payment stays settled (its final status never changes)',
@@ -304,11 +311,10 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
       resolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
     );
     const expectations = api.profile.expectations;
-    verdicts.requireStatus(
+    verdicts.require(
       'STS-01',
       'the status of the cancelled payment is served',
-      seen.statusAfterCancel.exchange,
-      [200],
+      hasStatus(seen.statusAfterCancel.exchange, [200]),
     );
     verdicts.check(
       'CXL-02',
@@ -322,11 +328,10 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
     });
     // The control payment travelled in the same batch: once it is final, the cancelled one would have settled too.
     verdicts.require('STS-08', 'the control payment of the same batch settles', endsIn(seen.controlFinal, 'accepted'));
-    verdicts.requireStatus(
+    verdicts.require(
       'STS-01',
       'the status of the cancelled payment is served after its batch settled',
-      seen.statusAfterSettlement.exchange,
-      [200],
+      hasStatus(seen.statusAfterSettlement.exchange, [200]),
     );
     verdicts.check(
       'CXL-02',

@@ -7,7 +7,14 @@
  */
 import { test, takes } from '../../fixtures/test';
 import type { Verdicts } from '../../checks/verdicts';
-import { acceptedOrRefused, equals, localDateTime, notificationArrived, twinAccepted } from '../../checks/answers';
+import {
+  acceptedOrRefused,
+  equals,
+  localDateTime,
+  notificationArrived,
+  twinAccepted,
+  acceptedAnswer,
+} from '../../checks/answers';
 import { answerOf } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
 import {
@@ -17,13 +24,15 @@ import {
   type Followed,
   type Incoming,
 } from '../../fixtures/observation-catalogue';
-import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
+import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { paymentTransaction } from '../../helpers/messages/pacs008';
 import type { Exchange } from '../../helpers/http';
 import { is2xx } from '../../helpers/http-status';
+import { incomingTransaction } from '../../checks/payment-answers';
+import { refusedAs } from '../../checks/refusals';
 
 const idOf = (n: ReceivedNotification): unknown =>
   (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
@@ -59,7 +68,11 @@ test.describe('incoming payment: reading it', () => {
       const read = await readIncoming(api, declaredId, {
         label: 'read the incoming payment the profile names (target.incomingPaymentId)',
       });
-      verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: 200 });
+      verdicts.check(
+        'INC-02',
+        'the beneficiary reads its incoming payment',
+        acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
+      );
       const seen = incomingTransaction(api, verdicts, read);
       // What was sent is the payer's to know: the read is checked to show an amount and a sender.
       verdicts.check('INC-02', 'the amount sent (intrBkSttlmAmt: a positive value and a currency)', {
@@ -84,11 +97,15 @@ test.describe('incoming payment: reading it', () => {
       label: 'B reads the incoming payment with the id of A’s submission answer',
     });
     verdicts.originalHeld(read);
-    verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: 200 });
+    verdicts.check(
+      'INC-02',
+      'the beneficiary reads its incoming payment',
+      acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
+    );
     const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
-    verdicts.equal('INC-02', 'the amount A sent', seen.intrBkSttlmAmt, sent.intrBkSttlmAmt);
-    verdicts.equal('INC-02', 'the sender (debtor) A named', seen.dbtr, sent.dbtr);
+    verdicts.check('INC-02', 'the amount A sent', equals(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt));
+    verdicts.check('INC-02', 'the sender (debtor) A named', equals(seen.dbtr, sent.dbtr));
   });
 
   test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({
@@ -108,20 +125,20 @@ test.describe('incoming payment: reading it', () => {
       client: clients.primary,
       label: 'the payer (not the beneficiary) tries to read it as incoming',
     });
-    verdicts.refused('INC-03', byPayer, 'notFound', { what: 'the payer is refused the incoming view' });
+    verdicts.check('INC-03', 'the payer is refused the incoming view', refusedAs(byPayer, 'notFound'));
     if (granted.has('keyRegistration')) {
       const stranger = await newClient('stranger');
       const byStranger = await readIncoming(api, id, {
         client: stranger,
         label: 'an institution with no part in the payment tries to read it',
       });
-      verdicts.refused('INC-03', byStranger, 'notFound', { what: 'a third institution is refused the incoming view' });
+      verdicts.check('INC-03', 'a third institution is refused the incoming view', refusedAs(byStranger, 'notFound'));
     }
     const unknown = await readIncoming(api, `${id}-unknown`, {
       client: beneficiary,
       label: 'B reads an id that names no payment',
     });
-    verdicts.refused('INC-03', unknown, 'notFound', { what: 'an id that names no payment is not served' });
+    verdicts.check('INC-03', 'an id that names no payment is not served', refusedAs(unknown, 'notFound'));
   });
 });
 
@@ -168,12 +185,10 @@ test.describe('incoming payment: a payment to one’s own sort code', () => {
       });
     }
     if (shapeInDoubt)
-      verdicts.gate(
-        'RFD-07',
-        'the refund in the declared shape is accepted',
-        false,
-        `the target refused it: ${refund.answer}`,
-      );
+      verdicts.gate('RFD-07', 'the refund in the declared shape is accepted', {
+        ok: false,
+        received: `the target refused it: ${refund.answer}`,
+      });
   });
 });
 
@@ -189,11 +204,10 @@ test.describe('incoming payment: notifications', () => {
       profile,
       'assessed',
     );
-    verdicts.equal(
+    verdicts.check(
       'INC-01',
       'the notification carries the identifier to query the payment',
-      idOf(notification),
-      settled.paymentsServiceId,
+      equals(idOf(notification), settled.paymentsServiceId),
     );
     const others = notifications!.matching(
       (n) => idOf(n) === settled.paymentsServiceId && !n.path.includes(encodeURIComponent(beneficiary.clientId)),

@@ -15,12 +15,13 @@ import {
   liveHeaderCases,
   reserialisations,
 } from '../../cases/sca-cases';
-import { createdNothingUnderMsgId, REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
-import { refusalAssumptions } from '../../checks/verdicts';
+import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { tokenExpiry } from '../../fixtures/observation-catalogue';
 import { reserialisedMutant } from '../../cases/mutations';
-import { answeredAsRead } from '../../checks/answers';
+import { answeredAsRead, hasStatus } from '../../checks/answers';
 import { mutantThenTwin, OPERATION_DRIVERS, twinThenMutant } from '../../fixtures/operations';
+import { refusalAssumptions, refusedAs } from '../../checks/refusals';
+import { createdNothingUnderMsgId } from '../../checks/created-nothing';
 
 const payment = OPERATION_DRIVERS.submitPayment;
 
@@ -41,9 +42,13 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
         // Live: the mutant first, then its valid twin with the same message (liveHeaderCases), within liveLimits.
         requireLiveSlots(api, verdicts, REFUSAL_SLOTS);
         const { mutant, twinAfter } = await mutantThenTwin(payment, c, ctx);
-        const refused = documentedRules(c).filter((rule) => verdicts.refused(rule, mutant, c.refusal, { what }));
+        const refused = documentedRules(c).filter((rule) => verdicts.check(rule, what, refusedAs(mutant, c.refusal)));
         const twin = await twinAfter('valid twin after the refusal: the same message, all headers valid');
-        verdicts.requireStatus('P8-01', 'the valid twin is accepted (or the case proves nothing)', twin, [201, 200]);
+        verdicts.require(
+          'P8-01',
+          'the valid twin is accepted (or the case proves nothing)',
+          hasStatus(twin, [201, 200]),
+        );
         for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, { exchange: twin });
         return;
       }
@@ -55,7 +60,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
           exchange: mutant,
           what: `the submission with ${c.name}`,
         });
-      for (const rule of documentedRules(c)) verdicts.refused(rule, mutant, c.refusal, { what });
+      for (const rule of documentedRules(c)) verdicts.check(rule, what, refusedAs(mutant, c.refusal));
     });
   }
 
@@ -64,10 +69,12 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     ...takes({ observation: tokenExpiry.submitPayment }),
   }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.submitPayment);
-    verdicts.requireStatus('P8-01', 'the token works before it expires', seen.before, [201]);
-    verdicts.refused('AT-05', seen.after, 'unauthenticated', {
-      what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
-    });
+    verdicts.require('P8-01', 'the token works before it expires', hasStatus(seen.before, [201]));
+    verdicts.check(
+      'AT-05',
+      `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+      refusedAs(seen.after, 'unauthenticated'),
+    );
   });
 });
 
@@ -83,7 +90,7 @@ test.describe('payment SCA: optional claims', { tag: '@op:submitPayment' }, () =
       const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals });
       const exchange = await send('submit payment (pacs.008)', () => variant.options());
       for (const rule of variant.rules)
-        verdicts.status(rule, `a submission with SCA ${variant.name} is created`, exchange, [201]);
+        verdicts.check(rule, `a submission with SCA ${variant.name} is created`, hasStatus(exchange, [201]));
     });
   }
 });
@@ -103,7 +110,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
         verdicts.checkOrStop('SCA-09', 'the re-serialisation changes the bytes', { ok: bytes !== compact });
         return bytes;
       });
-      verdicts.status('SCA-09', `the same message ${r.name}, hashed as sent, is created`, exchange, [201]);
+      verdicts.check('SCA-09', `the same message ${r.name}, hashed as sent, is created`, hasStatus(exchange, [201]));
     });
 
     test(`refuses: body ${r.name} after signing the compact bytes`, { tag: ['@SCA-09', '@SCA-15'] }, async ({
@@ -120,7 +127,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
         (sent) => reserialisedMutant(r, r.compactOf(sent)),
         (compact) => r.apply(compact),
       );
-      verdicts.refused('SCA-09', exchange, 'sca', { what: `a body ${r.name} after signing is refused` });
+      verdicts.check('SCA-09', `a body ${r.name} after signing is refused`, refusedAs(exchange, 'sca'));
     });
   }
 });

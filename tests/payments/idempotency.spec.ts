@@ -5,13 +5,14 @@
  * assumption: a repeat naming another payment that pacs.002 serves proves a second payment (IDEM-02).
  */
 import { test, takes } from '../../fixtures/test';
-import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
-import { namesId } from '../../checks/answers';
+import { answered, type Verdicts } from '../../checks/verdicts';
+import { namesId, hasStatus } from '../../checks/answers';
 import { is4xx, isServerError } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
+import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
 async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly SubmitResult[]): Promise<void> {
@@ -37,9 +38,9 @@ test.describe('payment idempotency', () => {
   }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed });
     const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
+    verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
     const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)' });
-    verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
+    verdicts.check('IDEM-01', 'the repeat with the same msgId gets 200', hasStatus(repeat.exchange, [200]));
     await checkOnePayment(api, verdicts, [first, repeat]);
     const shape = api.profile.expectations.repeatBody ?? 'original';
     if (shape === 'original') {
@@ -49,7 +50,7 @@ test.describe('payment idempotency', () => {
       verdicts.assume('IDEM-04', 'the repeat has an empty body', {
         ok: repeat.exchange.response.text.trim() === '',
         expected: 'no body',
-        received: answerOf(repeat.exchange),
+        ...answered(repeat.exchange),
       });
     } else if (shape === 'id-only') {
       verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
@@ -82,10 +83,10 @@ test.describe('payment idempotency', () => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
     // to a beneficiary of this test alone (fixtures/observation-catalogue.ts).
     const seen = await observe(repeatNotifiedOnce);
-    verdicts.requireStatus('P8-01', 'the first submission is created', seen.first.exchange, [201]);
+    verdicts.require('P8-01', 'the first submission is created', hasStatus(seen.first.exchange, [201]));
     requireId(api, verdicts, seen.first.exchange);
-    verdicts.requireStatus('IDEM-01', 'the repeat gets 200', seen.repeat.exchange, [200]);
-    verdicts.requireStatus('P8-01', 'the sentinel submission is created', seen.sentinel.exchange, [201]);
+    verdicts.require('IDEM-01', 'the repeat gets 200', hasStatus(seen.repeat.exchange, [200]));
+    verdicts.require('P8-01', 'the sentinel submission is created', hasStatus(seen.sentinel.exchange, [201]));
     verdicts.require('STS-08', 'the payment and the sentinel settle', {
       ok: seen.firstFinal?.statusClass === 'accepted' && seen.sentinelFinal !== undefined,
       expected: 'both final, the payment accepted',
@@ -110,7 +111,7 @@ test.describe('payment idempotency', () => {
   }, async ({ api, verdicts, seed }) => {
     const message = buildPacs008({ seed, amount: 10 });
     const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.requireStatus('P8-01', 'the first submission is created', first.exchange, [201]);
+    verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
     const changed = clonePacs008(message);
     changed.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value = 20;
     const repeat = await submitPayment(api, changed, { label: 'same msgId, amount 20 instead of 10' });
@@ -119,7 +120,7 @@ test.describe('payment idempotency', () => {
     verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', {
       ok: status !== 201 && !isServerError(status),
       expected: '200 with the original, or a 4xx',
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
     await checkOnePayment(api, verdicts, [first, repeat]);
     const mode = api.profile.expectations.idempotencyConflict ?? 'either';
@@ -135,7 +136,7 @@ test.describe('payment idempotency', () => {
     verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, {
       ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused,
       expected,
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
   });
 });

@@ -8,9 +8,10 @@
 import { test } from '../../fixtures/test';
 import { firstStatusEntry, readStatus } from '../../client/flows/payment';
 import { paymentToRead, repeatLanePayment } from '../../client/flows/live-lane';
-import { answerOf } from '../../checks/verdicts';
+import { answered } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { hasStatus, equals } from '../../checks/answers';
 
 test.describe('live lane: a real low-value payment', () => {
   test('a low-value payment is created, its pacs.002 served, its repeat idempotent', {
@@ -31,23 +32,22 @@ test.describe('live lane: a real low-value payment', () => {
     verdicts.check('P8-01', 'the payment is created (201)', {
       ok: payment.submission.exchange.response.status === 201,
       expected: 'HTTP 201',
-      received: answerOf(payment.submission.exchange),
+      ...answered(payment.submission.exchange),
     });
     verdicts.check('P8-02', 'the answer names the payment', {
       ok: payment.id !== '',
       expected: 'a non-empty paymentsServiceId',
-      received: answerOf(payment.submission.exchange),
+      ...answered(payment.submission.exchange),
     });
 
     const read = await readStatus(api, payment.id, { label: 'read its pacs.002 status' });
-    verdicts.status('STS-01', 'its status is served (200)', read.exchange, [200]);
+    verdicts.check('STS-01', 'its status is served (200)', hasStatus(read.exchange, [200]));
     const entry = firstStatusEntry(read.exchange.response.json);
     const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
-    verdicts.equal(
+    verdicts.check(
       'STS-03',
       'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId',
-      orgnlGrpInf?.orgnlMsgId,
-      paymentIds(payment.message).msgId,
+      equals(orgnlGrpInf?.orgnlMsgId, paymentIds(payment.message).msgId),
     );
     verdicts.check('STS-07', 'txSts is an ISO 20022 status code', {
       ok: ISO_STATUS_CODES.has(String(read.txSts)),
@@ -56,11 +56,11 @@ test.describe('live lane: a real low-value payment', () => {
     });
 
     const repeat = await repeatLanePayment(api, payment);
-    verdicts.status('IDEM-01', 'the repeat with the same msgId gets 200', repeat.exchange, [200]);
+    verdicts.check('IDEM-01', 'the repeat with the same msgId gets 200', hasStatus(repeat.exchange, [200]));
     verdicts.check('IDEM-02', 'the repeat names no other payment', {
       ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id,
       expected: `${payment.id} or no id`,
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
   });
 });

@@ -4,15 +4,8 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import {
-  dataOf,
-  echoesMsgId,
-  firstStatusEntry,
-  readStatus,
-  requireId,
-  submitPayment,
-} from '../../client/flows/payment';
-import { answerOf } from '../../checks/verdicts';
+import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
+import { answered } from '../../checks/verdicts';
 import {
   buildPacs008,
   clonePacs008,
@@ -20,10 +13,18 @@ import {
   type Pacs008Message,
   type Pacs008Options,
 } from '../../helpers/messages/pacs008';
-import { hasStatus, localDateTime, neverServerError, nonEmptyString, refusedAnswer } from '../../checks/answers';
+import {
+  hasStatus,
+  localDateTime,
+  neverServerError,
+  nonEmptyString,
+  refusedAnswer,
+  equals,
+} from '../../checks/answers';
 import { RawBody, type Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Expectations } from '../../helpers/profile';
+import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */
 async function checkCreated(
@@ -36,24 +37,23 @@ async function checkCreated(
 ): Promise<void> {
   const message = buildPacs008({ seed });
   const { exchange } = await submitPayment(api, message, version ? { version } : {});
-  verdicts.statusOrStop(
+  verdicts.checkOrStop(
     rule,
     `a valid submission on pacs008 ${version ?? '(default version)'} is created (201)`,
-    exchange,
-    [201],
+    hasStatus(exchange, [201]),
   );
   const data = dataOf(exchange);
   // Each member of the data object is its own rule (P8-02 to P8-05): a renamed or wrong member fails only its rule.
   verdicts.check('P8-01', 'the answer is a data object (§2.3)', {
     ok: data !== undefined,
     expected: '{"data":{…}}',
-    received: answerOf(exchange),
+    ...answered(exchange),
   });
   if (!members) return;
   const id = data?.paymentsServiceId;
   verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', nonEmptyString(id));
   echoesMsgId(verdicts, api, exchange, paymentIds(message).msgId, { rule: 'P8-03' });
-  verdicts.equal('P8-04', 'data.status is PENDING on submission', data?.status, 'PENDING');
+  verdicts.check('P8-04', 'data.status is PENDING on submission', equals(data?.status, 'PENDING'));
   verdicts.check('P8-05', 'data.creationDateTime is a date-time without zone', localDateTime(data?.creationDateTime));
 }
 
@@ -70,7 +70,7 @@ test.describe('payment submission: valid message', () => {
   }, async ({ api, verdicts, seed }) => {
     const messages = [buildPacs008({ seed: `${seed}-1` }), buildPacs008({ seed: `${seed}-2` })];
     const created = await Promise.all(messages.map((m, i) => submitPayment(api, m, { label: `payment ${i + 1}` })));
-    for (const c of created) verdicts.requireStatus('P8-01', 'the payment is created', c.exchange, [201]);
+    for (const c of created) verdicts.require('P8-01', 'the payment is created', hasStatus(c.exchange, [201]));
     const ids = created.map((c) => requireId(api, verdicts, c.exchange));
     verdicts.check('P8-33', 'the two payments are given two ids', {
       ok: ids[0] !== ids[1],
@@ -79,15 +79,14 @@ test.describe('payment submission: valid message', () => {
     });
     for (const [i, id] of ids.entries()) {
       const read = await readStatus(api, id, { label: `read payment ${i + 1} by its id` });
-      verdicts.requireStatus('STS-01', 'its status is served', read.exchange, [200]);
+      verdicts.require('STS-01', 'its status is served', hasStatus(read.exchange, [200]));
       const original = firstStatusEntry(read.exchange.response.json)?.orgnlGrpInf as
         | { orgnlMsgId?: unknown }
         | undefined;
-      verdicts.equal(
+      verdicts.check(
         'P8-33',
         `the id of payment ${i + 1} reads back as payment ${i + 1} (orgnlMsgId)`,
-        original?.orgnlMsgId,
-        paymentIds(messages[i]!).msgId,
+        equals(original?.orgnlMsgId, paymentIds(messages[i]!).msgId),
       );
     }
   });
@@ -191,7 +190,7 @@ test.describe('payment submission: optional parts', () => {
       const { exchange } = await submitPayment(api, message);
       if (variant.level === 'documented') {
         for (const rule of variant.rules)
-          verdicts.status(rule, `a submission ${variant.name} is created`, exchange, [201]);
+          verdicts.check(rule, `a submission ${variant.name} is created`, hasStatus(exchange, [201]));
       } else {
         verdicts.check(
           'ROB-03',
@@ -217,6 +216,6 @@ test.describe('payment submission: optional parts', () => {
     // Guards the RawBody path that the SCA and robustness catalogues rely on.
     const bytes = JSON.stringify(buildPacs008({ seed }));
     const { exchange } = await submitPayment(api, new RawBody(Buffer.from(bytes, 'utf8')));
-    verdicts.status('P8-01', 'the same message sent as raw bytes is created', exchange, [201]);
+    verdicts.check('P8-01', 'the same message sent as raw bytes is created', hasStatus(exchange, [201]));
   });
 });

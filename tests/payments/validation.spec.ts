@@ -7,10 +7,11 @@
 import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
-import { expectBusinessRefusal, submitPayment } from '../../client/flows/payment';
+import { submitPayment, finalStatusAs } from '../../client/flows/payment';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { twinAccepted } from '../../checks/answers';
+import { expectBusinessRefusal } from '../../checks/payment-answers';
+import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
 test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {
@@ -27,8 +28,12 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
       for (const rule of c.rules) {
         const what = `a submission with ${c.name} is refused`;
         if (c.oracle === 'business')
-          await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, { field: c.field, what });
-        else verdicts.refused(rule, mutant.exchange, 'validation', { field: c.field, what });
+          await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, {
+            field: c.field,
+            settle: finalStatusAs(api),
+            what,
+          });
+        else verdicts.check(rule, what, refusedAs(mutant.exchange, 'validation', { field: c.field }));
       }
     });
   }

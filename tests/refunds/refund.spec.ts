@@ -7,7 +7,7 @@
  * shape blocks these tests instead of failing them; the amount rules are documented.
  */
 import { test, takes } from '../../fixtures/test';
-import { echoesMsgId, expectBusinessRefusal, type SubmitResult, type SettledPayment } from '../../client/flows/payment';
+import { type SubmitResult, type SettledPayment, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundToFinal } from '../../fixtures/observation-catalogue';
@@ -22,12 +22,14 @@ import {
   refusedAnswer,
   statusServed,
   twinAccepted,
+  acceptedInDeclaredShape,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
+import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 
 async function refund(
   api: Api,
@@ -53,7 +55,9 @@ function refundAccepted(
   what: string,
   role: 'precondition' | 'assessed' = 'precondition',
 ): void {
-  verdicts.acceptedOrBlocked(rule, verdicts.originalAssumption ?? 'RFD-07', what, answer.exchange, role);
+  const accepted = acceptedInDeclaredShape(answer.exchange, verdicts.originalAssumption ?? 'RFD-07');
+  if (role === 'assessed') verdicts.checkOrStop(rule, what, accepted);
+  else verdicts.require(rule, what, accepted);
 }
 
 /** A refund twin: a refusal blocks the test, as refundAccepted says. */
@@ -110,7 +114,7 @@ test.describe('refund (pacs.007): one refund', () => {
       'mutant: the payer’s institution tries to refund it',
     );
     await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
-      client: clients.primary,
+      settle: finalStatusAs(api, clients.primary),
       what: 'a refund by the payer’s institution is refused',
     });
   });
@@ -140,7 +144,7 @@ test.describe('refund (pacs.007): one refund', () => {
     );
     await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, {
       field: 'rvsdIntrBkSttlmAmt',
-      client: refunder,
+      settle: finalStatusAs(api, refunder),
       what: 'a single refund of the full amount is refused',
     });
   });
@@ -249,11 +253,15 @@ function runSplit(c: RefundSplitCase): void {
             c.rules.includes(step.rule) ? 'assessed' : 'precondition',
           );
         else if (step.expect === 'accepted')
-          verdicts.accepted(step.rule, `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`, answer.exchange);
+          verdicts.check(
+            step.rule,
+            `refund ${i + 1} of ${step.value.toFixed(2)} is accepted`,
+            acceptedAnswer(answer.exchange),
+          );
         else
           await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, {
             field: 'rvsdIntrBkSttlmAmt',
-            client: refunder,
+            settle: finalStatusAs(api, refunder),
             what: `refund ${i + 1} of ${step.value.toFixed(2)} is refused`,
           });
       });

@@ -11,13 +11,14 @@ import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
-import { expectBusinessRefusal } from '../../client/flows/payment';
 import type { TakeSettled } from '../../fixtures/observing';
-import { refusalAssumptions } from '../../checks/verdicts';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import type { Clients } from '../../client/target';
-import { twinAccepted } from '../../checks/answers';
+import { twinAccepted, acceptedAnswer } from '../../checks/answers';
+import { expectBusinessRefusal } from '../../checks/payment-answers';
+import { finalStatusAs } from '../../client/flows/payment';
+import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
 const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 'refuses');
 
@@ -108,17 +109,18 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
       for (const rule of c.rules) {
         switch (c.outcome) {
           case 'accepted':
-            verdicts.accepted(rule, `a return with ${c.name} is accepted`, answer.exchange);
+            verdicts.check(rule, `a return with ${c.name} is accepted`, acceptedAnswer(answer.exchange));
             break;
           case 'refused':
-            verdicts.refused(rule, answer.exchange, c.refusal ?? 'validation', {
-              ...(c.field ? { field: c.field } : {}),
-              what: `a return with ${c.name} is refused`,
-            });
+            verdicts.check(
+              rule,
+              `a return with ${c.name} is refused`,
+              refusedAs(answer.exchange, c.refusal ?? 'validation', { ...(c.field ? { field: c.field } : {}) }),
+            );
             break;
           case 'businessRefusal':
             await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
-              client: returner,
+              settle: finalStatusAs(api, returner),
               ...(c.field ? { field: c.field } : {}),
               what: `a return with ${c.name} is refused`,
             });

@@ -9,7 +9,14 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/observation-catalogue';
-import { endsIn, notificationArrived, notResolvedAs, statusServed } from '../../checks/answers';
+import {
+  endsIn,
+  notificationArrived,
+  notResolvedAs,
+  statusServed,
+  acceptedAnswer,
+  acceptedInDeclaredShape,
+} from '../../checks/answers';
 import { paymentAmount } from '../../helpers/messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';
 
@@ -27,7 +34,7 @@ test('flow: pay → notify → read incoming → full return → statuses', {
       notificationArrived(seen.notification, api.profile.polling.timeoutMs),
     );
     const read = seen.incomingRead!;
-    verdicts.requireAccepted('INC-02', 'the beneficiary reads the incoming payment', read);
+    verdicts.require('INC-02', 'the beneficiary reads the incoming payment', acceptedAnswer(read));
     // The flow goes on to the return whatever shape the read has: only its content check waits for INC-05.
     const incoming = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
     if (incoming)
@@ -46,7 +53,7 @@ test('flow: pay → notify → read incoming → full return → statuses', {
     seen.answer.exchange,
     seen.final?.statusClass === 'rejected' ? seen.final.history.join(' → ') : undefined,
   );
-  verdicts.accepted('RTR-01', 'the full return is accepted', seen.answer.exchange);
+  verdicts.check('RTR-01', 'the full return is accepted', acceptedAnswer(seen.answer.exchange));
   verdicts.checkOrStop(
     'RTR-35',
     'the return names its paymentsServiceId',
@@ -65,7 +72,11 @@ test('flow: cancel after the batch is sent → rejected → the beneficiary retu
   ...takes({ observation: returnAfterRejectedCancellation }),
 }, async ({ api, verdicts, observe }) => {
   const seen = await observe(returnAfterRejectedCancellation);
-  verdicts.acceptedOrBlocked('CXL-01', 'CXL-06', 'the cancellation request is answered', seen.cancellation.exchange);
+  verdicts.require(
+    'CXL-01',
+    'the cancellation request is answered',
+    acceptedInDeclaredShape(seen.cancellation.exchange, 'CXL-06'),
+  );
   verdicts.check(
     'CXL-03',
     'the cancellation after the batch is not confirmed',
@@ -73,10 +84,10 @@ test('flow: cancel after the batch is sent → rejected → the beneficiary retu
   );
   verdicts.check('CXL-03', 'the payment settles', endsIn(seen.final, 'accepted'));
   for (const rule of ['RTR-18', 'RTR-23'])
-    verdicts.accepted(
+    verdicts.check(
       rule,
       'a return answering a cancellation request (FOCR, addtlInf, rtrdInstdAmt) is accepted',
-      seen.returned.exchange,
+      acceptedAnswer(seen.returned.exchange),
     );
   verdicts.checkOrStop(
     'RTR-35',

@@ -4,18 +4,11 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import {
-  awaitFinalStatus,
-  dataOf,
-  echoesMsgId,
-  namesOnlyItsId,
-  expectBusinessRefusal,
-  idOf,
-} from '../../client/flows/payment';
+import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
-import { answerOf } from '../../checks/verdicts';
+import { answered, answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import {
   acceptedOrRefused,
@@ -25,9 +18,11 @@ import {
   namesId,
   statusServed,
   twinAccepted,
+  acceptedAnswer,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
+import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -47,17 +42,16 @@ test.describe('return (pacs.004): accepted returns', () => {
     const { exchange } = await submitReturn(api, message, { client: returner });
     verdicts.originalHeld(exchange);
     const declared = api.profile.expectations.returnAnswer ?? 'data';
-    verdicts.accepted(
+    verdicts.check(
       'RTR-01',
       'a valid return is accepted',
-      exchange,
-      declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 },
+      acceptedAnswer(exchange, declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 }),
     );
     if (declared === 'id-only') {
       verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', {
         ok: namesOnlyItsId(exchange),
         expected: 'data with only paymentsServiceId',
-        received: answerOf(exchange),
+        ...answered(exchange),
       });
     }
     if (declared !== 'data') return;
@@ -83,7 +77,7 @@ test.describe('return (pacs.004): accepted returns', () => {
       label: 'return with only the required fields (pacs.004)',
     });
     verdicts.originalHeld(exchange);
-    verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
+    verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange));
   });
 
   test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...RETURNED }, async ({
@@ -97,9 +91,9 @@ test.describe('return (pacs.004): accepted returns', () => {
     const message = buildPacs004({ seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
     verdicts.originalHeld(first.exchange);
-    verdicts.requireAccepted('RTR-01', 'the first return is accepted', first.exchange);
+    verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
-    verdicts.status('RTR-05', 'the repeated return gets 200', repeat.exchange, [200]);
+    verdicts.check('RTR-05', 'the repeated return gets 200', hasStatus(repeat.exchange, [200]));
     if ((api.profile.expectations.repeatBody ?? 'original') !== 'empty') {
       verdicts.assume('IDEM-04', 'the repeat names the first return', namesId(repeat, first.paymentsServiceId));
     }
@@ -116,13 +110,13 @@ test.describe('return (pacs.004): accepted returns', () => {
       label: 'return the payment (pacs.004)',
     });
     verdicts.originalHeld(first.exchange);
-    verdicts.requireAccepted('RTR-01', 'the first return is accepted', first.exchange);
+    verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
     const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
       client: returner,
       label: 'return the same payment again, new msgId',
     });
     await expectBusinessRefusal(api, verdicts, 'RTR-38', second.exchange, {
-      client: returner,
+      settle: finalStatusAs(api, returner),
       what: 'a second return of the same payment is refused',
     });
   });
@@ -148,7 +142,7 @@ test.describe('return (pacs.004): who may return', () => {
       label: 'mutant: the payer’s institution tries to return it',
     });
     await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
-      client: clients.primary,
+      settle: finalStatusAs(api, clients.primary),
       what: 'a return by the payer’s institution is refused',
     });
   });
@@ -162,7 +156,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
-    verdicts.requireAccepted('RTR-01', 'the return is accepted', answer.exchange);
+    verdicts.require('RTR-01', 'the return is accepted', acceptedAnswer(answer.exchange));
     verdicts.checkOrStop('RTR-35', 'the return names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served and reaches accepted', endsIn(final!, 'accepted'));
   });

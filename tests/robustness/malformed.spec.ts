@@ -10,16 +10,17 @@ import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
-import { firstStatusEntry, readStatus, requireId, submitPayment } from '../../client/flows/payment';
+import { firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../helpers/http';
-import { beneficiaryOf, incomingTransaction, paymentTo, readIncoming } from '../../client/flows/incoming';
+import { beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
-import { twinAccepted } from '../../checks/answers';
+import { twinAccepted, equals } from '../../checks/answers';
 import { is2xx } from '../../helpers/http-status';
+import { requireId, incomingTransaction } from '../../checks/payment-answers';
 
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */
 function echoedIds(status: Exchange): Record<string, unknown> {
@@ -60,7 +61,7 @@ async function checkUnchanged(
       `pacs.002 echoes the valid twin’s identifiers, but it answered ${JSON.stringify(echoedIds(twinStatus.exchange))}`,
     );
   }
-  verdicts.equal('ROB-03', 'pacs.002 reports the payment with the identifiers sent', echoed, sentIds(message));
+  verdicts.check('ROB-03', 'pacs.002 reports the payment with the identifiers sent', equals(echoed, sentIds(message)));
   const beneficiary = beneficiaryOf(clients);
   if (beneficiary === clients.primary) return;
   const incoming = await readIncoming(api, id, {
@@ -76,11 +77,10 @@ async function checkUnchanged(
   }
   const seen = incomingTransaction(api, verdicts, incoming);
   const sent = paymentTransaction(message);
-  verdicts.equal(
+  verdicts.check(
     'ROB-03',
     'the beneficiary sees the amount and debtor sent',
-    { amount: seen.intrBkSttlmAmt, debtor: seen.dbtr },
-    { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr },
+    equals({ amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr }),
   );
 }
 

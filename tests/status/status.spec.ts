@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
-import { checkMonotonic, firstStatusEntry, readStatus, requireId } from '../../client/flows/payment';
-import { paymentToRead, unknownIdStillUnknown } from '../../client/flows/live-lane';
+import { firstStatusEntry, readStatus } from '../../client/flows/payment';
+import { paymentToRead } from '../../client/flows/live-lane';
 import {
   paymentToAcceptance,
   paymentToFinalForRereads,
@@ -15,11 +15,22 @@ import {
   tokenExpiry,
 } from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
-import { endsIn, profileCode, readBackUnchanged, statusServed, twinAccepted } from '../../checks/answers';
+import {
+  endsIn,
+  profileCode,
+  readBackUnchanged,
+  statusServed,
+  twinAccepted,
+  hasStatus,
+  equals,
+} from '../../checks/answers';
+import { checkMonotonic, requireId } from '../../checks/payment-answers';
+import { unknownIdStillUnknown } from '../../checks/created-nothing';
+import { refusedAs } from '../../checks/refusals';
 
 /** One pacs.002 read, checked rule by rule: each echo is its own rule, so one wrong echo fails only itself. */
 async function checkReport(
@@ -31,17 +42,16 @@ async function checkReport(
 ): Promise<void> {
   const { message, id } = await paymentToRead(api, verdicts, seed);
   const read = await readStatus(api, id, version ? { version } : {});
-  verdicts.statusOrStop(
+  verdicts.checkOrStop(
     servedBy,
     `the status is served on pacs002 ${version ?? '(default version)'} (200)`,
-    read.exchange,
-    [200],
+    hasStatus(read.exchange, [200]),
   );
   const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
   verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', {
     ok: typeof body?.fitoFIPmtStsRpt === 'object',
     expected: 'root fitoFIPmtStsRpt',
-    received: answerOf(read.exchange),
+    ...answered(read.exchange),
   });
   checkSchema(
     verdicts,
@@ -59,9 +69,9 @@ async function checkReport(
   const entry = firstStatusEntry(read.exchange.response.json);
   const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
   const ids = paymentIds(message);
-  verdicts.equal('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', orgnlGrpInf?.orgnlMsgId, ids.msgId);
-  verdicts.equal('STS-04', 'orgnlEndToEndId echoes endToEndId', entry?.orgnlEndToEndId, ids.endToEndId);
-  verdicts.equal('STS-05', 'orgnlTxId echoes txId', entry?.orgnlTxId, ids.txId);
+  verdicts.check('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', equals(orgnlGrpInf?.orgnlMsgId, ids.msgId));
+  verdicts.check('STS-04', 'orgnlEndToEndId echoes endToEndId', equals(entry?.orgnlEndToEndId, ids.endToEndId));
+  verdicts.check('STS-05', 'orgnlTxId echoes txId', equals(entry?.orgnlTxId, ids.txId));
   verdicts.check('STS-06', 'orgnlGrpInf.orgnlMsgNmId names a pacs.008 message', {
     ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)),
     expected: 'pacs.008 or pacs.008.001.NN',
@@ -98,7 +108,7 @@ test.describe('payment status report', () => {
     verdicts.checkOrStop('STS-11', 'the read carries no sca-token', {
       ok: !Object.keys(read.exchange.request.headers).some((h) => h.toLowerCase() === 'sca-token'),
     });
-    verdicts.status('STS-11', 'a status read without sca-token gets 200', read.exchange, [200]);
+    verdicts.check('STS-11', 'a status read without sca-token gets 200', hasStatus(read.exchange, [200]));
   });
 });
 
@@ -110,9 +120,9 @@ test.describe('payment status lifecycle', () => {
     ...takes({ observation: paymentToAcceptance }),
   }, async ({ api, verdicts, observe }) => {
     const { submission, firstRead, final } = await observe(paymentToAcceptance);
-    verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
+    verdicts.require('P8-01', 'the payment is created', hasStatus(submission.exchange, [201]));
     verdicts.require('P8-02', 'the answer names the payment', statusServed(firstRead, submission.exchange));
-    verdicts.requireStatus('STS-01', 'the status right after submission is served', firstRead!.exchange, [200]);
+    verdicts.require('STS-01', 'the status right after submission is served', hasStatus(firstRead!.exchange, [200]));
     const expectations = api.profile.expectations;
     if (classifyStatus(firstRead!.txSts, expectations) === 'pending') {
       verdicts.assume(
@@ -143,11 +153,10 @@ test.describe('payment status lifecycle', () => {
     const trigger = profile.expectations.rejectTrigger;
     if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
     const { submission, final } = (await observe(paymentToRejection))!;
-    verdicts.status(
+    verdicts.check(
       'STS-09',
       'a payment that will be rejected is still created (201): a rejection is not an HTTP error',
-      submission.exchange,
-      [201],
+      hasStatus(submission.exchange, [201]),
     );
     requireId(api, verdicts, submission.exchange);
     verdicts.checkOrStop('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
@@ -155,7 +164,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', {
       ok: final!.reasonCodes.length > 0,
       expected: 'at least one reason code',
-      received: answerOf(final!.last),
+      ...answered(final!.last),
     });
     verdicts.assume(
       'STS-15',
@@ -174,7 +183,7 @@ test.describe('payment status lifecycle', () => {
     ...takes({ observation: paymentToFinalForRereads }),
   }, async ({ api, verdicts, observe }) => {
     const { submission, final } = await observe(paymentToFinalForRereads);
-    verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
+    verdicts.require('P8-01', 'the payment is created', hasStatus(submission.exchange, [201]));
     verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final, submission.exchange));
     const later: string[] = [];
     for (let i = 0; i < 5; i++)
@@ -193,10 +202,12 @@ test.describe('payment status: refusals', () => {
     ...takes({ observation: tokenExpiry.paymentStatus }),
   }, async ({ verdicts, observe }) => {
     const seen = await observe(tokenExpiry.paymentStatus);
-    verdicts.requireStatus('STS-01', 'the token reads the status before it expires', seen.before, [200]);
-    verdicts.refused('AT-05', seen.after, 'unauthenticated', {
-      what: `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
-    });
+    verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(seen.before, [200]));
+    verdicts.check(
+      'AT-05',
+      `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+      refusedAs(seen.after, 'unauthenticated'),
+    );
   });
 
   test('an unknown paymentsServiceId is not served', { tag: ['@STS-12', '@live-safe'] }, async ({
@@ -209,8 +220,10 @@ test.describe('payment status: refusals', () => {
     twinAccepted(verdicts, twin.exchange, { rule: 'STS-01', status: [200] });
     for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
-      if (verdicts.refused('STS-12', read.exchange, 'notFound', { what: `an unknown id (${unknown}) is not served` }))
-        await unknownIdStillUnknown(api, verdicts, 'STS-12', unknown);
+      if (verdicts.check('STS-12', `an unknown id (${unknown}) is not served`, refusedAs(read.exchange, 'notFound'))) {
+        const again = await readStatus(api, unknown, { label: `after the refusal: read ${unknown} again` });
+        unknownIdStillUnknown(verdicts, 'STS-12', unknown, again.exchange);
+      }
     }
   });
 
@@ -224,6 +237,6 @@ test.describe('payment status: refusals', () => {
     const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it' });
     twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
     const foreign = await readStatus(api, id, { client: clients.secondary!, label: 'the secondary client reads it' });
-    verdicts.refused('STS-13', foreign.exchange, 'notFound', { what: 'another client is refused the status' });
+    verdicts.check('STS-13', 'another client is refused the status', refusedAs(foreign.exchange, 'notFound'));
   });
 });

@@ -6,9 +6,9 @@
  * read right to left: runner (config-time code, reporters) may use everything below it, helpers (pure
  * building blocks) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
  * every layer; tests/unit tests anything. The reference is an independent program that imports
- * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. The layers that
- * discovery and scripts use as they are (helpers, ledger, client, cases) import no Playwright: what
- * the client needs of a test runner is its seam, client/context.ts. A failure names the file and the
+ * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. Every layer below
+ * the fixtures imports no Playwright: what checks and the client need of a test runner is their seam
+ * (checks/host.ts, client/context.ts), which the fixtures install. A failure names the file and the
  * import that breaks the rule.
  * Run: node --import tsx --test tests/unit/architecture.test.ts
  */
@@ -25,7 +25,7 @@ function layerOf(file: string): string {
   return file.includes('/') ? top : '(root)';
 }
 
-/** The suite's layers, lowest first, with the one job each holds (README "Layout"). */
+/** The suite's layers, lowest first, with the one job each holds (docs/architecture.md). */
 const LAYERS = [
   ['helpers', 'pure building blocks (messages, JWTs, HTTP, profiles)'],
   ['ledger', 'the rule ledger: rules, operations, capabilities, outcomes'],
@@ -59,8 +59,11 @@ function forbidden(from: string, to: string): string | undefined {
   return undefined;
 }
 
-/** Layers whose files import no Playwright (`@playwright/test` or any other part of it). */
-const WITHOUT_PLAYWRIGHT = ['helpers', 'ledger', 'client', 'cases'] as const;
+/**
+ * Layers whose files import no Playwright (`@playwright/test` or any other part of it): every layer
+ * below the fixtures, which install the runner's host (checks/host.ts, client/context.ts).
+ */
+const WITHOUT_PLAYWRIGHT = ['helpers', 'ledger', 'checks', 'client', 'cases', 'engines'] as const;
 const isPlaywright = (specifier: string): boolean =>
   specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
 
@@ -95,7 +98,7 @@ test('no import points against the arrows (runner → fixtures → engines → c
   assert.deepEqual(violations, [], `imports against the arrows:\n  ${violations.join('\n  ')}`);
 });
 
-test(`no Playwright import in ${WITHOUT_PLAYWRIGHT.join('/, ')}/ (the client's test runner is its seam, client/context.ts)`, () => {
+test(`no Playwright import in ${WITHOUT_PLAYWRIGHT.join('/, ')}/ (the runner is reached through the host seam, checks/host.ts and client/context.ts)`, () => {
   const found = graph.files
     .filter((file) => (WITHOUT_PLAYWRIGHT as readonly string[]).includes(layerOf(file)))
     .flatMap((file) =>
@@ -107,6 +110,21 @@ test(`no Playwright import in ${WITHOUT_PLAYWRIGHT.join('/, ')}/ (the client's t
     found,
     [],
     `Playwright imported where discovery and scripts run without it:\n  ${found.join('\n  ')}`,
+  );
+});
+
+test('below the fixtures every layer is checked for Playwright: only the fixtures, the runner, the specs, the commands and tests/unit import it', () => {
+  const below = LAYERS.slice(0, rank.get('fixtures')).map(([layer]) => layer);
+  assert.deepEqual([...WITHOUT_PLAYWRIGHT], below);
+  const importers = new Set(
+    graph.files
+      .filter((file) => importSpecifiers(file, readFileSync(path.join(root, file), 'utf8')).some(isPlaywright))
+      .map(layerOf),
+  );
+  const allowed = new Set(['fixtures', 'runner', 'tests', 'scripts', 'tests/unit', '(root)']);
+  assert.deepEqual(
+    [...importers].filter((layer) => !allowed.has(layer)),
+    [],
   );
 });
 

@@ -35,6 +35,9 @@ test('with a host: a test’s own step and precondition go through it; backgroun
       seen.push(`step ${title}`);
       return body();
     },
+    fail: (title) => {
+      seen.push(`fail ${title}`);
+    },
     block: (failure) => {
       seen.push(`block ${failure.rule}`);
       throw failure;

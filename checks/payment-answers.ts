@@ -1,0 +1,197 @@
+/**
+ * The named checks on a payment's answers that the flows and specs share: the msgId echo, the id a
+ * test goes on with, a status history that never moves back, a business refusal (either way the
+ * spec allows), and the incoming view in its declared shape. The client sends and reads; these judge.
+ */
+import type { Exchange } from '../helpers/http';
+import { is2xx, is4xx, isServerError } from '../helpers/http-status';
+import {
+  dataOf,
+  type IdFields,
+  idOf,
+  idRemedy,
+  incomingMessage,
+  type MsgIdEchoName,
+  msgIdEchoes,
+} from '../helpers/messages/answers';
+import type { Pacs008Message } from '../helpers/messages/pacs008';
+import type { Profile, StatusClass } from '../helpers/profile';
+import { isFinalStatus, statusRank } from '../helpers/status-vocabulary';
+import { answered, brief, type Verdicts } from './verdicts';
+import { refusedAs } from './refusals';
+
+/** What these checks read of the client (client/api.ts Api has it): the profile, and the fields that name a payment. */
+export interface AnswerContext extends IdFields {
+  readonly profile: Profile;
+}
+
+/** A final status a flow reached (client/flows/payment.ts FinalStatus), seen structurally: checks sit below the client. */
+interface Final {
+  txSts: string;
+  statusClass: StatusClass;
+  history: string[];
+}
+
+/**
+ * The named check of a msgId echo: every echo member the data object carries equals `msgId`, and it
+ * carries at least one (`judge`: P8-03 checks it, RTR-37 and RFD-07 assume it of answers the spec does
+ * not show). Its name is the profile's assumption (P8-32) only where the echo itself is documented.
+ */
+export function echoesMsgId(
+  verdicts: Verdicts,
+  api: AnswerContext,
+  exchange: Exchange,
+  msgId: string,
+  judge: { rule: string; assumed?: boolean },
+): boolean {
+  const echoes = msgIdEchoes(dataOf(exchange));
+  const names = Object.keys(echoes) as MsgIdEchoName[];
+  const expectation = {
+    ok: names.length > 0 && names.every((name) => echoes[name] === msgId),
+    expected: `paymentId or paymentsId = ${JSON.stringify(msgId)}`,
+    received: JSON.stringify(dataOf(exchange) ?? null),
+  };
+  const what = 'the data object echoes grpHdr.msgId (paymentId or paymentsId)';
+  const ok = judge.assumed
+    ? verdicts.assume(judge.rule, what, expectation)
+    : verdicts.check(judge.rule, what, expectation);
+  const declared = api.profile.expectations.msgIdEcho ?? 'either';
+  if (ok && !judge.assumed && declared !== 'either') {
+    verdicts.assume('P8-32', `the echo is named ${declared}`, {
+      ok: names.includes(declared),
+      expected: declared,
+      received: names.join(' and '),
+    });
+  }
+  return ok;
+}
+
+/**
+ * The id of a submission a test needs to go on. When the answer names none, the test is blocked by
+ * P8-02 (its own test reports it), with what to declare if the server uses another name.
+ */
+export function requireId(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  exchange: Exchange,
+  what = 'the answer names the payment',
+): string {
+  const id = idOf(api, exchange);
+  if (id !== undefined) return id;
+  verdicts.gate(
+    'P8-02',
+    `${what} (data.paymentsServiceId)`,
+    { ok: false, ...answered(exchange) },
+    idRemedy(api, exchange),
+  );
+  throw new Error('unreachable');
+}
+
+/**
+ * STS-10 on a status history: it never moves backwards (pending → final) and never changes once
+ * final. Evidence beats assumption: a code the profile does not list still counts by its ISO class.
+ */
+export function checkMonotonic(verdicts: Verdicts, api: AnswerContext, history: readonly string[]): boolean {
+  const expectations = api.profile.expectations;
+  for (let i = 1; i < history.length; i++) {
+    const before = history[i - 1]!;
+    const now = history[i]!;
+    const backwards = statusRank(now, expectations) < statusRank(before, expectations);
+    const changedFinal = isFinalStatus(before, expectations) && now !== before;
+    if (backwards || changedFinal) {
+      return verdicts.check('STS-10', 'the status never moves back and never changes once final', {
+        ok: false,
+        expected: `after ${before}: ${before}${isFinalStatus(before, expectations) ? '' : ' or a later status'}`,
+        received: history.join(' → '),
+      });
+    }
+  }
+  return verdicts.check('STS-10', 'the status never moves back and never changes once final', { ok: true });
+}
+
+export interface BusinessRefusalOptions {
+  field?: string;
+  /** Follows an accepted message to its final status (client/flows/payment.ts awaitFinalStatus, as the client that sent it). */
+  settle: (id: string) => Promise<Final>;
+  /** What must be refused, for the check's title. */
+  what?: string;
+}
+
+/**
+ * A business-rule refusal may come two ways (the spec shows neither for this case): a 4xx at
+ * submission, or 2xx and then a pacs.002 that ends rejected (§7: "rejection ... reported in txSts").
+ * Either passes `rule`; which one the target uses is the profile's assumption (ERR-01 via
+ * expectations.businessRejection). Evidence beats assumption: a 2xx whose status settles accepted is
+ * a documented violation, whatever the profile expected.
+ */
+export async function expectBusinessRefusal(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  rule: string,
+  exchange: Exchange,
+  options: BusinessRefusalOptions,
+): Promise<'http' | 'status' | 'failed'> {
+  const what = options.what ?? 'the request is refused';
+  const expected = api.profile.expectations.businessRejection ?? 'either';
+  const status = exchange.response.status;
+  if (is4xx(status)) {
+    verdicts.check(rule, what, refusedAs(exchange, 'business', options));
+    verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
+      ok: expected !== 'status',
+      expected: '2xx, then a rejected pacs.002',
+      received: `HTTP ${status} at submission`,
+    });
+    return 'http';
+  }
+  if (isServerError(status)) verdicts.refusalCase('serverError');
+  if (
+    !verdicts.check(rule, what, {
+      ok: is2xx(status),
+      expected: 'a 4xx refusal, or a 2xx whose status ends rejected',
+      ...answered(exchange),
+    })
+  )
+    return 'failed';
+  const id = idOf(api, exchange);
+  if (
+    !verdicts.check(rule, `${what}: the accepted message names an id whose status can show the rejection`, {
+      ok: id !== undefined,
+      expected: 'data.paymentsServiceId',
+      received: brief(exchange),
+    })
+  )
+    return 'failed';
+  const final = await options.settle(id!);
+  // Accepted at submission and refused by its status: counted once its status is known.
+  if (final.statusClass === 'rejected' || final.statusClass === 'accepted')
+    verdicts.refusalCase(final.statusClass === 'rejected' ? 'refused' : 'accepted');
+  verdicts.check(rule, `${what}: accepted at submission, it ends rejected`, {
+    ok: final.statusClass === 'rejected',
+    expected: 'a rejected txSts',
+    received: `${final.history.join(' → ')}`,
+  });
+  verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
+    ok: expected !== 'http',
+    expected: 'a 4xx at submission',
+    received: `2xx, then pacs.002 ${final.txSts}`,
+  });
+  return 'status';
+}
+
+/**
+ * The named gate of every check that reaches a documented rule through an incoming read: a 2xx in
+ * another shape than the declared one blocks the test by INC-05, never fails the rule behind it.
+ */
+export function incomingTransaction(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  read: Exchange,
+): Pacs008Message['fitoFICstmrCdtTrf']['cdtTrfTxInf'][number] {
+  const seen = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
+  verdicts.gate(
+    'INC-05',
+    `the incoming view is the pacs.008 under its root ${api.profile.messages.incomingPayment.root}`,
+    { ok: seen !== undefined, ...answered(read) },
+  );
+  return seen!;
+}

@@ -1,0 +1,84 @@
+/**
+ * Reading the API's answers: the data object of a submission answer (§2.3), the id it names, its
+ * msgId echo, the first entry of a pacs.002, and an incoming pacs.008 in its declared shape. Readers
+ * only: what they read is judged in checks/.
+ */
+import type { Exchange } from '../http';
+import type { Profile } from '../profile';
+import type { Pacs008Message } from './pacs008';
+import { fromDeclared } from './shape';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+
+/** Where a target's answers name a payment: data.paymentsServiceId, or the renamed fields its deviations declare (client/api.ts Api has them). */
+export interface IdFields {
+  readonly idFields: readonly string[];
+}
+
+export function dataOf(exchange: Exchange): Obj | undefined {
+  return obj(obj(exchange.response.json)?.data);
+}
+
+/** An answer whose data object names only the id ({"data":{"paymentsServiceId"}}): a repeat's or a return's shape some targets choose. */
+export function namesOnlyItsId(exchange: Exchange): boolean {
+  const keys = Object.keys(dataOf(exchange) ?? {});
+  return keys.length === 1 && keys[0] === 'paymentsServiceId';
+}
+
+/** The two names §2.3 gives the msgId echo: paymentId in its example, paymentsId in its field table. */
+export const MSG_ID_ECHO_NAMES = ['paymentId', 'paymentsId'] as const;
+export type MsgIdEchoName = (typeof MSG_ID_ECHO_NAMES)[number];
+
+/** The msgId echo members a data object carries (P8-03), by name. */
+export function msgIdEchoes(data: Obj | undefined): Partial<Record<MsgIdEchoName, unknown>> {
+  return Object.fromEntries(
+    MSG_ID_ECHO_NAMES.filter((name) => data !== undefined && Object.hasOwn(data, name)).map((name) => [
+      name,
+      data![name],
+    ]),
+  );
+}
+
+/** The id a submission answer names: documented data.paymentsServiceId, else a declared rename of it. */
+export function idOf(api: IdFields, exchange: Exchange): string | undefined {
+  const data = dataOf(exchange);
+  for (const field of api.idFields) {
+    const id = data?.[field];
+    if (typeof id === 'string' && id !== '') return id;
+  }
+  return undefined;
+}
+
+/** What to declare when an answer names the payment under another field than data.paymentsServiceId. */
+export function idRemedy(api: { profile: { name: string } }, exchange: Exchange): string | undefined {
+  const named = Object.keys(dataOf(exchange) ?? {}).filter(
+    (k) => /id$/i.test(k) && !(MSG_ID_ECHO_NAMES as readonly string[]).includes(k),
+  );
+  return named.length
+    ? `if data.${named[0]} is that id, declare it: {"rule":"P8-02","renamedField":{"documented":"paymentsServiceId","actual":"${named[0]}"},…} in environments/${api.profile.name}.deviations.json`
+    : undefined;
+}
+
+/** The first status entry of a pacs.002 body, or undefined. */
+export function firstStatusEntry(json: unknown): Obj | undefined {
+  const entries = obj(obj(json)?.fitoFIPmtStsRpt)?.txInfAndSts;
+  return Array.isArray(entries) ? obj(entries[0]) : undefined;
+}
+
+export function reasonCodesOf(entry: Obj | undefined): string[] {
+  const reasons = entry?.stsRsnInf;
+  if (!Array.isArray(reasons)) return [];
+  return reasons.map((r) => obj(obj(r)?.rsn)?.cd).filter((cd): cd is string => typeof cd === 'string');
+}
+
+/** The pacs.008 an incoming read served, in the profile's declared shape (INC-05); undefined in any other. */
+export function incomingMessage(
+  api: { readonly profile: Pick<Profile, 'messages'> },
+  read: Exchange,
+): Pacs008Message['fitoFICstmrCdtTrf'] | undefined {
+  return fromDeclared(read.response.json, api.profile.messages.incomingPayment) as
+    | Pacs008Message['fitoFICstmrCdtTrf']
+    | undefined;
+}

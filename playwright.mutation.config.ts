@@ -1,10 +1,11 @@
 /**
  * The kill matrix's own config (scripts/mutation.ts writes the plan PAYMENTS_MUTATION_PLAN names):
- * one reference server, the clean project, and one project per fault whose clients the reference
- * registers with that fault alone. A fault project runs the tests citing the fault's rule (on its
- * operation, for a fault that breaks one operation) and stops once it is killed; a fault only the
- * run's history sees runs them, and the tests of the rules that exercise it, to their end (its kill
- * may be the history's verdict).
+ * one reference server, the clean project (unless an earlier run stands for it), and one project per
+ * batch of faults (scripts/lib/fault-batches.ts). A batch project runs the tests citing its faults'
+ * rules (on a fault's operation, for a fault that breaks one operation), each test against the one
+ * fault it cites, whose clients the reference registers with that fault alone; a fault stops once it
+ * is killed. A fault only the run's history sees has a project of its own: it runs the tests of its
+ * rule and of the rules that exercise it to their end (its kill may be the history's verdict).
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
@@ -12,22 +13,24 @@ import { runSettings } from './helpers/run-settings';
 import { loadProfile } from './helpers/profile';
 import { shareClientKeys } from './helpers/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
-import { grepFor } from './ledger/tags';
-import { isOperation } from './ledger/operations';
+import { faultGrep, type Fault } from './ledger/kills';
 import type { RunOptions } from './fixtures/options';
 
 export interface MutationPlan {
   profile: string;
-  /** cited: a fault project runs the tests citing its rule; all: every test. */
+  /** cited: a fault runs the tests citing its rule; all: every test (one fault a batch). */
   scope: 'cited' | 'all';
   killCap: number;
   workers: number;
-  /**
-   * `history`: a fault only the run's history sees: its project runs the tests of its rule and of the
-   * rules that exercise it, to their end (no kill cap, so observations and the pool start as in a normal run).
-   */
-  faults: { name: string; rule: string; seenBy?: 'history'; exercisedBy?: readonly string[] }[];
+  /** Whether the run has the clean project (else scripts/mutation.ts reads it from an earlier run). */
+  clean: boolean;
+  /** Faults in batches, no two faults of a batch running the same test; a fault only the history sees alone. */
+  batches: Fault[][];
 }
+
+/** The project of a batch: its number, and its fault's name when it holds one. */
+export const batchProjectName = (profile: string, batch: readonly Fault[], index: number): string =>
+  `${profile}~${batch.length === 1 ? batch[0]!.name : `faults-${String(index + 1).padStart(2, '0')}`}`;
 
 const settings = runSettings();
 const plan = JSON.parse(
@@ -36,38 +39,23 @@ const plan = JSON.parse(
 const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
 if (!settings.listing) shareClientKeys();
 
-const faultProjects: Project<RunOptions>[] = plan.faults.map((fault) => {
-  const op = fault.name.split('@')[1];
-  const history = fault.seenBy === 'history';
-  return {
-    name: `${profile.name}~${fault.name}`,
-    testDir: './tests',
-    testIgnore: ['**/unit/**'],
-    // One worker a fault: a worker's start (Playwright's modules, the fixtures' setup) costs more than
-    // the few tests a fault runs, and the other fault projects keep the other cores busy.
-    workers: 1,
-    // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
-    ...leftOut({ slow: false, exploring: settings.exploring }),
-    use: {
-      profile,
-      faults: [fault.name],
-      killCap: history ? 0 : plan.killCap,
-      faultRule: fault.rule,
-      evidence: 'minimal',
-    },
-    ...(plan.scope === 'cited'
-      ? {
-          grep: [
-            grepFor(fault.rule, op && isOperation(op) ? op : undefined),
-            ...(fault.exercisedBy ?? []).map((rule) => grepFor(rule)),
-          ],
-        }
-      : {}),
-  };
-});
+/** A batch of one fault only the run's history sees: no kill cap, so observations and the pool start as in a normal run. */
+const seenByHistory = (batch: readonly Fault[]): boolean => batch.length === 1 && batch[0]!.seenBy === 'history';
+
+const batchProjects: Project<RunOptions>[] = plan.batches.map((batch, i) => ({
+  name: batchProjectName(profile.name, batch, i),
+  testDir: './tests',
+  testIgnore: ['**/unit/**'],
+  // One worker a batch: its tests run in order, so each fault's tests keep the order they have alone.
+  workers: 1,
+  // Like the clean project: the @explore tests only when the run explores (PAYMENTS_EXPLORE=1).
+  ...leftOut({ slow: false, exploring: settings.exploring }),
+  use: { profile, faultBatch: batch, killCap: seenByHistory(batch) ? 0 : plan.killCap, evidence: 'minimal' },
+  ...(plan.scope === 'cited' ? { grep: new RegExp(batch.map((f) => faultGrep(f).source).join('|')) } : {}),
+}));
 
 export default defineConfig<RunOptions>({
   ...matrixRun(settings, plan.workers),
   webServer: referenceServers([profile], settings),
-  projects: [...projectsFor([profile], settings, { evidence: 'minimal' }), ...faultProjects],
+  projects: [...(plan.clean ? projectsFor([profile], settings, { evidence: 'minimal' }) : []), ...batchProjects],
 });

@@ -221,6 +221,11 @@ export class HistoryRecorder implements AttemptObserver {
     return id;
   }
 
+  /** The faults the reference applies to this client (a kill-matrix batch: fixtures/worker.ts). */
+  clientFaults(clientId: string, faults: readonly string[]): void {
+    this.write({ k: 'faults', c: this.redact(clientId)!, faults });
+  }
+
   private originOf(origin: RequestOrigin | undefined): number | undefined {
     if (!origin?.by) return undefined;
     let x = this.origins.get(origin.by);

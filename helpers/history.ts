@@ -42,6 +42,16 @@ export interface HistoryClient {
   member?: string;
 }
 
+/**
+ * The faults the reference applies to a client: written when a kill-matrix worker serves several
+ * faults, each with clients of its own, so each fault's history can be judged apart.
+ */
+export interface HistoryClientFaults {
+  k: 'faults';
+  c: string;
+  faults: readonly string[];
+}
+
 /** Who sent the requests that name this number: a test, or background work. */
 export interface HistoryOrigin {
   k: 'by';
@@ -154,7 +164,13 @@ export interface HistoryRecord {
   }[];
 }
 
-export type HistoryLine = HistoryMeta | HistoryClient | HistoryOrigin | HistoryInvoke | HistoryComplete;
+export type HistoryLine =
+  | HistoryMeta
+  | HistoryClient
+  | HistoryClientFaults
+  | HistoryOrigin
+  | HistoryInvoke
+  | HistoryComplete;
 
 /**
  * One worker's history as read back: its first line, and its other lines in order, parsed as they
@@ -237,4 +253,46 @@ export function readRunHistory(runDir: string): Map<string, WorkerHistory[]> {
 
 export function ensureHistoryDir(runDir: string): void {
   mkdirSync(historyDir(runDir), { recursive: true });
+}
+
+/** The requests of some clients only: their invokes, answers, client lines and every origin line. */
+function ofClients(worker: WorkerHistory, keep: (client: string) => boolean): WorkerHistory {
+  return {
+    ...worker,
+    lines: function* (): Generator<HistoryLine> {
+      const kept = new Set<number>();
+      const lines = worker.lines();
+      for (let next = lines.next(); !next.done; next = lines.next()) {
+        const line = next.value;
+        if (line.k === 'i') {
+          if (line.c === undefined || !keep(line.c)) continue;
+          kept.add(line.n);
+        } else if (line.k === 'c') {
+          if (!kept.has(line.n)) continue;
+        } else if ((line.k === 'client' || line.k === 'faults') && !keep(line.c)) continue;
+        yield line;
+      }
+    },
+  };
+}
+
+/**
+ * A project's history split by the faults the reference applied to its clients (HistoryClientFaults
+ * lines, written when a kill-matrix worker serves several faults): per set of faults (joined by
+ * commas), its workers holding the requests of that set's clients only. Empty when no line names
+ * faults: the project's history is one.
+ */
+export function historiesByClientFaults(workers: readonly WorkerHistory[]): Map<string, WorkerHistory[]> {
+  const faultsOf = new Map<string, string>();
+  for (const worker of workers) {
+    const lines = worker.lines();
+    for (let next = lines.next(); !next.done; next = lines.next())
+      if (next.value.k === 'faults') faultsOf.set(next.value.c, next.value.faults.join(','));
+  }
+  return new Map(
+    [...new Set(faultsOf.values())].map((faults) => [
+      faults,
+      workers.map((worker) => ofClients(worker, (client) => faultsOf.get(client) === faults)),
+    ]),
+  );
 }

@@ -25,6 +25,8 @@ export interface ListedTest {
   /** "file › describe › title" (the same test listed by several projects appears once). */
   title: string;
   ruleIds: string[];
+  /** Its tags as listed (without the leading @). */
+  tags?: string[];
   /** Operations the test says it exercises (@op:… tags). */
   operations?: Operation[];
   /** The test's own title, as the report names it (the last part of `title`). */
@@ -93,6 +95,7 @@ export function listTests(profiles: string[]): ListedTest[] {
       title: t.title,
       name: t.titlePath.at(-1)!,
       ruleIds: ruleIdsOf(t.tags),
+      tags: t.tags,
       operations: operationsOf(t.tags),
       needs: needsOf(t.annotations),
       projects,

@@ -1,10 +1,14 @@
 /**
- * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--scope cited|all] [--workers N] [--max-kills N]`
+ * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>]`
  *
  * The kill matrix: proves that each ledger rule the reference can break is caught by the suite. Every
  * fault of reference/faults.ts breaks one rule (on one operation, for `base@operation` faults). One
  * Playwright run of playwright.mutation.config.ts against one reference server: the clean project
- * plus one project per fault whose clients are registered with that fault only.
+ * plus one project per batch of faults that share no test (scripts/lib/fault-batches.ts), each test
+ * run against its one fault with clients registered with that fault only.
+ *
+ * `--clean-run` takes the clean project's results from a run of the same profile and code instead
+ * (npm test passes its conformance run's folder): the suite is not run twice without faults.
  *
  * Verdicts: killed (a test failed the fault's rule), survived (none did: a missing or weak test), not
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
@@ -17,8 +21,10 @@ import { parseArgs } from 'node:util';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { ruleById } from '../ledger/rules';
 import { loadProfile } from '../helpers/profile';
-import { reportErrors, readReportFile } from '../helpers/playwright-report';
+import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../helpers/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
+import { batchFaults } from './lib/fault-batches';
+import { listTests } from './ledger-check';
 import { buildMatrix, formatMatrix, type Matrix } from './lib/matrix';
 import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
@@ -26,12 +32,22 @@ import type { MutationPlan } from '../playwright.mutation.config';
 import { runPaths } from '../helpers/run-folder';
 import { judgeRunHistory } from '../runner/history';
 import { historyViolations } from './lib/matrix';
+import { checkHistory, type HistoryVerdict } from '../checks/history';
+import { historiesByClientFaults, readRunHistory } from '../helpers/history';
+import { faultProject, type Fault } from '../ledger/kills';
 
 /** REF_FAULT_LATER_MS of the matrix's reference: how much later its late faults act (a normal run repeats and rereads within about a second). */
 const HISTORY_FAULT_LATER_MS = 300;
 
 const USAGE =
-  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
+  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
+
+/**
+ * Faults a batch holds at most: a batch is one worker, and a worker's start (Playwright's modules, the
+ * fixtures' setup) costs more than most faults' tests. Small enough that the batches spread over the
+ * workers and end about together.
+ */
+const FAULTS_PER_BATCH = 16;
 
 interface Options {
   profile: string;
@@ -41,6 +57,8 @@ interface Options {
   /** Stop a fault's tests after this many kills (0 = run them all). */
   maxKills: number;
   outDir: string;
+  /** A run folder whose results stand for the clean project (a run of the same profile, without faults). */
+  cleanRun?: string;
 }
 
 export function parseMutationArgs(argv: string[]): Options {
@@ -54,6 +72,7 @@ export function parseMutationArgs(argv: string[]): Options {
       workers: { type: 'string' },
       'max-kills': { type: 'string', default: '3' },
       out: { type: 'string', default: 'reports/mutation' },
+      'clean-run': { type: 'string' },
     },
     strict: true,
   });
@@ -68,7 +87,37 @@ export function parseMutationArgs(argv: string[]): Options {
     workers: Number(values.workers) || Math.min(3, Math.max(2, os.cpus().length)),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,
+    ...(values['clean-run'] ? { cleanRun: values['clean-run'] } : {}),
   };
+}
+
+/** The tests of project `profile` in a run folder's results: the clean project, run before. */
+function cleanRunTests(runDir: string, profile: string): ReportTest[] {
+  const report = readReportFile(runPaths(runDir).jsonReport);
+  if (!report) throw new Error(`--clean-run ${runDir}: no results of a run there`);
+  const tests = flattenReport(report).filter((t) => t.project === profile);
+  if (!tests.length) throw new Error(`--clean-run ${runDir}: the run has no test of project ${profile}`);
+  return tests;
+}
+
+/**
+ * Each fault's history, judged apart: the requests of the clients the reference applied it to (a
+ * batch serves several faults, each with its own clients), under the name its project would have
+ * alone; a project whose clients name no faults (the clean one) is judged whole.
+ */
+function faultHistoryVerdicts(runDir: string): HistoryVerdict[] {
+  return [...readRunHistory(runDir).values()].flatMap((workers) => {
+    const byFaults = historiesByClientFaults(workers);
+    if (!byFaults.size) return [checkHistory(workers)];
+    return [...byFaults].map(([faults, ofFaults]) =>
+      checkHistory(
+        ofFaults.map((w) => ({
+          ...w,
+          ...(w.meta ? { meta: { ...w.meta, project: faultProject(w.meta.profile, faults.split(',')) } } : {}),
+        })),
+      ),
+    );
+  });
 }
 
 function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInfo[] {
@@ -90,23 +139,38 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
       `! fault(s) naming rules not in the ledger: ${unknownRules.map((f) => `${f.name}→${f.rule}`).join(', ')}`,
     );
 
+  const cleanTests = options.cleanRun ? cleanRunTests(options.cleanRun, profile.name) : undefined;
   // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
+  // A fault only the history sees runs alone: uncapped, with a normal run's background work. Those
+  // run first, beside the batches: what they break shows some time later, and a run of few requests
+  // against an idle reference can end within that time.
+  const planned: Fault[] = faults.map((f) => ({
+    name: f.name,
+    rule: f.rule,
+    ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
+  }));
+  const batches = [
+    ...planned.filter((f) => f.seenBy).map((f) => [f]),
+    ...batchFaults(
+      planned.filter((f) => !f.seenBy),
+      listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
+      FAULTS_PER_BATCH,
+      options.scope === 'all',
+    ),
+  ];
   const plan: MutationPlan = {
     profile: profile.name,
     scope: options.scope,
     killCap: options.maxKills,
     workers: options.workers,
-    faults: faults.map((f) => ({
-      name: f.name,
-      rule: f.rule,
-      ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
-    })),
+    clean: cleanTests === undefined,
+    batches,
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   console.log(
-    `kill matrix: ${faults.length} fault project(s) + clean ${profile.name}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
   );
 
   const run = await runPlaywright(
@@ -121,8 +185,11 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     },
     { quiet: true, config: 'playwright.mutation.config.ts' },
   );
-  // Every project's history, judged at the run's end: a fault is killed by a violation of its rule there too.
-  const history = historyViolations(judgeRunHistory(runDir));
+  // Each fault's history (its own clients'), and the clean project's: a fault is killed by a violation of its rule there too.
+  const history = historyViolations([
+    ...faultHistoryVerdicts(runDir),
+    ...(options.cleanRun ? judgeRunHistory(options.cleanRun).filter((v) => v.project === profile.name) : []),
+  ]);
   const report = readReportFile(runPaths(runDir).jsonReport);
   const errors = report
     ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
@@ -132,16 +199,22 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     `--profile ${profile.name}`,
     options.only.length ? `--only ${options.only.join(',')}` : '',
     options.scope !== 'cited' ? `--scope ${options.scope}` : '',
+    options.cleanRun ? `--clean-run ${options.cleanRun}` : '',
   ]
     .filter(Boolean)
     .join(' ');
-  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors, history }, faults, profile, {
-    command,
-    scope: options.scope,
-    workers: options.workers,
-    maxKills: options.maxKills,
-    wallMs: Date.now() - started,
-  });
+  const matrix = buildMatrix(
+    { exitCode: run.exitCode, tests: [...(cleanTests ?? []), ...run.tests], errors, history },
+    faults,
+    profile,
+    {
+      command,
+      scope: options.scope,
+      workers: options.workers,
+      maxKills: options.maxKills,
+      wallMs: Date.now() - started,
+    },
+  );
 
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });

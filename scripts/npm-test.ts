@@ -5,10 +5,11 @@
  * on purpose (failure messages and replay attachments), the suite with the flow-description versions
  * and against a sandbox-like reference, the dialect matrix (a pairwise covering set of reference
  * dialects, each with its discovered profile enforced and the local one reported) and the mutation
- * kill matrix. Ends with the one closing line CI reads.
+ * kill matrix. Ends with a table of the steps (wall and CPU time, counts) and the one closing line CI
+ * reads.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 interface Step {
@@ -113,8 +114,26 @@ const steps: Step[] = [
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
 
-async function run(step: Step): Promise<{ code: number; output: string; ms: number }> {
+/**
+ * CPU seconds of the processes this one has waited for, children and what they waited for (Linux
+ * /proc: cutime + cstime); undefined elsewhere. On a shared machine a step's wall time says little,
+ * its CPU time is what a quiet machine would spend.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of proc(5) (cutime, cstime), counted from the state field, which is the 3rd;
+    // in clock ticks, which /proc gives in USER_HZ (100 a second).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function run(step: Step): Promise<{ code: number; output: string; ms: number; cpuSeconds?: number }> {
   const started = Date.now();
+  const cpuBefore = childrenCpuSeconds();
   console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}`);
   const child = spawn(step.command[0]!, step.command.slice(1), {
     env: { ...process.env, ...step.env },
@@ -130,13 +149,21 @@ async function run(step: Step): Promise<{ code: number; output: string; ms: numb
     process.stderr.write(d);
   });
   const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  return { code, output, ms: Date.now() - started };
+  const cpuAfter = childrenCpuSeconds();
+  return {
+    code,
+    output,
+    ms: Date.now() - started,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {}),
+  };
 }
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const total = { passed: 0, failed: 0, skipped: 0 };
   const table: string[] = [];
+  const started = Date.now();
+  const cpuStarted = childrenCpuSeconds();
   let ok = true;
   for (const step of steps) {
     if (only.length && !only.some((o) => step.name.includes(o))) continue;
@@ -148,14 +175,21 @@ async function main(): Promise<void> {
       total.skipped += counts.skipped;
     }
     const verdict = result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`;
+    const cpu = result.cpuSeconds === undefined ? '' : `${result.cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
     table.push(
-      `  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`,
+      `  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${cpu}${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`,
     );
     if (result.code !== 0) {
       ok = false;
       if (counts === undefined || counts.failed === 0) total.failed += 1;
     }
   }
+  const cpuEnded = childrenCpuSeconds();
+  const cpuTotal =
+    cpuStarted === undefined || cpuEnded === undefined ? '' : `${(cpuEnded - cpuStarted).toFixed(1).padStart(7)} CPU-s`;
+  table.push(
+    `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
+  );
   console.log(`\nnpm test summary:\n${table.join('\n')}`);
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   process.exit(ok ? 0 : 1);

@@ -6,8 +6,11 @@
  *
  * IPOG (Lei et al., "IPOG: a general strategy for t-way software testing", 2007) for t = 2: the two
  * largest factors are crossed, then each further factor is added to the rows present (each row takes
- * the value covering the most pairs still missing) and rows are added for what is left. Deterministic;
- * slots no pair needs take the factor's first value (a dialect field's default).
+ * the value covering the most pairs still missing) and rows are added for what is left. Then a seeded
+ * local search takes away one row at a time while it can cover every pair with the rows left: each
+ * row is a dialect the matrix runs the whole suite against twice, and IPOG ends a few rows above
+ * what such a search reaches. Deterministic; slots no pair needs take the factor's first value (a
+ * dialect field's default).
  */
 
 export type Level = string | number;
@@ -88,7 +91,93 @@ export function pairwiseCover(factors: readonly Factor[]): Row[] {
     }
   }
   eliminateRows(rows, sizes);
-  return rows.map((row) => Object.fromEntries(order.map((f, i) => [f.name, f.values[Math.max(0, row[i] ?? 0)]!])));
+  const fewest = withFewerRows(
+    rows.map((row) => sizes.map((_, i) => Math.max(0, row[i] ?? 0))),
+    sizes,
+  );
+  return fewest.map((row) => Object.fromEntries(order.map((f, i) => [f.name, f.values[row[i]!]!])));
+}
+
+/** Moves the search tries for each row it takes away before it keeps the rows it has. */
+const SEARCH_MOVES = 600_000;
+
+/** A small seeded generator (mulberry32): the same factors give the same rows on every machine. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Rows of value indexes (every slot set) covering every pair, fewer when the search finds them: drop
+ * the last row, then change one slot at a time, keeping a change that leaves no more pairs missing
+ * and, less and less often as the search goes on, one that leaves more (simulated annealing), until
+ * nothing is missing. Stops at the cross of the two largest factors, which no array can go under.
+ * Then every slot no pair needs goes back to the factor's first value.
+ */
+function withFewerRows(start: number[][], sizes: readonly number[]): number[][] {
+  const n = sizes.length;
+  const bound = n < 2 ? start.length : sizes[0]! * sizes[1]!;
+  const random = seeded(n * 7919 + start.length);
+  // The rows holding each pair of values, in one flat table: base[i][j] + a * sizes[j] + b, for i < j.
+  const base: number[][] = [];
+  let cells = 0;
+  for (let i = 0; i < n; i++) {
+    base.push([]);
+    for (let j = 0; j < n; j++) {
+      base[i]!.push(cells);
+      if (j > i) cells += sizes[i]! * sizes[j]!;
+    }
+  }
+  const cellOf = (c: number, v: number, j: number, w: number): number =>
+    c < j ? base[c]![j]! + v * sizes[j]! + w : base[j]![c]! + w * sizes[c]! + v;
+  let best = start;
+  while (best.length > bound) {
+    const rows = best.slice(0, -1).map((row) => [...row]);
+    const count = new Int32Array(cells);
+    for (const row of rows)
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) count[cellOf(i, row[i]!, j, row[j]!)]!++;
+    let missing = 0;
+    for (const x of count) if (x === 0) missing++;
+    /** Moves slot c of `row` from its value to v; returns how many more pairs are missing. */
+    const move = (row: number[], c: number, v: number): number => {
+      const old = row[c]!;
+      let change = 0;
+      for (let j = 0; j < n; j++) {
+        if (j === c) continue;
+        const from = cellOf(c, old, j, row[j]!);
+        if (--count[from]! === 0) change++;
+        const to = cellOf(c, v, j, row[j]!);
+        if (count[to]!++ === 0) change--;
+      }
+      row[c] = v;
+      return change;
+    };
+    for (let m = 0; m < SEARCH_MOVES && missing > 0; m++) {
+      const row = rows[Math.floor(random() * rows.length)]!;
+      const c = Math.floor(random() * n);
+      if (sizes[c]! < 2) continue;
+      const old = row[c]!;
+      const change = move(row, c, (old + 1 + Math.floor(random() * (sizes[c]! - 1))) % sizes[c]!);
+      const temperature = Math.max(0.05, 1 - m / (0.8 * SEARCH_MOVES));
+      if (change <= 0 || random() < Math.exp(-change / temperature)) missing += change;
+      else move(row, c, old);
+    }
+    if (missing > 0) break;
+    // Slots no pair needs take the first value: a dialect then changes only what some pair needs.
+    for (const row of rows)
+      for (let c = 0; c < n; c++) {
+        const old = row[c]!;
+        if (old !== 0 && move(row, c, 0) > 0) move(row, c, old);
+      }
+    best = rows;
+  }
+  return best;
 }
 
 /**

@@ -1,16 +1,18 @@
 /**
  * The kill matrix from a run of playwright.mutation.config.ts: for each fault of the reference, did
  * a test fail the very rule it breaks (on the operation it breaks), or did the run's history
- * (checks/history.ts) of the fault's project show a violation of that rule? Kills are judged per rule
- * from the tests' rule checks (ledger/outcomes.ts) and the history's violations: a test that failed
- * some other rule does not kill.
+ * (checks/history.ts) of the fault's own clients show a violation of that rule? Kills are judged per
+ * rule from the tests' rule checks (ledger/outcomes.ts) by ledger/kills.ts, and from the history's
+ * violations: a test that failed some other rule does not kill. A test is the fault's that its
+ * `fault` annotation names (fixtures/options.ts).
  */
 import type { FaultInfo } from '../../reference/faults';
 import { rules, ruleById, type Rule } from '../../ledger/rules';
 import { grantedCapabilities, ruleApplies } from '../../ledger/capabilities';
-import { isOperation, OPERATIONS, type Operation } from '../../ledger/operations';
-import { operationsOf, ruleIdsOf } from '../../ledger/tags';
+import { OPERATIONS, type Operation } from '../../ledger/operations';
+import { ruleIdsOf } from '../../ledger/tags';
 import { outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
+import { FAULT_ANNOTATION, faultOperation, killsFault, testOperations } from '../../ledger/kills';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { suiteEnvironment } from '../../helpers/run-settings';
@@ -43,12 +45,12 @@ export interface FaultResult {
   verdict: Verdict;
   /** Why: "no test cites P8-15 on cancel", "3 tests cite P8-15, none failed it", "needs capability batchControl". */
   reason: string;
-  /** Tests run in the fault's project, and those that failed the fault's rule (titles without the project). */
+  /** Tests run against the fault, and those that killed it (titles without the project). */
   ran: number;
   failing: string[];
-  /** Violations of the fault's rule the history of the fault's project shows (0: none). */
+  /** Violations of the fault's rule the history of the fault's clients shows (0: none). */
   historyViolations: number;
-  /** Summed test time of the fault's project (worker start-up not included). */
+  /** Summed time of the fault's tests (worker start-up not included). */
   testMs: number;
 }
 
@@ -58,7 +60,7 @@ export interface Matrix {
   profile: string;
   scope: 'cited' | 'all';
   workers: number;
-  /** 0: every test of a fault project ran; n: a fault project stopped after n kills. */
+  /** 0: every test of a fault ran; n: a fault stopped after n kills. */
   maxKills: number;
   wallMs: number;
   complete: boolean;
@@ -72,15 +74,9 @@ export interface Matrix {
   grid: { rule: string; operations: Partial<Record<Operation, Verdict[]>> }[];
 }
 
-export const operationOfFault = (name: string): Operation | undefined => {
-  const op = name.split('@')[1];
-  return op && isOperation(op) ? op : undefined;
-};
-
-/** The operations a test exercises: its op tags, else the single operation of the rule it cites. */
-function testOperations(t: ReportTest, rule: Rule): readonly Operation[] {
-  const tagged = operationsOf(t.tags);
-  return tagged.length ? tagged : rule.operations.length === 1 ? rule.operations : [];
+/** The fault a test of a batch ran against (its `fault` annotation), undefined for the clean project's. */
+export function faultOfTest(t: ReportTest): string | undefined {
+  return [...t.annotations, ...t.resultAnnotations].find((a) => a.type === FAULT_ANNOTATION)?.description;
 }
 
 export function buildMatrix(
@@ -96,9 +92,12 @@ export function buildMatrix(
     problems.push(
       `${notRun.length} test(s) did not finish (interrupted or not run), e.g. [${notRun[0]!.project}] ${notRun[0]!.title}`,
     );
-  const byProject = new Map<string, ReportTest[]>();
-  for (const t of run.tests) byProject.set(t.project, [...(byProject.get(t.project) ?? []), t]);
-  const cleanTests = byProject.get(profile.name) ?? [];
+  const cleanTests = run.tests.filter((t) => t.project === profile.name);
+  const byFault = new Map<string, ReportTest[]>();
+  for (const t of run.tests) {
+    const fault = faultOfTest(t);
+    if (fault !== undefined) byFault.set(fault, [...(byFault.get(fault) ?? []), t]);
+  }
   if (!cleanTests.length) problems.push(`the clean project ${profile.name} ran no tests`);
   const clean = {
     passed: cleanTests.filter((t) => t.outcome === 'passed').length,
@@ -108,22 +107,18 @@ export function buildMatrix(
     historyViolations: [...(run.history?.get(profile.name)?.values() ?? [])].reduce((a, b) => a + b, 0),
   };
   const granted = grantedCapabilities(profile);
-  // Citations come from the clean project, which runs every test: the fault projects are filtered.
+  // Citations come from the clean project, which runs every test: the batch projects are filtered.
   const citing = (rule: Rule, op: Operation | undefined): ReportTest[] =>
     cleanTests.filter(
-      (t) => ruleIdsOf(t.tags).includes(rule.id) && (op === undefined || testOperations(t, rule).includes(op)),
+      (t) => ruleIdsOf(t.tags).includes(rule.id) && (op === undefined || testOperations(t.tags, rule.id).includes(op)),
     );
 
   const results: FaultResult[] = faults.map((fault) => {
     const rule = ruleById.get(fault.rule);
-    const op = operationOfFault(fault.name);
-    const tests = byProject.get(`${profile.name}~${fault.name}`) ?? [];
+    const op = faultOperation(fault.name);
+    const tests = byFault.get(fault.name) ?? [];
     const failing = tests
-      .filter(
-        (t) =>
-          outcomesOfReportTest(t).some((o) => o.rule === fault.rule && o.status === 'failed') &&
-          (!op || !rule || testOperations(t, rule).includes(op)),
-      )
+      .filter((t) => killsFault(fault, { tags: t.tags, outcomes: outcomesOfReportTest(t) }))
       .map((t) => t.title);
     const historyViolations = run.history?.get(`${profile.name}~${fault.name}`)?.get(fault.rule) ?? 0;
     const base = {
@@ -184,14 +179,11 @@ export function buildMatrix(
     };
   });
   const missing = faults.filter(
-    (f) =>
-      !byProject.has(`${profile.name}~${f.name}`) &&
-      ruleById.has(f.rule) &&
-      citing(ruleById.get(f.rule)!, operationOfFault(f.name)).length,
+    (f) => !byFault.has(f.name) && ruleById.has(f.rule) && citing(ruleById.get(f.rule)!, faultOperation(f.name)).length,
   );
   if (missing.length)
     problems.push(
-      `${missing.length} fault project(s) reported no tests although tests cite their rule: ${missing
+      `${missing.length} fault(s) ran no test although tests cite their rule: ${missing
         .slice(0, 5)
         .map((f) => f.name)
         .join(', ')}`,

@@ -13,7 +13,13 @@ import path from 'node:path';
 import RunFolderReporter from '../../runner/reporters/run-record';
 import { historyBlock, historyRecord, judgeRunHistory, writeHistoryAllure } from '../../runner/history';
 import { checkHistory, type HistoryVerdict } from '../../checks/history';
-import { workerHistory, type HistoryLine, type HistoryMeta, type WorkerHistory } from '../../helpers/history';
+import {
+  historiesByClientFaults,
+  workerHistory,
+  type HistoryLine,
+  type HistoryMeta,
+  type WorkerHistory,
+} from '../../helpers/history';
 import { loadProfile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest } from './support/report-tests';
@@ -287,6 +293,24 @@ test('kill matrix: a fault is killed by a violation of its rule in its project�
   assert.equal(otherRule.faults[0]?.verdict, 'survived', 'another rule’s violation does not kill');
   const dirty = judged(new Map([['local', new Map([['STS-10', 1]])]]));
   assert.equal(dirty.clean.historyViolations, 1);
+});
+
+test('kill matrix: a batch’s history is split by the faults of its clients, so a violation is the fault’s whose clients made it', () => {
+  const w = settledPayment(new Worker(0).client('A').client('C'));
+  w.lines.push({ k: 'faults', c: 'A', faults: ['status-reverts-later'] }, { k: 'faults', c: 'C', faults: ['other'] });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'C', id: 'Q1' }, { s: 404 });
+  const pool = new Worker(1, 5_000).client('A');
+  pool.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  assert.equal(property(checkHistory([w.history(), pool.history()]), 'lifecycle').status, 'failed');
+  const split = historiesByClientFaults([w.history(), pool.history()]);
+  assert.deepEqual([...split.keys()].sort(), ['other', 'status-reverts-later']);
+  const own = checkHistory(split.get('status-reverts-later')!);
+  assert.equal(property(own, 'lifecycle').status, 'failed');
+  assert.equal(own.requests, 3);
+  const other = checkHistory(split.get('other')!);
+  assert.equal(other.status, 'passed');
+  assert.equal(other.requests, 1, 'only the requests of its own clients');
+  assert.equal(historiesByClientFaults([new Worker(0).client('A').history()]).size, 0, 'a run outside the kill matrix');
 });
 
 test('a refund whose answer names the original payment (POST pacs007’s answer is not shown) shares no id and reads none of its statuses', () => {

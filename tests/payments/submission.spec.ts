@@ -4,7 +4,7 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
+import { awaitFinalStatus, dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import { answered } from '../../checks/verdicts';
 import {
   buildPacs008,
@@ -89,6 +89,25 @@ test.describe('payment submission: valid message', () => {
         equals(original?.orgnlMsgId, paymentIds(messages[i]!).msgId),
       );
     }
+  });
+
+  // An id the service once gave stays that payment's, also once the payment is final and the client pays again.
+  test('a payment made after another is final gets an id of its own', {
+    tag: ['@P8-33'],
+  }, async ({ api, verdicts, seed }) => {
+    const first = await submitPayment(api, buildPacs008({ seed: `${seed}-1` }), { label: 'first payment' });
+    verdicts.require('P8-01', 'the first payment is created', hasStatus(first.exchange, [201]));
+    const firstId = requireId(api, verdicts, first.exchange);
+    await awaitFinalStatus(api, firstId);
+    const second = await submitPayment(api, buildPacs008({ seed: `${seed}-2` }), {
+      label: 'second payment, once the first is final',
+    });
+    verdicts.require('P8-01', 'the second payment is created', hasStatus(second.exchange, [201]));
+    verdicts.check('P8-33', 'the second payment is given an id of its own', {
+      ok: requireId(api, verdicts, second.exchange) !== firstId,
+      expected: `an id other than ${firstId}`,
+      ...answered(second.exchange),
+    });
   });
 
   test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01', '@P8-01'] }, async ({

@@ -6,7 +6,17 @@ import type { Transfer } from './ledger-of-payments/store';
 
 export const CANCELLED_STATUS = 'CANC';
 
-export function txStatus(transfer: Transfer, dialect: Dialect, faults: FaultSet): string {
+/**
+ * The txSts a transfer reads now. `settlingMs`: how long the dialect's settlingStatus shows once the
+ * transfer settled as accepted, before the accepted code.
+ */
+export function txStatus(
+  transfer: Transfer,
+  dialect: Dialect,
+  faults: FaultSet,
+  nowMs: number,
+  settlingMs: number,
+): string {
   const interim = faults.has('status-non-iso-interim') ? 'PENDING' : dialect.interimStatus;
   const phase = transfer.phase;
   const final = phase === 'accepted' || phase === 'rejected' || phase === 'cancelled';
@@ -16,7 +26,14 @@ export function txStatus(transfer: Transfer, dialect: Dialect, faults: FaultSet)
     case 'sent':
       return interim;
     case 'accepted':
-      return faults.has('status-accepted-as-acsp') ? 'ACSP' : dialect.acceptedStatus;
+      if (faults.has('status-accepted-as-acsp')) return 'ACSP';
+      if (
+        dialect.settlingStatus !== 'none' &&
+        transfer.acceptedAt &&
+        nowMs < Date.parse(transfer.acceptedAt) + settlingMs
+      )
+        return dialect.settlingStatus;
+      return dialect.acceptedStatus;
     case 'rejected':
       return dialect.rejectStatus;
     case 'cancelled':
@@ -29,8 +46,9 @@ export function statusReport(
   dialect: Dialect,
   faults: FaultSet,
   nowMs: number,
+  settlingMs: number,
 ): Record<string, unknown> {
-  const txSts = txStatus(transfer, dialect, faults);
+  const txSts = txStatus(transfer, dialect, faults, nowMs, settlingMs);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
       orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,

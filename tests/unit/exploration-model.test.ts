@@ -192,14 +192,21 @@ test('statuses the payer reads never move back, never change once final, and mat
     judgePayerStatus(settled(10_000n, { status: 'pending', history: ['PEND'] }), 'ACCC', 'accepted'),
     [],
   );
+  const pending: Partial<PaymentModel> = { status: 'pending', history: ['PEND'] };
   assert.equal(
-    judgePayerStatus(settled(10_000n, { status: 'pending', cancellation: 'confirmed' }), 'ACCC', 'accepted')[0]?.rule,
+    judgePayerStatus(settled(10_000n, { ...pending, cancellation: 'confirmed' }), 'ACCC', 'accepted')[0]?.rule,
     'CXL-02',
   );
   assert.equal(
-    judgePayerStatus(settled(10_000n, { status: 'pending', strangerCancelled: true }), 'CANC', 'cancelled')[0]?.rule,
+    judgePayerStatus(settled(10_000n, { ...pending, strangerCancelled: true }), 'CANC', 'cancelled')[0]?.rule,
     'XCL-01',
   );
+  // Only §3's final codes are final by rule: ACSC (final in ISO's table) followed by another code is a
+  // lesson about the target, never a finding; ACCC followed by ACSC is one.
+  const viaAcsc = settled(10_000n, { history: ['ACSP', 'ACSC'] });
+  assert.deepEqual(judgePayerStatus(viaAcsc, 'ACCC', 'accepted'), []);
+  assert.deepEqual(judgePayerStatus(viaAcsc, 'ACSP', 'pending'), []);
+  assert.equal(judgePayerStatus(settled(), 'ACSC', 'accepted')[0]?.rule, 'STS-10');
   assert.equal(judgePayerStatus(settled(), 'XXXX', undefined)[0]?.rule, 'STS-07');
 });
 

@@ -10,7 +10,7 @@
 import type { Exchange } from '../helpers/http';
 import { isJsonAnswer } from '../helpers/http';
 import { is2xx, is4xx, isServerError } from '../helpers/http-status';
-import type { Expectations, StatusClass } from '../helpers/profile';
+import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../helpers/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../helpers/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
 import { answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
@@ -25,6 +25,34 @@ export const acceptedAnswer = (exchange: Exchange): Expectation => ({
   expected: 'a 2xx',
   received: answerOf(exchange),
 });
+
+/**
+ * The 2xx the profile says an accepted camt.056, pacs.004 or pacs.007 gets (§4.4 gives none; the
+ * assumption of the operation's shape rule: CXL-06, RTR-37, RFD-07).
+ */
+export const acceptedAs = (
+  exchange: Exchange,
+  op: AcceptedOperation,
+  expectations: Pick<Expectations, 'acceptanceStatus'>,
+): Expectation => hasStatus(exchange, acceptanceStatusOf(expectations, op));
+
+/**
+ * A Location header, where the answer sends one, names the resource the answer names (RFC 9110
+ * §10.2.2; a 202's status monitor, §15.3.3): its path ends in the id. No header, or no id to compare
+ * with, holds.
+ */
+export const locationNames = (exchange: Exchange, id: string | undefined): Expectation => {
+  const location = exchange.response.headers.location;
+  if (location === undefined || id === undefined) return { ok: true };
+  let last: string | undefined;
+  try {
+    const segments = new URL(location, exchange.request.url).pathname.split('/').filter(Boolean);
+    last = decodeURIComponent(segments.at(-1) ?? '');
+  } catch {
+    last = undefined;
+  }
+  return { ok: last === id, expected: `a Location whose path ends in /${id}`, received: `Location: ${location}` };
+};
 
 /** Any 4xx: a refusal whose code the spec does not show. */
 export const refusedAnswer = (exchange: Exchange): Expectation => ({

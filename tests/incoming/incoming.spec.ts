@@ -49,7 +49,7 @@ test.describe('incoming payment: reading it', () => {
       client: beneficiary,
       label: 'B reads the incoming payment with the id of A’s submission answer',
     });
-    verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: 200 });
+    verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: [200] });
     const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
     verdicts.equal('INC-02', 'the amount A sent', seen.intrBkSttlmAmt, sent.intrBkSttlmAmt);

@@ -18,16 +18,18 @@ import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import {
+  acceptedAs,
   acceptedOrRefused,
   endsIn,
   equals,
-  hasStatus,
+  locationNames,
   namesId,
   statusServed,
   twinAccepted,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
+import { acceptanceStatusOf } from '../../helpers/profile';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -44,12 +46,12 @@ test.describe('return (pacs.004): accepted returns', () => {
     const message = buildPacs004({ seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
     const declared = api.profile.expectations.returnAnswer ?? 'data';
-    verdicts.accepted(
-      'RTR-01',
-      'a valid return is accepted',
-      exchange,
-      declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 },
-    );
+    const accepted = verdicts.accepted('RTR-01', 'a valid return is accepted', exchange, {
+      rule: 'RTR-37',
+      status: acceptanceStatusOf(api.profile.expectations, 'returnPayment'),
+    });
+    if (accepted)
+      verdicts.assume('RTR-37', 'a Location header names the return', locationNames(exchange, idOf(api, exchange)));
     if (declared === 'id-only') {
       verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', {
         ok: namesOnlyItsId(exchange),
@@ -181,7 +183,11 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     );
     const mode = profile.expectations.returnUnknownOriginal ?? 'either';
     if (mode === 'accept')
-      verdicts.assume('RTR-36', 'the return of an unknown original is accepted', hasStatus(exchange, [201]));
+      verdicts.assume(
+        'RTR-36',
+        'the return of an unknown original is accepted with the profile’s status',
+        acceptedAs(exchange, 'returnPayment', profile.expectations),
+      );
     if (mode === 'refuse') {
       const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
       const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;

@@ -1,7 +1,8 @@
 /**
  * Which codes are final (helpers/status-vocabulary.ts) and the judges and poll that read it: §3's
  * final codes (ACCC, RJTC) never change; any other code is final or interim as the target uses it,
- * and a poll follows a code only ISO's table takes as final until it holds.
+ * a poll follows a code only ISO's table takes as final until it holds, and the success status of
+ * the operations §4.4 gives none is the profile's, a Location naming the resource.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import {
   isFinalStatus,
   statusChange,
 } from '../../helpers/status-vocabulary';
-import { staysSettled } from '../../checks/answers';
+import { acceptedAs, locationNames, staysSettled } from '../../checks/answers';
 import { awaitFinalStatus } from '../../client/flows/payment';
 import type { Api } from '../../client/api';
 import type { Exchange } from '../../helpers/http';
@@ -61,6 +62,27 @@ test('a settled payment stays settled: ACCC unchanged; after ACSC, any accepted 
   assert.equal(staysSettled('ACSC', 'ACCC', local).ok, true);
   assert.equal(staysSettled('ACSC', 'CANC', local).ok, false);
   assert.equal(staysSettled('ACSC', 'PEND', local).ok, false);
+});
+
+const answer = (status: number, headers: Record<string, string> = {}): Exchange =>
+  ({
+    label: 'x',
+    request: { method: 'POST', url: 'https://bank.example/payments/pacs004/v08', headers: {} },
+    response: { status, headers, text: '', json: undefined },
+  }) as unknown as Exchange;
+
+test('the success status of camt.056, pacs.004, pacs.007 is the profile’s (default 201); a Location names the resource', () => {
+  assert.equal(acceptedAs(answer(201), 'returnPayment', {}).ok, true);
+  assert.equal(acceptedAs(answer(202), 'returnPayment', {}).ok, false);
+  assert.equal(acceptedAs(answer(202), 'refund', { acceptanceStatus: { refund: [202] } }).ok, true);
+  assert.equal(acceptedAs(answer(201), 'refund', { acceptanceStatus: { refund: [202] } }).ok, false);
+  assert.equal(acceptedAs(answer(201), 'cancel', { acceptanceStatus: { refund: [202] } }).ok, true);
+  assert.equal(locationNames(answer(202), 'ID-1').ok, true, 'no Location: nothing to check');
+  assert.equal(locationNames(answer(202, { location: '/payments/pacs002/v12/ID-1' }), 'ID-1').ok, true);
+  assert.equal(locationNames(answer(202, { location: 'https://bank.example/status/ID%2F1' }), 'ID/1').ok, true);
+  assert.equal(locationNames(answer(202, { location: '/payments/pacs002/v12/ID-2' }), 'ID-1').ok, false);
+  assert.equal(locationNames(answer(202, { location: 'http://[bad' }), 'ID-1').ok, false);
+  assert.equal(locationNames(answer(202, { location: '/x/ID-2' }), undefined).ok, true, 'no id to compare with');
 });
 
 /** An Api whose status reads answer each code of `timeline` from its start (ms after the first read) on. */

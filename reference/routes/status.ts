@@ -31,7 +31,7 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
       response: {},
       createdAtMs: nowMs,
     });
-    return reply.code(200).send(statusReport(invented, dialect, faults, nowMs, ctx.config.settlementDelayMs));
+    return reply.code(200).send(statusReport(invented, dialect, faults, nowMs, ctx.config.settlingMs));
   }
   // Only the submitting client reads a status (README: another client's resource is 404); the
   // beneficiary reads an incoming payment with GET pacs008/v08 instead.
@@ -46,7 +46,7 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   const submitterDialect = ctx.registry.get(transfer.clientId)?.dialect ?? dialect;
   return reply
     .code(faults.has('status-answers-203') ? 203 : 200)
-    .send(statusReport(transfer, submitterDialect, faults, nowMs, ctx.config.settlementDelayMs));
+    .send(statusReport(transfer, submitterDialect, faults, nowMs, ctx.config.settlingMs));
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {

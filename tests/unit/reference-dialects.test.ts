@@ -268,16 +268,16 @@ test('status codes follow the submitter (interimStatus ACTC, acceptedStatus ACSC
   assert.equal(await read(), 'ACSC');
 });
 
-test('settlingStatus ACSC: a settled payment reads ACSC for the settlement delay, then its acceptedStatus', async () => {
-  const slow = await Harness.start({ settlementDelayMs: 150 });
+test('settlingStatus ACSC: a settled payment reads ACSC for REF_SETTLING_MS, then its acceptedStatus', async () => {
+  const slow = await Harness.start({ settlingMs: 150 });
   try {
     const payer = await slow.client({ dialect: 'settles-via-acsc', batching: 'manual' });
     const t = await slow.token(payer);
     const res = await slow.post('pacs008/v10', payer, t, JSON.stringify(pacs008()));
     const id = (res.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
     const seen: string[] = [];
-    await send(`${slow.url}/_admin/clients/${payer.clientId}/send-batch`, { method: 'POST' });
     for (let i = 0; i < 200 && seen.at(-1) !== 'ACCC'; i++) {
+      if (i === 1) await send(`${slow.url}/_admin/clients/${payer.clientId}/send-batch`, { method: 'POST' });
       const report = (await slow.get(`pacs002/v12/${id}`, payer, t)).json as {
         fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string; accptncDtTm?: string }> };
       };

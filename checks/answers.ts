@@ -143,7 +143,11 @@ export const statusServed = (read: unknown, answer?: Exchange): Expectation => (
   ...(answer ? { received: answerOf(answer) } : {}),
 });
 
-/** A txSts is one of the codes the profile lists for its class (the assumptions STS-14, STS-15, STS-16). */
+/**
+ * A txSts is one of the codes the profile lists for its class (the assumptions STS-14, STS-15,
+ * STS-16). A final code the profile lists nowhere was taken as final on ISO's table once it held:
+ * the words say so, since a later read may still show it interim.
+ */
 export const profileCode = (
   code: string | undefined,
   cls: StatusClass,
@@ -151,7 +155,10 @@ export const profileCode = (
 ): Expectation => ({
   ok: isProfileCode(code, cls, expectations),
   expected: expectations.statusCodes[cls].join(' or '),
-  received: String(code),
+  received:
+    finalityOf(code, expectations) === 'iso'
+      ? `${code}, which no status list of the profile names (final in ISO's table, it held while polled)`
+      : String(code),
 });
 
 /** A txSts read of the class `cls`, final or not (a payment cancelled before its batch reads cancelled). */

@@ -111,8 +111,8 @@ test('the poll follows a code only ISO’s table takes as final until it holds, 
   // ACSC shows for less time than the payment took to reach it, as a settlement's second leg does.
   const via: [number, string][] = [
     [0, 'ACSP'],
-    [150, 'ACSC'],
-    [230, 'ACCC'],
+    [300, 'ACSC'],
+    [500, 'ACCC'],
   ];
   const followed = await awaitFinalStatus(reading(via, local.statusCodes), 'P1');
   assert.equal(followed.txSts, 'ACCC', 'ACSC, unlisted, is followed to ACCC');

@@ -98,7 +98,7 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     admin,
     batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env.REF_BATCH_INTERVAL_MS, 100, 1),
     settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env.REF_SETTLEMENT_DELAY_MS, 100, 0),
-    settlingMs: options.settlingMs ?? int('REF_SETTLING_MS', env.REF_SETTLING_MS, 300, 0),
+    settlingMs: options.settlingMs ?? int('REF_SETTLING_MS', env.REF_SETTLING_MS, 1000, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
     rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
     status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env.REF_STATUS_503_PERCENT),

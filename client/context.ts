@@ -54,15 +54,23 @@ export function useTestHost(runner: TestHost): void {
 // observations started when a worker starts, exploration kits. A test step or an expect would attach
 // to whichever test happens to be running, so background work must use neither: it is marked here.
 
-const marker = new AsyncLocalStorage<true>();
+const marker = new AsyncLocalStorage<string>();
 
 export function inBackground(): boolean {
-  return marker.getStore() === true;
+  return marker.getStore() !== undefined;
 }
 
-/** Runs `work` marked as background; the returned promise never rejects unhandled (a caller awaits it or drops it). */
-export function runInBackground<T>(work: () => Promise<T>): Promise<T> {
-  const running = marker.run(true, work);
+/** What the background work running now is, in a few words (the run's history names its requests so); undefined outside it. */
+export function backgroundWork(): string | undefined {
+  return marker.getStore();
+}
+
+/**
+ * Runs `work` marked as background, named `what` ("settled-payment pool"); the returned promise never
+ * rejects unhandled (a caller awaits it or drops it).
+ */
+export function runInBackground<T>(work: () => Promise<T>, what = 'work outside any test'): Promise<T> {
+  const running = marker.run(what, work);
   running.catch(() => undefined);
   return running;
 }
@@ -115,6 +123,28 @@ export class PreconditionFailed extends Error {
 export function ensure(rule: string, condition: boolean, message: string, remedy?: string): asserts condition {
   if (condition) return;
   const failure = new PreconditionFailed(rule, message, remedy);
+  if (insideTest()) host.block(failure);
+  throw failure;
+}
+
+/**
+ * The run sends nothing more to its target (checks/target-verdict.ts sendsNothingMore): a test that
+ * would is blocked by the run's verdict on the target, which is no rule of the ledger.
+ */
+export class NothingMoreSent extends PreconditionFailed {
+  override name = 'NothingMoreSent';
+  constructor(why: string) {
+    super('', why);
+  }
+
+  override get reason(): SkipReason {
+    return { kind: 'blocked', by: 'the run’s verdict on the target', answer: this.message };
+  }
+}
+
+/** Blocks the running test (or, in background work, the test that takes its result): nothing more is sent. */
+export function sendNothingMore(why: string): never {
+  const failure = new NothingMoreSent(why);
   if (insideTest()) host.block(failure);
   throw failure;
 }

@@ -5,6 +5,7 @@
  */
 import type { Dispatcher, request } from 'undici';
 import { suiteEnvironment, type ProxySettings } from './run-settings';
+import { AdaptiveRateLimit, type RateLimitStore } from './rate-limit';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
@@ -87,6 +88,25 @@ export class TransportFailure extends Error {
   }
 }
 
+/** Who sent a request, as the run's history names it (client/history-recorder.ts). */
+export interface RequestOrigin {
+  /** The test ("file › describe › title"), or "background: …" for work outside any test. */
+  by?: string;
+  /** The client the request is sent as, with its sort code when it has one (the history's beneficiaries). */
+  client?: { clientId: string; memberId?: string; role?: string };
+}
+
+/**
+ * Sees every attempt a client sends, retries included, and its answer or the lack of one: the run's
+ * history is built from it, so it holds every request the target saw, whoever sent it.
+ */
+export interface AttemptObserver {
+  /** An attempt leaves (`attempt` 1 the first, then its retries); what it returns is given back to `answered`. */
+  sent(request: HttpRequest, origin: RequestOrigin | undefined, attempt: number): number;
+  /** Its answer, or none (`error`: the transport's code, e.g. ECONNRESET, or `unreachable`). */
+  answered(ref: number, response: HttpResponse | undefined, error?: string): void;
+}
+
 /** How one request may be sent again. */
 export interface SendOptions {
   /**
@@ -97,6 +117,8 @@ export interface SendOptions {
   repeatable?: boolean;
   /** Builds each next attempt: fresh single-use values (an assertion's jti, an SCA nonce) over the same body. */
   renew?: () => HttpRequest;
+  /** Who sends it, for the run's history. */
+  origin?: RequestOrigin;
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
@@ -118,8 +140,17 @@ export interface HttpClientOptions {
   retry429?: RetryPolicy;
   /** Requests are paced to at most this many a second per client (X-Client-Id, else the Basic user): the target's rate limit, this worker's share. */
   requestsPerSecond?: number;
+  /**
+   * Without requestsPerSecond, each client's rate limit is learned from the target's answers (its 429s,
+   * its rate-limit headers; helpers/rate-limit.ts) and its requests paced to it: `store` is where the
+   * workers of a run share what they learned (default: this HttpClient alone), `sharedBy` how many
+   * workers send as the same client (default 1). Absent: nothing is learned, nothing paced.
+   */
+  learnedRate?: { store?: RateLimitStore; sharedBy?: number };
   timeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
+  /** Sees every attempt and its answer (the run's history). */
+  observer?: AttemptObserver;
   /** Proxy settings of this client alone (tests); default: the environment's, one transport per process. */
   proxy?: ProxySettings;
 }
@@ -196,7 +227,9 @@ export function targetTransport(): Promise<Transport> {
 
 export class HttpClient {
   private readonly transport: () => Promise<Transport>;
-  private readonly pacer: Pacer | undefined;
+  private readonly pacer: Pacer;
+  /** The rate limits learned from the target's answers (no declared one). */
+  readonly learned: AdaptiveRateLimit | undefined;
   /** Requests sent, retries included (a run's floor counts them: helpers/run-floor.ts). */
   requestsSent = 0;
 
@@ -204,7 +237,13 @@ export class HttpClient {
     let own: Promise<Transport> | undefined;
     const proxy = options.proxy;
     this.transport = proxy ? () => (own ??= makeTransport(proxy)) : targetTransport;
-    this.pacer = options.requestsPerSecond ? new Pacer(options.requestsPerSecond) : undefined;
+    const declared = options.requestsPerSecond;
+    const learned =
+      declared || !options.learnedRate
+        ? undefined
+        : new AdaptiveRateLimit(options.learnedRate.store, options.learnedRate.sharedBy);
+    this.learned = learned;
+    this.pacer = new Pacer(declared ? () => 1000 / declared : (key) => learned?.intervalMs(key));
   }
 
   async send(label: string, req: HttpRequest, sendOptions: SendOptions = {}): Promise<Exchange> {
@@ -216,15 +255,27 @@ export class HttpClient {
     let attempt = req;
     // undici loads on the first request: loaded before pacing, or every request paced while it loads
     // would leave at once when it is there (a burst the target's rate limit answers with 429s).
-    if (this.pacer) await this.transport();
+    if (this.options.requestsPerSecond) await this.transport();
     for (;;) {
-      await this.pacer?.turn(clientKey(attempt));
+      // One limit per client at one target: two targets of a run may know the same client id.
+      const key = `${new URL(attempt.url).origin} ${clientKey(attempt)}`;
+      const turn = this.pacer.turn(key);
+      if (turn) await turn;
+      const epoch = this.learned?.epochOf(key) ?? 0;
       let response: HttpResponse;
       this.requestsSent++;
+      const observer = this.options.observer;
+      const ref = observer?.sent(attempt, sendOptions.origin, retries.length + 1);
       try {
         response = await this.once(attempt);
       } catch (error) {
         const code = transportErrorCode(error);
+        if (ref !== undefined)
+          observer!.answered(
+            ref,
+            undefined,
+            code ?? (error instanceof TargetUnreachableError ? 'unreachable' : 'error'),
+          );
         if (code === undefined) throw error;
         if (repeatable && retries.length < retry.maxRetries && CONNECTION_RETRY_MS <= budget) {
           budget -= CONNECTION_RETRY_MS;
@@ -235,8 +286,10 @@ export class HttpClient {
         }
         throw new TransportFailure(label, attempt, code, retries, error);
       }
+      this.learned?.answered(key, response.status, response.headers, epoch);
+      if (ref !== undefined) observer!.answered(ref, response);
       if (retryable(response.status, repeatable) && retries.length < retry.maxRetries) {
-        const wait = retryAfterMs(response.headers['retry-after']);
+        const wait = retryAfterMs(response.headers['retry-after'], response.headers.date);
         if (wait <= budget) {
           budget -= wait;
           retries.push({ status: response.status, waitedMs: wait });
@@ -330,31 +383,59 @@ export function clientKey(req: HttpRequest): string {
   return '';
 }
 
+interface Lane {
+  /** When the lane last let a request go (its nominal slot). */
+  last: number;
+  /** The requests waiting for their turn, each with when it came. */
+  waiting: { since: number; go: () => void }[];
+  timer?: NodeJS.Timeout;
+}
+
+/** How often the head of a client's queue asks for its interval again while it waits. */
+const PACER_RECHECK_MS = 250;
+
 /**
- * Spaces the requests of each client evenly at `perSecond`: a request takes the next free slot of its
- * client, so concurrent requests queue instead of bouncing off the target's 429s.
+ * Spaces the requests of each client: a request waits in its client's queue until the client's
+ * interval has passed since the one before it. The head of the queue asks for the interval again at
+ * least every PACER_RECHECK_MS, so a rate that changes while requests wait (a learned one) applies to
+ * them at once, rather than to slots they reserved at the old rate. A client with no interval is not
+ * paced and costs nothing.
  */
 export class Pacer {
-  private readonly next = new Map<string, number>();
-  private readonly intervalMs: number;
+  private readonly lanes = new Map<string, Lane>();
   constructor(
-    perSecond: number,
+    private readonly intervalOf: (key: string) => number | undefined,
     private readonly now: () => number = Date.now,
-  ) {
-    this.intervalMs = 1000 / perSecond;
+  ) {}
+
+  /** Resolves when the caller's request may go; undefined when it may go now (a client not paced). */
+  turn(key: string): Promise<void> | undefined {
+    let lane = this.lanes.get(key);
+    if (!lane?.waiting.length && this.intervalOf(key) === undefined) return undefined;
+    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [] }));
+    const queued = lane;
+    return new Promise<void>((resolve) => {
+      queued.waiting.push({ since: this.now(), go: resolve });
+      if (!queued.timer) this.release(key, queued);
+    });
   }
 
-  /** Milliseconds the caller must wait for its slot (the slot is taken). */
-  reserve(key: string): number {
-    const now = this.now();
-    const slot = Math.max(now, this.next.get(key) ?? now);
-    this.next.set(key, slot + this.intervalMs);
-    return slot - now;
-  }
-
-  async turn(key: string): Promise<void> {
-    const wait = this.reserve(key);
-    if (wait > 0) await sleep(wait);
+  private release(key: string, lane: Lane): void {
+    lane.timer = undefined;
+    while (lane.waiting.length) {
+      const now = this.now();
+      const due = lane.last + (this.intervalOf(key) ?? 0);
+      if (due > now) {
+        lane.timer = setTimeout(() => this.release(key, lane), Math.min(PACER_RECHECK_MS, Math.ceil(due - now)));
+        return;
+      }
+      const head = lane.waiting.shift()!;
+      // Its slot: the one due after the last, when it was already waiting then (a timer that fires
+      // late, a busy event loop, leave the schedule as it was); when it came after, the time it came:
+      // a client idle for a while saves up no burst.
+      lane.last = Math.max(due, head.since);
+      head.go();
+    }
   }
 }
 
@@ -367,11 +448,18 @@ function parseJson(text: string, contentType: string | undefined): unknown {
   }
 }
 
-/** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3); absent means one second. */
-export function retryAfterMs(value: string | undefined): number {
+/**
+ * Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3); absent or unreadable means one
+ * second. A date is measured against the answer's own Date header, the server's clock that wrote it
+ * (a server whose clock is off from the runner's means the same wait), and against the runner's
+ * clock only when the answer has no readable Date.
+ */
+export function retryAfterMs(value: string | undefined, answeredAt?: string): number {
   if (!value) return 1000;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (value.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : 1000;
+  if (!Number.isFinite(date)) return 1000;
+  const serverNow = answeredAt === undefined ? Number.NaN : Date.parse(answeredAt);
+  return Math.max(0, date - (Number.isFinite(serverNow) ? serverNow : Date.now()));
 }

@@ -196,6 +196,12 @@ const expectations = Strict(
     returnUnknownOriginal: Type.Optional(
       OneOf(['accept', 'refuse', 'either'], 'what a return of an unknown payment gets'),
     ),
+    onUs: Type.Optional(
+      OneOf(
+        ['incoming', 'notIncoming'],
+        'a payment of the client to its own sort code (clients.primary.memberId): its incoming payment, which it reads, returns and refunds as the beneficiary (default), or not (the target answers 404 and refuses those); the spec does not say',
+      ),
+    ),
     cancelUnknownPayment: Type.Optional(
       OneOf(
         ['notFound', 'business', 'either'],

@@ -17,6 +17,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TargetTally } from './target-tally';
+import type { HistoryRecord } from './history';
 
 export const RUN_RECORD = 'run.json';
 /** A folder without an end mark younger than this may belong to a run still going. */
@@ -54,7 +56,14 @@ export interface RunRecord {
   counts?: RunCounts;
   /** Submissions the target accepted, by operation: what the run created there (helpers/created-count.ts). */
   created?: Record<string, number>;
+  /**
+   * Per project, what its target answered (helpers/target-tally.ts) and, when that makes one, the
+   * run's verdict on it with its sentence (checks/target-verdict.ts: not validating, refuses or fails everything).
+   */
+  targets?: Record<string, TargetTally & { verdict?: string; sentence?: string }>;
   totalTests?: number;
+  /** The run's history judged as one (runner/history.ts): a violation fails the run. */
+  history?: HistoryRecord;
   /** Live profiles only: the payments counted when the tests began and when the run ended. */
   livePayments?: { before?: LivePayments[]; after?: LivePayments[] };
   pid: number;

@@ -14,7 +14,8 @@
  */
 import type { Expectations, StatusClass } from './profile';
 
-type Vocabulary = Pick<Expectations, 'statusCodes'>;
+/** What of a profile the vocabulary reads: its status code lists. */
+export type Vocabulary = Pick<Expectations, 'statusCodes'>;
 
 /** ISO 20022 ExternalPaymentTransactionStatus1Code, grouped by what they mean for a payer. */
 const ISO_CLASSES: Record<StatusClass, readonly string[]> = {

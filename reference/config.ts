@@ -2,6 +2,17 @@
 import { type Dialect, resolveDialect } from './dialects';
 import { type FaultName, parseFaultList } from './faults';
 
+/** The broken payments APIs REF_BROKEN plays (broken.ts). */
+export const BROKEN_MODES = ['answers-500', 'refuses-400', 'mock'] as const;
+export type BrokenMode = (typeof BROKEN_MODES)[number];
+
+export function parseBrokenMode(raw: string | undefined): BrokenMode | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'none') return undefined;
+  if ((BROKEN_MODES as readonly string[]).includes(value)) return value as BrokenMode;
+  throw new Error(`REF_BROKEN must be one of ${BROKEN_MODES.join(', ')} (or empty), got "${raw}"`);
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -13,6 +24,10 @@ export interface Config {
   latencyMs: number;
   /** Requests a second each client may send (REF_RATE_LIMIT_RPS); more get 429 with Retry-After. 0: no limit. */
   rateLimitRps: number;
+  /** How a 429 or 503 says when to come back (REF_RETRY_AFTER): delta-seconds, or an HTTP-date (RFC 9110 §10.2.3). */
+  retryAfter: 'seconds' | 'date';
+  /** Every rate-limited answer states the limit in RateLimit-Policy and RateLimit (REF_RATE_LIMIT_HEADERS=1). */
+  rateLimitHeaders: boolean;
   /** Share of pacs.002/camt.029 reads answered 503 with Retry-After (REF_STATUS_503_PERCENT), 0 to 100. */
   status503Percent: number;
   /** Seed of which status reads get that 503 (REF_TRANSIENT_SEED): the same order of reads, the same 503s. */
@@ -27,14 +42,24 @@ export interface Config {
   headersTimeoutMs: number;
   /** Most transfers (payments, returns, refunds) kept in memory; the oldest final ones go first. */
   maxTransfers: number;
+  /**
+   * REF_FAULT_LATER_MS: when set, how much later every late fault acts (see lateFaultMs), instead of
+   * each one's own delay, so that a run of a few seconds meets them.
+   */
+  faultLaterMs: number | undefined;
+  /** Share of payments POSTs applied but answered by a closed connection (REF_DROP_POST_ANSWER_PERCENT), 0 to 100. */
+  dropPostAnswerPercent: number;
   faults: readonly FaultName[];
   dialect: Dialect;
+  /** A broken payments API behind a working token endpoint (REF_BROKEN, broken.ts); undefined: the API works. */
+  broken: BrokenMode | undefined;
   /** Clients known from the start (REF_CLIENTS): registrations as POST /_admin/clients takes them, like a sandbox's onboarding. */
   clients: readonly unknown[];
 }
 
 /** Options for startReference(): any knob, in config form rather than env form. */
-export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients'>> {
+export interface ConfigOptions extends Partial<Omit<Config, 'dialect' | 'faults' | 'admin' | 'clients' | 'broken'>> {
+  broken?: BrokenMode | string;
   clients?: readonly unknown[];
   admin?: boolean;
   dialect?: Dialect | string;
@@ -55,6 +80,19 @@ function int(name: string, raw: string | undefined, fallback: number, min: numbe
   const value = Number(raw.trim());
   if (value < min) throw new Error(`${name} must be at least ${min}`);
   return value;
+}
+
+function retryAfterForm(raw: string | undefined): Config['retryAfter'] {
+  const value = (raw ?? '').trim() || 'seconds';
+  if (value !== 'seconds' && value !== 'date') throw new Error(`REF_RETRY_AFTER must be seconds or date, got "${raw}"`);
+  return value;
+}
+
+function flag(name: string, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`${name} must be 0 or 1, got "${raw}"`);
 }
 
 function percent(name: string, raw: string | undefined): number {
@@ -101,6 +139,8 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     settlingMs: options.settlingMs ?? int('REF_SETTLING_MS', env.REF_SETTLING_MS, 1000, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
     rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
+    retryAfter: options.retryAfter ?? retryAfterForm(env.REF_RETRY_AFTER),
+    rateLimitHeaders: options.rateLimitHeaders ?? flag('REF_RATE_LIMIT_HEADERS', env.REF_RATE_LIMIT_HEADERS),
     status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env.REF_STATUS_503_PERCENT),
     transientSeed: options.transientSeed ?? int('REF_TRANSIENT_SEED', env.REF_TRANSIENT_SEED, 1, 0),
     tokenTtlS: options.tokenTtlS ?? int('REF_TOKEN_TTL_S', env.REF_TOKEN_TTL_S, 300, 1),
@@ -110,10 +150,31 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     requestTimeoutMs,
     headersTimeoutMs,
     maxTransfers: options.maxTransfers ?? int('REF_MAX_TRANSFERS', env.REF_MAX_TRANSFERS, 200_000, 1),
+    faultLaterMs:
+      options.faultLaterMs ??
+      (env.REF_FAULT_LATER_MS?.trim() ? int('REF_FAULT_LATER_MS', env.REF_FAULT_LATER_MS, 0, 0) : undefined),
+    dropPostAnswerPercent:
+      options.dropPostAnswerPercent ?? percent('REF_DROP_POST_ANSWER_PERCENT', env.REF_DROP_POST_ANSWER_PERCENT),
     faults,
     dialect,
+    broken: parseBrokenMode(options.broken ?? env.REF_BROKEN),
     clients: options.clients ?? clientsFrom(env.REF_CLIENTS),
   };
+}
+
+/** The faults that act some time after what they break (the history sees them; no single test's requests do). */
+export const LATE_FAULT_MS = {
+  /** A final status read this long ago reads as interim again. */
+  'status-reverts-later': 3_000,
+  /** A payment final and created this long ago gives its id to the client's next payment. */
+  'id-reused-after-final': 1_000,
+  /** A msgId first submitted this long ago is processed as a new payment when repeated. */
+  'late-repeat-new-payment': 30_000,
+} as const;
+
+/** How much later a late fault acts: REF_FAULT_LATER_MS when set, else the fault's own delay. */
+export function lateFaultMs(config: Pick<Config, 'faultLaterMs'>, fault: keyof typeof LATE_FAULT_MS): number {
+  return config.faultLaterMs ?? LATE_FAULT_MS[fault];
 }
 
 function clientsFrom(raw: string | undefined): unknown[] {

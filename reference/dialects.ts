@@ -66,6 +66,13 @@ export interface Dialect {
   paymentsServiceIdFormat: 'uuid' | 'prefixed';
   /** A return whose original payment the service does not know. */
   returnUnknownOriginal: 'accept' | 'refuse';
+  /**
+   * A payment to the payer's own sort code (its memberId as creditor agent: an on-us payment), which
+   * the spec neither makes nor denies an incoming payment. incoming: the payer is also its beneficiary
+   * (reads it as incoming, returns and refunds it); notIncoming: it is no incoming payment of anyone's
+   * (the incoming read answers 404, a return or refund by the payer is refused as not the beneficiary's).
+   */
+  onUs: 'incoming' | 'notIncoming';
   /** http: refused at submission with refusalStatus.business; status: 201, then rejected in pacs.002. */
   businessRejection: 'http' | 'status';
   /** Same idempotency key, different body. original: 200 with the original; reject: refusalStatus.conflict. */
@@ -147,6 +154,7 @@ export const defaultDialect: Dialect = {
   accessTokenFormat: 'jwt',
   paymentsServiceIdFormat: 'uuid',
   returnUnknownOriginal: 'accept',
+  onUs: 'incoming',
   businessRejection: 'http',
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
@@ -208,6 +216,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   accessTokenFormat: ['jwt', 'opaque'],
   paymentsServiceIdFormat: ['uuid', 'prefixed'],
   returnUnknownOriginal: ['accept', 'refuse'],
+  onUs: ['incoming', 'notIncoming'],
   businessRejection: ['http', 'status'],
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],

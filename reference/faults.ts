@@ -13,9 +13,20 @@ export interface FaultInfo {
   name: string;
   rule: string;
   description: string;
+  /**
+   * `history`: only the run's history sees it (it acts later than any single test's requests): the
+   * kill matrix reads the history's verdict, and runs the fault's tests to their end, with the
+   * observations and pool a normal run starts.
+   */
+  seenBy?: 'history';
+  /** Rules whose tests send what the fault needs, besides its own rule's (the kill matrix runs them too). */
+  exercisedBy?: readonly string[];
 }
 
 const f = <N extends string>(name: N, rule: string, description: string) => ({ name, rule, description }) as const;
+/** A fault only the run's history sees (FaultInfo.seenBy), and the rules whose tests exercise it besides its own. */
+const h = <N extends string>(name: N, rule: string, description: string, exercisedBy: readonly string[] = []) =>
+  ({ name, rule, description, seenBy: 'history', exercisedBy }) as const;
 
 /** The global faults; faultCatalogue adds the generated per-operation ones. */
 const globalFaultCatalogue = [
@@ -230,6 +241,13 @@ const globalFaultCatalogue = [
     'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',
   ),
   // Idempotency
+  h(
+    'id-reused-after-final',
+    'P8-33',
+    'Once per client, a new payment is given the paymentsServiceId of one of the client’s payments that is final and was created 1 s ago (REF_FAULT_LATER_MS when set); the id then names the new payment.',
+    // P8-33's own test pays twice at once: the submissions' tests pay one after the other.
+    ['P8-01'],
+  ),
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f(
     'idempotency-creates-second-payment',
@@ -245,6 +263,11 @@ const globalFaultCatalogue = [
     'idempotency-repeat-names-new-payment',
     'IDEM-02',
     'A repeat answers 200, but books a second payment and names it (a new paymentsServiceId) in the 200 body; pacs.002 serves both.',
+  ),
+  h(
+    'late-repeat-new-payment',
+    'IDEM-02',
+    'A msgId repeated 30 s (REF_FAULT_LATER_MS when set) after its first submission is processed as a new payment: 201 naming a new paymentsServiceId, instead of the first payment’s 200.',
   ),
   f(
     'idempotency-race',
@@ -266,6 +289,13 @@ const globalFaultCatalogue = [
   f('status-accepted-as-acsp', 'STS-08', 'An accepted payment is reported as ACSP, never ACCC.'),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
+  // Faults only the run's history sees: each acts some time after what it breaks, so no single test's
+  // requests reveal it (the delay is the fault's own, or REF_FAULT_LATER_MS for every one of them).
+  h(
+    'status-reverts-later',
+    'STS-10',
+    'A transfer whose final status a read served 3 s ago (REF_FAULT_LATER_MS when set) reads as interim again: a final status, then an earlier one, a few seconds later.',
+  ),
   f('status-requires-sca', 'STS-11', 'The status query requires an sca-token header.'),
   f('status-unknown-id-200', 'STS-12', 'An unknown id gets 200 with an invented status report.'),
   f('status-cross-client-readable', 'STS-13', 'Any client can read any payment’s status.'),
@@ -398,6 +428,11 @@ const globalFaultCatalogue = [
     'money-check-then-act',
     'MNY-01',
     'An await (~50 ms) separates the return/refund check from its booking, so a concurrent return and refunds all pass the check.',
+  ),
+  h(
+    'refund-race-overrun',
+    'MNY-01',
+    'A refund arriving within 50 ms of the previous refund of the same payment is booked without the check against what is left: two refunds at once can together send back more than was paid.',
   ),
   f(
     'money-float-amounts',

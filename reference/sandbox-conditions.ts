@@ -1,9 +1,12 @@
 /**
  * A provider's sandbox as a bank meets it on its first day (README, "Sandbox conditions"): a rate
- * limit per client answered 429 with Retry-After, and a share of status reads answered 503 with
- * Retry-After. Both are off unless a REF_* knob turns them on; neither ever touches the admin API.
- * They run before any route (an onRequest hook, before the body is read), as a gateway in front of a
- * real service would: a request they refuse was not processed.
+ * limit per client answered 429 with Retry-After, a share of status reads answered 503 with
+ * Retry-After (in delta-seconds or as an HTTP-date, REF_RETRY_AFTER; the limit stated in RateLimit-Policy
+ * and RateLimit headers if REF_RATE_LIMIT_HEADERS asks), and a share of payments POSTs whose answer is
+ * lost. All are off unless a REF_* knob turns them on; none ever touches the admin API. The 429 and 503
+ * come before any route (an onRequest hook, before the body is read), as a gateway in front of a real
+ * service would: a request they refuse was not processed. A lost answer comes after the route: the
+ * request was applied, and its connection is closed instead of answered (the client cannot tell whether it was).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context';
@@ -27,6 +30,21 @@ export class RateLimiter {
     }
     return Math.ceil(((1 - bucket.tokens) / this.rate) * 1000);
   }
+
+  /** Requests the client may still send at once, and the seconds until its bucket is full again. */
+  remaining(key: string): { requests: number; fullInS: number } {
+    const tokens = this.buckets.get(key)?.tokens ?? this.rate;
+    return { requests: Math.floor(tokens), fullInS: Math.ceil((this.rate - tokens) / this.rate) };
+  }
+}
+
+/**
+ * Retry-After for a wait: delta-seconds (whole, at least 1), or the HTTP-date it ends at, rounded up
+ * to the next whole second (an HTTP-date has no fraction), beside the Date header the server sends.
+ */
+export function retryAfterValue(form: 'seconds' | 'date', waitMs: number, now = Date.now()): string {
+  if (form === 'seconds') return String(Math.max(1, Math.ceil(waitMs / 1000)));
+  return new Date(Math.ceil((now + Math.max(1000, waitMs)) / 1000) * 1000).toUTCString();
 }
 
 /** mulberry32: a small seeded generator, so a share of answers is the same run after run for the same order of requests. */
@@ -57,15 +75,34 @@ export function rateLimitKey(req: FastifyRequest): string {
 /** The status reads a sandbox's flakiness hits: pacs.002 and camt.029 (reads of a state that moves). */
 const STATUS_READ = /^\/payments\/(pacs002|camt029)\//;
 
+/** The payments API's POSTs (not the token endpoint, not the admin API): their answers may be lost. */
+const PAYMENTS_POST = /^\/payments\//;
+
 export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceContext): void {
-  const { rateLimitRps, status503Percent, transientSeed } = ctx.config;
+  const { rateLimitRps, status503Percent, transientSeed, retryAfter, rateLimitHeaders, dropPostAnswerPercent } =
+    ctx.config;
   const limiter = rateLimitRps > 0 ? new RateLimiter(rateLimitRps) : undefined;
   const unavailable = status503Percent > 0 ? seededShare(transientSeed, status503Percent) : undefined;
+  // A generator of its own: the lost answers do not shift which status reads get a 503.
+  const lost = dropPostAnswerPercent > 0 ? seededShare(transientSeed + 1, dropPostAnswerPercent) : undefined;
+  if (lost)
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.method !== 'POST' || !PAYMENTS_POST.test(req.url) || reply.statusCode === 429 || !lost()) return payload;
+      req.raw.socket.destroy();
+      return payload;
+    });
   if (!limiter && !unavailable) return;
   app.addHook('onRequest', async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';
     if (url.startsWith('/_admin')) return;
-    const waitMs = limiter?.take(rateLimitKey(req)) ?? 0;
+    const key = rateLimitKey(req);
+    const waitMs = limiter?.take(key) ?? 0;
+    if (limiter && rateLimitHeaders) {
+      // draft-ietf-httpapi-ratelimit-headers: the policy (quota q per w seconds) and what is left of it.
+      const left = limiter.remaining(key);
+      reply.header('RateLimit-Policy', `"default";q=${rateLimitRps};w=1`);
+      reply.header('RateLimit', `"default";r=${left.requests};t=${left.fullInS}`);
+    }
     if (waitMs > 0) {
       const error = new ApiError(
         429,
@@ -73,7 +110,7 @@ export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceCont
           code: 'rate_limited',
           message: `more than ${rateLimitRps} requests a second from this client (REF_RATE_LIMIT_RPS)`,
         },
-        { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+        { 'Retry-After': retryAfterValue(retryAfter, waitMs) },
       );
       return sendApiError(reply, requestDialect(ctx, req), error);
     }
@@ -81,7 +118,7 @@ export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceCont
       const error = new ApiError(
         503,
         { code: 'service_unavailable', message: 'the status service is briefly unavailable (REF_STATUS_503_PERCENT)' },
-        { 'Retry-After': '1' },
+        { 'Retry-After': retryAfterValue(retryAfter, 1000) },
       );
       return sendApiError(reply, requestDialect(ctx, req), error);
     }

@@ -24,6 +24,7 @@ import { registerIncomingRoutes } from './routes/incoming';
 import { requestDialect } from './request-scope';
 import { registerRequestHooks } from './request-hooks';
 import { registerSandboxConditions } from './sandbox-conditions';
+import { registerBrokenTarget } from './broken';
 
 export interface ReferenceHandle {
   url: string;
@@ -112,6 +113,7 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
   );
   registerRequestHooks(app, ctx);
   registerSandboxConditions(app, ctx);
+  registerBrokenTarget(app, ctx);
 
   if (ctx.config.latencyMs > 0) {
     const delay = ctx.config.latencyMs;

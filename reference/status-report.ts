@@ -6,21 +6,30 @@ import type { Transfer } from './ledger-of-payments/store';
 
 export const CANCELLED_STATUS = 'CANC';
 
+export interface StatusTiming {
+  settlingMs: number;
+  revertAfterMs?: number;
+}
+
 /**
  * The txSts a transfer reads now. `settlingMs`: how long the dialect's settlingStatus shows once the
- * transfer settled as accepted, before the accepted code.
+ * transfer settled as accepted, before the accepted code. `revertAfterMs`: the status-reverts-later
+ * fault's delay (config.ts lateFaultMs): once a read served the final status that long ago, reads serve
+ * the interim status again.
  */
 export function txStatus(
   transfer: Transfer,
   dialect: Dialect,
   faults: FaultSet,
   nowMs: number,
-  settlingMs: number,
+  { settlingMs, revertAfterMs = Number.POSITIVE_INFINITY }: StatusTiming,
 ): string {
   const interim = faults.has('status-non-iso-interim') ? 'PENDING' : dialect.interimStatus;
   const phase = transfer.phase;
   const final = phase === 'accepted' || phase === 'rejected' || phase === 'cancelled';
   if (final && faults.has('status-regresses') && ++transfer.finalReads > 1) return interim;
+  if (final) transfer.finalReadAtMs ??= nowMs;
+  if (final && faults.has('status-reverts-later') && nowMs - transfer.finalReadAtMs! >= revertAfterMs) return interim;
   switch (phase) {
     case 'submitted':
     case 'sent':
@@ -46,9 +55,9 @@ export function statusReport(
   dialect: Dialect,
   faults: FaultSet,
   nowMs: number,
-  settlingMs: number,
+  timing: StatusTiming,
 ): Record<string, unknown> {
-  const txSts = txStatus(transfer, dialect, faults, nowMs, settlingMs);
+  const txSts = txStatus(transfer, dialect, faults, nowMs, timing);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
       orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,

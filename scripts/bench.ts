@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --only targets,profile,scale,throughput | --all] [--quick]`: how fast the suite
+ * `npm run bench [-- --only targets,history,profile,scale,throughput | --all] [--quick]`: how fast the suite
  * runs, on this machine, with its load beside every number. By default:
  *  - targets (scripts/lib/bench/targets-part.ts): a full local run's wall time and peak memory, the
  *    requests of a one-test run, what a 10 s settlement delay adds;
+ *  - history (history.ts): that run's history read and checked, and a synthetic one of a million
+ *    events, each in a process of its own (time and peak memory);
  *  - profile (profile-part.ts): the run once more with every process profiled, read as CPU per
  *    activity and a timeline of each worker up to its first request.
  * `--all` adds scale (1 worker, shards, latency) and throughput (the reference against bare fastify).
@@ -16,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { cliMain } from './lib/cli';
 import { parseBenchArgs, USAGE } from './lib/bench/options';
 import { targetsPart } from './lib/bench/targets-part';
+import { historyPart } from './lib/bench/history';
 import { profilePart } from './lib/bench/profile-part';
 import { scalePart } from './lib/bench/scale-part';
 import { throughputPart } from './lib/bench/throughput';
@@ -56,6 +59,11 @@ async function bench(): Promise<boolean> {
       results.rows.push(...targets.rows);
       results.runs.push(...targets.runs);
       results.notes.push(...targets.notes);
+    }
+    if (options.parts.has('history')) {
+      const history = await historyPart(targets?.history);
+      results.rows.push(...history.rows);
+      results.notes.push(...history.notes);
     }
     if (options.parts.has('profile')) {
       const profiled = await profilePart();

@@ -7,7 +7,8 @@
  *
  *   report.html        the single-file Allure report
  *   summary.json       per ledger rule: passed / failed / skipped (with reasons) / not cited; every test
- *   transcript.jsonl   every HTTP exchange, redacted
+ *   transcript.jsonl   every HTTP exchange a test attached, redacted
+ *   history.json       the run's history judged as one (runner/history.ts): a rule it shows violated failed
  *   profile.json       the profile used (env var names only; anything secret-looking stripped)
  *   suite.json         suite version, git commit + dirty flag, node, seed, run id, start/end
  *   signing-key.pub.pem  the public half of the signing key
@@ -50,7 +51,15 @@ import {
   serialiseManifest,
   signJws,
 } from './lib/signing';
-import { sanitiseProfile, summariseRules, verdictOf, type RuleResult, type Verdict } from './lib/certification';
+import {
+  sanitiseProfile,
+  summariseRules,
+  verdictOf,
+  withHistory,
+  type RuleResult,
+  type Verdict,
+} from './lib/certification';
+import { historyRecord, judgeRunHistory } from '../runner/history';
 import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
 import { renderReport, SPEC_PAGE } from './report';
@@ -267,7 +276,9 @@ export async function certify(opts: CertifyOptions): Promise<CertifyResult> {
     writeFileSync(path.join(dir, 'profile.json'), json(sanitiseProfile(profile)));
 
     const granted = grantedCapabilities(profile);
-    const results = summariseRules(rules, tests, profile);
+    const history = judgeRunHistory(runDir);
+    if (history.length) writeFileSync(path.join(dir, 'history.json'), json({ projects: history }));
+    const results = withHistory(summariseRules(rules, tests, profile), historyRecord(history));
     const verdict = verdictOf(results);
     const counts = run.counts;
     writeFileSync(

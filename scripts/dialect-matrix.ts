@@ -30,6 +30,7 @@ import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
+import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
 
@@ -189,6 +190,7 @@ const SWITCHES: Readonly<
   rejectStatus: { field: 'expectations.statusCodes.rejected', seen: 'includes' },
   expiresInType: { field: 'expectations.expiresIn', seen: 'only' },
   returnUnknownOriginal: { field: 'expectations.returnUnknownOriginal', seen: 'only' },
+  onUs: { field: 'expectations.onUs', seen: 'only' },
   businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
   idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
   assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },
@@ -346,6 +348,8 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     );
     const suiteMs = Date.now() - suiteStarted;
     const report = readReportFile(runPaths(runDir).jsonReport);
+    // Every project's history, judged at the run's end: a violation in any dialect fails the matrix.
+    const history = judgeRunHistory(runDir);
     const tests = report ? flattenReport(report) : [];
     const errors = report ? reportErrors(report) : ['no JSON report was written'];
 
@@ -381,10 +385,16 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
         r.report.passed + r.report.failed + r.report.skipped === 0,
     );
     for (const r of empty) console.log(`  ✖ ${r.dialect.name}: a project ran no test`);
+    for (const line of historyBlock(history)) console.log(`  ${line}`);
 
     const wallMs = Date.now() - started;
     const ok =
-      failures.length === 0 && errors.length === 0 && empty.length === 0 && unseen.length === 0 && run.exitCode === 0;
+      failures.length === 0 &&
+      errors.length === 0 &&
+      empty.length === 0 &&
+      unseen.length === 0 &&
+      !historyFailed(history) &&
+      run.exitCode === 0;
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(
       path.join(options.outDir, 'matrix.json'),
@@ -412,6 +422,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
             error: stripVTControlCharacters(t.errors[0] ?? '').slice(0, 2000),
           })),
           errors,
+          history: historyRecord(history),
         },
         null,
         2,

@@ -10,7 +10,8 @@
  * why, and exits 1.
  *
  * A reference profile gets a reference of its own (its REF_* knobs; REF_URL names a running one
- * instead), its clients registered in the profile's dialect. A live profile is refused unless
+ * instead), its clients registered in the profile's dialect; one without admin gets the clients it
+ * declares, onboarded as the runner onboards them. A live profile is refused unless
  * PAYMENTS_CONFIRM_LIVE names it, and then only read-safe probes run: nothing is submitted.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { workerRedactor } from '../helpers/redact';
 import { suiteEnvironment } from '../helpers/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../runner/projects';
+import { onboardedClients } from '../client/provisioning';
 import { discover, type Discovery } from '../engines/discovery/session';
 import {
   adoptInto,
@@ -34,26 +36,41 @@ import {
   type UnmetAnswer,
 } from '../engines/discovery/diff';
 import { choices, rulesOf } from '../engines/discovery/choices';
+import { RATE_LIMIT_FIELD, rateLimitVerdict } from '../engines/discovery/rate-limit';
+import { setJsonValue } from '../helpers/json-edit';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
 
-const USAGE = 'usage: npm run discover -- --project <env> [--write] [--dir <profiles folder, default environments>]';
+const USAGE =
+  'usage: npm run discover -- --project <env> [--write] [--dir <profiles folder, default environments>] [--no-rate-limit]';
 
 export interface DiscoverArgs {
   project: string;
   write: boolean;
   /** Folder of the profile (generated profiles, tests); default environments/. */
   dir?: string;
+  /** Measure the target's rate limit (default yes; --no-rate-limit skips it). */
+  rateLimit: boolean;
 }
 
 export function parseDiscoverArgs(argv: string[]): DiscoverArgs {
   const { values } = parseArgs({
     args: argv,
-    options: { project: { type: 'string' }, write: { type: 'boolean', default: false }, dir: { type: 'string' } },
+    options: {
+      project: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      dir: { type: 'string' },
+      'no-rate-limit': { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (!values.project) throw new Error(`--project is required\n${USAGE}`);
-  return { project: values.project, write: values.write!, ...(values.dir ? { dir: values.dir } : {}) };
+  return {
+    project: values.project,
+    write: values.write!,
+    ...(values.dir ? { dir: values.dir } : {}),
+    rateLimit: !values['no-rate-limit'],
+  };
 }
 
 /** Where a profile's discovery is written: next to it, `<env>.discovered.json` (not committed: .gitignore). */
@@ -67,6 +84,8 @@ export interface DiscoverOptions {
   referenceUrl?: string;
   /** Print the diff (default true). */
   print?: boolean;
+  /** Measure the target's rate limit and declare it with write (engines/discovery/rate-limit.ts; default false: `npm run discover` asks for it). */
+  measureRate?: boolean;
 }
 
 export interface DiscoverOutcome {
@@ -102,6 +121,7 @@ function discoveredDocument(
     discoveredAt: new Date().toISOString(),
     target,
     cost: { requests: d.requests, created: d.created, wallMs: d.wallMs, readSafeOnly: d.readSafeOnly },
+    ...(d.rateLimit ? { rateLimit: d.rateLimit } : {}),
     ...(d.notRun ? { notRun: d.notRun } : {}),
     diff: diff.fields,
     // The answers the adopted profile would not admit: empty when it holds on this target.
@@ -134,28 +154,39 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       `profile ${profile.name} targets a LIVE deployment. Set PAYMENTS_CONFIRM_LIVE=${profile.name} to confirm; discovery then runs only read-safe probes (token requests, refused reads) and submits nothing.`,
     );
   }
+  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
+  shareClientKeys();
+  // A reference without admin stands for a sandbox: discovery plays the provider's onboarding as the
+  // runner does (its variables set, REF_CLIENTS), and asks with the clients the profile declares.
+  const onboarded = referenceUrl ? undefined : onboardedClients(profile);
   const unset = unsetSecretsSentence(profile);
   if (unset) throw new ProfileError(unset);
 
-  let referenceUrl = options.referenceUrl ?? environment.referenceUrl;
   let stop: (() => Promise<void>) | undefined;
   if (profile.target.kind === 'reference' && !referenceUrl) {
-    const started = await startReferenceProcess(profile.target.env ?? {});
+    const started = await startReferenceProcess({
+      ...(onboarded ? { REF_ADMIN: '0', REF_CLIENTS: onboarded } : {}),
+      ...(profile.target.env ?? {}),
+    });
     referenceUrl = started.url;
     stop = started.stop;
   }
   try {
-    shareClientKeys();
-    const discovery = await discover(profile, referenceUrl ? { referenceUrl } : {});
+    const discovery = await discover(profile, {
+      ...(referenceUrl ? { referenceUrl } : {}),
+      ...(options.measureRate ? { measureRate: true } : {}),
+    });
     const text = readFileSync(profileFile, 'utf8');
     const diff = diffAgainst(JSON.parse(text), discovery.observations, discovery.notRun);
+    const rate = discovery.rateLimit ? rateLimitVerdict(JSON.parse(text), discovery.rateLimit) : undefined;
     const target =
       profile.target.kind === 'remote'
         ? profile.target.baseUrl
         : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
     const file = discoveredFile(dir, profile.name);
     let adopted: FieldDiff[] = [];
-    const updated = adoptInto(text, diff);
+    const measured = adoptInto(text, diff);
+    const updated = rate?.adopt === undefined ? measured : setJsonValue(measured, RATE_LIMIT_FIELD, rate.adopt);
     // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
     // just asked, must admit every answer it saw. Judged over the observations: no second run.
     const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
@@ -171,13 +202,19 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
     if (options.print !== false) {
       console.log(costLine(profile.name, discovery));
       console.log(formatDiff(diff, profile.name).join('\n'));
+      if (rate) console.log(rate.lines.join('\n'));
       console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
-      if (options.write)
+      if (options.write) {
+        const fields = [
+          ...adopted.map((f) => f.field),
+          ...(rate?.adopt === undefined ? [] : [RATE_LIMIT_FIELD.join('.')]),
+        ];
         console.log(
-          adopted.length
-            ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${adopted.map((f) => f.field).join(', ')}`
+          fields.length
+            ? `adopted into ${path.relative(process.cwd(), profileFile)}: ${fields.join(', ')}`
             : `${path.relative(process.cwd(), profileFile)} already states every observed answer`,
         );
+      }
       console.log(
         formatFixpoint(fixpoint, discovery.observations.filter((o) => o.observed !== undefined).length).join('\n'),
       );
@@ -194,6 +231,7 @@ if (require.main === module) {
     try {
       const outcome = await discoverProfile(args.project, {
         write: args.write,
+        measureRate: args.rateLimit,
         ...(args.dir ? { dir: path.resolve(args.dir) } : {}),
       });
       // An adopted profile that would fail on the target it came from is not an answer: say so before anyone runs the suite on it.

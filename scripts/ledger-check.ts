@@ -243,14 +243,17 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
 function restsOn(profile: Profile, granted: ReadonlySet<Capability>): string[] {
   const clients = declaredClients(profile);
   if (!clients || clients.secondary) return [];
-  if (clients.primary.memberId) {
+  if (clients.primary.memberId && granted.has('beneficiarySide')) {
     return [
-      `  returns, refunds and incoming reads rest on the primary's sort code (target.clients.primary.memberId, variable ${clients.primary.memberId}): the primary pays itself there and, as that payment's beneficiary's institution (§1, §2.2 cdtrAgt), returns and refunds it`,
+      `  returns, refunds and incoming reads rest on the primary's sort code (target.clients.primary.memberId, variable ${clients.primary.memberId}): the primary pays itself there and, as that payment's beneficiary's institution (§1, §2.2 cdtrAgt), returns and refunds it, where the target reads such an on-us payment as the primary's incoming one (expectations.onUs: incoming; INC-06 checks it, npm run discover learns it)`,
     ];
   }
+  const instead = clients.primary.memberId
+    ? 'the target does not read the primary’s payments to its own sort code as incoming (expectations.onUs: notIncoming)'
+    : 'declare target.clients.primary.memberId for the rest';
   if (granted.has('returnableOriginal'))
     return [
-      `  returns send back payments the service never saw (expectations.returnUnknownOriginal: "accept"): the §2.5 field rules are judged on such returns; declare target.clients.primary.memberId for the rest`,
+      `  returns send back payments the service never saw (expectations.returnUnknownOriginal: "accept"): the §2.5 field rules are judged on such returns; ${instead}`,
     ];
   return [];
 }

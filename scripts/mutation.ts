@@ -24,6 +24,11 @@ import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
 import type { MutationPlan } from '../playwright.mutation.config';
 import { runPaths } from '../helpers/run-folder';
+import { judgeRunHistory } from '../runner/history';
+import { historyViolations } from './lib/matrix';
+
+/** REF_FAULT_LATER_MS of the matrix's reference: how much later its late faults act (a normal run repeats and rereads within about a second). */
+const HISTORY_FAULT_LATER_MS = 300;
 
 const USAGE =
   'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)]';
@@ -92,7 +97,11 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     scope: options.scope,
     killCap: options.maxKills,
     workers: options.workers,
-    faults: faults.map(({ name, rule }) => ({ name, rule })),
+    faults: faults.map((f) => ({
+      name: f.name,
+      rule: f.rule,
+      ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
+    })),
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
@@ -102,9 +111,18 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
 
   const run = await runPlaywright(
     [],
-    { PAYMENTS_RUN_DIR: runDir, PAYMENTS_MUTATION_PLAN: planFile, PAYMENTS_ALLURE: '0', PAYMENTS_CLIENT_FAULTS: '' },
+    {
+      PAYMENTS_RUN_DIR: runDir,
+      PAYMENTS_MUTATION_PLAN: planFile,
+      PAYMENTS_ALLURE: '0',
+      PAYMENTS_CLIENT_FAULTS: '',
+      // The faults only the history sees act this long after what they break: within a run of some seconds.
+      REF_FAULT_LATER_MS: String(HISTORY_FAULT_LATER_MS),
+    },
     { quiet: true, config: 'playwright.mutation.config.ts' },
   );
+  // Every project's history, judged at the run's end: a fault is killed by a violation of its rule there too.
+  const history = historyViolations(judgeRunHistory(runDir));
   const report = readReportFile(runPaths(runDir).jsonReport);
   const errors = report
     ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
@@ -117,7 +135,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   ]
     .filter(Boolean)
     .join(' ');
-  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors }, faults, profile, {
+  const matrix = buildMatrix({ exitCode: run.exitCode, tests: run.tests, errors, history }, faults, profile, {
     command,
     scope: options.scope,
     workers: options.workers,
@@ -133,7 +151,14 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
   console.log(
     `matrix: ${path.join(options.outDir, 'matrix.json')}, page: ${path.resolve(options.outDir, 'index.html')}`,
   );
-  return { ok: matrix.complete && matrix.clean.failed === 0 && matrix.summary.survived === 0, matrix };
+  return {
+    ok:
+      matrix.complete &&
+      matrix.clean.failed === 0 &&
+      matrix.clean.historyViolations === 0 &&
+      matrix.summary.survived === 0,
+    matrix,
+  };
 }
 
 if (require.main === module)

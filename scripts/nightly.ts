@@ -16,6 +16,7 @@
  * drifted; 1 on a conformance failure; 2 when the run was refused; 3 when conformance is fine but an
  * assumption drifted.
  */
+import { historyRecord, judgeRunHistory } from '../runner/history';
 import {
   appendFileSync,
   existsSync,
@@ -256,6 +257,11 @@ export async function nightly(args: NightlyArgs): Promise<number> {
         tests = read.tests;
         problems.push(...read.errors);
       }
+      // The run's history is evidence too: a violation there is a conformance failure of the night.
+      const history = historyRecord(judgeRunHistory(run.runDir));
+      for (const project of history.projects)
+        for (const v of project.violations)
+          problems.push(`the run's history (${project.project}, ${v.property}): ${v.rule} ${v.what} (${history.file})`);
       report = renderReport(runPaths(run.runDir).allureResults, DEFAULT_OUTPUT, { print: false });
       if (!report) problems.push('the Allure report could not be rendered');
       const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);

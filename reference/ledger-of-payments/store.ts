@@ -47,6 +47,10 @@ export interface Transfer {
   original: Transfer | null;
   /** Reads of a final status so far (status-regresses fault). */
   finalReads: number;
+  /** When a read first served its final status (status-reverts-later fault). */
+  finalReadAtMs: number | null;
+  /** When the last refund of this payment arrived (refund-race-overrun fault). */
+  lastRefundAtMs: number | null;
 }
 
 export interface Cancellation {
@@ -145,6 +149,8 @@ export class Store {
   /** Payment id -> its cancellations, oldest first (camt.029 by payment id reads the latest). */
   private readonly cancellationsByPayment = new Map<string, Cancellation[]>();
   private sequence = 0;
+  /** Clients whose new payment already took an earlier payment's id (id-reused-after-final fault). */
+  private readonly reusedIdBy = new Set<string>();
   /** Stored transfers in arrival order (in-flight ones moved back when passed over): eviction order. */
   private ageQueue: (Transfer | undefined)[] = [];
   private ageHead = 0;
@@ -210,6 +216,21 @@ export class Store {
       else if (Array.isArray(previous)) previous.push(transfer);
       else this.paymentsByRef.set(key, [previous, transfer]);
     }
+  }
+
+  /**
+   * The defect of id-reused-after-final, once per client: the id of one of the client's payments that
+   * is final and was created at least `olderThanMs` ago, to be given to its next payment.
+   */
+  reusableId(clientId: string, nowMs: number, olderThanMs: number): string | undefined {
+    if (this.reusedIdBy.has(clientId)) return undefined;
+    for (const transfer of this.transfers.values()) {
+      if (nowMs - transfer.createdAtMs < olderThanMs) return undefined; // in arrival order: the rest are younger
+      if (transfer.kind !== 'payment' || transfer.clientId !== clientId || !isFinal(transfer)) continue;
+      this.reusedIdBy.add(clientId);
+      return transfer.id;
+    }
+    return undefined;
   }
 
   get(id: string): Transfer | undefined {
@@ -386,5 +407,7 @@ export function createTransfer(input: NewTransfer): Transfer {
     refundedPounds: 0,
     original: input.original ?? null,
     finalReads: 0,
+    finalReadAtMs: null,
+    lastRefundAtMs: null,
   };
 }

@@ -14,6 +14,7 @@ import {
   type Submission,
 } from './submit';
 import { idempotencyConflict } from './business';
+import { lateFaultMs } from '../config';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
@@ -27,7 +28,12 @@ function createPayment(
   index: boolean,
 ): Transfer {
   const { client, faults } = sub.caller;
-  const id = ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
+  // id-reused-after-final: the defect gives an earlier, final payment's id to this one.
+  const reused =
+    index && faults.has('id-reused-after-final')
+      ? ctx.store.reusableId(client.clientId, sub.nowMs, lateFaultMs(ctx.config, 'id-reused-after-final'))
+      : undefined;
+  const id = reused ?? ctx.store.newId(sub.caller.dialect.paymentsServiceIdFormat);
   // payment-psid-not-string: the response carries a number, which also works as a lookup key.
   const numericAlias = faults.has('payment-psid-not-string') ? ctx.store.nextSequence() : null;
   const response: Record<string, unknown> = {
@@ -39,7 +45,10 @@ function createPayment(
       ? new Date(sub.nowMs).toISOString()
       : localDateTime(sub.nowMs),
   };
-  const beneficiary = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
+  const creditor = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
+  // On-us (the payer's own sort code): its beneficiary only where the payer's dialect reads it as incoming.
+  const beneficiary =
+    creditor?.clientId === client.clientId && sub.caller.dialect.onUs === 'notIncoming' ? undefined : creditor;
   const transfer = createTransfer({
     kind: 'payment',
     id,
@@ -69,7 +78,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   const msgId = peekString(root, 'grpHdr', 'msgId');
 
   // No await between this lookup and store.add below: concurrent duplicates cannot both miss it.
-  const existing = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
+  const found = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
+  // late-repeat-new-payment: the defect forgets a msgId that old, and the repeat becomes a new payment.
+  const forgotten =
+    found !== undefined &&
+    faults.has('late-repeat-new-payment') &&
+    sub.nowMs - found.createdAtMs >= lateFaultMs(ctx.config, 'late-repeat-new-payment');
+  const existing = forgotten ? undefined : found;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {
       throw idempotencyConflict(

@@ -82,6 +82,11 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       path: `${T}.orgnlTxId`,
     };
   } else {
+    // refund-race-overrun: the defect skips the total for a refund close behind the previous one.
+    const racing =
+      faults.has('refund-race-overrun') &&
+      original.lastRefundAtMs !== null &&
+      sub.nowMs - original.lastRefundAtMs < MONEY_RACE_WINDOW_MS;
     // Integer cents: exact (amounts are at most 15 digits, validate/check.ts).
     const total = original.refundedCents + fields.refundCents;
     // The defect: pounds as floating point, so near the amount bound the rounding of each sum can
@@ -91,7 +96,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     const fullSingle = fields.refundCents >= original.amountCents && !faults.has('refund-full-amount-accepted');
     const overTotal = faults.has('refund-chain-cannot-reach-full')
       ? total >= original.amountCents
-      : faults.has('refund-chain-exceeds-original')
+      : faults.has('refund-chain-exceeds-original') || racing
         ? false
         : faults.has('money-float-amounts')
           ? floatOver
@@ -109,6 +114,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
         path: amountPath,
       };
   }
+  if (original) original.lastRefundAtMs = sub.nowMs;
   const pendingRejection = businessOutcome(sub.caller.dialect, failure);
   if (faults.has('money-check-then-act')) {
     await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below

@@ -5,6 +5,7 @@
  * rule the profile cannot assess (a capability it does not grant) is not required.
  */
 import { stripVTControlCharacters } from 'node:util';
+import type { HistoryRecord } from '../../helpers/history';
 import { ruleApplies, grantedCapabilities } from '../../ledger/capabilities';
 import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../ledger/outcomes';
 import type { Rule } from '../../ledger/rules';
@@ -94,6 +95,27 @@ export function summariseRules(rules: readonly Rule[], tests: readonly ReportTes
         return { ...base, status: 'not applicable', blockedBy };
       return { ...base, status: 'not assessed', blockedBy };
     });
+}
+
+/**
+ * The run's history as evidence too (runner/history.ts): a rule its history shows violated failed,
+ * whatever the tests said; the violation is named as its failure.
+ */
+export function withHistory(results: readonly RuleResult[], history: HistoryRecord | undefined): RuleResult[] {
+  const violations = new Map<string, { test: string; error: string }[]>();
+  for (const project of history?.projects ?? [])
+    for (const v of project.violations)
+      violations.set(v.rule, [
+        ...(violations.get(v.rule) ?? []),
+        {
+          test: `${project.project} › the run's history (${v.property})`,
+          error: `${v.what}: expected ${v.expected}; received ${v.received}`,
+        },
+      ]);
+  return results.map((r) => {
+    const found = violations.get(r.id);
+    return found ? { ...r, status: 'failed', failures: [...(r.failures ?? []), ...found] } : r;
+  });
 }
 
 export interface Verdict {

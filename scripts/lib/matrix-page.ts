@@ -27,7 +27,12 @@ const cls = (v: FaultResult['verdict']): string => (v === 'not applicable' || v 
 
 function testsCell(f: FaultResult): string {
   if (!f.failing.length) return `<span class="meta">${escapeHtml(f.reason)}</span>`;
-  const items = f.failing.map((t) => `<li>${escapeHtml(t)}</li>`);
+  const items = [
+    ...(f.historyViolations
+      ? [`<li><b>the run’s history</b>: ${f.historyViolations} violation(s) of ${escapeHtml(f.rule)}</li>`]
+      : []),
+    ...f.failing.map((t) => `<li>${escapeHtml(t)}</li>`),
+  ];
   if (items.length <= 4) return `<ul class="tests">${items.join('')}</ul>`;
   return `<ul class="tests">${items.slice(0, 3).join('')}</ul><details><summary>${items.length - 3} more</summary><ul class="tests">${items.slice(3).join('')}</ul></details>`;
 }
@@ -44,7 +49,7 @@ function row(f: FaultResult): string {
 
 export function renderMutationPage(m: Matrix): string {
   const survivors = m.faults.filter((f) => f.verdict === 'survived');
-  const cleanOk = m.clean.failed === 0;
+  const cleanOk = m.clean.failed === 0 && m.clean.historyViolations === 0;
   const verdictLine = !m.complete
     ? 'The run did not complete: the matrix is partial.'
     : !cleanOk
@@ -60,7 +65,8 @@ export function renderMutationPage(m: Matrix): string {
 <p class="meta">profile <code>${escapeHtml(m.profile)}</code> · scope <code>${escapeHtml(m.scope)}</code> · ${m.workers} workers · ${m.maxKills ? `each fault stops after ${m.maxKills} failing tests` : 'every test runs for every fault'} · wall time ${(m.wallMs / 1000).toFixed(1)} s · ${escapeHtml(m.generatedAt)}<br>
 command <code>${escapeHtml(m.command)}</code></p>
 <p>Each fault of the reference service breaks exactly one ledger rule. A fault is <b>killed</b> when at least one test fails
-with it switched on${m.scope === 'cited' ? ' (only the tests citing the rule run against it)' : ''}; it <b>survived</b> when every test passed,
+with it switched on${m.scope === 'cited' ? ' (only the tests citing the rule run against it)' : ''}, or the run’s history shows a violation of
+its rule (a fault only the history sees runs its tests to their end); it <b>survived</b> when every test passed,
 which means a missing or too weak test; it is <b>not applicable</b> when the rule needs a capability this profile does not grant.</p>
 <p><b>${escapeHtml(verdictLine)}</b></p>
 ${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>` : ''}
@@ -69,7 +75,7 @@ ${m.problems.length ? `<div class="problems"><b>Incomplete run</b><ul>${m.proble
 <div class="card survived"><b>${m.summary.survived}</b>survived</div>
 <div class="card na"><b>${m.summary.notApplicable}</b>not applicable</div>
 <div class="card na"><b>${m.summary.equivalent}</b>equivalent (rule implied by others)</div>
-<div class="card ${cleanOk ? 'killed' : 'clean-bad'}"><b>${m.clean.failed}</b>clean-run failures (${m.clean.passed} passed, ${m.clean.skipped} skipped)</div>
+<div class="card ${cleanOk ? 'killed' : 'clean-bad'}"><b>${m.clean.failed}</b>clean-run failures (${m.clean.passed} passed, ${m.clean.skipped} skipped; ${m.clean.historyViolations} history violations)</div>
 <div class="card"><b>${m.documentedRulesWithoutFault.length}</b>documented rules with no fault</div>
 </div>
 ${

@@ -1,7 +1,9 @@
 /**
  * The kill matrix from a run of playwright.mutation.config.ts: for each fault of the reference, did
- * a test fail the very rule it breaks (on the operation it breaks)? Kills are judged per rule from the
- * tests' rule checks (ledger/outcomes.ts): a test that failed some other rule does not kill.
+ * a test fail the very rule it breaks (on the operation it breaks), or did the run's history
+ * (checks/history.ts) of the fault's project show a violation of that rule? Kills are judged per rule
+ * from the tests' rule checks (ledger/outcomes.ts) and the history's violations: a test that failed
+ * some other rule does not kill.
  */
 import type { FaultInfo } from '../../reference/faults';
 import { rules, ruleById, type Rule } from '../../ledger/rules';
@@ -12,6 +14,21 @@ import { outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { suiteEnvironment } from '../../helpers/run-settings';
+import type { HistoryVerdict } from '../../checks/history';
+
+/** Per project of the run, the rules its history shows violated, with the number of violations. */
+export type HistoryViolations = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
+export function historyViolations(verdicts: readonly HistoryVerdict[]): HistoryViolations {
+  return new Map(
+    verdicts.map((v) => {
+      const rules = new Map<string, number>();
+      for (const p of v.properties)
+        for (const [rule, n] of Object.entries(p.violationsByRule)) rules.set(rule, (rules.get(rule) ?? 0) + n);
+      return [v.project, rules];
+    }),
+  );
+}
 
 export type Verdict = 'killed' | 'survived' | 'not applicable' | 'equivalent';
 
@@ -29,6 +46,8 @@ export interface FaultResult {
   /** Tests run in the fault's project, and those that failed the fault's rule (titles without the project). */
   ran: number;
   failing: string[];
+  /** Violations of the fault's rule the history of the fault's project shows (0: none). */
+  historyViolations: number;
   /** Summed test time of the fault's project (worker start-up not included). */
   testMs: number;
 }
@@ -44,7 +63,7 @@ export interface Matrix {
   wallMs: number;
   complete: boolean;
   problems: string[];
-  clean: { passed: number; failed: number; skipped: number; failures: string[] };
+  clean: { passed: number; failed: number; skipped: number; failures: string[]; historyViolations: number };
   summary: { faults: number; killed: number; survived: number; notApplicable: number; equivalent: number };
   faults: FaultResult[];
   /** Documented rules that no fault breaks: the matrix says nothing about them. */
@@ -65,7 +84,7 @@ function testOperations(t: ReportTest, rule: Rule): readonly Operation[] {
 }
 
 export function buildMatrix(
-  run: { exitCode: number; tests: ReportTest[]; errors: string[] },
+  run: { exitCode: number; tests: ReportTest[]; errors: string[]; history?: HistoryViolations },
   faults: readonly FaultInfo[],
   profile: Profile,
   meta: Pick<Matrix, 'command' | 'scope' | 'workers' | 'maxKills' | 'wallMs'>,
@@ -86,6 +105,7 @@ export function buildMatrix(
     failed: cleanTests.filter((t) => t.outcome === 'failed').length,
     skipped: cleanTests.filter((t) => t.outcome === 'skipped').length,
     failures: cleanTests.filter((t) => t.outcome === 'failed').map((t) => t.title),
+    historyViolations: [...(run.history?.get(profile.name)?.values() ?? [])].reduce((a, b) => a + b, 0),
   };
   const granted = grantedCapabilities(profile);
   // Citations come from the clean project, which runs every test: the fault projects are filtered.
@@ -105,6 +125,7 @@ export function buildMatrix(
           (!op || !rule || testOperations(t, rule).includes(op)),
       )
       .map((t) => t.title);
+    const historyViolations = run.history?.get(`${profile.name}~${fault.name}`)?.get(fault.rule) ?? 0;
     const base = {
       name: fault.name,
       rule: fault.rule,
@@ -116,16 +137,22 @@ export function buildMatrix(
         (t) => t.resultStatus === 'passed' || t.resultStatus === 'failed' || t.resultStatus === 'timedOut',
       ).length,
       failing,
+      historyViolations,
       testMs: tests.reduce((sum, t) => sum + t.durationMs, 0),
     };
     const capped = tests.filter(
       (t) => skipReasonOf(t.annotations)?.kind === 'kill-cap' || skipReasonOf(t.resultAnnotations)?.kind === 'kill-cap',
     ).length;
-    if (failing.length)
+    if (failing.length || historyViolations)
       return {
         ...base,
         verdict: 'killed' as const,
-        reason: `${failing.length} test(s) failed ${fault.rule}${capped ? `, ${capped} more not run (kill cap)` : ''}`,
+        reason: [
+          ...(failing.length
+            ? [`${failing.length} test(s) failed ${fault.rule}${capped ? `, ${capped} more not run (kill cap)` : ''}`]
+            : []),
+          ...(historyViolations ? [`the history shows ${historyViolations} violation(s) of ${fault.rule}`] : []),
+        ].join('; '),
       };
     if (!rule) return { ...base, verdict: 'survived' as const, reason: `rule ${fault.rule} is not in the ledger` };
     if (!ruleApplies(rule, profile, granted))
@@ -240,12 +267,19 @@ export function formatMatrix(m: Matrix): string {
     lines.push('', green(`KILLED (${killed.length})`));
     for (const f of killed) {
       const titles = f.failing.slice(0, 2).map((t) => t.split(' › ').slice(-1)[0]);
+      const history = f.historyViolations ? `history ${f.historyViolations}${titles.length ? ' | ' : ''}` : '';
       lines.push(
-        `  ${green('✓')} ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${String(f.failing.length).padStart(3)}  ${dim(titles.join(' | ') + (f.failing.length > 2 ? ' | …' : ''))}`,
+        `  ${green('✓')} ${f.name.padEnd(44)} ${f.rule.padEnd(8)} ${String(f.failing.length).padStart(3)}  ${history}${dim(titles.join(' | ') + (f.failing.length > 2 ? ' | …' : ''))}`,
       );
     }
   }
   lines.push('');
+  if (m.clean.historyViolations)
+    lines.push(
+      red(
+        `✖ the clean project ${m.profile}'s history shows ${m.clean.historyViolations} violation(s): the matrix means nothing until it has none`,
+      ),
+    );
   if (m.clean.failed) {
     lines.push(
       red(

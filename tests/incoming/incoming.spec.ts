@@ -7,13 +7,23 @@
  */
 import { test, takes } from '../../fixtures/test';
 import type { Verdicts } from '../../checks/verdicts';
-import { equals, localDateTime, notificationArrived, twinAccepted } from '../../checks/answers';
+import { acceptedOrRefused, equals, localDateTime, notificationArrived, twinAccepted } from '../../checks/answers';
+import { answerOf } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../fixtures/observations';
-import { incomingForNotification, incomingForPayloadShape, type Incoming } from '../../fixtures/observation-catalogue';
+import {
+  incomingForNotification,
+  incomingForPayloadShape,
+  onUsPayments,
+  type Followed,
+  type Incoming,
+} from '../../fixtures/observation-catalogue';
 import { beneficiaryOf, incomingTransaction, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../helpers/profile';
+import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { paymentTransaction } from '../../helpers/messages/pacs008';
+import type { Exchange } from '../../helpers/http';
+import { is2xx } from '../../helpers/http-status';
 
 const idOf = (n: ReceivedNotification): unknown =>
   (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
@@ -42,13 +52,41 @@ test.describe('incoming payment: reading it', () => {
   test('the beneficiary reads the amount and the sender of the incoming payment', {
     tag: ['@INC-02', '@INC-05'],
     ...ONE,
-  }, async ({ api, verdicts, clients, settledOriginals }) => {
+  }, async ({ api, verdicts, clients, granted, profile, settledOriginals }) => {
+    // No client of the profile receives the suite's payments: the profile's own incoming payment is read instead.
+    const declaredId = granted.has('beneficiarySide') ? undefined : incomingPaymentIdOf(profile);
+    if (declaredId) {
+      const read = await readIncoming(api, declaredId, {
+        label: 'read the incoming payment the profile names (target.incomingPaymentId)',
+      });
+      verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, {
+        rule: 'INC-05',
+        status: [200],
+      });
+      const seen = incomingTransaction(api, verdicts, read);
+      // What was sent is the payer's to know: the read is checked to show an amount and a sender.
+      verdicts.check('INC-02', 'the amount sent (intrBkSttlmAmt: a positive value and a currency)', {
+        ok:
+          typeof seen.intrBkSttlmAmt?.value === 'number' &&
+          seen.intrBkSttlmAmt.value > 0 &&
+          Boolean(seen.intrBkSttlmAmt.ccy),
+        expected: '{value > 0, ccy}',
+        received: JSON.stringify(seen.intrBkSttlmAmt) ?? 'nothing (absent)',
+      });
+      verdicts.check('INC-02', 'the sender (dbtr with a name)', {
+        ok: typeof seen.dbtr?.nm === 'string' && seen.dbtr.nm !== '',
+        expected: 'dbtr.nm',
+        received: JSON.stringify(seen.dbtr) ?? 'nothing (absent)',
+      });
+      return;
+    }
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const read = await readIncoming(api, payment!.paymentsServiceId, {
       client: beneficiary,
       label: 'B reads the incoming payment with the id of A’s submission answer',
     });
+    verdicts.originalHeld(read);
     verdicts.accepted('INC-02', 'the beneficiary reads its incoming payment', read, { rule: 'INC-05', status: [200] });
     const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
@@ -87,6 +125,58 @@ test.describe('incoming payment: reading it', () => {
       label: 'B reads an id that names no payment',
     });
     verdicts.refused('INC-03', unknown, 'notFound', { what: 'an id that names no payment is not served' });
+  });
+});
+
+/** Whether the target took what was sent (a 2xx not rejected later in pacs.002), and its answer in words. */
+function taken(exchange: Exchange, final?: Followed['final']): { ok: boolean; answer: string } {
+  const rejected = final?.statusClass === 'rejected';
+  return {
+    ok: is2xx(exchange) && !rejected,
+    answer: `${answerOf(exchange)}${final ? `, then pacs.002 ${final.history.join(' → ')}` : ''}`,
+  };
+}
+
+test.describe('incoming payment: a payment to one’s own sort code', () => {
+  test('a payment the client makes to its own sort code is its incoming payment, or not, as the profile reads it', {
+    tag: ['@INC-06', '@op:incomingPayment', '@op:returnPayment', '@op:refund'],
+    ...takes({ observation: onUsPayments }),
+  }, async ({ verdicts, profile, observe }) => {
+    // §1 makes the beneficiary's institution the one that reads, returns and refunds; neither §1 nor §2.2
+    // says whether a payment to the payer's own sort code makes the payer its beneficiary.
+    const seen = await observe(onUsPayments);
+    const incoming = (profile.expectations.onUs ?? 'incoming') === 'incoming';
+    const expected = incoming ? 'taken (2xx, not rejected in pacs.002)' : 'refused (4xx, or rejected in pacs.002)';
+    const parts = [
+      { rule: 'INC-02', what: 'the client reads its on-us payment as incoming', exchange: seen.read },
+      { rule: 'RTR-01', what: 'the client returns its on-us payment', followed: seen.returned },
+      { rule: 'RFD-01', what: 'the client refunds part of its on-us payment', followed: seen.refunded },
+    ];
+    const answers = parts.flatMap((part) => {
+      const exchange = part.exchange ?? part.followed?.answer.exchange;
+      if (!exchange) return [];
+      // Either answer is a reading; anything else (a 5xx) is none, and leaves INC-06 without evidence.
+      verdicts.require(part.rule, `${part.what}: answered 2xx or 4xx`, acceptedOrRefused(exchange));
+      return [{ ...part, ...taken(exchange, part.followed?.final) }];
+    });
+    // A refund goes in the declared pacs.007 shape: refused where the read and the return were taken, the shape may be why (RFD-07).
+    const refund = answers.find((a) => a.rule === 'RFD-01');
+    const shapeInDoubt = incoming && refund && !refund.ok && answers.every((a) => a === refund || a.ok);
+    for (const a of answers) {
+      if (shapeInDoubt && a === refund) continue;
+      verdicts.assume('INC-06', `${a.what}: ${incoming ? 'taken' : 'refused'}`, {
+        ok: a.ok === incoming,
+        expected,
+        received: a.answer,
+      });
+    }
+    if (shapeInDoubt)
+      verdicts.gate(
+        'RFD-07',
+        'the refund in the declared shape is accepted',
+        false,
+        `the target refused it: ${refund.answer}`,
+      );
   });
 });
 

@@ -4,7 +4,14 @@
  * the message may be left out or used.
  */
 import { test } from '../../fixtures/test';
-import { dataOf, echoesMsgId, submitPayment } from '../../client/flows/payment';
+import {
+  dataOf,
+  echoesMsgId,
+  firstStatusEntry,
+  readStatus,
+  requireId,
+  submitPayment,
+} from '../../client/flows/payment';
 import { answerOf } from '../../checks/verdicts';
 import {
   buildPacs008,
@@ -55,6 +62,34 @@ test.describe('payment submission: valid message', () => {
     tag: ['@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05', '@P8-32'],
   }, async ({ api, verdicts, seed }) => {
     await checkCreated(api, verdicts, seed, 'P8-01');
+  });
+
+  // Within one test; the run's history (checks/history.ts) holds every id of the run to the same rule.
+  test('two payments each get a paymentsServiceId of their own, which reads back as that payment', {
+    tag: ['@P8-33'],
+  }, async ({ api, verdicts, seed }) => {
+    const messages = [buildPacs008({ seed: `${seed}-1` }), buildPacs008({ seed: `${seed}-2` })];
+    const created = await Promise.all(messages.map((m, i) => submitPayment(api, m, { label: `payment ${i + 1}` })));
+    for (const c of created) verdicts.requireStatus('P8-01', 'the payment is created', c.exchange, [201]);
+    const ids = created.map((c) => requireId(api, verdicts, c.exchange));
+    verdicts.check('P8-33', 'the two payments are given two ids', {
+      ok: ids[0] !== ids[1],
+      expected: 'two different paymentsServiceIds',
+      received: ids.join(', '),
+    });
+    for (const [i, id] of ids.entries()) {
+      const read = await readStatus(api, id, { label: `read payment ${i + 1} by its id` });
+      verdicts.requireStatus('STS-01', 'its status is served', read.exchange, [200]);
+      const original = firstStatusEntry(read.exchange.response.json)?.orgnlGrpInf as
+        | { orgnlMsgId?: unknown }
+        | undefined;
+      verdicts.equal(
+        'P8-33',
+        `the id of payment ${i + 1} reads back as payment ${i + 1} (orgnlMsgId)`,
+        original?.orgnlMsgId,
+        paymentIds(messages[i]!).msgId,
+      );
+    }
   });
 
   test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01', '@P8-01'] }, async ({
@@ -143,7 +178,12 @@ const variants: Variant[] = [
 
 test.describe('payment submission: optional parts', () => {
   for (const variant of variants) {
-    test(`accepted ${variant.name}`, {
+    // An assumption's title says what the test checks under any profile: the answer the profile expects.
+    const title =
+      variant.level === 'documented'
+        ? `accepted ${variant.name}`
+        : `a submission ${variant.name} is accepted or refused, as the profile says`;
+    test(title, {
       tag: [...variant.rules, ...(variant.level === 'documented' ? [] : ['ROB-03'])].map((r) => `@${r}`),
     }, async ({ api, verdicts, seed }) => {
       const message = clonePacs008(buildPacs008({ seed, ...variant.options }));

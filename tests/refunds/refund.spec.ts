@@ -1,6 +1,7 @@
 /**
- * Refund (pacs.007, spec §1, §4.4): the beneficiary's institution (secondary client) sends back part
- * of a settled payment it received. Several refunds may together reach the full amount, never more;
+ * Refund (pacs.007, spec §1, §4.4): the beneficiary's institution (the secondary client, or with one
+ * client the primary paid at its own sort code where the target reads that as incoming, INC-06) sends
+ * back part of a settled payment it received. Several refunds may together reach the full amount, never more;
  * a single refund of the full amount is refused (that is a return). The pacs.007 fields are not
  * shown: the message goes in the shape the profile declares (RFD-07), and a target that refuses that
  * shape blocks these tests instead of failing them; the amount rules are documented.
@@ -42,7 +43,11 @@ async function refund(
   return { message, answer: await submitRefund(api, message, { client: refunder, label }) };
 }
 
-/** A valid refund in the declared shape: accepted, or blocked by RFD-07 when the target refuses the shape. */
+/**
+ * A valid refund in the declared shape: accepted, or blocked when the target refuses it, by what the
+ * refund rests on: the original the suite chose (the client's own on-us payment, INC-06), else the
+ * declared shape (RFD-07).
+ */
 function refundAccepted(
   verdicts: Verdicts,
   rule: string,
@@ -50,11 +55,11 @@ function refundAccepted(
   what: string,
   role: 'precondition' | 'assessed' = 'precondition',
 ): void {
-  verdicts.acceptedOrBlocked(rule, 'RFD-07', what, answer.exchange, role);
+  verdicts.acceptedOrBlocked(rule, verdicts.originalAssumption ?? 'RFD-07', what, answer.exchange, role);
 }
 
-/** A refund twin goes in the declared shape: a refusal of that shape blocks the test by RFD-07. */
-const TWIN = { rule: 'RFD-01', refusalBlockedBy: 'RFD-07' };
+/** A refund twin: a refusal blocks the test, as refundAccepted says. */
+const twinOf = (verdicts: Verdicts) => ({ rule: 'RFD-01', refusalBlockedBy: verdicts.originalAssumption ?? 'RFD-07' });
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -97,7 +102,7 @@ test.describe('refund (pacs.007): one refund', () => {
       undefined,
       'valid twin: the merchant’s institution refunds part',
     );
-    twinAccepted(verdicts, twin.answer.exchange, TWIN);
+    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
     const { answer } = await refund(
       api,
       clients.primary,
@@ -126,7 +131,7 @@ test.describe('refund (pacs.007): one refund', () => {
       undefined,
       'valid twin: refund part of another payment',
     );
-    twinAccepted(verdicts, twin.answer.exchange, TWIN);
+    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
     const { answer } = await refund(
       api,
       refunder,
@@ -178,6 +183,8 @@ test.describe('refund (pacs.007): one refund', () => {
       undefined,
       `refund in the declared shape (root ${api.profile.messages.refund.root})`,
     );
+    // A refusal of the client's own on-us payment is no evidence about the shape (INC-06 reports it).
+    verdicts.originalHeld(answer.exchange);
     // A 4xx is the declared shape's assumption (RFD-07, below): no evidence about RFD-01 either way.
     if (!is4xx(answer.exchange))
       verdicts.check(
@@ -270,6 +277,7 @@ test.describe('refund (pacs.007): status', () => {
   }, async ({ verdicts, observe }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
+    verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');
     verdicts.checkOrStop('RFD-05', 'the refund names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RFD-05', 'the refund’s status is served and reaches accepted', endsIn(final!, 'accepted'));

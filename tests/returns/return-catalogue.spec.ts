@@ -63,7 +63,10 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
     const pool =
       c.original === 'unknown'
         ? takes()
-        : takes({ pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2 }, ...needsOf(c));
+        : takes(
+            { pool: c.cancellationRequested ? 'settled+cancellation' : 'settled', count: 2, forReturn: true },
+            ...needsOf(c),
+          );
     test(`${verb(c)}: ${c.name}`, {
       tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`),
       ...pool,
@@ -85,8 +88,10 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
         client: returner,
         label: 'valid twin: return the payment (pacs.004)',
       });
-      // The profile says unknown originals are accepted (else the test was skipped above): a refused twin means they are not (RTR-36 reports it).
-      twinAccepted(verdicts, twinAnswer.exchange, { rule: 'RTR-01', ...(known ? {} : { refusalBlockedBy: 'RTR-36' }) });
+      // The suite chose the original: a refused twin blocks by what the choice rests on (RTR-36 for one the
+      // target never saw, INC-06 for the client's own on-us payment), whose own test reports it.
+      const chosen = known ? verdicts.originalAssumption : 'RTR-36';
+      twinAccepted(verdicts, twinAnswer.exchange, { rule: 'RTR-01', ...(chosen ? { refusalBlockedBy: chosen } : {}) });
 
       // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.
       const mutant: Pacs004Message = applyEdits(

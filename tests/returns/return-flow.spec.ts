@@ -42,6 +42,10 @@ test('flow: pay → notify → read incoming → full return → statuses', {
         description: `INC-02's amount not compared: the incoming view is not under the declared root ${api.profile.messages.incomingPayment.root} (INC-05)`,
       });
   }
+  verdicts.originalHeld(
+    seen.answer.exchange,
+    seen.final?.statusClass === 'rejected' ? seen.final.history.join(' → ') : undefined,
+  );
   verdicts.accepted('RTR-01', 'the full return is accepted', seen.answer.exchange);
   verdicts.checkOrStop(
     'RTR-35',

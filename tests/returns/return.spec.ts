@@ -33,9 +33,11 @@ import { acceptanceStatusOf } from '../../helpers/profile';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
+/** One original to return (originalsToReturn): a settled payment, or one never made where the profile returns those. */
+const RETURNED = takes({ pool: 'settled', count: 1, forReturn: true });
 
 test.describe('return (pacs.004): accepted returns', () => {
-  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...ONE }, async ({
+  test('a valid full return of a settled payment is accepted', { tag: ['@RTR-01', '@RTR-37'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,
@@ -45,6 +47,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
     const message = buildPacs004({ seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
+    verdicts.originalHeld(exchange);
     const declared = api.profile.expectations.returnAnswer ?? 'data';
     const accepted = verdicts.accepted('RTR-01', 'a valid return is accepted', exchange, {
       rule: 'RTR-37',
@@ -65,7 +68,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.assume('RTR-37', 'data.status is PENDING', equals(dataOf(exchange)?.status, 'PENDING'));
   });
 
-  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...ONE }, async ({
+  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,
@@ -81,10 +84,11 @@ test.describe('return (pacs.004): accepted returns', () => {
       client: returner,
       label: 'return with only the required fields (pacs.004)',
     });
+    verdicts.originalHeld(exchange);
     verdicts.accepted('RTR-30', 'a minimal return is accepted', exchange);
   });
 
-  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...ONE }, async ({
+  test('a return repeating a used msgId is idempotent (200, same return)', { tag: ['@RTR-05'], ...RETURNED }, async ({
     api,
     verdicts,
     clients,
@@ -94,6 +98,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
     const message = buildPacs004({ seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
+    verdicts.originalHeld(first.exchange);
     verdicts.requireAccepted('RTR-01', 'the first return is accepted', first.exchange);
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
     verdicts.status('RTR-05', 'the repeated return gets 200', repeat.exchange, [200]);
@@ -112,6 +117,7 @@ test.describe('return (pacs.004): accepted returns', () => {
       client: returner,
       label: 'return the payment (pacs.004)',
     });
+    verdicts.originalHeld(first.exchange);
     verdicts.requireAccepted('RTR-01', 'the first return is accepted', first.exchange);
     const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
       client: returner,
@@ -157,6 +163,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
   }, async ({ verdicts, observe }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
+    verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
     verdicts.requireAccepted('RTR-01', 'the return is accepted', answer.exchange);
     verdicts.checkOrStop('RTR-35', 'the return names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served and reaches accepted', endsIn(final!, 'accepted'));

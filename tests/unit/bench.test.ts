@@ -16,9 +16,9 @@ import { timeByActivity, type CpuProfile } from '../../scripts/lib/bench/cpu-pro
 import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
 import { root } from './support/cli';
 
-test('command line: targets and profile by default, --all adds scale and throughput, unknown parts refused', () => {
-  assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'profile']);
-  assert.deepEqual([...parseBenchArgs(['--all']).parts], ['targets', 'profile', 'scale', 'throughput']);
+test('command line: targets, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
+  assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'history', 'profile']);
+  assert.deepEqual([...parseBenchArgs(['--all']).parts], ['targets', 'history', 'profile', 'scale', 'throughput']);
   assert.deepEqual([...parseBenchArgs(['--only', 'scale,throughput']).parts], ['scale', 'throughput']);
   assert.equal(parseBenchArgs(['--only=throughput', '--quick']).quick, true);
   assert.throws(() => parseBenchArgs(['--only', 'speed']), /unknown part "speed"/);

@@ -328,14 +328,34 @@ test('the former option name retry429 is still read', async () => {
   assert.equal(ex.retries.length, 1);
 });
 
-test('Pacer: each client gets evenly spaced slots; clients do not wait for each other; an idle client starts at once', () => {
-  let now = 1_000;
-  const pacer = new Pacer(10, () => now);
-  assert.deepEqual([pacer.reserve('a'), pacer.reserve('a'), pacer.reserve('a')], [0, 100, 200]);
-  assert.equal(pacer.reserve('b'), 0, 'another client has its own slots');
-  now += 5_000;
-  assert.equal(pacer.reserve('a'), 0, 'no debt carried over an idle time, and no burst saved up either');
-  assert.equal(pacer.reserve('a'), 100);
+test('Pacer: each client gets evenly spaced turns; clients do not wait for each other; an idle client starts at once; an unpaced one costs nothing', async () => {
+  const intervals: Record<string, number | undefined> = { a: 60, b: 60 };
+  const pacer = new Pacer((key) => intervals[key]);
+  const started = Date.now();
+  const at = (key: string) => pacer.turn(key)!.then(() => Date.now() - started);
+  const [a1, a2, a3, b1] = await Promise.all([at('a'), at('a'), at('a'), at('b')]);
+  assert.ok(a1 < 30 && b1 < 30, `first turns at once: ${a1}, ${b1}`);
+  assert.ok(a2 >= 55 && a3 >= 115, `a's turns 60 ms apart: ${a1}, ${a2}, ${a3}`);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const idle = Date.now();
+  await pacer.turn('a');
+  assert.ok(Date.now() - idle < 30, 'no debt carried over an idle time');
+  assert.equal(pacer.turn('c'), undefined, 'a client with no interval is not paced');
+});
+
+test('Pacer: a rate that changes while requests wait applies to them at once', async () => {
+  let interval = 10_000;
+  const pacer = new Pacer(() => interval);
+  await pacer.turn('a');
+  const waiting = pacer.turn('a')!;
+  interval = 20;
+  const started = Date.now();
+  // The waiting request was due 10 s after the first; at the new rate it goes at its next check.
+  await Promise.race([
+    waiting,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting')), 2_000)),
+  ]);
+  assert.ok(Date.now() - started < 400, `${Date.now() - started} ms`);
 });
 
 test('paced requests of one client reach the server no faster than the rate', async () => {

@@ -30,6 +30,11 @@ test('onboarding fills every variable the profile names, once per run; other pro
   );
   assert.equal(JSON.parse(first).length, 6, 'primary, secondary and the four weak-key clients');
   assert.equal(onboardedClients(loadProfile('local'), env), undefined);
+  // The profile's dialect is the sandbox's: every onboarded client is answered in it (the default needs no field).
+  assert.ok((JSON.parse(first) as { dialect?: unknown }[]).every((r) => r.dialect === undefined));
+  const onUs = { ...profile, name: 'on-us', target: { ...profile.target, dialect: { onUs: 'notIncoming' } } };
+  const inDialect = JSON.parse(onboardedClients(onUs as typeof profile, {})!) as { dialect?: unknown }[];
+  assert.ok(inDialect.every((r) => JSON.stringify(r.dialect) === '{"onUs":"notIncoming"}'));
   assert.ok(grantedCapabilities(profile).has('secondClient'));
   assert.equal(
     resolveTarget(profile, { referenceUrl: 'http://127.0.0.1:1' } as RunSettings).adminUrl,

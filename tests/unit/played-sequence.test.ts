@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Exchange } from '../../helpers/http';
 import type { Api } from '../../client/api';
 import type { SequenceRunner } from '../../engines/exploration/executor';
-import type { Finding } from '../../engines/exploration/model';
+import type { Finding } from '../../checks/payment-model';
 import { play, showPlayed } from '../../engines/exploration/played';
 
 const exchange = (status: number): Exchange => ({ response: { status } }) as unknown as Exchange;

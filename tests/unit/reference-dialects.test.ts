@@ -564,3 +564,41 @@ test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not
     assert.equal((await h.get('pacs002/v12/NOSUCHID', c, t)).status, 404);
   }
 });
+
+test('onUs: a payment to the payer’s own sort code is its incoming payment, or (notIncoming) nobody’s', async () => {
+  assert.ok(
+    dialectChoices.some((c) => c.field === 'onUs' && c.default === 'incoming'),
+    'the dialect matrix varies it',
+  );
+  for (const onUs of ['incoming', 'notIncoming'] as const) {
+    const c = await h.client({ dialect: { onUs } });
+    const t = await h.token(c);
+    const own = await paid(c, c);
+    const submitted = await h.post('pacs008/v10', c, t, JSON.stringify(pacs008(c.memberId)));
+    const psi = (submitted.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
+    const read = await h.get(`pacs008/v08/${psi}`, c, t);
+    assert.equal(read.status, onUs === 'incoming' ? 200 : 404, `${onUs}: the payer's incoming read`);
+    const refund = await h.post('pacs007/v08', c, t, JSON.stringify(pacs007(own, 1)));
+    const returned = await h.post('pacs004/v08', c, t, JSON.stringify(pacs004(own)));
+    if (onUs === 'incoming') {
+      assert.equal(refund.status, 201, `${onUs}: refund ${refund.text}`);
+      // A return after a refund is refused for the amount (MNY-01): a second payment of its own.
+      const other = await h.post('pacs004/v08', c, t, JSON.stringify(pacs004(await paid(c, c))));
+      assert.equal(other.status, 201, `${onUs}: return ${other.text}`);
+    } else {
+      for (const [what, answer] of [
+        ['refund', refund],
+        ['return', returned],
+      ] as const) {
+        assert.equal(answer.status, 400, `${onUs}: ${what} ${answer.text}`);
+        assert.match(answer.text, /only the beneficiary institution of the original payment can/);
+      }
+    }
+  }
+  // Another client's payment to that sort code stays incoming for it, whatever its dialect.
+  const payee = await h.client({ dialect: { onUs: 'notIncoming' } });
+  const payer = await h.client();
+  const theirs = await paid(payer, payee);
+  const t = await h.token(payee);
+  assert.equal((await h.post('pacs004/v08', payee, t, JSON.stringify(pacs004(theirs)))).status, 201);
+});

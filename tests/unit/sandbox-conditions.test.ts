@@ -228,7 +228,21 @@ test('the worker paces each declared client to its share of the declared rate li
   const conditions = loadProfile('local-sandbox-conditions');
   assert.equal(httpOptions(conditions, 6).requestsPerSecond, (50 * 0.9) / 6);
   assert.deepEqual(httpOptions(conditions, 6).retry, { maxRetries: 4, budgetMs: 30_000 }, 'retries on by default');
-  assert.equal(httpOptions(loadProfile('local'), 2).requestsPerSecond, undefined, 'no declared rate, no pacing');
+  assert.equal(httpOptions(conditions, 6).learnedRate, undefined, 'a declared rate is not learned');
+  const local = httpOptions(loadProfile('local'), 2);
+  assert.equal(local.requestsPerSecond, undefined, 'no declared rate: no pacing until a limit is met');
+  assert.deepEqual(local.learnedRate, { sharedBy: 1 }, 'then learned, each registered client the worker’s own');
+  const undeclared = httpOptions(loadProfile('local-sandbox-undeclared-rate'), 6, '/tmp/run/transcripts');
+  assert.equal(undeclared.learnedRate?.sharedBy, 6, 'declared clients: every worker takes its share');
+  assert.ok(undeclared.learnedRate?.store, 'shared through the run folder');
+});
+
+test('the floor of a run is measured against the declared rate, else the rate the embedded reference plays', async () => {
+  const { floorRate } = await import('../../runner/reporters/reporters');
+  assert.equal(floorRate([loadProfile('local-sandbox-conditions')], {}), 50);
+  assert.equal(floorRate([loadProfile('local-sandbox-undeclared-rate')], {}), 40);
+  assert.equal(floorRate([loadProfile('local')], {}), undefined);
+  assert.equal(floorRate([loadProfile('local')], { REF_RATE_LIMIT_RPS: '25' }), 25, 'a knob set in the shell');
 });
 
 test('a remote profile gets workers sized for round trips, not cores; a declared cap and PAYMENTS_WORKERS still win', async () => {

@@ -31,10 +31,13 @@ import {
   WORKERS,
 } from './targets';
 import { missingFromRecord } from '../../../helpers/run-folder';
+import { timeHistoryCheck, type HistoryTiming } from './history';
 
 export interface TargetsResult {
   /** The full local run, Allure results written as `npm run conformance` writes them. */
   full: Measured;
+  /** Its history, read and checked (scripts/lib/bench/history.ts). */
+  history: HistoryTiming | undefined;
   runs: Measured[];
   rows: Row[];
   notes: string[];
@@ -60,10 +63,14 @@ export async function targetsPart(): Promise<TargetsResult> {
   const notes: string[] = [];
 
   let renderMs: number | undefined;
+  let history: HistoryTiming | undefined;
   const full = await measureSuite(`full local run, ${WORKERS} workers`, {
     project: 'local',
     workers: WORKERS,
-    inspect: (runDir) => (renderMs = timeReportRendering(runDir)),
+    inspect: (runDir) => {
+      renderMs = timeReportRendering(runDir);
+      history = timeHistoryCheck(runDir);
+    },
   });
   rows.push({
     measure: `full local run, ${WORKERS} workers, server start included (Allure results written)`,
@@ -171,5 +178,5 @@ export async function targetsPart(): Promise<TargetsResult> {
     );
   if (full.run.counts.failed) notes.push(`the full run had failures${failureList(full)}`);
 
-  return { full, runs: [full, dot, noAllure, oneTest, delayed], rows, notes };
+  return { full, history, runs: [full, dot, noAllure, oneTest, delayed], rows, notes };
 }

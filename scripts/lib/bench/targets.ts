@@ -27,3 +27,8 @@ export const CONNECTIONS = 50;
 export const WINDOWS = 3;
 export const TARGET_RATE = 1_500;
 export const TARGET_P99_MS = 50;
+
+/** The run's history (checks/history.ts), read and checked: a full local run's, and a synthetic one of this many events. */
+export const TARGET_HISTORY_LOCAL_MS = 1_000;
+export const SYNTHETIC_HISTORY_EVENTS = 1_000_000;
+export const TARGET_HISTORY_SYNTHETIC_S = 10;

@@ -2,6 +2,8 @@
  * Rows of a Playwright JSON report and ledger rules, as the certification and verdict tests need them:
  * one builder each, so a change to ReportTest or Rule is made once.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Rule } from '../../../ledger/rules';
 import type { ReportTest } from '../../../helpers/playwright-report';
 
@@ -36,3 +38,18 @@ export const reportTest = (
   errors: error ? [error] : [],
   results: [],
 });
+
+/** The run's History results in an Allure results folder (runner/history.ts), counted as the report counts them. */
+export function historyResultCounts(resultsDir: string): { total: number; passed: number } {
+  const results = readdirSync(resultsDir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(path.join(resultsDir, f), 'utf8')) as {
+          status: string;
+          labels: { name: string; value: string }[];
+        },
+    )
+    .filter((r) => r.labels.some((l) => l.name === 'epic' && l.value === 'History'));
+  return { total: results.length, passed: results.filter((r) => r.status === 'passed').length };
+}

@@ -1,0 +1,729 @@
+/**
+ * The run as one history: properties no single test can see, judged over every request of a run
+ * (helpers/history.ts; client/history-recorder.ts writes it), across tests, workers and background
+ * work, in one pass in time order with per-resource indexes.
+ *
+ *   identity    one msgId of one client names one payment; two payments the service created never
+ *               share an id (IDEM-02, P8-33; XCL-01 across clients)
+ *   lifecycle   every read of a resource's status follows one path: §3's final codes (ACCC, RJTC) are
+ *               never followed by another code (STS-10); a change after any other code is the target's
+ *               (helpers/status-vocabulary.ts statusChange)
+ *   money       per original payment, the returns and refunds that went back never exceed it (MNY-01)
+ *   visibility  no client reads another client's resource unless the history shows it is that
+ *               payment's beneficiary (STS-13, INC-03, CXL-07)
+ *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
+ *               whichever test sent it (IDEM-01, IDEM-02; a return's is no 201, RTR-05)
+ *
+ * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
+ * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
+ * a 5xx, is indeterminate (maybe applied) and is taken both ways: a violation is reported only when
+ * every resolution of the indeterminate requests breaks the rule, otherwise the property is
+ * undecided (inconclusive, never failed). What the spec leaves open is not judged: which codes are
+ * final comes from the profile's status vocabulary, a repeat's body may name no id, a reader is
+ * another client's beneficiary when the history cannot tell otherwise.
+ */
+import {
+  RUNNER_WORKER,
+  type EvidenceLine,
+  type HistoryComplete,
+  type HistoryInvoke,
+  type HistoryLine,
+  type HistoryMeta,
+  type WorkerHistory,
+} from '../helpers/history';
+import type { StatusClass } from '../helpers/profile';
+import { classifyStatus, finalityOf, isFinalStatus } from '../helpers/status-vocabulary';
+import { formatMinor } from '../helpers/money';
+import { ruleOf } from '../ledger/rules';
+import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
+
+export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats';
+
+export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
+  {
+    property: 'identity',
+    title: 'one msgId of one client names one payment; no two created payments share an id',
+    rules: ['IDEM-02', 'P8-33', 'XCL-01'],
+  },
+  {
+    property: 'lifecycle',
+    title: 'every status read of a resource follows one path: a final status (ACCC, RJTC) never changes',
+    rules: ['STS-10'],
+  },
+  {
+    property: 'money',
+    title: 'per payment, returns and refunds together never send back more than was paid',
+    rules: ['MNY-01'],
+  },
+  {
+    property: 'visibility',
+    title: 'no client reads another client’s resource unless it is that payment’s beneficiary',
+    rules: ['STS-13', 'INC-03', 'CXL-07'],
+  },
+  {
+    property: 'repeats',
+    title: 'a repeat is answered 200 and names the resource of the first submission',
+    rules: ['IDEM-01', 'IDEM-02', 'RTR-05'],
+  },
+];
+
+export interface HistoryViolation {
+  property: HistoryProperty;
+  rule: string;
+  what: string;
+  expected: string;
+  received: string;
+  /** The smallest sub-history that proves it, in order. */
+  evidence: EvidenceLine[];
+}
+
+/** A property the history cannot decide here: only the indeterminate requests, or what it cannot see, would break it. */
+export interface HistoryUndecided {
+  property: HistoryProperty;
+  rule: string;
+  what: string;
+  why: string;
+  evidence: EvidenceLine[];
+}
+
+export type PropertyStatus = 'passed' | 'failed' | 'inconclusive' | 'not exercised';
+
+export interface PropertyResult {
+  property: HistoryProperty;
+  title: string;
+  rules: readonly string[];
+  status: PropertyStatus;
+  /** How many judgements the property made (pairs, reads, payments). */
+  checked: number;
+  violationCount: number;
+  /** Every violation counted per rule (the listed ones are the first few). */
+  violationsByRule: Record<string, number>;
+  violations: HistoryViolation[];
+  undecidedCount: number;
+  undecided: HistoryUndecided[];
+}
+
+export interface HistoryVerdict {
+  project: string;
+  profile: string;
+  workers: number;
+  /** Requests the target saw (every attempt), and history lines read (invoke and complete). */
+  requests: number;
+  events: number;
+  /** POSTs whose answer never came or came as a 5xx: maybe applied. */
+  indeterminate: { count: number; shown: EvidenceLine[] };
+  status: 'passed' | 'failed' | 'inconclusive';
+  properties: PropertyResult[];
+  checkedInMs: number;
+}
+
+/** How many violations and undecided cases a property lists in full (all are counted). */
+const LISTED = 10;
+
+// ── the operations of the history ──────────────────────────────────────────────────────────────
+
+interface Op {
+  worker: number;
+  by: string;
+  client: string | undefined;
+  inv: HistoryInvoke;
+  done: HistoryComplete | undefined;
+  /** A read of a status: the first read of a code that never changes (ACCC, RJTC), answered before it was sent. */
+  finalBefore?: FinalRead;
+  /** A submission: the earlier one of its key that was answered 2xx before it was sent. */
+  firstOfKey?: Op;
+}
+
+interface FinalRead {
+  cls: StatusClass;
+  code: string;
+  op: Op;
+}
+
+interface ClientInfo {
+  role?: string;
+  member?: string;
+}
+
+const SUBMISSIONS = new Set(['submitPayment', 'returnPayment', 'refund', 'cancel']);
+
+const is2xx = (s: number): boolean => s >= 200 && s < 300;
+
+/** No answer, or a 5xx to a POST: the request may have been applied. */
+function indeterminate(op: Op): boolean {
+  if (op.inv.m !== 'POST') return false;
+  if (!op.done) return true;
+  if (op.done.s === 0) return op.done.err !== 'unreachable';
+  return op.done.s >= 500;
+}
+
+/** A resource id the service gave a created transfer (payment, return, refund), or a cancellation. */
+interface Resource {
+  id: string;
+  kind: 'payment' | 'return' | 'refund' | 'cancellation';
+  /** The first answer naming it. */
+  creator: Op;
+  client: string | undefined;
+  key: string | undefined;
+}
+
+interface Payment extends PaymentMoney<HistoryBack> {
+  resource: Resource;
+  tx: string | undefined;
+  e2e: string | undefined;
+  /** The creditor agent's sort code: whose incoming payment it is. */
+  beneficiary: string | undefined;
+}
+
+interface HistoryBack extends MoneyBack {
+  op: Op;
+  /** The payment it sends money back for. */
+  original: Payment;
+  /** The status read that made it final. */
+  finalRead?: Op;
+}
+
+// ── rendering evidence ─────────────────────────────────────────────────────────────────────────
+
+class Renderer {
+  constructor(private readonly clients: ReadonlyMap<string, ClientInfo>) {}
+
+  client(c: string | undefined): string {
+    if (c === undefined) return 'no client';
+    const role = this.clients.get(c)?.role;
+    return role ? `${role} client ${c}` : `client ${c}`;
+  }
+
+  line(op: Op): EvidenceLine {
+    const inv = op.inv;
+    const parts = [`${inv.m} ${inv.p}`, `as ${this.client(op.client)}`];
+    if (inv.key) parts.push(`${inv.op === 'cancel' ? 'assgnmt.id' : 'msgId'} ${inv.key}`);
+    if (inv.om) parts.push(`original ${inv.om} / ${inv.ot ?? '?'}`);
+    if (inv.amt) parts.push(`amount ${money(BigInt(inv.amt))}`);
+    if (inv.a) parts.push(`attempt ${inv.a}`);
+    const done = op.done;
+    let answer: string;
+    if (!done) answer = 'no answer recorded (the worker stopped)';
+    else if (done.s === 0) answer = `no answer (${done.err ?? 'error'})`;
+    else {
+      answer = `${done.s}`;
+      if (done.id) answer += ` naming ${done.id}`;
+      if (done.st) answer += ` txSts ${done.st}`;
+    }
+    return {
+      at: new Date(inv.t).toISOString(),
+      worker: op.worker,
+      by: op.by,
+      request: parts.join(', '),
+      answer,
+      ...(indeterminate(op) ? { indeterminate: true as const } : {}),
+    };
+  }
+
+  /** The ops in the order they were sent. */
+  lines(ops: readonly (Op | undefined)[]): EvidenceLine[] {
+    const unique = [...new Set(ops.filter((o): o is Op => o !== undefined))];
+    unique.sort((a, b) => a.inv.t - b.inv.t);
+    return unique.map((o) => this.line(o));
+  }
+}
+
+// ── merging the workers' files ─────────────────────────────────────────────────────────────────
+
+/**
+ * The workers' lines merged in time order (each file already is), handed to `invoked` and
+ * `completed` as they come: a k-way merge, linear in the lines for the few workers of a run, each
+ * line parsed when reached. A complete line and its invoke are one Op.
+ */
+function mergeEvents(
+  workers: readonly WorkerHistory[],
+  clients: Map<string, ClientInfo>,
+  invoked: (op: Op) => void,
+  completed: (op: Op) => void,
+): void {
+  interface Cursor {
+    worker: number;
+    lines: Iterator<HistoryLine>;
+    /** The next line with a time, not yet handed on. */
+    head: HistoryInvoke | HistoryComplete | undefined;
+    origins: Map<number, string>;
+    open: Map<number, Op>;
+  }
+  /** Declaration lines carry no time: read as they come, up to the next timed line. */
+  const advance = (cursor: Cursor): void => {
+    cursor.head = undefined;
+    for (let next = cursor.lines.next(); !next.done; next = cursor.lines.next()) {
+      const line = next.value;
+      if (line.k === 'i' || line.k === 'c') {
+        cursor.head = line;
+        return;
+      }
+      if (line.k === 'client') {
+        const known = clients.get(line.c) ?? {};
+        clients.set(line.c, {
+          ...known,
+          ...(line.role ? { role: line.role } : {}),
+          ...(line.member ? { member: line.member } : {}),
+        });
+      } else if (line.k === 'by') cursor.origins.set(line.x, line.by);
+    }
+  };
+  const cursors: Cursor[] = workers.map((w, i) => ({
+    worker: w.meta?.worker ?? i,
+    lines: w.lines(),
+    head: undefined,
+    origins: new Map(),
+    open: new Map(),
+  }));
+  for (const cursor of cursors) advance(cursor);
+  for (;;) {
+    let next: Cursor | undefined;
+    for (const cursor of cursors) if (cursor.head && (!next || cursor.head.t < next.head!.t)) next = cursor;
+    if (!next) break;
+    const line = next.head!;
+    advance(next);
+    if (line.k === 'i') {
+      const op: Op = {
+        worker: next.worker,
+        by: line.x === undefined ? 'worker setup' : (next.origins.get(line.x) ?? 'worker setup'),
+        client: line.c,
+        inv: line,
+        done: undefined,
+      };
+      next.open.set(line.n, op);
+      invoked(op);
+    } else {
+      const op = next.open.get(line.n);
+      if (op) {
+        next.open.delete(line.n);
+        op.done = line;
+        completed(op);
+      }
+    }
+  }
+  // Requests never answered (the worker stopped first): maybe applied.
+  for (const cursor of cursors) for (const op of cursor.open.values()) completed(op);
+}
+
+// ── the checker ────────────────────────────────────────────────────────────────────────────────
+
+class Property {
+  checked = 0;
+  violationCount = 0;
+  undecidedCount = 0;
+  readonly violations: HistoryViolation[] = [];
+  readonly undecided: HistoryUndecided[] = [];
+  constructor(readonly property: HistoryProperty) {}
+
+  readonly byRule = new Map<string, number>();
+
+  violation(v: Omit<HistoryViolation, 'property'>): void {
+    this.violationCount++;
+    this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
+    if (this.violations.length < LISTED) this.violations.push({ property: this.property, ...v });
+  }
+
+  undecide(u: Omit<HistoryUndecided, 'property'>): void {
+    this.undecidedCount++;
+    if (this.undecided.length < LISTED) this.undecided.push({ property: this.property, ...u });
+  }
+
+  result(): PropertyResult {
+    const { title, rules } = HISTORY_PROPERTIES.find((p) => p.property === this.property)!;
+    const status: PropertyStatus = this.violationCount
+      ? 'failed'
+      : this.undecidedCount
+        ? 'inconclusive'
+        : this.checked
+          ? 'passed'
+          : 'not exercised';
+    return {
+      property: this.property,
+      title,
+      rules,
+      status,
+      checked: this.checked,
+      violationCount: this.violationCount,
+      violationsByRule: Object.fromEntries(this.byRule),
+      violations: this.violations,
+      undecidedCount: this.undecidedCount,
+      undecided: this.undecided,
+    };
+  }
+}
+
+/** Judges one project's history (its workers' files): one target, one profile. */
+export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict {
+  const started = performance.now();
+  const meta: HistoryMeta | undefined = workers.find((w) => w.meta)?.meta;
+  const expectations = meta?.expectations ?? {
+    statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] },
+  };
+  const clients = new Map<string, ClientInfo>();
+  const render = new Renderer(clients);
+  const classes = new Map<string, StatusClass | undefined>();
+  const classOf = (code: string): StatusClass | undefined => {
+    if (!classes.has(code)) classes.set(code, classifyStatus(code, expectations));
+    return classes.get(code);
+  };
+  const identity = new Property('identity');
+  const lifecycle = new Property('lifecycle');
+  const moneyProperty = new Property('money');
+  const visibility = new Property('visibility');
+  const repeats = new Property('repeats');
+
+  /** `${op}\0${client}\0${key}` → the first submission answered 2xx, and the resource it named. */
+  const keys = new Map<string, { first: Op; id: string | undefined; idOp: Op | undefined }>();
+  /** Resource ids: payments (§2.3's), returns and refunds (their answers not shown), cancellations, apart. */
+  const paymentIds = new Map<string, Resource>();
+  const backIds = new Map<string, Resource>();
+  const cancellations = new Map<string, Resource>();
+  const collisions = new Set<string>();
+  const payments = new Map<string, Payment>();
+  /** msgId\0txId → payments with that reference (several clients may choose the same). */
+  const byReference = new Map<string, Payment[]>();
+  /** Returns and refunds by their own id (their final status is read under it), and by their msgId. */
+  const backsById = new Map<string, HistoryBack>();
+  const backsByKey = new Map<string, HistoryBack>();
+  /** id → the first final status read of it (final as the profile's vocabulary says: money counts it). */
+  const finals = new Map<string, FinalRead>();
+  /** id → the first read of it whose code never changes (ACCC, RJTC: the lifecycle judges reads after it). */
+  const fixed = new Map<string, FinalRead>();
+  let requests = 0;
+  let events = 0;
+  let indeterminateCount = 0;
+  const indeterminateShown: EvidenceLine[] = [];
+  let backLabels = 0;
+
+  const keyOf = (op: Op): string | undefined =>
+    op.inv.key === undefined ? undefined : `${op.inv.op}\u0000${op.client ?? ''}\u0000${op.inv.key}`;
+
+  const onInvoke = (op: Op): void => {
+    requests++;
+    const inv = op.inv;
+    if (inv.op === 'paymentStatus' && inv.id !== undefined) {
+      const known = fixed.get(inv.id);
+      if (known) op.finalBefore = known;
+    }
+    if (SUBMISSIONS.has(inv.op)) {
+      const key = keyOf(op);
+      const known = key === undefined ? undefined : keys.get(key);
+      if (known) op.firstOfKey = known.first;
+    }
+  };
+
+  /** The original payment a return or refund names, from its sender's view: its incoming payments first. */
+  const originalOf = (op: Op): Payment | undefined => {
+    const { om, ot, oe } = op.inv;
+    if (om === undefined || ot === undefined) return undefined;
+    const candidates = byReference.get(`${om}\u0000${ot}`);
+    if (!candidates?.length) return undefined;
+    const member = op.client === undefined ? undefined : clients.get(op.client)?.member;
+    let narrowed = member === undefined ? candidates : candidates.filter((p) => p.beneficiary === member);
+    if (narrowed.length > 1 && oe !== undefined) narrowed = narrowed.filter((p) => p.e2e === oe);
+    return narrowed.length === 1 ? narrowed[0] : undefined;
+  };
+
+  /**
+   * A return or refund, whatever its answer, for money: the attempts and repeats of one msgId are one
+   * request, unless an answer names another resource. Its id is where its final status is read, unless
+   * it names a payment (the answer to POST pacs004 and pacs007 is not shown: it may name the original).
+   */
+  const recordBack = (op: Op, kind: 'returnPayment' | 'refund'): void => {
+    const { inv, done } = op;
+    const id = done?.id !== undefined && is2xx(done.s) && !paymentIds.has(done.id) ? done.id : undefined;
+    const key = keyOf(op);
+    const earlier = key === undefined ? undefined : backsByKey.get(key);
+    if (earlier && !(earlier.id !== undefined && id !== undefined && id !== earlier.id)) {
+      if (done && is2xx(done.s) && !(earlier.http !== undefined && is2xx(earlier.http))) {
+        earlier.http = done.s;
+        earlier.op = op;
+        if (id !== undefined) {
+          earlier.id = id;
+          backsById.set(id, earlier);
+        }
+      }
+      return;
+    }
+    const original = originalOf(op);
+    if (!original || inv.amt === undefined) return;
+    const back: HistoryBack = {
+      label: `${kind === 'returnPayment' ? 'return' : 'refund'} #${++backLabels}`,
+      kind: kind === 'returnPayment' ? 'return' : 'refund',
+      amount: BigInt(inv.amt),
+      http: !done || done.s === 0 ? undefined : done.s,
+      op,
+      original,
+      ...(id !== undefined ? { id } : {}),
+    };
+    original.back.push(back);
+    if (key !== undefined) backsByKey.set(key, back);
+    if (id !== undefined) {
+      backsById.set(id, back);
+      if (!backIds.has(id)) backIds.set(id, { id, kind: back.kind, creator: op, client: op.client, key: inv.key });
+    }
+  };
+
+  /** A payment the service created: its id must name it alone (P8-33; XCL-01 across clients). */
+  const recordPayment = (op: Op, id: string): void => {
+    const { inv, done } = op;
+    identity.checked++;
+    const existing = paymentIds.get(id);
+    if (existing) {
+      if (existing.key === inv.key && existing.client === op.client) return; // its repeat
+      // One violation per payment and submission key: a repeat of the offending submission proves nothing more.
+      const pair = `${id}\u0000${keyOf(op) ?? ''}`;
+      if (collisions.has(pair)) return;
+      collisions.add(pair);
+      const crossClient = existing.client !== op.client && existing.key === inv.key;
+      identity.violation({
+        rule: crossClient ? 'XCL-01' : 'P8-33',
+        what: crossClient
+          ? `another client’s payment with the same msgId ${inv.key} is a payment of its own`
+          : `the id ${id} names one created payment: no other payment is given it`,
+        expected: `a payment of its own, not payment ${id} (msgId ${existing.key ?? '?'})`,
+        received: `HTTP ${done!.s} naming ${id}`,
+        evidence: render.lines([existing.creator, op]),
+      });
+      return;
+    }
+    const resource: Resource = { id, kind: 'payment', creator: op, client: op.client, key: inv.key };
+    paymentIds.set(id, resource);
+    if (inv.amt === undefined) return;
+    const payment: Payment = {
+      label: `payment ${id}`,
+      amount: BigInt(inv.amt),
+      back: [],
+      resource,
+      tx: inv.tx,
+      e2e: inv.e2e,
+      beneficiary: inv.bm,
+    };
+    payments.set(id, payment);
+    if (inv.key !== undefined && inv.tx !== undefined) {
+      const ref = `${inv.key}\u0000${inv.tx}`;
+      const list = byReference.get(ref);
+      if (list) list.push(payment);
+      else byReference.set(ref, [payment]);
+    }
+  };
+
+  const onSubmission = (op: Op): void => {
+    const { inv, done } = op;
+    const kind = inv.op as 'submitPayment' | 'returnPayment' | 'refund' | 'cancel';
+    if (kind === 'returnPayment' || kind === 'refund') recordBack(op, kind);
+    if (!done || !is2xx(done.s)) return;
+    const key = keyOf(op);
+    const keyState = key === undefined ? undefined : keys.get(key);
+
+    // Repeats, sent after a submission of their msgId was answered 2xx: a payment's names its
+    // payment (§2.3, §4.2); a payment's or a return's with the same body is no 201 (§4.2, §2.5).
+    if (op.firstOfKey && keyState && (kind === 'submitPayment' || kind === 'returnPayment')) {
+      repeats.checked++;
+      if (kind === 'submitPayment' && done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id)
+        repeats.violation({
+          rule: 'IDEM-02',
+          what: `a repeat of ${inv.key} names the payment of the first submission (a repeat never creates another)`,
+          expected: `${keyState.id}, or no id`,
+          received: `HTTP ${done.s} naming ${done.id}`,
+          evidence: render.lines([keyState.idOp ?? keyState.first, op]),
+        });
+      else if (done.s === 201 && op.inv.h !== undefined && op.inv.h === op.firstOfKey.inv.h)
+        repeats.violation({
+          rule: kind === 'submitPayment' ? 'IDEM-01' : 'RTR-05',
+          what: `a repeat of ${inv.key} with the same body is answered 200, not created again`,
+          expected: 'HTTP 200',
+          received: `HTTP 201${done.id ? ` naming ${done.id}` : ''}`,
+          evidence: render.lines([op.firstOfKey, op]),
+        });
+    }
+
+    // Identity: one payment per msgId of a client, for submissions in flight together too.
+    if (key !== undefined) {
+      if (!keyState) keys.set(key, { first: op, id: done.id, idOp: done.id ? op : undefined });
+      else if (keyState.id === undefined && done.id !== undefined) {
+        keyState.id = done.id;
+        keyState.idOp = op;
+      } else if (
+        !op.firstOfKey &&
+        kind === 'submitPayment' &&
+        done.id !== undefined &&
+        keyState.id !== undefined &&
+        done.id !== keyState.id
+      )
+        identity.violation({
+          rule: 'IDEM-02',
+          what: `one msgId ${inv.key} of one client names one payment`,
+          expected: keyState.id,
+          received: `another one, ${done.id}`,
+          evidence: render.lines([keyState.idOp, op]),
+        });
+    }
+    if (done.id === undefined) return;
+    if (kind === 'submitPayment') recordPayment(op, done.id);
+    else if (kind === 'cancel' && !cancellations.has(done.id))
+      cancellations.set(done.id, { id: done.id, kind: 'cancellation', creator: op, client: op.client, key: inv.key });
+  };
+
+  const onStatusRead = (op: Op): void => {
+    const { inv, done } = op;
+    if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
+    const cls = classOf(done.st);
+    if (cls === undefined) return;
+    lifecycle.checked++;
+    const before = op.finalBefore;
+    if (before) {
+      const allowed = forbiddenMove(before.code, done.st, expectations);
+      if (allowed !== undefined)
+        lifecycle.violation({
+          rule: 'STS-10',
+          what: `the status of ${inv.id} never changes once final (ACCC, RJTC)`,
+          expected: allowed,
+          received: `${before.code} → ${done.st} (${cls})`,
+          evidence: render.lines([before.op, op]),
+        });
+    }
+    if (finalityOf(done.st, expectations) === 'documented' && !fixed.has(inv.id))
+      fixed.set(inv.id, { cls, code: done.st, op });
+    if (isFinalStatus(done.st, expectations) && !finals.has(inv.id)) {
+      finals.set(inv.id, { cls, code: done.st, op });
+      const back = backsById.get(inv.id);
+      if (back && back.final === undefined) {
+        back.final = cls;
+        back.finalRead = op;
+      }
+    }
+  };
+
+  /**
+   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code), a
+   * return's or refund's original payer. Undecided when the history cannot tell.
+   */
+  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string } => {
+    if (reader === resource.client) return { ok: true };
+    if (resource.kind === 'payment') {
+      const beneficiary = payments.get(resource.id)?.beneficiary;
+      const readerMember = reader === undefined ? undefined : clients.get(reader)?.member;
+      if (beneficiary === undefined || readerMember === undefined)
+        return {
+          ok: false,
+          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known)`,
+        };
+      return { ok: beneficiary === readerMember };
+    }
+    if (resource.kind === 'return' || resource.kind === 'refund') {
+      // The money goes back to the original payer: it may be shown what comes back.
+      const original = backsById.get(resource.id)?.original;
+      if (!original) return { ok: false, undecided: 'the history does not show the original payment' };
+      return { ok: original.resource.client === reader };
+    }
+    return { ok: false };
+  };
+
+  const onRead = (op: Op): void => {
+    const { inv, done } = op;
+    if (done?.s !== 200 || inv.id === undefined) return;
+    const resource =
+      inv.op === 'cancellationStatus'
+        ? (cancellations.get(inv.id) ?? paymentIds.get(inv.id))
+        : (paymentIds.get(inv.id) ?? backIds.get(inv.id));
+    if (!resource) return;
+    visibility.checked++;
+    const verdict = readable(op.client, resource);
+    if (verdict.ok) return;
+    const rule = inv.op === 'incomingPayment' ? 'INC-03' : inv.op === 'cancellationStatus' ? 'CXL-07' : 'STS-13';
+    const what = `${render.client(op.client)} cannot read ${resource.kind} ${resource.id} of ${render.client(resource.client)}`;
+    if (verdict.undecided)
+      visibility.undecide({ rule, what, why: verdict.undecided, evidence: render.lines([resource.creator, op]) });
+    else
+      visibility.violation({
+        rule,
+        what,
+        expected: 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
+        received: 'HTTP 200',
+        evidence: render.lines([resource.creator, op]),
+      });
+  };
+
+  mergeEvents(
+    workers,
+    clients,
+    (op) => {
+      events++;
+      onInvoke(op);
+    },
+    (op) => {
+      if (op.done) events++;
+      if (indeterminate(op)) {
+        indeterminateCount++;
+        if (indeterminateShown.length < LISTED) indeterminateShown.push(render.line(op));
+      }
+      if (SUBMISSIONS.has(op.inv.op)) onSubmission(op);
+      else if (op.inv.op === 'paymentStatus') {
+        onStatusRead(op);
+        onRead(op);
+      } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
+    },
+  );
+  // Money, per payment, once every status read is in.
+  for (const payment of payments.values()) {
+    if (!payment.back.length) continue;
+    moneyProperty.checked++;
+    const final = finals.get(payment.resource.id);
+    if (final) payment.status = final.cls;
+    const verdict = moneyVerdict(payment);
+    if (verdict.verdict === 'holds') continue;
+    if (verdict.verdict === 'broken') {
+      // The fewest accepted returns and refunds that already exceed the payment (one is enough when it never settled accepted).
+      const accepted = payment.back
+        .filter((b) => b.final === 'accepted')
+        .sort((x, y) => (y.amount > x.amount ? 1 : -1));
+      const counted: HistoryBack[] = [];
+      let total = 0n;
+      for (const b of accepted) {
+        counted.push(b);
+        total += b.amount;
+        if (payment.status === 'rejected' || payment.status === 'cancelled' || total > payment.amount) break;
+      }
+      moneyProperty.violation({
+        rule: verdict.finding.rule,
+        what: verdict.finding.what,
+        expected: verdict.finding.expected ?? '',
+        received: verdict.finding.received ?? '',
+        evidence: render.lines([
+          payment.resource.creator,
+          ...(payment.status === 'rejected' || payment.status === 'cancelled' ? [final?.op] : []),
+          ...counted.flatMap((b) => [b.op, b.finalRead]),
+        ]),
+      });
+    } else
+      moneyProperty.undecide({
+        rule: 'MNY-01',
+        what: `what went back for ${payment.label} (${formatMinor(payment.amount)}) never exceeds it`,
+        why: `only if the returns or refunds not known final (${verdict.open.map((b) => b.label).join(', ')}) went back would it exceed ${money(payment.amount)}`,
+        evidence: render.lines([
+          payment.resource.creator,
+          ...payment.back.filter((b) => b.final === 'accepted').flatMap((b) => [b.op, b.finalRead]),
+          ...verdict.open.map((b) => b.op),
+        ]),
+      });
+  }
+
+  const properties = [identity, lifecycle, moneyProperty, visibility, repeats].map((p) => p.result());
+  for (const p of properties) for (const rule of p.rules) ruleOf(rule);
+  return {
+    project: meta?.project ?? '(unknown project)',
+    profile: meta?.profile ?? '(unknown profile)',
+    workers: workers.filter((w) => w.meta?.worker !== RUNNER_WORKER).length,
+    requests,
+    events,
+    indeterminate: { count: indeterminateCount, shown: indeterminateShown },
+    status: properties.some((p) => p.status === 'failed')
+      ? 'failed'
+      : properties.some((p) => p.status === 'inconclusive')
+        ? 'inconclusive'
+        : 'passed',
+    properties,
+    checkedInMs: Math.round(performance.now() - started),
+  };
+}

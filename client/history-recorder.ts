@@ -1,0 +1,306 @@
+/**
+ * Writes a worker's part of the run's history (helpers/history.ts): every attempt the worker's HTTP
+ * client sends, whoever sends it (a test, the settled-payment pool, an observation, an exploration
+ * kit, the worker's own setup), retries and requests that got no answer included. It sees them where
+ * they leave (helpers/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
+ * what the history's judgements need: the operation, the client, the identifiers, the amount, the
+ * status read; every value passed through the run's redactor.
+ */
+import { appendFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { AttemptObserver, HttpRequest, HttpResponse, RequestOrigin } from '../helpers/http';
+import {
+  ensureHistoryDir,
+  historyFile,
+  type HistoryComplete,
+  type HistoryInvoke,
+  type HistoryLine,
+  type HistoryOperation,
+} from '../helpers/history';
+import type { OperationName, Profile } from '../helpers/profile';
+import type { Redactor } from '../helpers/redact';
+import { toMinor } from '../helpers/money';
+
+export interface HistoryRecorderOptions {
+  runDir: string;
+  /** The worker's index, or RUNNER_WORKER (helpers/history.ts) for the runner's own requests. */
+  workerIndex: number;
+  /** The file, when not the worker's (the runner's: runnerHistoryFile). */
+  file?: string;
+  project: string;
+  profile: Profile;
+  redactor: Redactor;
+  /** Where a submission answer names its id (the documented paymentsServiceId, then declared renames). */
+  idFields: readonly string[];
+}
+
+/** Lines kept in memory before they are appended: a worker's requests cost no file write each. */
+const FLUSH_LINES = 512;
+const FLUSH_MS = 1_000;
+
+const READS: ReadonlySet<OperationName> = new Set(['paymentStatus', 'incomingPayment', 'cancellationStatus']);
+
+interface Route {
+  op: HistoryOperation;
+  method: string;
+  path: RegExp;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every operation path the profile names, per version, as a pattern on a URL's path (its id captured). */
+function routesOf(profile: Profile): Route[] {
+  const routes: Route[] = [
+    { op: 'token', method: 'POST', path: new RegExp(`${escapeRegExp(profile.tokenPath ?? '/oauth/token')}$`) },
+  ];
+  for (const [op, operation] of Object.entries(profile.operations) as [
+    OperationName,
+    { path: string; versions: string[] },
+  ][])
+    for (const version of operation.versions) {
+      const template = escapeRegExp(profile.pathPrefix + operation.path.replace('{version}', version)).replace(
+        escapeRegExp('{id}'),
+        '([^/]+)',
+      );
+      routes.push({ op, method: READS.has(op) ? 'GET' : 'POST', path: new RegExp(`${template}$`) });
+    }
+  return routes;
+}
+
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** A nested member, or undefined (arrays by index). */
+function at(value: unknown, ...keys: (string | number)[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (typeof key === 'number') current = Array.isArray(current) ? current[key] : undefined;
+    else current = asObject(current)?.[key];
+  }
+  return current;
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+
+const minor = (value: unknown): string | undefined => {
+  if (typeof value !== 'number') return undefined;
+  return toMinor(value)?.toString();
+};
+
+/** The message under the body's root element, whatever the root is named (the dialects spell some otherwise). */
+function messageOf(body: HttpRequest['body']): Record<string, unknown> | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const parsed = asObject(JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')));
+    if (!parsed) return undefined;
+    for (const value of Object.values(parsed)) {
+      const root = asObject(value);
+      if (root) return root;
+    }
+  } catch {
+    // not JSON: a robustness case; nothing to keep but the request itself
+  }
+  return undefined;
+}
+
+/** What a submission carries that the history's judgements need. */
+function submissionFields(op: HistoryOperation, body: HttpRequest['body']): Partial<HistoryInvoke> {
+  const m = messageOf(body);
+  if (!m) return {};
+  switch (op) {
+    case 'submitPayment': {
+      const tx = at(m, 'cdtTrfTxInf', 0);
+      return {
+        key: text(at(m, 'grpHdr', 'msgId')),
+        tx: text(at(tx, 'pmtId', 'txId')),
+        e2e: text(at(tx, 'pmtId', 'endToEndId')),
+        bm: text(at(tx, 'cdtrAgt', 'finInstnId', 'clrSysMmbId', 'mmbId')),
+        amt: minor(at(tx, 'intrBkSttlmAmt', 'value')),
+      };
+    }
+    case 'returnPayment':
+    case 'refund': {
+      const tx = at(m, 'txInf', 0);
+      return {
+        key: text(at(m, 'grpHdr', 'msgId')),
+        rid: text(at(tx, op === 'returnPayment' ? 'rtrId' : 'rvslId')),
+        om: text(at(tx, 'orgnlGrpInf', 'orgnlMsgId')),
+        ot: text(at(tx, 'orgnlTxId')),
+        oe: text(at(tx, 'orgnlEndToEndId')),
+        amt: minor(at(tx, op === 'returnPayment' ? 'rtrdIntrBkSttlmAmt' : 'rvsdIntrBkSttlmAmt', 'value')),
+      };
+    }
+    case 'cancel': {
+      const tx = at(m, 'undrlyg', 0, 'txInf', 0);
+      return {
+        key: text(at(m, 'assgnmt', 'id')),
+        om: text(at(tx, 'orgnlGrpInf', 'orgnlMsgId')),
+        ot: text(at(tx, 'orgnlTxId')),
+        oe: text(at(tx, 'orgnlEndToEndId')),
+      };
+    }
+    default:
+      return {};
+  }
+}
+
+/** Whom a request is sent as when its sender did not say: X-Client-Id, else the Basic credentials' user. */
+function clientOfHeaders(headers: Record<string, string>): string | undefined {
+  let basic: string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-client-id' && value) return value;
+    if (lower === 'authorization' && /^basic /i.test(value))
+      basic = Buffer.from(value.slice(6).trim(), 'base64').toString('utf8').split(':')[0] || undefined;
+  }
+  return basic;
+}
+
+export class HistoryRecorder implements AttemptObserver {
+  private readonly file: string;
+  private readonly routes: Route[];
+  private buffer: string[] = [];
+  private madeDir = false;
+  private sequence = 0;
+  private readonly clients = new Set<string>();
+  private readonly origins = new Map<string, number>();
+  /** Requests sent and not answered yet: what their answer is read for. */
+  private readonly inFlight = new Map<number, HistoryOperation>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onExit = (): void => this.flush();
+
+  constructor(private readonly options: HistoryRecorderOptions) {
+    this.file = options.file ?? historyFile(options.runDir, options.workerIndex);
+    this.routes = routesOf(options.profile);
+    this.write({
+      k: 'meta',
+      project: options.project,
+      worker: options.workerIndex,
+      profile: options.profile.name,
+      expectations: options.profile.expectations,
+    });
+    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref();
+    process.once('exit', this.onExit);
+  }
+
+  private write(line: HistoryLine): void {
+    this.buffer.push(`${JSON.stringify(line)}\n`);
+    if (this.buffer.length >= FLUSH_LINES) this.flush();
+  }
+
+  private redact(value: string | undefined): string | undefined {
+    return value === undefined ? undefined : this.options.redactor.text(value);
+  }
+
+  private route(method: string, pathname: string): { op: HistoryOperation; id?: string } {
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const match = route.path.exec(pathname);
+      if (!match) continue;
+      if (match[1] === undefined) return { op: route.op };
+      try {
+        return { op: route.op, id: decodeURIComponent(match[1]) };
+      } catch {
+        return { op: route.op, id: match[1] };
+      }
+    }
+    return { op: 'other' };
+  }
+
+  private clientOf(request: HttpRequest, origin: RequestOrigin | undefined): string | undefined {
+    const given = origin?.client;
+    const id = this.redact(given?.clientId ?? clientOfHeaders(request.headers));
+    if (id !== undefined && !this.clients.has(id)) {
+      this.clients.add(id);
+      const member = this.redact(given?.memberId);
+      this.write({ k: 'client', c: id, ...(given?.role ? { role: given.role } : {}), ...(member ? { member } : {}) });
+    }
+    return id;
+  }
+
+  private originOf(origin: RequestOrigin | undefined): number | undefined {
+    if (!origin?.by) return undefined;
+    let x = this.origins.get(origin.by);
+    if (x === undefined) {
+      x = this.origins.size;
+      this.origins.set(origin.by, x);
+      this.write({ k: 'by', x, by: this.options.redactor.text(origin.by) });
+    }
+    return x;
+  }
+
+  sent(request: HttpRequest, origin: RequestOrigin | undefined, attempt: number): number {
+    const n = ++this.sequence;
+    const url = new URL(request.url);
+    const { op, id } = this.route(request.method, url.pathname);
+    const c = this.clientOf(request, origin);
+    const x = this.originOf(origin);
+    const fields = request.method === 'POST' ? submissionFields(op, request.body) : {};
+    const h =
+      request.body === undefined ? undefined : createHash('sha256').update(request.body).digest('hex').slice(0, 12);
+    const line: HistoryInvoke = { k: 'i', n, t: Date.now(), op, m: request.method, p: this.redact(url.pathname)! };
+    if (x !== undefined) line.x = x;
+    if (c !== undefined) line.c = c;
+    if (id !== undefined) line.id = this.redact(id)!;
+    for (const name of ['key', 'tx', 'e2e', 'bm', 'om', 'ot', 'oe', 'rid'] as const) {
+      const value = this.redact(fields[name]);
+      if (value !== undefined) line[name] = value;
+    }
+    if (fields.amt !== undefined) line.amt = fields.amt;
+    if (h !== undefined) line.h = h;
+    if (attempt > 1) line.a = attempt;
+    this.inFlight.set(n, op);
+    this.write(line);
+    return n;
+  }
+
+  answered(ref: number, response: HttpResponse | undefined, error?: string): void {
+    const op = this.inFlight.get(ref);
+    this.inFlight.delete(ref);
+    const line: HistoryComplete = { k: 'c', n: ref, t: Date.now(), s: response?.status ?? 0 };
+    if (!response) {
+      line.err = error ?? 'error';
+      this.write(line);
+      return;
+    }
+    const json = response.json;
+    if (op === 'paymentStatus') {
+      const st = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'txSts'));
+      if (st !== undefined) line.st = this.redact(st)!;
+    } else if (op === 'submitPayment' || op === 'returnPayment' || op === 'refund' || op === 'cancel') {
+      const data = asObject(at(json, 'data'));
+      for (const field of this.options.idFields) {
+        const id = text(data?.[field]);
+        if (id !== undefined) {
+          line.id = this.redact(id)!;
+          break;
+        }
+      }
+    }
+    this.write(line);
+  }
+
+  /** Appends what is buffered; the run's end reads the files (and a worker that exits flushes first). */
+  flush(): void {
+    if (!this.buffer.length) return;
+    const lines = this.buffer.join('');
+    this.buffer = [];
+    if (!this.madeDir) ensureHistoryDir(this.options.runDir);
+    this.madeDir = true;
+    appendFileSync(this.file, lines);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    process.off('exit', this.onExit);
+    this.flush();
+  }
+
+  /** Writes nothing more, and nothing of what is buffered: a run refused before it began keeps no folder. */
+  discard(): void {
+    this.buffer = [];
+    this.close();
+  }
+}

@@ -4,6 +4,7 @@
  * read it, with no sca-token.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
 import { checkMonotonic, firstStatusEntry, readStatus, requireId } from '../../client/flows/payment';
@@ -177,11 +178,16 @@ test.describe('payment status lifecycle', () => {
     verdicts.requireStatus('P8-01', 'the payment is created', submission.exchange, [201]);
     verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final, submission.exchange));
     const later: string[] = [];
-    for (let i = 0; i < 5; i++)
-      later.push(
-        (await readStatus(api, submission.paymentsServiceId!, { label: `read ${i + 1} after the final status` }))
-          .txSts ?? '(none)',
-      );
+    const reread = async (label: string): Promise<void> => {
+      later.push((await readStatus(api, submission.paymentsServiceId!, { label })).txSts ?? '(none)');
+    };
+    for (let i = 0; i < 4; i++) await reread(`read ${i + 1} after the final status`);
+    // The last read comes later, as a client polling would read it: at least two of the profile's
+    // longest polling intervals after the final status was answered, not within the same moment.
+    const answeredAt = Date.parse(final!.last.startedAt) + final!.last.durationMs;
+    const laterAt = answeredAt + 2 * api.profile.polling.maxIntervalMs;
+    if (laterAt > Date.now()) await sleep(laterAt - Date.now());
+    await reread('read 5, two polling intervals after the final status');
     // §3's final codes never change; a change after any other code is a lesson about the target (STS-14).
     checkMonotonic(verdicts, api, [...final!.history, ...later]);
   });

@@ -113,7 +113,8 @@ export interface Dialect {
    */
   acceptanceStatus: 201 | 202;
   /**
-   * A code shown between the interim one and the accepted one, for REF_SETTLING_MS:
+   * A code shown between the interim one and the accepted one, for REF_SETTLING_MS from the first
+   * status read that finds the transfer settled:
    * ISO's ACSC (settlement completed on the debtor's side), before the accepted code (the creditor's).
    * §3 documents ACCC as final, not ACSC: a target may pass through it.
    */

@@ -12,8 +12,8 @@ export interface StatusTiming {
 }
 
 /**
- * The txSts a transfer reads now. `settlingMs`: how long the dialect's settlingStatus shows once the
- * transfer settled as accepted, before the accepted code. `revertAfterMs`: the status-reverts-later
+ * The txSts a transfer reads now. `settlingMs`: how long the dialect's settlingStatus shows, from the
+ * first read of the transfer settled as accepted, before the accepted code. `revertAfterMs`: the status-reverts-later
  * fault's delay (config.ts lateFaultMs): once a read served the final status that long ago, reads serve
  * the interim status again.
  */
@@ -36,11 +36,9 @@ export function txStatus(
       return interim;
     case 'accepted':
       if (faults.has('status-accepted-as-acsp')) return 'ACSP';
-      if (
-        dialect.settlingStatus !== 'none' &&
-        transfer.acceptedAt &&
-        nowMs < Date.parse(transfer.acceptedAt) + settlingMs
-      )
+      // From the first read that finds it settled, so that a client following the status sees the
+      // settling code however late its reads come, as a slow second leg would show it.
+      if (dialect.settlingStatus !== 'none' && nowMs < transfer.finalReadAtMs! + settlingMs)
         return dialect.settlingStatus;
       return dialect.acceptedStatus;
     case 'rejected':

@@ -13,7 +13,8 @@ import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../helpers/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../helpers/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
-import { answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
+import { answered, answerOf, hasStatus, type Expectation, type Verdicts } from './verdicts';
+import { readingOf } from '../ledger/readings';
 
 export { hasStatus };
 
@@ -23,7 +24,7 @@ export { hasStatus };
 export const acceptedAnswer = (exchange: Exchange): Expectation => ({
   ok: is2xx(exchange),
   expected: 'a 2xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /**
@@ -58,21 +59,21 @@ export const locationNames = (exchange: Exchange, id: string | undefined): Expec
 export const refusedAnswer = (exchange: Exchange): Expectation => ({
   ok: is4xx(exchange),
   expected: 'a 4xx refusal',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** An answer of either kind, accepted (2xx) or refused (4xx), where the spec leaves which one open. */
 export const acceptedOrRefused = (exchange: Exchange): Expectation => ({
   ok: is2xx(exchange) || is4xx(exchange),
   expected: 'a 2xx or a 4xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** Whatever the answer, never a 5xx (§7: the service answers what it does not expect, it does not fail on it). */
 export const neverServerError = (exchange: Exchange): Expectation => ({
   ok: !isServerError(exchange),
   expected: 'a 2xx or a 4xx, never a 5xx',
-  received: answerOf(exchange),
+  ...answered(exchange),
 });
 
 /** A JSON answer (§4): Content-Type application/json (or +json) and a body that parsed. */
@@ -82,6 +83,7 @@ export const jsonAnswer = (exchange: Exchange): Expectation => {
     ok: isJsonAnswer(exchange),
     expected: 'Content-Type application/json (or +json) and a JSON body',
     received: `${type || 'no Content-Type'} ${answerOf(exchange)}`,
+    answer: exchange,
   };
 };
 
@@ -94,7 +96,7 @@ export const namesId = (
 ): Expectation => ({
   ok: answer.paymentsServiceId === id,
   expected: String(id),
-  received: answerOf(answer.exchange),
+  ...answered(answer.exchange),
 });
 
 /** A value is the one expected, compared as is and shown as text. */
@@ -140,7 +142,7 @@ interface Final {
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
   ok: read !== undefined,
-  ...(answer ? { received: answerOf(answer) } : {}),
+  ...(answer ? answered(answer) : {}),
 });
 
 /**
@@ -256,5 +258,38 @@ export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance:
     acceptance.rule,
     what,
     acceptance.status ? hasStatus(exchange, acceptance.status) : acceptedAnswer(exchange),
+  );
+}
+
+// ── a request the spec leaves open ─────────────────────────────────────────────────────────────
+
+/**
+ * A request the spec leaves open (a reading, ledger/readings.ts), answered as the profile reads it:
+ * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says (the
+ * assumption `rule`; `either` asks nothing more). On a camt.056 the sca-token is a reading of its own
+ * (SCA-18): an acceptance there blocks the test unless the profile enforces that camt.056 is checked,
+ * as Verdicts.scaRefused does for a documented SCA refusal.
+ */
+export function answeredAsRead(
+  verdicts: Verdicts,
+  expectations: Expectations,
+  answer: { rule: string; op: string; exchange: Exchange; what: string },
+): void {
+  const { rule, op, exchange, what } = answer;
+  verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
+  const reading = readingOf(expectations, rule);
+  if (reading === 'either') return;
+  const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
+  if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
+    verdicts.gate(
+      'SCA-18',
+      'camt.056 is checked by its sca-token',
+      false,
+      `the target accepted it: ${answerOf(exchange)}`,
+    );
+  verdicts.assume(
+    rule,
+    `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`,
+    reading === 'refuse' ? refusedAnswer(exchange) : acceptedAnswer(exchange),
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The money and lifecycle of one payment, as evidence shows them: what went back for it (returns and
  * refunds) and how its status may move. Two judges use it, so each rule is written once here:
- * exploration (engines/exploration/model.ts), which follows one sequence as it plays it, and the run's
+ * exploration (checks/exploration.ts), which follows one sequence as it plays it, and the run's
  * history (checks/history.ts), which reads every exchange of a run after it ended.
  *
  * Money is counted from evidence only. A 2xx answer to a return or refund is "maybe" until its own

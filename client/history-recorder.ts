@@ -6,11 +6,12 @@
  * what the history's judgements need: the operation, the client, the identifiers, the amount, the
  * status read; every value passed through the run's redactor.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, rmdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { AttemptObserver, HttpRequest, HttpResponse, RequestOrigin } from '../helpers/http';
 import {
   ensureHistoryDir,
+  historyDir,
   historyFile,
   type HistoryComplete,
   type HistoryInvoke,
@@ -298,9 +299,20 @@ export class HistoryRecorder implements AttemptObserver {
     this.flush();
   }
 
-  /** Writes nothing more, and nothing of what is buffered: a run refused before it began keeps no folder. */
+  /**
+   * Writes nothing more, and keeps nothing of what it recorded: a run refused before it began keeps no
+   * folder. What the timer already flushed (a slow answer) goes too, with the folders it made, when empty.
+   */
   discard(): void {
     this.buffer = [];
     this.close();
+    if (!this.madeDir) return;
+    rmSync(this.file, { force: true });
+    for (const dir of [historyDir(this.options.runDir), this.options.runDir])
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty: another recorder's or the run's own files are there.
+      }
   }
 }

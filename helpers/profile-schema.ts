@@ -219,6 +219,7 @@ const expectations = Strict(
       ),
     ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
+    scaJtiReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT jti')),
     amountPrecision: Type.Optional(
       OneOf(
         ['refuse', 'accept', 'either'],

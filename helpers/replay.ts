@@ -80,11 +80,9 @@ export interface ReplayMutation {
   notReapplied?: string;
 }
 
-/** The one line that says what the curl's credentials are: the test's mutation applied, or why not (`short`: without the why). */
-export function credentialsLine(mutation: ReplayMutation | undefined, short = false): string {
+/** The one line that says what the curl's credentials are: the test's mutation applied, or why not. */
+export function credentialsLine(mutation: ReplayMutation | undefined): string {
   if (!mutation) return "credentials: fresh and valid, like the test's (it sent them unmutated)";
-  if (mutation.notReapplied && short)
-    return `credentials: fresh and VALID, not this test's mutation (${mutation.description})`;
   if (mutation.notReapplied)
     return `credentials: fresh and VALID, not this test's mutation (${mutation.description}): ${mutation.notReapplied}; the rerun reproduces it`;
   return `credentials: fresh, with this test's mutation applied: ${mutation.description}`;
@@ -237,20 +235,8 @@ export function replayFiles(input: { command: string; curl?: string; testName: s
   };
 }
 
-/** Terminal lines: keep each to this width. */
-export const TERMINAL_WIDTH = 120;
-/** Playwright's terminal reporters print the first 300 characters of a text attachment. */
-const SHOWN_CHARACTERS = 300;
-
-const fit = (line: string, width = TERMINAL_WIDTH): string =>
-  line.length <= width ? line : `${line.slice(0, width - 1)}…`;
-
 /** The first lines of the replay attachment: where its files are, and what the curl's credentials are. */
 export function replayPointer(paths: { rerun: string; curl?: string }, mutation: ReplayMutation | undefined): string[] {
   const files = [`rerun:   bash ${paths.rerun}`, ...(paths.curl ? [`request: bash ${paths.curl}`] : [])];
-  if (!paths.curl) return files;
-  // The credentials line gets what the paths leave of what the terminal shows (the files have it
-  // whole), its newline included: Playwright's "..." then starts a line of its own.
-  const left = SHOWN_CHARACTERS - files.join('\n').length - 2;
-  return [...files, fit(credentialsLine(mutation, true), Math.min(TERMINAL_WIDTH, left))];
+  return paths.curl ? [...files, credentialsLine(mutation)] : files;
 }

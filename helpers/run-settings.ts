@@ -1,5 +1,5 @@
 /**
- * The one place the suite reads its environment. Every variable is documented once, in README.md
+ * The one place the suite reads its environment. Every variable is documented once, in docs/environment.md
  * ("Environment variables"; tests/unit/environment.test.ts fails on a variable read here that the
  * table does not list). The config sets the run's identity (seed, run id, run folder, fingerprint
  * key) in the environment before workers fork, so every worker, shard and script of one run agrees.

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sectionAnchor } from './spec-links';
+import { firstSection, sectionAnchor } from './spec-links';
 
 export const SPEC_FILE = path.resolve(__dirname, '..', 'spec', 'payments-api.md');
 
@@ -182,3 +182,32 @@ function renderList(
 /** spec/payments-api.md rendered. */
 export const specHtml = (file = SPEC_FILE): string =>
   renderSpecHtml(readFileSync(file, 'utf8'), path.relative(path.resolve(__dirname, '..'), file));
+
+const sourceCache = new Map<string, string[]>();
+
+/**
+ * Where a ledger section starts in the spec's source, as a path a terminal and an editor open:
+ * '§4.2 §7' → 'spec/payments-api.md:212', the line of its first section's heading, or of the
+ * numbered item it names (§5.4 is item 4 of §5); the spec's first line when neither is found.
+ */
+export function specSourceLine(section: string, file = SPEC_FILE): string {
+  const relative = path.relative(process.cwd(), file) || file;
+  let lines = sourceCache.get(file);
+  if (!lines) sourceCache.set(file, (lines = readFileSync(file, 'utf8').replace(/\r\n/g, '\n').split('\n')));
+  const number = firstSection(section);
+  const headingOf = (n: string): number =>
+    lines.findIndex((l) => new RegExp(`^#{2,6}\\s+${n.replace(/\./g, '\\.')}\\.?\\s`).test(l));
+  let at = number ? headingOf(number) : -1;
+  if (number && at < 0 && number.includes('.')) {
+    const parent = headingOf(number.slice(0, number.lastIndexOf('.')));
+    const item = number.slice(number.lastIndexOf('.') + 1);
+    if (parent >= 0) {
+      const next = lines.findIndex((l, i) => i > parent && /^#{1,6}\s/.test(l));
+      const found = lines.findIndex(
+        (l, i) => i > parent && (next < 0 || i < next) && new RegExp(`^${item}\\.\\s`).test(l),
+      );
+      at = found >= 0 ? found : parent;
+    }
+  }
+  return `${relative}:${Math.max(at, 0) + 1}`;
+}

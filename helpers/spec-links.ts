@@ -22,12 +22,10 @@ export function specLink(section: string, base: string = DEFAULT_SPEC_BASE): str
 }
 
 /**
- * allure.link's arguments for a rule: the URL and a name. Allure 3.18 turns only http(s) links into
- * links; any other (the default spec.html#section-4.2) shows as text, so the name then says where the
- * section is: "spec §4.2 §7 (P8-01) → spec.html#section-4.2 (next to the report)".
+ * allure.link's arguments for a rule: the URL and a name, "spec §4.2 §7 (P8-01)". The report makes a
+ * link to the offline copy open it at the section (scripts/lib/report-page.ts); the terminal names
+ * the section's line in the spec's source instead (specSourceLine).
  */
 export function specLinkFor(section: string, ruleId: string, base?: string): [url: string, name: string] {
-  const url = specLink(section, base);
-  const name = `spec ${section} (${ruleId})`;
-  return [url, /^https?:\/\//i.test(url) ? name : `${name} → ${url} (next to the report)`];
+  return [specLink(section, base), `spec ${section} (${ruleId})`];
 }

@@ -20,6 +20,18 @@ function pretty(text: string): string {
   }
 }
 
+/**
+ * What a reader sees of a request: the step that sends it, "valid twin — POST /payments/pacs008/v10",
+ * and, once answered, the exchange's own title (its attachment, its step in the report, the terminal):
+ * "valid twin — POST /payments/pacs008/v10 → 201". The label keeps a test's exchanges apart.
+ */
+export function requestTitle(label: string, request: { method: string; url: string }): string {
+  return `${label} — ${request.method} ${new URL(request.url).pathname}`;
+}
+
+export const exchangeTitle = (exchange: Exchange): string =>
+  `${requestTitle(exchange.label, exchange.request)} → ${exchange.response.status}`;
+
 /** The exchange as an HTTP/1.1-style text, request then response. */
 export function renderExchange(exchange: Exchange, redactor: Redactor): string {
   const { request, response } = exchange;

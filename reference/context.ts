@@ -21,6 +21,8 @@ export interface ServiceContext {
   assertionJtis: ReplayGuard;
   /** Used SCA nonces, keyed clientId + nonce. */
   scaNonces: ReplayGuard;
+  /** Used SCA jti values, keyed clientId + jti (refused where the dialect's scaJtiReplay says so). */
+  scaJtis: ReplayGuard;
   store: Store;
   lifecycle: Lifecycle;
   /** Faults that apply to requests not (yet) tied to a client. */

@@ -79,6 +79,8 @@ export interface Dialect {
   idempotencyConflict: 'original' | 'reject';
   /** A reused jti of an authentication JWT. */
   assertionReplay: 'refuse' | 'allow';
+  /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
+  scaJtiReplay: 'refuse' | 'allow';
   /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
   cancellationRequestRoot: 'fitoFIPmtCxlReq' | 'FIToFIPmtCxlReq';
   /** Root element of the camt.029 served. */
@@ -159,6 +161,7 @@ export const defaultDialect: Dialect = {
   businessRejection: 'http',
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
+  scaJtiReplay: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
@@ -198,6 +201,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     acceptedStatus: 'ACSC',
     businessRejection: 'status',
     assertionReplay: 'allow',
+    scaJtiReplay: 'allow',
   },
   // A target that accepts the flows it does not show with 202 and a Location header.
   'accepts-202': { ...defaultDialect, name: 'accepts-202', acceptanceStatus: 202 },
@@ -221,6 +225,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   businessRejection: ['http', 'status'],
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],
+  scaJtiReplay: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],

@@ -129,6 +129,12 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   }
   const key = `${client.clientId}\u0000${String(nonce)}`;
   if (ctx.scaNonces.has(key) && !faults.has('sca-allows-nonce-reuse')) throw fail('sca-token nonce was already used');
-  // Remember the nonce as long as the token could still be accepted; without exp, for the process lifetime.
-  ctx.scaNonces.add(key, isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER);
+  // The spec names no result of a reused jti ("unique token ID" is the client's duty): the dialect reads it.
+  const jtiKey = `${client.clientId}\u0000${String(jti)}`;
+  if (client.dialect.scaJtiReplay === 'refuse' && typeof jti === 'string' && ctx.scaJtis.has(jtiKey))
+    throw fail('sca-token jti was already used');
+  // Remember both as long as the token could still be accepted; without exp, for the process lifetime.
+  const forgetAfter = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;
+  ctx.scaNonces.add(key, forgetAfter);
+  if (typeof jti === 'string') ctx.scaJtis.add(jtiKey, forgetAfter);
 }

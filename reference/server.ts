@@ -42,10 +42,12 @@ export function createContext(config: Config): ServiceContext {
   const tokens = new AccessTokens();
   const assertionJtis = new ReplayGuard();
   const scaNonces = new ReplayGuard();
+  const scaJtis = new ReplayGuard();
   const lifecycle = new Lifecycle(config, registry, (nowMs) => {
     tokens.prune(nowMs);
     assertionJtis.prune(nowMs);
     scaNonces.prune(nowMs);
+    scaJtis.prune(nowMs);
   });
   return {
     config,
@@ -54,6 +56,7 @@ export function createContext(config: Config): ServiceContext {
     tokens,
     assertionJtis,
     scaNonces,
+    scaJtis,
     store: new Store(config.dialect.paymentsServiceIdFormat, config.maxTransfers),
     lifecycle,
     globalFaults: new Set(config.faults),

@@ -12,9 +12,13 @@ import { checkHistory, type HistoryVerdict, type PropertyResult } from '../check
 import { readRunHistory, RUNNER_WORKER, type EvidenceLine, type HistoryRecord } from '../helpers/history';
 import { specLinkFor } from '../helpers/spec-links';
 import { ruleOf } from '../ledger/rules';
-import { VERDICT_LABEL, VERDICT_WORDS } from '../ledger/outcomes';
+import { RULE_OUTCOMES_LABEL, VERDICT_LABEL, VERDICT_WORDS, type RuleOutcome } from '../ledger/outcomes';
+import type { TestOutcomes } from '../ledger/rule-summary';
 
 export const HISTORY_VERDICT_FILE = 'history.json';
+
+/** The report's epic of the History results: one result per property the run's history exercised. */
+export const HISTORY_EPIC = 'History';
 
 const judged = new Map<string, HistoryVerdict[]>();
 
@@ -30,6 +34,27 @@ export function judgeRunHistory(runDir: string): HistoryVerdict[] {
     judged.set(key, verdicts);
   }
   return verdicts;
+}
+
+/**
+ * What one project's history says of each rule it judged, as a test's rule outcomes are read
+ * (ledger/rule-summary.ts): a violated rule failed, the other rules of a property it judged passed.
+ * An undecided property says nothing either way; the tests' outcomes stand.
+ */
+export function historyRuleOutcomes(verdict: HistoryVerdict): TestOutcomes[] {
+  return verdict.properties
+    .filter((p) => p.status === 'passed' || p.status === 'failed')
+    .map((p) => ({ test: `the run's history (${p.property})`, outcomes: propertyRuleOutcomes(p) }));
+}
+
+function propertyRuleOutcomes(p: PropertyResult): RuleOutcome[] {
+  return [...new Set([...p.rules, ...Object.keys(p.violationsByRule)])].map((rule): RuleOutcome => {
+    const count = p.violationsByRule[rule] ?? 0;
+    if (!count) return { rule, status: 'passed' };
+    const v = p.violations.find((x) => x.rule === rule);
+    const why = v ? `${v.what}: expected ${v.expected}; received ${v.received}` : "violated in the run's history";
+    return { rule, status: 'failed', why: count > 1 ? `${why} (${count} violations)` : why };
+  });
 }
 
 const shown = new Set<string>();
@@ -267,12 +292,21 @@ export function writeHistoryAllure(
         ],
         parameters: [{ name: 'Project', value: v.project }],
         labels: [
-          { name: 'epic', value: 'History' },
+          { name: 'epic', value: HISTORY_EPIC },
           { name: 'feature', value: p.property },
           ...stories.map((id) => ({ name: 'story', value: `${id} ${ruleOf(id).statement}` })),
           ...p.rules.map((id) => ({ name: 'tag', value: id })),
           { name: 'severity', value: 'critical' },
           { name: VERDICT_LABEL, value: VERDICT_WORDS[VERDICT_OF[p.status]] },
+          // The report's rules at a glance count what the history judged as they count a test's checks.
+          ...(p.status === 'passed' || p.status === 'failed'
+            ? [
+                {
+                  name: RULE_OUTCOMES_LABEL,
+                  value: JSON.stringify({ outcomes: propertyRuleOutcomes(p), assumptionsNotMet: [] }),
+                },
+              ]
+            : []),
           { name: 'parentSuite', value: v.project },
           { name: 'suite', value: 'history' },
         ],

@@ -30,6 +30,8 @@ import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
+import { readingCases } from '../cases/sca-cases';
+import { readingFieldOf } from '../ledger/readings';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
@@ -194,6 +196,13 @@ const SWITCHES: Readonly<
   businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
   idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
   assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },
+  // A header row the spec leaves open: the reference names its dialect field as the profile names the reading's.
+  ...Object.fromEntries(
+    readingCases().map((c) => {
+      const field = readingFieldOf(c.reading!);
+      return [field, { field: `expectations.${field}`, seen: 'only' as const }];
+    }),
+  ),
   cancellationRequestRoot: { field: 'messages.cancellation.root', seen: 'only' },
   resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
   refundRoot: { field: 'messages.refund.root', seen: 'only' },

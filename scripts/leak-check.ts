@@ -2,14 +2,19 @@
  * The secret scan of a clean run proves little: failure paths (assertion messages, replay and curl
  * attachments) only run when tests fail. This check injects faults so that token and SCA tests fail,
  * renders the report, and scans every file of it (and every attachment it embeds) for the secrets the run used.
+ * Then it opens that report in headless Chromium (scripts/check-report-offline.ts), as a reader of a
+ * failure would: a failed test's exchanges are steps titled with their answer, the one its failed
+ * check judged a failed step, its replay under "Reproduce", and a rule's spec link opens the spec at
+ * its section; so does a passed test's. Without Chromium that part is skipped, saying so.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runPlaywright } from './lib/run-playwright';
 import { renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 import { runPaths } from '../helpers/run-folder';
+import { CHROMIUM, checkReportOffline, launchChromium } from './check-report-offline';
 
 const FAULTS = ['token-ignores-kid', 'token-accepts-alg-none', 'sca-ignores-iss', 'status-cross-client-readable'];
 const TESTS = ['tests/auth/token.spec.ts', 'tests/payments/headers-and-sca.spec.ts', 'tests/status/status.spec.ts'];
@@ -39,11 +44,39 @@ async function main(): Promise<void> {
   console.log(
     `leak check: ${run.counts.failed} tests failed under faults ${FAULTS.join(', ')}; ${scan.secrets} secrets, ${scan.files} files scanned, ${scan.leaks.length} leaks`,
   );
+  const reading = report ? await readAsReader(report) : false;
   // Without failures the failure paths were not exercised: the check would prove nothing.
-  const ok = run.counts.failed > 0 && report !== undefined && scan.secrets > 0 && scan.leaks.length === 0;
+  const ok = run.counts.failed > 0 && report !== undefined && scan.secrets > 0 && scan.leaks.length === 0 && reading;
   if (!ok && run.counts.failed === 0)
     console.error('✖ no test failed under the injected faults: the failure paths were not exercised');
   process.exit(ok ? 0 : 1);
+}
+
+/** The failing run's report read in Chromium: true when it reads as it should, or when no Chromium is there to say. */
+async function readAsReader(report: string): Promise<boolean> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`report reading: skipped, no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+    return true;
+  }
+  const { browser, cleanup } = await launchChromium();
+  try {
+    const check = await checkReportOffline(report, browser);
+    for (const line of check.seen) console.log(`  ${line}`);
+    const problems = [
+      ...check.problems,
+      ...check.external.map((e) => `a request to the network: ${e}`),
+      ...(check.read.failed ? [] : ['no failed test with an exchange step was read']),
+      ...(check.read.passed ? [] : ['no passed test with an exchange step was read']),
+    ];
+    for (const problem of problems) console.error(`✖ report reading: ${problem}`);
+    if (!problems.length)
+      console.log(
+        `report reading: a failed and a passed test read as they should (steps titled with their answers, the judged one failed, Reproduce, spec links open their section); overview in ${check.overviewMs[0]} ms`,
+      );
+    return problems.length === 0;
+  } finally {
+    await cleanup();
+  }
 }
 
 void main();

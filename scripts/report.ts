@@ -1,6 +1,7 @@
 /**
  * Renders Allure results into one self-contained HTML file that opens from disk and never phones
- * home, with the spec's offline copy (spec.html) next to it for the report's spec links.
+ * home, whose rule links open the offline copy of the spec it carries (scripts/lib/report-page.ts),
+ * with that copy also next to it (spec.html).
  *
  * `npm run report [-- <run> [<out dir>] [--full]]`: <run> is `last` (the default: the newest run that
  * executed tests), `previous`, a run id, a run folder, or an Allure results folder (the merge job of a
@@ -13,11 +14,11 @@
  * still load anything from the network is refused.
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHtml } from '../helpers/spec-html';
-import { reportResults, type ReportEvidence } from './lib/report-content';
+import { reportResults, rulesTitle, type ReportEvidence } from './lib/report-content';
+import { withLoadingProgress, withRulesTitle, withSpecLinks } from './lib/report-page';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
 import { suiteEnvironment } from '../helpers/run-settings';
 
@@ -48,13 +49,15 @@ export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_B
 /**
  * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
  * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
- * lost its end. This style, added to the page, lets the values wrap instead. It selects by the
- * app's data-testid attributes, which its own tests rely on, not by its generated class names.
+ * lost its end, a key such as "incomingPayment versions" was cut to "incomingPayme…". This style,
+ * added to the page, lets keys and values wrap instead; it wins over the app's own (injected later)
+ * with !important. It selects by the app's data-testid attributes, which its own tests rely on, not
+ * by its generated class names.
  */
 const READABLE_METADATA = `<style>
 [data-testid="metadata-item-value"] { display: flex; flex-wrap: wrap; gap: 4px; }
 [data-testid="metadata-item-value"] div, [data-testid="metadata-item-value"] span,
-[data-testid="metadata-item-key"] { overflow: visible; text-overflow: clip; white-space: normal; max-width: none; }
+[data-testid="metadata-item-key"] { overflow: visible !important; text-overflow: clip !important; white-space: normal !important; max-width: none !important; overflow-wrap: anywhere; }
 </style>`;
 export const readableMetadata = (html: string): string => html.replace('</head>', `${READABLE_METADATA}\n</head>`);
 
@@ -98,31 +101,11 @@ export function renderReport(
   const historyFile = path.resolve(options.historyPath ?? suiteEnvironment().allureHistory);
   const env = { ...process.env, PAYMENTS_ALLURE_HISTORY: historyFile };
   mkdirSync(path.dirname(historyFile), { recursive: true });
-  // The spec travels inside the report too, as a global attachment (tab "Global Attachments"): Allure
-  // 3.18 renders only http(s) links as links, so a relative spec.html#section-4.2 shows as text.
-  const extra = path.join(parent, `.${path.basename(outputDir)}-spec-${process.pid}-${Date.now()}`);
-  mkdirSync(extra, { recursive: true });
-  const attachment = `${randomUUID()}-attachment.html`;
-  writeFileSync(path.join(extra, attachment), specHtml());
-  writeFileSync(
-    path.join(extra, `${randomUUID()}-globals.json`),
-    JSON.stringify({
-      attachments: [
-        {
-          name: 'spec (offline copy, spec/payments-api.md)',
-          source: attachment,
-          type: 'text/html',
-          timestamp: Date.now(),
-        },
-      ],
-      errors: [],
-    }),
-  );
   const results = path.join(parent, `.${path.basename(outputDir)}-results-${process.pid}-${Date.now()}`);
-  reportResults(resultsDir, results, options.evidence ?? 'failures');
+  const slim = reportResults(resultsDir, results, options.evidence ?? 'failures');
   const run = spawnSync(
     process.execPath,
-    [cli, 'generate', results, extra, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
+    [cli, 'generate', results, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
@@ -138,7 +121,16 @@ export function renderReport(
       );
       return undefined;
     }
-    const html = readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8'))));
+    const html = withLoadingProgress(
+      withRulesTitle(
+        withSpecLinks(
+          readableMetadata(stripUnreadHistory(stripAnalytics(readFileSync(indexFile, 'utf8')))),
+          slim.localLinks,
+          specHtml(),
+        ),
+        rulesTitle(slim.rules),
+      ),
+    );
     const problems = phoningHome(html);
     if (problems.length) {
       console.error(
@@ -152,7 +144,6 @@ export function renderReport(
     renameSync(fresh, outputDir);
   } finally {
     rmSync(fresh, { recursive: true, force: true });
-    rmSync(extra, { recursive: true, force: true });
     rmSync(results, { recursive: true, force: true });
   }
   const index = path.resolve(outputDir, 'index.html');

@@ -96,8 +96,8 @@ export class SecretMatcher {
 
 /** Base64 (or base64url) runs long enough to hide a secret: data: URIs, Allure's embedded files, Basic credentials. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
-/** Allure's single-file report: d("data/attachments/<uuid>.txt","<base64>"). */
-const ALLURE_ITEM = /d\("([^"]{1,300})","$/;
+/** Allure's single-file report: d("data/attachments/<uuid>.txt","<base64>"), or ["name","<base64>"] where the page reads it later (scripts/lib/report-page.ts). */
+const ALLURE_ITEM = /(?:d\(|\[)"([^"]{1,300})","$/;
 export const MAX_DEPTH = 2;
 
 /** Every decoded base64 run of a text, with what it was: the Allure item's name, a data: URI, or base64. */

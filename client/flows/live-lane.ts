@@ -10,7 +10,7 @@ import type { Exchange } from '../../helpers/http';
 import { buildPacs008, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { liveBudgetUse, livePaymentAmount } from '../live-budget';
 import type { Api } from '../api';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, type Verdicts } from '../../checks/verdicts';
 import { firstStatusEntry, readStatus, requireId, submitPayment, type SubmitResult } from './payment';
 
 export interface PaymentToRead {
@@ -60,7 +60,7 @@ export function refusedTokenGrantsNothing(verdicts: Verdicts, rule: string, refu
   return verdicts.check(rule, 'created nothing: the refused token request grants no access_token', {
     ok: body?.access_token === undefined,
     expected: 'no access_token in the refusal',
-    received: answerOf(refusal),
+    ...answered(refusal),
   });
 }
 
@@ -75,7 +75,7 @@ export function readChangedNothing(verdicts: Verdicts, rule: string, twin: Excha
   return verdicts.check(
     rule,
     'created nothing: after the refusal the valid read answers as before (same status, same payment)',
-    { ok, expected: `HTTP ${twin.response.status}, orgnlEndToEndId ${String(echo(twin))}`, received: answerOf(again) },
+    { ok, expected: `HTTP ${twin.response.status}, orgnlEndToEndId ${String(echo(twin))}`, ...answered(again) },
   );
 }
 
@@ -86,7 +86,7 @@ export async function unknownIdStillUnknown(api: Api, verdicts: Verdicts, rule: 
   return verdicts.check(rule, `created nothing: ${id} is still not served on a second read`, {
     ok: status >= 400 && status < 500,
     expected: 'a 4xx, as the first read',
-    received: answerOf(again.exchange),
+    ...answered(again.exchange),
   });
 }
 
@@ -133,7 +133,7 @@ export function createdNothingUnderMsgId(verdicts: Verdicts, rule: string, twinA
     {
       ok: status === 201,
       expected: 'HTTP 201 (nothing existed under that msgId)',
-      received: answerOf(twinAfter.exchange),
+      ...answered(twinAfter.exchange),
     },
   );
 }

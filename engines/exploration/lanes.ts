@@ -1,12 +1,13 @@
 /**
- * What the exploration generates, per lane: every step of steps.ts as its command (commands.ts),
+ * What the exploration generates, per lane: every step of steps.ts as its command (commands/),
  * with weights that favour what moves money (returns, refunds, bursts) and the amounts where money
  * goes wrong (a cent, the last cents of a payment, amounts near the top of a double's exact range).
  * A command targets a payment by position (shrinking moves it to the first); fast-check skips a
  * command whose precondition fails, and shrinks a failing sequence to the shortest that still fails.
  */
 import fc from 'fast-check';
-import { commandOf, type SequenceCommand } from './commands';
+import { commandOf } from './commands';
+import type { SequenceCommand } from './commands/step-command';
 import type { RefundAmount, Step } from './steps';
 
 /** What an exploration lane is about. */

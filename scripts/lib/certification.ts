@@ -1,100 +1,29 @@
 /**
- * What a run says about each rule of the ledger, and the certification verdict. Per-rule outcomes
- * come from the tests' rule checks (ledger/outcomes.ts): a failing check fails its own rule
- * only, a test blocked by an assumption leaves its rule "not assessed" with that assumption, and a
- * rule the profile cannot assess (a capability it does not grant) is not required.
+ * The certification verdict on what a run says about each rule of the ledger (ledger/rule-summary.ts):
+ * a rule the profile cannot assess (a capability it does not grant) is not required.
  */
 import { stripVTControlCharacters } from 'node:util';
 import type { HistoryRecord } from '../../helpers/history';
-import { ruleApplies, grantedCapabilities } from '../../ledger/capabilities';
-import { describeSkip, outcomesOfReportTest, type SkipReason } from '../../ledger/outcomes';
+import { outcomesOfReportTest } from '../../ledger/outcomes';
+import { summariseRuleOutcomes, type RuleResult } from '../../ledger/rule-summary';
 import type { Rule } from '../../ledger/rules';
 import type { Profile } from '../../helpers/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 
-export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'not assessed' | 'not applicable' | 'not cited';
-
-export interface RuleResult {
-  id: string;
-  level: Rule['level'];
-  statement: string;
-  /** The profile can assess it (it needs nothing, or the profile grants what it needs). */
-  applies: boolean;
-  status: RuleStatus;
-  tests: { passed: number; failed: number; skipped: number };
-  failures?: { test: string; error: string }[];
-  /** Why it was not assessed: the assumptions or capabilities that blocked it, and what to set. */
-  blockedBy?: string[];
-}
+export type { RuleResult, RuleStatus } from '../../ledger/rule-summary';
 
 const stripAnsi = (s: string): string => stripVTControlCharacters(s);
-const firstLine = (s: string): string =>
-  stripAnsi(s)
-    .split('\n')
-    .find((l) => l.trim())
-    ?.trim()
-    .slice(0, 300) ?? s;
 
-/**
- * A rule passed when a test assessed it and none failed it; failed when any test failed it; not
- * assessed when every test touching it was blocked or skipped (with why); not applicable when the
- * profile cannot assess it; not cited when no test touches it.
- */
+/** The rule results of a run's Playwright JSON report (ledger/rule-summary.ts). */
 export function summariseRules(rules: readonly Rule[], tests: readonly ReportTest[], profile: Profile): RuleResult[] {
-  const granted = grantedCapabilities(profile);
-  const byRule = new Map<
-    string,
-    {
-      passed: number;
-      failed: number;
-      skipped: number;
-      failures: { test: string; error: string }[];
-      reasons: (SkipReason | undefined)[];
-    }
-  >();
-  for (const t of tests) {
-    for (const outcome of outcomesOfReportTest(t)) {
-      const entry = byRule.get(outcome.rule) ?? { passed: 0, failed: 0, skipped: 0, failures: [], reasons: [] };
-      byRule.set(outcome.rule, entry);
-      if (outcome.status === 'passed') entry.passed++;
-      else if (outcome.status === 'failed') {
-        entry.failed++;
-        entry.failures.push({ test: `${t.project} › ${t.title}`, error: firstLine(outcome.why) });
-      } else {
-        entry.skipped++;
-        entry.reasons.push(outcome.reason);
-      }
-    }
-  }
-  return rules
-    .filter((r) => !r.retired)
-    .map((rule): RuleResult => {
-      const entry = byRule.get(rule.id);
-      const applies = ruleApplies(rule, profile, granted);
-      const base = {
-        id: rule.id,
-        level: rule.level,
-        statement: rule.statement,
-        applies,
-        tests: { passed: entry?.passed ?? 0, failed: entry?.failed ?? 0, skipped: entry?.skipped ?? 0 },
-      };
-      if (!entry) return { ...base, status: applies ? 'not cited' : 'not applicable' };
-      if (entry.failed) return { ...base, status: 'failed', failures: entry.failures };
-      // A test the infrastructure left without evidence may be the one that would have failed it:
-      // the rule is not certified on the others' passes.
-      const infrastructure = entry.reasons.filter((r) => r?.kind === 'inconclusive');
-      if (infrastructure.length)
-        return {
-          ...base,
-          status: 'inconclusive',
-          blockedBy: [...new Set(infrastructure.map((r) => describeSkip(r!)))],
-        };
-      if (entry.passed) return { ...base, status: 'passed' };
-      const blockedBy = [...new Set(entry.reasons.map((r) => (r ? describeSkip(r) : 'skipped')))];
-      if (!applies || entry.reasons.every((r) => r?.kind === 'capability'))
-        return { ...base, status: 'not applicable', blockedBy };
-      return { ...base, status: 'not assessed', blockedBy };
-    });
+  return summariseRuleOutcomes(
+    rules,
+    tests.map((t) => ({
+      test: `${t.project} › ${t.title}`,
+      outcomes: outcomesOfReportTest(t).map((o) => (o.status === 'failed' ? { ...o, why: stripAnsi(o.why) } : o)),
+    })),
+    profile,
+  );
 }
 
 /**

@@ -2,67 +2,16 @@
  * Spec §5.4: the registered key must be RSA, PEM, unencrypted and at least 2048 bits; otherwise the
  * token is rejected. Against the reference the suite registers such keys itself (keyRegistration);
  * against a remote target the provider may pre-register test clients with them (profile
- * target.clients.weakKeys). Twin: a client with a conforming key gets a token.
+ * target.clients.weakKeys). Twin: a client with a conforming key gets a token. The cases are rows of
+ * cases/key-cases.ts.
  */
 import { test } from '../../fixtures/test';
 import { clientFromEnvironment } from '../../client/target';
-import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../../helpers/keys';
 import type { Signer } from '../../helpers/jws';
 import { signingKeyOf, type ClientIdentity } from '../../helpers/client-jwts';
-import { declaredClients, type WeakKey } from '../../helpers/profile';
+import { declaredClients } from '../../helpers/profile';
 import { refusedAnswer, twinAccepted } from '../../checks/answers';
-
-interface KeyCase {
-  name: string;
-  rule: string;
-  weakKey: WeakKey;
-  /**
-   * The key registered as the client's public key, and the matching private key that signs the
-   * assertion: the signature is then valid for the registered key, so the key itself is the only
-   * reason left to refuse the token.
-   */
-  key: () => { pair: KeyPair; registered: string };
-}
-
-let rsa1024: KeyPair | undefined;
-const cases: KeyCase[] = [
-  {
-    name: 'an EC P-256 key (assertion signed ES256 with it)',
-    rule: 'KEY-01',
-    weakKey: 'ec',
-    key: () => {
-      const pair = generateEcKeyPair();
-      return { pair, registered: pair.publicPem };
-    },
-  },
-  {
-    name: 'an RSA-1024 key',
-    rule: 'KEY-02',
-    weakKey: 'rsa1024',
-    key: () => {
-      rsa1024 ??= generateRsaKeyPair(1024);
-      return { pair: rsa1024, registered: rsa1024.publicPem };
-    },
-  },
-  {
-    name: 'a password-encrypted PEM',
-    rule: 'KEY-03',
-    weakKey: 'encrypted',
-    key: () => {
-      const pair = generateRsaKeyPair(2048);
-      return { pair, registered: encryptedPem(pair) };
-    },
-  },
-  {
-    name: 'a key that is not PEM (JWK)',
-    rule: 'KEY-04',
-    weakKey: 'notPem',
-    key: () => {
-      const pair = generateRsaKeyPair(2048);
-      return { pair, registered: jwkText(pair) };
-    },
-  },
-];
+import { keyCases, weakKeyOf } from '../../cases/key-cases';
 
 /** The signature a key's owner would make: ES256 for an EC key, RS256 otherwise. */
 const signerOf = (client: ClientIdentity): { signer: Signer; alg: string } =>
@@ -71,7 +20,7 @@ const signerOf = (client: ClientIdentity): { signer: Signer; alg: string } =>
     : { signer: { kind: 'rs256', key: signingKeyOf(client) }, alg: 'RS256' };
 
 test.describe('key registration: a key the spec forbids makes every token request fail', () => {
-  for (const c of cases) {
+  for (const c of keyCases) {
     test(`registered ${c.name}: token refused`, { tag: [`@${c.rule}`] }, async ({
       api,
       verdicts,
@@ -96,7 +45,7 @@ test.describe('key registration: a key the spec forbids makes every token reques
           label: 'valid twin: same client shape, conforming RSA-2048 PEM key',
         });
         twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
-        const { pair, registered } = c.key();
+        const { pair, registered } = weakKeyOf(c.weakKey);
         weak = await newClient('mutant', { keys: { ...pair, publicPem: registered }, publicKey: registered });
       }
       const { signer, alg } = signerOf(weak);

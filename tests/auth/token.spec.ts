@@ -6,7 +6,7 @@ import { test, takes } from '../../fixtures/test';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenResponseSchema } from '../../helpers/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
-import { answerOf } from '../../checks/verdicts';
+import { answered } from '../../checks/verdicts';
 import {
   hasStatus,
   jsonAnswer,
@@ -104,14 +104,14 @@ test.describe('token endpoint: valid exchange', () => {
     verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', {
       ok: !(ex.response.status === 200 && granted === 'adminEverything'),
       expected: 'a refusal, or a token for makePayments',
-      received: answerOf(ex),
+      ...answered(ex),
     });
     const error = (ex.response.json as { error?: string } | undefined)?.error;
     if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749')
       verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope', {
         ok: ex.response.status === 400 && error === 'invalid_scope',
         expected: '400 invalid_scope',
-        received: answerOf(ex),
+        ...answered(ex),
       });
   });
 });
@@ -125,7 +125,7 @@ test.describe('token endpoint: refusals', () => {
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
       const mutant = await api.requestToken({
-        ...tokenMutant(c, { client: clients.primary, other: clients.secondary }),
+        ...tokenMutant(c, { client: clients.primary, other: clients.secondary, twin }),
         label: `mutant: ${c.name}`,
       });
       const status = mutant.response.status;

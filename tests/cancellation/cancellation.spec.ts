@@ -17,7 +17,7 @@ import {
   type Resolution,
 } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../helpers/client-jwts';
 import { buildCamt056 } from '../../helpers/messages/camt056';
@@ -223,7 +223,7 @@ test.describe('cancellation: repeats and shapes', () => {
     verdicts.assume('CXL-06', 'GET camt029 answers 200 with the declared root', {
       ok: resolution.exchange.response.status === 200 && resolution.body !== undefined,
       expected: `HTTP 200 with ${api.profile.messages.resolution.root}`,
-      received: answerOf(resolution.exchange),
+      ...answered(resolution.exchange),
     });
     if (!resolution.body) return;
     verdicts.assume(

@@ -7,7 +7,7 @@
 import { test, takes } from '../../fixtures/test';
 import { echoesMsgId, readStatus, requireId, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, type Verdicts } from '../../checks/verdicts';
 import { namesId } from '../../checks/answers';
 import { is4xx, isServerError } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
@@ -49,7 +49,7 @@ test.describe('payment idempotency', () => {
       verdicts.assume('IDEM-04', 'the repeat has an empty body', {
         ok: repeat.exchange.response.text.trim() === '',
         expected: 'no body',
-        received: answerOf(repeat.exchange),
+        ...answered(repeat.exchange),
       });
     } else if (shape === 'id-only') {
       verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
@@ -119,7 +119,7 @@ test.describe('payment idempotency', () => {
     verdicts.check('IDEM-02', 'a used msgId with another body never creates a payment (no 201, no 5xx)', {
       ok: status !== 201 && !isServerError(status),
       expected: '200 with the original, or a 4xx',
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
     await checkOnePayment(api, verdicts, [first, repeat]);
     const mode = api.profile.expectations.idempotencyConflict ?? 'either';
@@ -135,7 +135,7 @@ test.describe('payment idempotency', () => {
     verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, {
       ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused,
       expected,
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
   });
 });

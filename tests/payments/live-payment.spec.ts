@@ -8,7 +8,7 @@
 import { test } from '../../fixtures/test';
 import { firstStatusEntry, readStatus } from '../../client/flows/payment';
 import { paymentToRead, repeatLanePayment } from '../../client/flows/live-lane';
-import { answerOf } from '../../checks/verdicts';
+import { answered } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
 
@@ -31,12 +31,12 @@ test.describe('live lane: a real low-value payment', () => {
     verdicts.check('P8-01', 'the payment is created (201)', {
       ok: payment.submission.exchange.response.status === 201,
       expected: 'HTTP 201',
-      received: answerOf(payment.submission.exchange),
+      ...answered(payment.submission.exchange),
     });
     verdicts.check('P8-02', 'the answer names the payment', {
       ok: payment.id !== '',
       expected: 'a non-empty paymentsServiceId',
-      received: answerOf(payment.submission.exchange),
+      ...answered(payment.submission.exchange),
     });
 
     const read = await readStatus(api, payment.id, { label: 'read its pacs.002 status' });
@@ -60,7 +60,7 @@ test.describe('live lane: a real low-value payment', () => {
     verdicts.check('IDEM-02', 'the repeat names no other payment', {
       ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === payment.id,
       expected: `${payment.id} or no id`,
-      received: answerOf(repeat.exchange),
+      ...answered(repeat.exchange),
     });
   });
 });

@@ -12,7 +12,7 @@ import {
   requireId,
   submitPayment,
 } from '../../client/flows/payment';
-import { answerOf } from '../../checks/verdicts';
+import { answered } from '../../checks/verdicts';
 import {
   buildPacs008,
   clonePacs008,
@@ -47,7 +47,7 @@ async function checkCreated(
   verdicts.check('P8-01', 'the answer is a data object (§2.3)', {
     ok: data !== undefined,
     expected: '{"data":{…}}',
-    received: answerOf(exchange),
+    ...answered(exchange),
   });
   if (!members) return;
   const id = data?.paymentsServiceId;

@@ -15,7 +15,7 @@ import {
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
-import { answerOf } from '../../checks/verdicts';
+import { answered, answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import {
   acceptedAs,
@@ -59,7 +59,7 @@ test.describe('return (pacs.004): accepted returns', () => {
       verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', {
         ok: namesOnlyItsId(exchange),
         expected: 'data with only paymentsServiceId',
-        received: answerOf(exchange),
+        ...answered(exchange),
       });
     }
     if (declared !== 'data') return;

@@ -16,7 +16,7 @@ import {
   tokenExpiry,
 } from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
-import { answerOf, type Verdicts } from '../../checks/verdicts';
+import { answered, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
 import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
@@ -42,7 +42,7 @@ async function checkReport(
   verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', {
     ok: typeof body?.fitoFIPmtStsRpt === 'object',
     expected: 'root fitoFIPmtStsRpt',
-    received: answerOf(read.exchange),
+    ...answered(read.exchange),
   });
   checkSchema(
     verdicts,
@@ -156,7 +156,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.check('STS-09', 'stsRsnInf[].rsn.cd carries a reason', {
       ok: final!.reasonCodes.length > 0,
       expected: 'at least one reason code',
-      received: answerOf(final!.last),
+      ...answered(final!.last),
     });
     verdicts.assume(
       'STS-15',

@@ -25,7 +25,7 @@ function layerOf(file: string): string {
   return file.includes('/') ? top : '(root)';
 }
 
-/** The suite's layers, lowest first, with the one job each holds (README "Layout"). */
+/** The suite's layers, lowest first, with the one job each holds (docs/architecture.md). */
 const LAYERS = [
   ['helpers', 'pure building blocks (messages, JWTs, HTTP, profiles)'],
   ['ledger', 'the rule ledger: rules, operations, capabilities, outcomes'],

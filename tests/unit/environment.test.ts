@@ -1,5 +1,5 @@
 /**
- * One typed module reads the suite's environment (helpers/run-settings.ts), and README.md's table
+ * One typed module reads the suite's environment (helpers/run-settings.ts), and docs/environment.md's table
  * "Environment variables" lists each variable once. These tests fail when code outside that module
  * reads process.env, when code or a CI template names a PAYMENTS_* variable the table does not list,
  * when the table lists a variable nothing reads, and when the reference reads a REF_* knob its own
@@ -99,7 +99,8 @@ function tableVariables(readme: string, heading: string): string[] {
   return rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
 }
 
-const suiteTable = tableVariables(read('README.md'), '## Environment variables');
+// The page's title is its first line: the table is under it.
+const suiteTable = tableVariables(`\n${read('docs/environment.md')}`, '# Environment variables');
 /** `REF_PORT_<server>` stands for every name with that prefix. */
 const listed = (name: string): boolean =>
   suiteTable.some((row) => row === name || (row.includes('<') && name.startsWith(row.slice(0, row.indexOf('<')))));
@@ -110,7 +111,7 @@ test('only helpers/run-settings.ts reads process.env in the suite (others get a 
   assert.deepEqual(reads, [], `read the variable through helpers/run-settings.ts instead:\n  ${reads.join('\n  ')}`);
 });
 
-test('every PAYMENTS_* variable the code or a CI template names is in README.md "Environment variables"', () => {
+test('every PAYMENTS_* variable the code or a CI template names is in docs/environment.md', () => {
   const named = new Map<string, string>();
   for (const file of suiteFiles)
     for (const name of variableNames(file, /^PAYMENTS_[A-Z0-9_]+$/)) if (!named.has(name)) named.set(name, file);
@@ -119,10 +120,10 @@ test('every PAYMENTS_* variable the code or a CI template names is in README.md 
   const missing = [...named]
     .filter(([name]) => !listed(name) && !profileSecrets.has(name))
     .map(([name, file]) => `${name} (${file})`);
-  assert.deepEqual(missing, [], `not in README.md's table: ${missing.join(', ')}`);
+  assert.deepEqual(missing, [], `not in docs/environment.md's table: ${missing.join(', ')}`);
 });
 
-test('every variable README.md lists is one helpers/run-settings.ts (or a standalone file) reads', () => {
+test('every variable docs/environment.md lists is one helpers/run-settings.ts (or a standalone file) reads', () => {
   const variable = /^[A-Z][A-Z0-9_]*[A-Z0-9]$/; // REF_ alone is a prefix, not a variable
   // The standalone files also set a variable for their host (allurerc.mjs: ALLURE_NO_ANALYTICS): only the suite's own count there.
   const reads = new Set([
@@ -134,9 +135,9 @@ test('every variable README.md lists is one helpers/run-settings.ts (or a standa
   const stale = suiteTable.filter((name) =>
     name.includes('<') ? !templates.includes(`\`${name.slice(0, name.indexOf('<'))}`) : !reads.has(name),
   );
-  assert.deepEqual(stale, [], `README.md lists variables nothing reads: ${stale.join(', ')}`);
+  assert.deepEqual(stale, [], `docs/environment.md lists variables nothing reads: ${stale.join(', ')}`);
   const unlisted = [...reads].filter((name) => !listed(name));
-  assert.deepEqual(unlisted, [], `variables read but not in README.md: ${unlisted.join(', ')}`);
+  assert.deepEqual(unlisted, [], `variables read but not in docs/environment.md: ${unlisted.join(', ')}`);
 });
 
 test('the reference reads exactly the REF_* knobs reference/README.md lists', () => {

@@ -1,13 +1,17 @@
 /**
- * The exploration's commands (engines/exploration/commands.ts) over their model (model.ts
+ * The exploration's commands (engines/exploration/commands/) over their model (model.ts
  * SequenceModel): whether a command can run is the model's question alone, asked without the system
  * under test; each step becomes the command fast-check prints as the step.
  * Run: node --import tsx --test tests/unit/exploration-commands.test.ts
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { commandOf, Refund, Shadow } from '../../engines/exploration/commands';
+import { commandOf } from '../../engines/exploration/commands';
+import { Refund } from '../../engines/exploration/commands/refund';
+import { Shadow } from '../../engines/exploration/commands/shadow';
 import { refOf, SequenceModel, type ModelKit } from '../../engines/exploration/model';
 import { describeStep, type Step } from '../../engines/exploration/steps';
 
@@ -47,6 +51,17 @@ test('every kind of step is a command of its own, printed as its step (what fast
   for (const [i, c] of commands.entries()) assert.equal(c.toString(), describeStep(EVERY_KIND[i]!));
   for (const c of commands)
     assert.equal(c.check(model()), true, `${c.toString()} runs on a kit with a settled payment and a stranger`);
+});
+
+test('one command per file: each file of commands/ but its index and their base holds the command of one kind of step', () => {
+  const dir = path.join(__dirname, '..', '..', 'engines', 'exploration', 'commands');
+  const files = readdirSync(dir).filter((f) => f !== 'index.ts' && f !== 'step-command.ts');
+  const classes = files.map((f): string[] =>
+    [...readFileSync(path.join(dir, f), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]!),
+  );
+  for (const [i, found] of classes.entries())
+    assert.equal(found.length, 1, `${files[i]}: ${found.join(', ') || 'none'}`);
+  assert.deepEqual(classes.flat().sort(), EVERY_KIND.map((step) => commandOf(step).constructor.name).sort());
 });
 
 test('a step that targets a payment needs one; a stranger’s step needs a third institution', () => {

@@ -1,8 +1,9 @@
 /**
- * The exploration's model (engines/exploration/model.ts): what each answer must be, from what the
- * suite sent and was answered, by the documented invariants only. Where the spec is open every answer
- * passes; what never passes is money going back beyond the original (MNY-01), another client's ids
- * changing a payment (XCL-01), a repeat creating a payment (IDEM-02).
+ * The exploration's judges (checks/exploration.ts): what each answer must be, from what the suite
+ * sent and was answered (its model, engines/exploration/model.ts), by the documented invariants
+ * only. Where the spec is open every answer passes; what never passes is money going back beyond
+ * the original (MNY-01), another client's ids changing a payment (XCL-01), a repeat creating a
+ * payment (IDEM-02).
  * Run: node --import tsx --test tests/unit/exploration-model.test.ts
  */
 import { test } from 'node:test';
@@ -10,8 +11,10 @@ import assert from 'node:assert/strict';
 import {
   expectRefund,
   expectReturn,
+  judgeAmount,
   judgeAnswer,
   judgeCancellation,
+  judgeCancellationAnswer,
   judgeDuplicates,
   judgeFollowed,
   judgeIncoming,
@@ -21,12 +24,16 @@ import {
   judgePayerStatus,
   judgePayment,
   judgeRepeat,
+  judgeSameRefundCopies,
+  judgeSettledAccepted,
   judgeShadow,
+  judgeStatusRead,
   judgeStrangerCancellation,
   judgeStrangerRead,
+  missedIntention,
   type MoneyBack,
   type PaymentModel,
-} from '../../engines/exploration/model';
+} from '../../checks/exploration';
 import { counted, moneyBack, moneyVerdict, restOf } from '../../checks/payment-model';
 import { describeStep, needsStranger, paymentsCreatedBy } from '../../engines/exploration/steps';
 import { formatReplay, parseReplay } from '../../engines/exploration/explorer';
@@ -179,6 +186,23 @@ test('an answer against its expectation: a 2xx that must be a refusal is followe
     'open',
     'an answer the spec leaves open is no evidence for the rule',
   );
+  const owed = { answer: 'accepted' as const, rule: 'RFD-01', why: 'settled, nothing sent back' };
+  assert.equal(judgeSettledAccepted(owed, 'refund F1', 201, 'accepted').ok, true);
+  assert.equal(judgeSettledAccepted(owed, 'refund F1', 201, 'rejected').ok, false, 'a 2xx that ends rejected');
+  assert.equal(judgeSettledAccepted(owed, 'refund F1', 201, undefined).received, 'HTTP 201, then no final status');
+});
+
+test('a directed step whose intended outcome the spec leaves open is blocked, not failed, when it does not come', () => {
+  const open = { answer: 'either' as const, why: 'not known to have settled', assumption: 'RFD-07' };
+  assert.equal(missedIntention(open, back('refund', 100n, 201, 'accepted'), 'accepted'), undefined);
+  assert.deepEqual(missedIntention(open, back('refund', 100n, 201, 'rejected'), 'accepted'), {
+    why: 'it was refused (HTTP 201, then rejected), which the spec allows here: not known to have settled',
+    assumption: 'RFD-07',
+  });
+  assert.equal(missedIntention(open, back('refund', 100n, 400), 'refused'), undefined);
+  assert.equal(missedIntention(open, back('refund', 100n, 400), undefined), undefined, 'no intention');
+  const decided = { answer: 'accepted' as const, rule: 'RFD-01', why: 'settled' };
+  assert.equal(missedIntention(decided, back('refund', 100n, 400), 'accepted'), undefined, 'judged, not blocked');
 });
 
 const NO_LISTS = { statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] } };
@@ -211,6 +235,12 @@ test('statuses the payer reads never change after ACCC or RJTC, and match its ca
 });
 
 test('reads by others and cancellations', () => {
+  assert.equal(judgeStatusRead(settled(), 200, 'ACCC'), undefined, 'a status to judge as such');
+  assert.equal(judgeStatusRead(settled(), 200, undefined)?.rule, 'STS-01');
+  assert.equal(judgeStatusRead(settled(), 404, 'ACCC')?.ok, false);
+  assert.equal(judgeCancellationAnswer(settled(), 503)?.rule, 'CXL-01');
+  assert.equal(judgeCancellationAnswer(settled(), 400), undefined, 'the camt.056 shape is an assumption (CXL-06)');
+  assert.equal(judgeCancellationAnswer(settled(), 202), undefined);
   assert.equal(judgeStrangerRead(settled(), 'status', 404).ok, true);
   assert.equal(judgeStrangerRead(settled(), 'status', 200).rule, 'STS-13');
   assert.equal(judgeStrangerRead(settled(), 'incoming', 200).rule, 'INC-03');
@@ -230,6 +260,9 @@ test('reads by others and cancellations', () => {
 });
 
 test('payments, repeats and duplicates: a used msgId never creates a payment', () => {
+  assert.equal(judgeSameRefundCopies([201, 200, 409]).ok, true);
+  assert.equal(judgeSameRefundCopies([201, 201, 200]).ok, false, 'two refunds booked for one msgId');
+  assert.equal(judgeSameRefundCopies([201, 201, 200]).rule, 'RFD-06');
   assert.equal(judgePayment('P3', 1_000n, 201, true).ok, true);
   assert.equal(judgePayment('P3', 1_000n, 400, true).ok, false);
   assert.equal(
@@ -300,6 +333,16 @@ test('amounts ISO does not allow are refused or accepted as the profile says; a 
   assert.equal(judgeInvalidAmount('MNY-05', 'a payment of 1e308', 500, 'either').rule, 'ROB-03');
   assert.equal(invalidAmountExpectation('MNY-04', { amountPrecision: 'accept', amountDigits: 'refuse' }), 'accept');
   assert.equal(invalidAmountExpectation('MNY-05', {}), 'either');
+  const refuses = { amountPrecision: 'refuse', amountDigits: 'accept' } as const;
+  assert.equal(judgeAmount(refuses, 10.005, 'a payment of 10.005', 201).rule, 'MNY-04');
+  assert.equal(judgeAmount(refuses, 10.005, 'a payment of 10.005', 201).ok, false);
+  assert.equal(judgeAmount(refuses, 1e19, 'a payment of 1e19', 400).rule, 'MNY-05');
+  assert.equal(judgeAmount(refuses, 1e19, 'a payment of 1e19', 400).ok, false, 'the profile accepts such amounts');
+  assert.equal(
+    judgeAmount(refuses, 1e19, 'a refund of 1e19', 400, true).ok,
+    true,
+    'a refund over what is left is not owed acceptance',
+  );
 });
 
 test('steps in words, which need a third institution, how many payments each may create', () => {

@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { rules, ruleById } from '../../ledger/rules';
 import { faultCatalogue } from '../../reference/faults';
 import { checkLedger, listTests, sharedTitles } from '../../scripts/ledger-check';
-import { isOperation } from '../../ledger/operations';
+import { isOperation, OPERATION_FLOWS, OPERATION_LABELS } from '../../ledger/operations';
+import { readFileSync } from 'node:fs';
+import { SPEC_FILE } from '../../helpers/spec-html';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
 const FLOWS = new Set([
@@ -148,4 +150,21 @@ test('every listed test has a title of its own under its operation of the report
     [],
     'tests the report would file under no operation',
   );
+});
+
+test('the report files each operation under its flow of spec §1: the flow table names the flow and the operation', () => {
+  const spec = readFileSync(SPEC_FILE, 'utf8');
+  const table = spec.slice(spec.indexOf('| Flow |'), spec.indexOf('\n\n', spec.indexOf('| Flow |')));
+  const rows = table.split('\n').map((row) => row.split('|').map((c) => c.trim()));
+  for (const [op, flow] of Object.entries(OPERATION_FLOWS)) {
+    // §1 keeps the token endpoint and the pacs.002 status read outside the five flows.
+    if (op === 'token' || op === 'paymentStatus') continue;
+    const row = rows.find((r) => r[1] === flow);
+    assert.ok(row, `${flow} is a flow of the §1 table`);
+    const operation = OPERATION_LABELS[op as keyof typeof OPERATION_LABELS].replace(/ \(incoming\)$/, '');
+    assert.ok(
+      row!.at(-2)!.includes(operation.replace('{id}', '{paymentsServiceId}')),
+      `${op}: ${operation} in ${row!.at(-2)}`,
+    );
+  }
 });

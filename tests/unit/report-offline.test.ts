@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { phoningHome, renderReport } from '../../scripts/report';
-import { CHROMIUM } from '../../scripts/check-report-offline';
+import { CHROMIUM, embeddedFiles } from '../../scripts/check-report-offline';
 import { cleanEnv, root, runScript, syntheticResults, tempDir } from './support/cli';
 
 const ANALYTICS = /googletagmanager|google-analytics|gtag\(|dataLayer|G-[A-Z0-9]{8,}/;
@@ -30,16 +30,36 @@ function decodedEmbeds(html: string): { what: string; text: string }[] {
   const out: { what: string; text: string }[] = [];
   for (const m of html.matchAll(/data:([a-z/+.-]+);base64,([A-Za-z0-9+/=]+)/g))
     out.push({ what: `data:${m[1]}`, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
-  for (const m of html.matchAll(/d\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g))
-    out.push({ what: m[1]!, text: Buffer.from(m[2]!, 'base64').toString('utf8') });
+  for (const [name, value] of embeddedFiles(html))
+    out.push({ what: name, text: Buffer.from(value, 'base64').toString('utf8') });
+  // The app's script, inline in the page.
+  for (const m of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) out.push({ what: 'inline script', text: m[1]! });
   return out;
 }
 
 function render(): { dir: string; html: string } {
   const work = tempDir('offline');
+  const link = { name: 'spec §5 §7 (SCA-09)', url: 'spec.html#section-5' };
   syntheticResults(path.join(work, 'results'), [
     { name: 'a token request gets 200', attachment: 'POST /oauth/token\n200 {"token_type":"bearer"}' },
     { name: 'refuses: expired token', status: 'failed', attachment: 'POST /payments/pacs008/v10\n500' },
+    {
+      name: 'refuses: SCA hd of another body',
+      status: 'failed',
+      links: [link],
+      exchanges: [
+        { label: 'valid twin', status: 201 },
+        { label: 'mutant: SCA hd of another body', status: 201, judged: true },
+      ],
+    },
+    {
+      name: 'refuses: SCA without hd',
+      links: [link],
+      exchanges: [
+        { label: 'valid twin', status: 201 },
+        { label: 'mutant: SCA without hd', status: 400 },
+      ],
+    },
   ]);
   const index = renderReport(path.join(work, 'results'), path.join(work, 'report'), {
     historyPath: path.join(work, 'history.jsonl'),
@@ -56,7 +76,7 @@ test('a rendered report holds no analytics and no fetchable external URL, in its
   assert.doesNotMatch(html, /<(script|link|img|iframe)\b[^>]*(src|href)="https?:/i);
   const embeds = decodedEmbeds(html);
   assert.ok(
-    embeds.some((e) => e.what === 'data:text/javascript'),
+    embeds.some((e) => e.what === 'inline script' && e.text.length > 1_000_000),
     'the app script is embedded',
   );
   for (const e of embeds) {
@@ -103,11 +123,21 @@ test('the guard is needed: Allure renders the analytics tag unless scripts/repor
   assert.ok(phoningHome(html).length > 0);
 });
 
-test('opened in headless Chromium, the report makes no request but file:, data: and blob:', {
+test('opened in headless Chromium, the report makes no request but file:, data: and blob:, shows progress, and its steps and spec links read as they should', {
   skip: !existsSync(CHROMIUM) && `no Chromium at ${CHROMIUM}`,
 }, () => {
   const { dir } = render();
   const ok = runScript('check-report-offline.ts', [dir], cleanEnv(), 90_000);
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /all file:\/data:\/blob:/);
+  assert.match(ok.stdout, /before the overview: progress: /);
+  assert.match(
+    ok.stdout,
+    /failed "refuses: SCA hd of another body": valid twin — POST \/payments\/pacs008\/v10 → 201 \| ✘ mutant: SCA hd of another body — POST \/payments\/pacs008\/v10 → 201/,
+  );
+  assert.match(
+    ok.stdout,
+    /passed "refuses: SCA without hd": valid twin — .* → 201 \| mutant: SCA without hd — .* → 400/,
+  );
+  assert.match(ok.stdout, /"refuses: SCA hd of another body": its spec link opened the spec at the section/);
 });

@@ -79,6 +79,13 @@ export interface SyntheticTest {
   status?: 'passed' | 'failed';
   attachment?: string;
   historyId?: string;
+  links?: { name: string; url: string }[];
+  /**
+   * Exchanges as allure-playwright records them (a step per request holding its attachment's step),
+   * in order; `judged`: the one a failed check judged (its failed-answer label). A failed test also
+   * gets its failed check and, in After Hooks, its replay.
+   */
+  exchanges?: { label: string; status: number; judged?: boolean }[];
 }
 
 /** Minimal Allure results (what allure-playwright writes): one result file and one attachment per test. */
@@ -93,6 +100,49 @@ export function syntheticResults(dir: string, tests: SyntheticTest[]): void {
       writeFileSync(path.join(dir, source), t.attachment);
       attachments.push({ name: 'POST /payments/pacs008/v10 → 201', source, type: 'text/plain' });
     }
+    const step = (name: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      status: 'passed',
+      stage: 'finished',
+      start: now,
+      stop: now + 1,
+      steps: [],
+      attachments: [],
+      parameters: [],
+      ...extra,
+    });
+    const attached = (name: string, text: string) => {
+      const source = `${randomUUID()}-attachment.txt`;
+      writeFileSync(path.join(dir, source), text);
+      return {
+        name,
+        stage: 'finished',
+        steps: [],
+        attachments: [{ name, source, type: 'text/plain' }],
+        parameters: [],
+      };
+    };
+    const steps = [
+      ...(t.exchanges ?? []).map((e) =>
+        step(`${e.label} — POST /payments/pacs008/v10`, {
+          steps: [
+            attached(
+              `${e.label} — POST /payments/pacs008/v10 → ${e.status}`,
+              `POST /payments/pacs008/v10\n${e.status}`,
+            ),
+          ],
+        }),
+      ),
+      ...(t.exchanges && t.status === 'failed'
+        ? [
+            step('SCA-09 the submission is refused', { status: 'failed' }),
+            step('After Hooks', { steps: [attached('replay', 'rerun:   bash reports/runs/x/replay/t.sh')] }),
+          ]
+        : []),
+    ];
+    const judged = (t.exchanges ?? [])
+      .filter((e) => e.judged)
+      .map((e) => ({ name: 'failed answer', value: `${e.label} — POST /payments/pacs008/v10 → ${e.status}` }));
     writeFileSync(
       path.join(dir, `${uuid}-result.json`),
       JSON.stringify({
@@ -104,10 +154,10 @@ export function syntheticResults(dir: string, tests: SyntheticTest[]): void {
         stage: 'finished',
         start: now,
         stop: now + 5,
-        labels: [{ name: 'epic', value: 'Unit' }],
+        labels: [{ name: 'epic', value: 'Unit' }, ...judged],
         parameters: [],
-        links: [],
-        steps: [],
+        links: t.links ?? [],
+        steps,
         attachments,
         ...(t.status === 'failed' ? { statusDetails: { message: 'expected 201, got 500' } } : {}),
       }),

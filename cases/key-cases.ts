@@ -1,0 +1,48 @@
+/**
+ * Negative catalogue of key registration (spec §5.4, §7): a key that is not RSA, not PEM,
+ * password-encrypted or shorter than 2048 bits makes every token request of its client fail. A row
+ * names the kind of key (the profile's word for it: `target.clients.weakKeys.<kind>` names a client a
+ * provider registered with such a key); `weakKeyOf` makes the key the suite registers itself.
+ */
+import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../helpers/keys';
+import type { WeakKey } from '../helpers/profile';
+
+export interface KeyCase {
+  name: string;
+  rule: string;
+  weakKey: WeakKey;
+}
+
+export const keyCases: readonly KeyCase[] = [
+  { name: 'an EC P-256 key (assertion signed ES256 with it)', rule: 'KEY-01', weakKey: 'ec' },
+  { name: 'an RSA-1024 key', rule: 'KEY-02', weakKey: 'rsa1024' },
+  { name: 'a password-encrypted PEM', rule: 'KEY-03', weakKey: 'encrypted' },
+  { name: 'a key that is not PEM (JWK)', rule: 'KEY-04', weakKey: 'notPem' },
+];
+
+let rsa1024: KeyPair | undefined;
+
+/**
+ * The key registered as a client's public key, and the matching private key that signs its
+ * assertion: the signature is then valid for the registered key, so the key itself is the only reason
+ * left to refuse the token.
+ */
+export function weakKeyOf(kind: WeakKey): { pair: KeyPair; registered: string } {
+  switch (kind) {
+    case 'ec': {
+      const pair = generateEcKeyPair();
+      return { pair, registered: pair.publicPem };
+    }
+    case 'rsa1024':
+      rsa1024 ??= generateRsaKeyPair(1024);
+      return { pair: rsa1024, registered: rsa1024.publicPem };
+    case 'encrypted': {
+      const pair = generateRsaKeyPair(2048);
+      return { pair, registered: encryptedPem(pair) };
+    }
+    case 'notPem': {
+      const pair = generateRsaKeyPair(2048);
+      return { pair, registered: jwkText(pair) };
+    }
+  }
+}

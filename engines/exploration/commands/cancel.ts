@@ -1,0 +1,40 @@
+import { buildCamt056 } from '../../../helpers/messages/camt056';
+import { readCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
+import type { SequenceSystem } from '../executor';
+import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
+import { refOf, type SequenceModel } from '../model';
+import { is2xx } from '../../../helpers/http-status';
+import { PaymentCommand, type StepOf } from './step-command';
+
+/** A cancellation (camt.056) by the payer (CXL-01, CXL-03) or by another institution (CXL-01, XCL-01). */
+export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
+  async run(model: SequenceModel, real: SequenceSystem): Promise<void> {
+    const p = this.target(model);
+    await real.step(this.describe(model), async (api) => {
+      const who = this.step.as;
+      const client = real.client(who);
+      const answer = await requestCancellation(
+        api,
+        buildCamt056({ seed: `${real.seed}|cancel`, original: p.message }),
+        { client, label: `cancel ${p.label} (camt.056), as the ${who}` },
+      );
+      const status = answer.exchange.response.status;
+      if (who === 'stranger') {
+        if (is2xx(status)) p.strangerCancelled = true;
+        return real.record(judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p))), answer.exchange);
+      }
+      const unanswered = judgeCancellationAnswer(p, status);
+      if (unanswered) return real.record(unanswered, answer.exchange);
+      if (!is2xx(status)) return;
+      if (p.cancellation === 'none') p.cancellation = 'asked';
+      const resolution = await readCancellationOf(
+        api,
+        { ...(answer.paymentsServiceId ? { cancellation: answer.paymentsServiceId } : {}), payment: p.id },
+        { client },
+      );
+      real.record(judgeCancellation(p, resolution.outcome));
+      if (resolution.outcome === 'confirmed') p.cancellation = 'confirmed';
+      else if (resolution.outcome === 'rejected' && p.cancellation !== 'confirmed') p.cancellation = 'rejected';
+    });
+  }
+}

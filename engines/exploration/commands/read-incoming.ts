@@ -1,0 +1,32 @@
+import { toMinor } from '../../../helpers/money';
+import { incomingMessage, readIncoming } from '../../../client/flows/incoming';
+import type { SequenceSystem } from '../executor';
+import { judgeIncoming, judgeStrangerRead } from '../../../checks/exploration';
+import type { SequenceModel } from '../model';
+import { PaymentCommand, type StepOf } from './step-command';
+
+/** A payment as an incoming payment, read by the beneficiary (INC-02) or by another (INC-03). */
+export class ReadIncoming extends PaymentCommand<StepOf<'read incoming'>> {
+  async run(model: SequenceModel, real: SequenceSystem): Promise<void> {
+    const p = this.target(model);
+    await real.step(this.describe(model), async (api) => {
+      const who = this.step.as;
+      const read = await readIncoming(api, p.id, {
+        client: real.client(who),
+        label: `${p.label} as an incoming payment, read by the ${who}`,
+      });
+      const status = read.response.status;
+      if (who !== 'beneficiary') return real.record(judgeStrangerRead(p, 'incoming', status), read);
+      const message = incomingMessage(api, read);
+      const value = message?.cdtTrfTxInf?.[0]?.intrBkSttlmAmt?.value;
+      real.record(
+        judgeIncoming(
+          p,
+          status,
+          message === undefined ? 'other shape' : typeof value === 'number' ? toMinor(value) : undefined,
+        ),
+        read,
+      );
+    });
+  }
+}

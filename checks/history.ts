@@ -5,8 +5,9 @@
  *
  *   identity    one msgId of one client names one payment; two payments the service created never
  *               share an id (IDEM-02, P8-33; XCL-01 across clients)
- *   lifecycle   every read of a resource's status follows one path: a final status is never followed
- *               by a non-final one, nor by another final one (STS-10)
+ *   lifecycle   every read of a resource's status follows one path: §3's final codes (ACCC, RJTC) are
+ *               never followed by another code (STS-10); a change after any other code is the target's
+ *               (helpers/status-vocabulary.ts statusChange)
  *   money       per original payment, the returns and refunds that went back never exceed it (MNY-01)
  *   visibility  no client reads another client's resource unless the history shows it is that
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
@@ -31,10 +32,10 @@ import {
   type WorkerHistory,
 } from '../helpers/history';
 import type { StatusClass } from '../helpers/profile';
-import { classifyStatus } from '../helpers/status-vocabulary';
+import { classifyStatus, finalityOf, isFinalStatus } from '../helpers/status-vocabulary';
 import { formatMinor } from '../helpers/money';
 import { ruleOf } from '../ledger/rules';
-import { forbiddenMove, isFinalClass, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
+import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
 
 export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats';
 
@@ -46,7 +47,7 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
   },
   {
     property: 'lifecycle',
-    title: 'every status read of a resource follows one path: a final status never changes',
+    title: 'every status read of a resource follows one path: a final status (ACCC, RJTC) never changes',
     rules: ['STS-10'],
   },
   {
@@ -127,7 +128,7 @@ interface Op {
   client: string | undefined;
   inv: HistoryInvoke;
   done: HistoryComplete | undefined;
-  /** A read of a status: the final read answered before it was sent. */
+  /** A read of a status: the first read of a code that never changes (ACCC, RJTC), answered before it was sent. */
   finalBefore?: FinalRead;
   /** A submission: the earlier one of its key that was answered 2xx before it was sent. */
   firstOfKey?: Op;
@@ -384,8 +385,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   /** Returns and refunds by their own id (their final status is read under it), and by their msgId. */
   const backsById = new Map<string, HistoryBack>();
   const backsByKey = new Map<string, HistoryBack>();
-  /** id → the first final status read of it. */
+  /** id → the first final status read of it (final as the profile's vocabulary says: money counts it). */
   const finals = new Map<string, FinalRead>();
+  /** id → the first read of it whose code never changes (ACCC, RJTC: the lifecycle judges reads after it). */
+  const fixed = new Map<string, FinalRead>();
   let requests = 0;
   let events = 0;
   let indeterminateCount = 0;
@@ -399,7 +402,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     requests++;
     const inv = op.inv;
     if (inv.op === 'paymentStatus' && inv.id !== undefined) {
-      const known = finals.get(inv.id);
+      const known = fixed.get(inv.id);
       if (known) op.finalBefore = known;
     }
     if (SUBMISSIONS.has(inv.op)) {
@@ -570,17 +573,19 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
-      const allowed = forbiddenMove(before.cls, cls);
+      const allowed = forbiddenMove(before.code, done.st, expectations);
       if (allowed !== undefined)
         lifecycle.violation({
           rule: 'STS-10',
-          what: `the status of ${inv.id} never moves back and never changes once final`,
-          expected: `${before.code} (${allowed})`,
+          what: `the status of ${inv.id} never changes once final (ACCC, RJTC)`,
+          expected: allowed,
           received: `${before.code} → ${done.st} (${cls})`,
           evidence: render.lines([before.op, op]),
         });
     }
-    if (isFinalClass(cls) && !finals.has(inv.id)) {
+    if (finalityOf(done.st, expectations) === 'documented' && !fixed.has(inv.id))
+      fixed.set(inv.id, { cls, code: done.st, op });
+    if (isFinalStatus(done.st, expectations) && !finals.has(inv.id)) {
       finals.set(inv.id, { cls, code: done.st, op });
       const back = backsById.get(inv.id);
       if (back && back.final === undefined) {

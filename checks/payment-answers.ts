@@ -16,7 +16,7 @@ import {
 } from '../helpers/messages/answers';
 import type { Pacs008Message } from '../helpers/messages/pacs008';
 import type { Profile, StatusClass } from '../helpers/profile';
-import { isFinalStatus, statusRank } from '../helpers/status-vocabulary';
+import { statusChange } from '../helpers/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs } from './refusals';
 
@@ -88,25 +88,29 @@ export function requireId(
 }
 
 /**
- * STS-10 on a status history: it never moves backwards (pending → final) and never changes once
- * final. Evidence beats assumption: a code the profile does not list still counts by its ISO class.
+ * STS-10 on a status history: §3's final codes (ACCC, RJTC) never change. A change after a code only
+ * the profile or ISO's table took as final is no violation: it shows that code is interim for this
+ * target, which the profile's pending codes should list (STS-14, an assumption).
  */
 export function checkMonotonic(verdicts: Verdicts, api: AnswerContext, history: readonly string[]): boolean {
   const expectations = api.profile.expectations;
   for (let i = 1; i < history.length; i++) {
     const before = history[i - 1]!;
-    const now = history[i]!;
-    const backwards = statusRank(now, expectations) < statusRank(before, expectations);
-    const changedFinal = isFinalStatus(before, expectations) && now !== before;
-    if (backwards || changedFinal) {
-      return verdicts.check('STS-10', 'the status never moves back and never changes once final', {
+    const change = statusChange(before, history[i]!, expectations);
+    if (change === 'lesson')
+      verdicts.assume('STS-14', `${before} is followed by another code: it is one of the profile’s pending codes`, {
         ok: false,
-        expected: `after ${before}: ${before}${isFinalStatus(before, expectations) ? '' : ' or a later status'}`,
+        expected: `${before} among ${expectations.statusCodes.pending.join(', ')}`,
+        received: history.slice(0, i + 1).join(' → '),
+      });
+    if (change === 'violation')
+      return verdicts.check('STS-10', 'a final status (ACCC, RJTC) never changes', {
+        ok: false,
+        expected: `after ${before}: ${before}`,
         received: history.join(' → '),
       });
-    }
   }
-  return verdicts.check('STS-10', 'the status never moves back and never changes once final', { ok: true });
+  return verdicts.check('STS-10', 'a final status (ACCC, RJTC) never changes', { ok: true });
 }
 
 export interface BusinessRefusalOptions {

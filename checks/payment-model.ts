@@ -14,6 +14,7 @@
 import type { StatusClass } from '../helpers/profile';
 import { showMinor, sumMinor } from '../helpers/money';
 import { is2xx, is4xx } from '../helpers/http-status';
+import { statusChange, type Vocabulary } from '../helpers/status-vocabulary';
 
 /** One judged fact: a rule, whether it held, and the evidence in words. */
 export interface Finding {
@@ -148,18 +149,13 @@ export function moneyVerdict<B extends MoneyBack>(p: PaymentMoney<B>): MoneyVerd
 
 // ── how a status may move ────────────────────────────────────────────────────────────────────
 
-/** Pending 0, final 1: a status never moves down, and a final one never changes. */
-const RANK: Record<StatusClass, number> = { pending: 0, accepted: 1, rejected: 1, cancelled: 1 };
-
-export const isFinalClass = (cls: StatusClass): boolean => RANK[cls] === 1;
-
 /**
- * STS-10: whether a status read after `before` may be `next`. A final status is followed only by
- * itself; a pending one by anything. Undefined when the move is allowed, else what was allowed.
+ * STS-10: whether a status read after `before` may be `next`, as the status vocabulary says
+ * (helpers/status-vocabulary.ts statusChange): only §3's final codes, ACCC and RJTC, never change; a
+ * change after any other code says that code is interim for the target, never a violation. Undefined
+ * when the move is allowed, else what was allowed.
  */
-export function forbiddenMove(before: StatusClass | undefined, next: StatusClass): string | undefined {
+export function forbiddenMove(before: string | undefined, next: string, expectations: Vocabulary): string | undefined {
   if (before === undefined) return undefined;
-  if (RANK[next] < RANK[before] || (isFinalClass(before) && next !== before))
-    return `${before}${isFinalClass(before) ? '' : ' or final'}`;
-  return undefined;
+  return statusChange(before, next, expectations) === 'violation' ? before : undefined;
 }

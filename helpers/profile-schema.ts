@@ -145,6 +145,14 @@ const capabilities = Strict({
 });
 
 const httpStatuses = Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { minItems: 1, uniqueItems: true });
+const successStatuses = (operation: string) =>
+  Type.Optional(
+    Type.Array(Type.Integer({ minimum: 200, maximum: 299 }), {
+      minItems: 1,
+      uniqueItems: true,
+      description: `the 2xx an accepted ${operation} gets (default [201])`,
+    }),
+  );
 const statusList = Type.Array(Type.String({ pattern: '^[A-Z]{4}$' }), { minItems: 1, uniqueItems: true });
 
 const expectations = Strict(
@@ -228,7 +236,17 @@ const expectations = Strict(
     returnAnswer: Type.Optional(
       OneOf(
         ['data', 'id-only', 'any'],
-        'the answer to an accepted pacs.004 (not shown): 201 with a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx',
+        'the answer to an accepted pacs.004 (not shown): a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx body',
+      ),
+    ),
+    acceptanceStatus: Type.Optional(
+      Strict(
+        {
+          cancel: successStatuses('camt.056'),
+          returnPayment: successStatuses('pacs.004'),
+          refund: successStatuses('pacs.007'),
+        },
+        'the success status of the operations §4.4 lists without one (§7’s 201 is the payment’s): 201 Created, 202 Accepted…; a Location header, where sent, names the resource',
       ),
     ),
     nbOfTxsNumber: Type.Optional(

@@ -73,6 +73,18 @@ export function declaredClientList(profile: Profile): DeclaredClient[] {
   ];
 }
 
+/** The operations §4.4 lists with no success status: which 2xx accepts them is the profile's reading. */
+export type AcceptedOperation = keyof NonNullable<Expectations['acceptanceStatus']>;
+
+/** What a profile that does not say reads: 201, as §7 answers a payment. */
+export const DEFAULT_ACCEPTANCE_STATUS: readonly number[] = [201];
+
+/** The 2xx an accepted camt.056, pacs.004 or pacs.007 gets (expectations.acceptanceStatus). */
+export const acceptanceStatusOf = (
+  expectations: Pick<Expectations, 'acceptanceStatus'>,
+  op: AcceptedOperation,
+): readonly number[] => expectations.acceptanceStatus?.[op] ?? DEFAULT_ACCEPTANCE_STATUS;
+
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },

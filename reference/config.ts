@@ -19,6 +19,8 @@ export interface Config {
   admin: boolean;
   batchIntervalMs: number;
   settlementDelayMs: number;
+  /** How long a transfer settled as accepted reads the dialect's settlingStatus (REF_SETTLING_MS), when it has one. */
+  settlingMs: number;
   latencyMs: number;
   /** Requests a second each client may send (REF_RATE_LIMIT_RPS); more get 429 with Retry-After. 0: no limit. */
   rateLimitRps: number;
@@ -134,6 +136,7 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     admin,
     batchIntervalMs: options.batchIntervalMs ?? int('REF_BATCH_INTERVAL_MS', env.REF_BATCH_INTERVAL_MS, 100, 1),
     settlementDelayMs: options.settlementDelayMs ?? int('REF_SETTLEMENT_DELAY_MS', env.REF_SETTLEMENT_DELAY_MS, 100, 0),
+    settlingMs: options.settlingMs ?? int('REF_SETTLING_MS', env.REF_SETTLING_MS, 1000, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
     rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
     retryAfter: options.retryAfter ?? retryAfterForm(env.REF_RETRY_AFTER),

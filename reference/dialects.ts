@@ -108,6 +108,19 @@ export interface Dialect {
   amountPrecision: 'refuse' | 'accept';
   /** An amount beyond this service's bound (15 significant digits, inside ISO 20022's 18): refused, or accepted (MNY-05). */
   amountDigits: 'refuse' | 'accept';
+  /**
+   * The status of an accepted camt.056, pacs.004 and pacs.007, which §4.4 does not give (§7's 201 is the
+   * payment's): 201 Created, or 202 Accepted with a Location header naming the new resource's status
+   * (camt029/{id} for a cancellation, pacs002/{id} for a return or a refund).
+   */
+  acceptanceStatus: 201 | 202;
+  /**
+   * A code shown between the interim one and the accepted one, for REF_SETTLING_MS from the first
+   * status read that finds the transfer settled:
+   * ISO's ACSC (settlement completed on the debtor's side), before the accepted code (the creditor's).
+   * §3 documents ACCC as final, not ACSC: a target may pass through it.
+   */
+  settlingStatus: 'none' | 'ACSC';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -161,6 +174,8 @@ export const defaultDialect: Dialect = {
   returnAnswer: 'data',
   amountPrecision: 'refuse',
   amountDigits: 'refuse',
+  acceptanceStatus: 201,
+  settlingStatus: 'none',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -188,6 +203,10 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     assertionReplay: 'allow',
     scaJtiReplay: 'allow',
   },
+  // A target that accepts the flows it does not show with 202 and a Location header.
+  'accepts-202': { ...defaultDialect, name: 'accepts-202', acceptanceStatus: 202 },
+  // A target whose payments pass ACSP, then ACSC, then ACCC, each for a while.
+  'settles-via-acsc': { ...defaultDialect, name: 'settles-via-acsc', interimStatus: 'ACSP', settlingStatus: 'ACSC' },
 };
 
 type Choice = string | number;
@@ -219,6 +238,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   returnAnswer: ['data', 'id-only'],
   amountPrecision: ['refuse', 'accept'],
   amountDigits: ['refuse', 'accept'],
+  acceptanceStatus: [201, 202],
+  settlingStatus: ['none', 'ACSC'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

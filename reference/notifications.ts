@@ -8,7 +8,8 @@ export interface IncomingNotification {
   creationDateTime: string;
 }
 
-const TIMEOUT_MS = 2000;
+/** Settlement never waits for it: a receiver on a loaded machine may take seconds to read a request. */
+const TIMEOUT_MS = 10_000;
 
 export function sendNotification(url: string, notification: IncomingNotification): void {
   void fetch(url, {

@@ -6,16 +6,23 @@ import type { Transfer } from './ledger-of-payments/store';
 
 export const CANCELLED_STATUS = 'CANC';
 
+export interface StatusTiming {
+  settlingMs: number;
+  revertAfterMs?: number;
+}
+
 /**
- * `revertAfterMs`: the status-reverts-later fault's delay (config.ts lateFaultMs): once a read served
- * the final status that long ago, reads serve the interim status again.
+ * The txSts a transfer reads now. `settlingMs`: how long the dialect's settlingStatus shows, from the
+ * first read of the transfer settled as accepted, before the accepted code. `revertAfterMs`: the status-reverts-later
+ * fault's delay (config.ts lateFaultMs): once a read served the final status that long ago, reads serve
+ * the interim status again.
  */
 export function txStatus(
   transfer: Transfer,
   dialect: Dialect,
   faults: FaultSet,
-  nowMs = Date.now(),
-  revertAfterMs = Number.POSITIVE_INFINITY,
+  nowMs: number,
+  { settlingMs, revertAfterMs = Number.POSITIVE_INFINITY }: StatusTiming,
 ): string {
   const interim = faults.has('status-non-iso-interim') ? 'PENDING' : dialect.interimStatus;
   const phase = transfer.phase;
@@ -28,7 +35,12 @@ export function txStatus(
     case 'sent':
       return interim;
     case 'accepted':
-      return faults.has('status-accepted-as-acsp') ? 'ACSP' : dialect.acceptedStatus;
+      if (faults.has('status-accepted-as-acsp')) return 'ACSP';
+      // From the first read that finds it settled, so that a client following the status sees the
+      // settling code however late its reads come, as a slow second leg would show it.
+      if (dialect.settlingStatus !== 'none' && nowMs < transfer.finalReadAtMs! + settlingMs)
+        return dialect.settlingStatus;
+      return dialect.acceptedStatus;
     case 'rejected':
       return dialect.rejectStatus;
     case 'cancelled':
@@ -41,9 +53,9 @@ export function statusReport(
   dialect: Dialect,
   faults: FaultSet,
   nowMs: number,
-  revertAfterMs?: number,
+  timing: StatusTiming,
 ): Record<string, unknown> {
-  const txSts = txStatus(transfer, dialect, faults, nowMs, revertAfterMs);
+  const txSts = txStatus(transfer, dialect, faults, nowMs, timing);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
       orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,

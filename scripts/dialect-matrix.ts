@@ -214,6 +214,14 @@ const SWITCHES: Readonly<
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
   amountDigits: { field: 'expectations.amountDigits', seen: 'only' },
+  // Returns are answered in every dialect (camt.056 and pacs.007 only in the root a dialect accepts).
+  acceptanceStatus: { field: 'expectations.acceptanceStatus.returnPayment', seen: 'only' },
+  // Passed through before the accepted code, so interim: unless it is the accepted code itself.
+  settlingStatus: {
+    field: 'expectations.statusCodes.pending',
+    seen: 'includes',
+    when: (dialect) => dialect.settlingStatus !== 'none' && dialect.settlingStatus !== dialect.acceptedStatus,
+  },
   'causeStatus.scaHd': {
     field: 'expectations.refusalStatus.sca',
     seen: 'includes',

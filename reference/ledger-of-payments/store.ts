@@ -47,7 +47,7 @@ export interface Transfer {
   original: Transfer | null;
   /** Reads of a final status so far (status-regresses fault). */
   finalReads: number;
-  /** When a read first served its final status (status-reverts-later fault). */
+  /** When a read first found it final (status-reverts-later fault; where a settling code's time starts). */
   finalReadAtMs: number | null;
   /** When the last refund of this payment arrived (refund-race-overrun fault). */
   lastRefundAtMs: number | null;

@@ -10,7 +10,7 @@ import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-pa
 import { authenticate, checkAccept } from '../headers';
 import { ApiError, errorsOf } from '../errors';
 import { validateCamt056 } from '../validate/camt056';
-import { peekString, prepareSubmission, repeatBody, validationError } from './submit';
+import { peekString, prepareSubmission, repeatBody, sendAccepted, validationError } from './submit';
 import { idempotencyConflict } from './business';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
@@ -97,7 +97,7 @@ async function requestCancellation(
     createdAtMs: sub.nowMs,
   };
   ctx.store.addCancellation(cancellation);
-  return reply.code(201).send({ data: cancellation.response });
+  return sendAccepted(reply, dialect, `/payments/camt029/v09/${encodeURIComponent(id)}`, cancellation.response);
 }
 
 function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot']): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { validatePacs007 } from '../validate/pacs007';
-import { peekString, prepareSubmission, validationError } from './submit';
+import { peekString, prepareSubmission, sendAccepted, validationError } from './submit';
 import {
   businessOutcome,
   businessReasons,
@@ -156,9 +156,9 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original.refundedPounds += fields.refundCents / 100;
   }
   ctx.lifecycle.enqueue(transfer);
-  return reply
-    .code(faults.has('refund-answers-500') ? 500 : faults.has('refund-answers-202') ? 202 : 201)
-    .send({ data: response });
+  if (faults.has('refund-answers-500')) return reply.code(500).send({ data: response });
+  const statusPath = `/payments/pacs002/v12/${encodeURIComponent(id)}`;
+  return sendAccepted(reply, sub.caller.dialect, statusPath, response, faults.has('refund-answers-202'));
 }
 
 export function registerRefundRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
-import { peekString, prepareSubmission, validationError } from './submit';
+import { peekString, prepareSubmission, sendAccepted, validationError } from './submit';
 import {
   businessOutcome,
   businessReasons,
@@ -161,9 +161,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   // Booked at submission; a return that will settle as rejected (businessRejection: status) is not.
   if (original && pendingRejection === null) original.returned = true;
   ctx.lifecycle.enqueue(transfer);
-  return reply
-    .code(faults.has('return-answers-500') ? 500 : faults.has('return-answers-202') ? 202 : 201)
-    .send({ data: response });
+  if (faults.has('return-answers-500')) return reply.code(500).send({ data: response });
+  const statusPath = `/payments/pacs002/v12/${encodeURIComponent(id)}`;
+  return sendAccepted(reply, sub.caller.dialect, statusPath, response, faults.has('return-answers-202'));
 }
 
 export function registerReturnRoutes(app: FastifyInstance, ctx: ServiceContext): void {

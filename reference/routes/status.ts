@@ -32,7 +32,7 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
       response: {},
       createdAtMs: nowMs,
     });
-    return reply.code(200).send(statusReport(invented, dialect, faults, nowMs));
+    return reply.code(200).send(statusReport(invented, dialect, faults, nowMs, { settlingMs: ctx.config.settlingMs }));
   }
   // Only the submitting client reads a status (README: another client's resource is 404); the
   // beneficiary reads an incoming payment with GET pacs008/v08 instead.
@@ -45,9 +45,12 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   // Status codes follow the dialect of the client that submitted the transfer (it is the caller unless
   // status-cross-client-readable lets another client read it).
   const submitterDialect = ctx.registry.get(transfer.clientId)?.dialect ?? dialect;
-  return reply
-    .code(faults.has('status-answers-203') ? 203 : 200)
-    .send(statusReport(transfer, submitterDialect, faults, nowMs, lateFaultMs(ctx.config, 'status-reverts-later')));
+  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(
+    statusReport(transfer, submitterDialect, faults, nowMs, {
+      settlingMs: ctx.config.settlingMs,
+      revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
+    }),
+  );
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {

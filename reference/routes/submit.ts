@@ -3,7 +3,7 @@
  * authentication -> headers -> Content-Type -> body parse -> SCA (signature, hd, nonce).
  * Idempotency and validation follow in each route.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import type { FaultSet } from '../faults';
 import { type Caller, authenticate, checkAccept, headerValue, requireJsonContentType } from '../headers';
@@ -76,6 +76,23 @@ export function repeatBody(dialect: Dialect, response: Record<string, unknown>):
     return { data: { [key]: response[key] } };
   }
   return { data: response };
+}
+
+/**
+ * Sends the answer to an accepted camt.056, pacs.004 or pacs.007 (§4.4 shows no status): the dialect's
+ * acceptanceStatus, with a Location header naming the status resource when it is 202. `otherStatus`
+ * (a fault) answers the other one of 201 and 202, still with the dialect's Location.
+ */
+export function sendAccepted(
+  reply: FastifyReply,
+  dialect: Dialect,
+  statusPath: string,
+  data: Record<string, unknown>,
+  otherStatus = false,
+): FastifyReply {
+  const status = otherStatus ? (dialect.acceptanceStatus === 201 ? 202 : 201) : dialect.acceptanceStatus;
+  if (dialect.acceptanceStatus === 202) reply.header('location', statusPath);
+  return reply.code(status).send({ data });
 }
 
 /** A nested string read without validation (idempotency keys are looked up before validation). */

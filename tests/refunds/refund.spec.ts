@@ -15,8 +15,10 @@ import { refundSplits, type RefundSplitCase } from '../../cases/refund-cases';
 import type { Verdicts } from '../../checks/verdicts';
 import {
   acceptedAnswer,
+  acceptedAs,
   endsIn,
   hasStatus,
+  locationNames,
   namesId,
   neverServerError,
   refusedAnswer,
@@ -196,10 +198,15 @@ test.describe('refund (pacs.007): one refund', () => {
       );
     verdicts.assume(
       'RFD-07',
-      `the declared shape (root ${api.profile.messages.refund.root}) is accepted (201)`,
-      hasStatus(answer.exchange, [201]),
+      `the declared shape (root ${api.profile.messages.refund.root}) is accepted with the profile’s status`,
+      acceptedAs(answer.exchange, 'refund', api.profile.expectations),
     );
     if (!is2xx(answer.exchange)) return;
+    verdicts.assume(
+      'RFD-07',
+      'a Location header names the refund',
+      locationNames(answer.exchange, answer.paymentsServiceId),
+    );
     verdicts.assume(
       'RFD-07',
       'the pacs.007 answer is a §2.3-like data object',

@@ -11,18 +11,21 @@ import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answered, answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
 import {
+  acceptedAs,
   acceptedOrRefused,
   endsIn,
   equals,
-  hasStatus,
+  locationNames,
   namesId,
   statusServed,
   twinAccepted,
   acceptedAnswer,
+  hasStatus,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
+import { acceptanceStatusOf } from '../../helpers/profile';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -42,11 +45,18 @@ test.describe('return (pacs.004): accepted returns', () => {
     const { exchange } = await submitReturn(api, message, { client: returner });
     verdicts.originalHeld(exchange);
     const declared = api.profile.expectations.returnAnswer ?? 'data';
-    verdicts.check(
+    const accepted = verdicts.check(
       'RTR-01',
       'a valid return is accepted',
-      acceptedAnswer(exchange, declared === 'any' ? undefined : { rule: 'RTR-37', status: 201 }),
+      acceptedAnswer(
+        exchange,
+        declared === 'any'
+          ? undefined
+          : { rule: 'RTR-37', status: acceptanceStatusOf(api.profile.expectations, 'returnPayment') },
+      ),
     );
+    if (accepted)
+      verdicts.assume('RTR-37', 'a Location header names the return', locationNames(exchange, idOf(api, exchange)));
     if (declared === 'id-only') {
       verdicts.assume('RTR-37', 'the pacs.004 answer is {"data":{"paymentsServiceId"}}', {
         ok: namesOnlyItsId(exchange),
@@ -182,7 +192,11 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     );
     const mode = profile.expectations.returnUnknownOriginal ?? 'either';
     if (mode === 'accept')
-      verdicts.assume('RTR-36', 'the return of an unknown original is accepted', hasStatus(exchange, [201]));
+      verdicts.assume(
+        'RTR-36',
+        'the return of an unknown original is accepted with the profile’s status',
+        acceptedAs(exchange, 'returnPayment', profile.expectations),
+      );
     if (mode === 'refuse') {
       const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
       const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;

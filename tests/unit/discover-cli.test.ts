@@ -1,6 +1,7 @@
 /**
  * `npm run discover` end to end, as a user runs it: a profile whose reference dialect is not the
- * default (pacs.007 root, interim code, SCA status), discovery against a reference of its own, the
+ * default (pacs.007 root, interim code, SCA status, 202 for the operations §4.4 gives no status, ACSC
+ * passed through before ACCC), discovery against a reference of its own, the
  * discovered file (each answer with its redacted exchange, no JWT signature, no secret), the diff, and
  * --write adopting exactly the fields that differ. And the live guard: a live profile is refused
  * unless confirmed, before any request.
@@ -20,7 +21,13 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   timeout: 120_000,
 }, () => {
   const dir = tempDir('discover');
-  const dialect = { refundRoot: 'fitoFIPmtRvsl', interimStatus: 'PDNG', 'refusalStatus.sca': 403 };
+  const dialect = {
+    refundRoot: 'fitoFIPmtRvsl',
+    interimStatus: 'PDNG',
+    'refusalStatus.sca': 403,
+    acceptanceStatus: 202,
+    settlingStatus: 'ACSC',
+  };
   const original = setJsonValue(setJsonValue(local, ['name'], 'demo'), ['target', 'dialect'], dialect);
   writeFileSync(path.join(dir, 'demo.json'), original);
 
@@ -37,24 +44,32 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   );
   assert.match(
     ran.stdout,
-    /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root/,
+    /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root, expectations\.acceptanceStatus\.cancel, expectations\.acceptanceStatus\.returnPayment, expectations\.acceptanceStatus\.refund/,
   );
   assert.match(ran.stdout, /fixpoint: the adopted profile admits every one of the \d+ answers discovery observed/);
 
-  // Adopted: exactly the three fields that differ and the two the default left open (tokenErrorCodes, cancelUnknownPayment), each in place; the profile loads.
+  // Adopted: exactly the fields that differ and the two the default left open (tokenErrorCodes, cancelUnknownPayment), each in place; the profile loads.
+  // ACSC, passed through before ACCC, is interim for this target: discovery followed the payment until its status stopped changing.
   const adopted = readFileSync(path.join(dir, 'demo.json'), 'utf8');
   const profile = loadProfile('demo', dir);
   assert.deepEqual(
-    [profile.messages.refund.root, profile.expectations.statusCodes.pending, profile.expectations.refusalStatus.sca],
-    ['fitoFIPmtRvsl', ['PDNG'], [403]],
+    [
+      profile.messages.refund.root,
+      profile.expectations.statusCodes.pending,
+      profile.expectations.statusCodes.accepted,
+      profile.expectations.refusalStatus.sca,
+      profile.expectations.acceptanceStatus,
+    ],
+    ['fitoFIPmtRvsl', ['PDNG', 'ACSC'], ['ACCC'], [403], { cancel: [202], returnPayment: [202], refund: [202] }],
   );
   const changed = adopted.split('\n').filter((line) => !original.split('\n').includes(line));
   assert.deepEqual(changed, [
     '      "sca": [403],',
-    '      "pending": ["PDNG"],',
+    '      "pending": ["PDNG", "ACSC"],',
     '    "rejectTrigger": { "creditorAccount": "99999999", "reasonCode": "AC04" },',
     '    "tokenErrorCodes": "generic",',
-    '    "cancelUnknownPayment": "notFound"',
+    '    "cancelUnknownPayment": "notFound",',
+    '    "acceptanceStatus": { "cancel": [202], "returnPayment": [202], "refund": [202] }',
     '  "messages": { "refund": { "root": "fitoFIPmtRvsl" } },',
   ]);
 
@@ -68,7 +83,7 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   const refund = discovered.observations.find((o) => o.key === 'messages.refund.root')!;
   assert.deepEqual(
     [refund.observed, refund.exchange?.request, refund.exchange?.status],
-    ['fitoFIPmtRvsl', 'POST /payments/pacs007/v08', 201],
+    ['fitoFIPmtRvsl', 'POST /payments/pacs007/v08', 202],
   );
   assert.doesNotMatch(text, /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]{20,}/, 'no signed JWT');
   assert.doesNotMatch(text, /-----BEGIN/, 'no key');

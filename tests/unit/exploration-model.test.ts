@@ -205,23 +205,33 @@ test('a directed step whose intended outcome the spec leaves open is blocked, no
   assert.equal(missedIntention(decided, back('refund', 100n, 400), 'accepted'), undefined, 'judged, not blocked');
 });
 
-test('statuses the payer reads never move back, never change once final, and match its cancellation', () => {
-  assert.deepEqual(judgePayerStatus(settled(), 'ACCC', 'accepted'), []);
-  assert.equal(judgePayerStatus(settled(), 'PEND', 'pending')[0]?.rule, 'STS-10');
-  assert.equal(judgePayerStatus(settled(), 'RJCT', 'rejected')[0]?.rule, 'STS-10');
+const NO_LISTS = { statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] } };
+
+test('statuses the payer reads never change after ACCC or RJTC, and match its cancellation', () => {
+  assert.deepEqual(judgePayerStatus(settled(), 'ACCC', 'accepted', NO_LISTS), []);
+  assert.equal(judgePayerStatus(settled(), 'PEND', 'pending', NO_LISTS)[0]?.rule, 'STS-10');
+  assert.equal(judgePayerStatus(settled(), 'RJCT', 'rejected', NO_LISTS)[0]?.rule, 'STS-10');
   assert.deepEqual(
-    judgePayerStatus(settled(10_000n, { status: 'pending', history: ['PEND'] }), 'ACCC', 'accepted'),
+    judgePayerStatus(settled(10_000n, { status: 'pending', history: ['PEND'] }), 'ACCC', 'accepted', NO_LISTS),
     [],
   );
+  const pending: Partial<PaymentModel> = { status: 'pending', history: ['PEND'] };
   assert.equal(
-    judgePayerStatus(settled(10_000n, { status: 'pending', cancellation: 'confirmed' }), 'ACCC', 'accepted')[0]?.rule,
+    judgePayerStatus(settled(10_000n, { ...pending, cancellation: 'confirmed' }), 'ACCC', 'accepted', NO_LISTS)[0]
+      ?.rule,
     'CXL-02',
   );
   assert.equal(
-    judgePayerStatus(settled(10_000n, { status: 'pending', strangerCancelled: true }), 'CANC', 'cancelled')[0]?.rule,
+    judgePayerStatus(settled(10_000n, { ...pending, strangerCancelled: true }), 'CANC', 'cancelled', NO_LISTS)[0]?.rule,
     'XCL-01',
   );
-  assert.equal(judgePayerStatus(settled(), 'XXXX', undefined)[0]?.rule, 'STS-07');
+  // Only §3's final codes are final by rule: ACSC (final in ISO's table) followed by another code is a
+  // lesson about the target, never a finding; ACCC followed by ACSC is one.
+  const viaAcsc = settled(10_000n, { history: ['ACSP', 'ACSC'] });
+  assert.deepEqual(judgePayerStatus(viaAcsc, 'ACCC', 'accepted', NO_LISTS), []);
+  assert.deepEqual(judgePayerStatus(viaAcsc, 'ACSP', 'pending', NO_LISTS), []);
+  assert.equal(judgePayerStatus(settled(), 'ACSC', 'accepted', NO_LISTS)[0]?.rule, 'STS-10');
+  assert.equal(judgePayerStatus(settled(), 'XXXX', undefined, NO_LISTS)[0]?.rule, 'STS-07');
 });
 
 test('reads by others and cancellations', () => {

@@ -48,12 +48,16 @@ test('money: a violation only when every resolution of the maybes breaks it', ()
   assert.equal(over.verdict === 'broken' && over.finding.rule, 'MNY-01');
 });
 
-test('a final status is followed only by itself; a pending one by anything', () => {
-  assert.equal(forbiddenMove(undefined, 'pending'), undefined);
-  assert.equal(forbiddenMove('pending', 'accepted'), undefined);
-  assert.equal(forbiddenMove('pending', 'pending'), undefined);
-  assert.equal(forbiddenMove('accepted', 'accepted'), undefined);
-  assert.equal(forbiddenMove('accepted', 'pending'), 'accepted');
-  assert.equal(forbiddenMove('accepted', 'rejected'), 'accepted');
-  assert.equal(forbiddenMove('cancelled', 'accepted'), 'cancelled');
+test('only ACCC and RJTC are followed by nothing else; any other code by anything, whatever the profile lists', () => {
+  const iso = { statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] } };
+  const acscInterim = { statusCodes: { pending: ['ACSP', 'ACSC'], accepted: ['ACCC'], rejected: [], cancelled: [] } };
+  assert.equal(forbiddenMove(undefined, 'PDNG', iso), undefined);
+  assert.equal(forbiddenMove('PDNG', 'ACCC', iso), undefined);
+  assert.equal(forbiddenMove('ACCC', 'ACCC', iso), undefined);
+  assert.equal(forbiddenMove('ACCC', 'PDNG', iso), 'ACCC');
+  assert.equal(forbiddenMove('ACCC', 'ACSC', acscInterim), 'ACCC');
+  assert.equal(forbiddenMove('RJTC', 'ACCC', iso), 'RJTC');
+  assert.equal(forbiddenMove('ACSC', 'ACCC', iso), undefined, 'ACSC, final in ISO’s table, followed by ACCC: a lesson');
+  assert.equal(forbiddenMove('ACSC', 'ACCC', acscInterim), undefined);
+  assert.equal(forbiddenMove('CANC', 'ACCC', iso), undefined, 'CXL-02 judges a cancelled payment that settles');
 });

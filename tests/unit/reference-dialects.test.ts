@@ -268,6 +268,65 @@ test('status codes follow the submitter (interimStatus ACTC, acceptedStatus ACSC
   assert.equal(await read(), 'ACSC');
 });
 
+test('settlingStatus ACSC: a settled payment reads ACSC for REF_SETTLING_MS, then its acceptedStatus', async () => {
+  const slow = await Harness.start({ settlingMs: 150 });
+  try {
+    const payer = await slow.client({ dialect: 'settles-via-acsc', batching: 'manual' });
+    const t = await slow.token(payer);
+    const res = await slow.post('pacs008/v10', payer, t, JSON.stringify(pacs008()));
+    const id = (res.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
+    const seen: string[] = [];
+    for (let i = 0; i < 200 && seen.at(-1) !== 'ACCC'; i++) {
+      if (i === 1) await send(`${slow.url}/_admin/clients/${payer.clientId}/send-batch`, { method: 'POST' });
+      const report = (await slow.get(`pacs002/v12/${id}`, payer, t)).json as {
+        fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string; accptncDtTm?: string }> };
+      };
+      const entry = report.fitoFIPmtStsRpt.txInfAndSts[0]!;
+      if (entry.txSts !== seen.at(-1)) seen.push(entry.txSts);
+      assert.equal(entry.accptncDtTm !== undefined, entry.txSts === 'ACCC', 'accptncDtTm with the accepted code only');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(seen, ['ACSP', 'ACSC', 'ACCC']);
+  } finally {
+    await slow.close();
+  }
+});
+
+test('acceptanceStatus 202: camt.056, pacs.004 and pacs.007 are accepted with 202 and a Location naming the resource', async () => {
+  const location = (reply: { headers: Headers }) => reply.headers.get('location');
+  const payee = await h.client({ dialect: 'accepts-202' });
+  const payer = await h.client({ dialect: 'accepts-202', batching: 'manual' });
+  const tp = await h.token(payer);
+  const tb = await h.token(payee);
+  const idOf = (reply: { json: unknown }) =>
+    (reply.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
+  const pending = pacs008();
+  assert.equal((await h.post('pacs008/v10', payer, tp, JSON.stringify(pending))).status, 201, 'a payment stays 201');
+  const cancellation = await h.post('camt056/v08', payer, tp, JSON.stringify(camt056(pending)));
+  assert.equal(cancellation.status, 202, cancellation.text);
+  assert.equal(location(cancellation), `/payments/camt029/v09/${idOf(cancellation)}`);
+  assert.equal((await h.get(`camt029/v09/${idOf(cancellation)}`, payer, tp)).status, 200);
+  const sender = await h.client();
+  const settled = await paid(sender, payee);
+  const refund = await h.post('pacs007/v08', payee, tb, JSON.stringify(pacs007(settled, 1)));
+  assert.equal(refund.status, 202, refund.text);
+  assert.equal(location(refund), `/payments/pacs002/v12/${idOf(refund)}`);
+  const returned = await h.post('pacs004/v08', payee, tb, JSON.stringify(pacs004(await paid(sender, payee))));
+  assert.equal(returned.status, 202, returned.text);
+  assert.equal(location(returned), `/payments/pacs002/v12/${idOf(returned)}`);
+  assert.equal((await h.get(`pacs002/v12/${idOf(returned)}`, payee, tb)).status, 200);
+  // The kill matrix's fault answers the other status; a 201 carries no Location in the default dialect.
+  const faulty = await h.client({ dialect: 'accepts-202', faults: ['return-answers-202'] });
+  const tf = await h.token(faulty);
+  const other = await h.post('pacs004/v08', faulty, tf, JSON.stringify(pacs004(await paid(sender, faulty))));
+  assert.equal(other.status, 201, other.text);
+  const plain = await h.client();
+  const tl = await h.token(plain);
+  const created = await h.post('pacs004/v08', plain, tl, JSON.stringify(pacs004(await paid(sender, plain))));
+  assert.equal(created.status, 201, created.text);
+  assert.equal(location(created), null);
+});
+
 test('roots: cancellationRequestRoot, resolutionRoot and refundRoot; the other spelling is refused like a missing root', async () => {
   const payer = await h.client({
     dialect: { cancellationRequestRoot: 'FIToFIPmtCxlReq', resolutionRoot: 'RsltnOfInvstgtn' },

@@ -145,17 +145,24 @@ test('lifecycle: reads in flight together are not ordered, so a pending one besi
   assert.equal(property(checkHistory([w.history()]), 'lifecycle').status, 'passed');
 });
 
-test('lifecycle: which codes are final is the profile’s, not a table of the checker’s', () => {
-  const w = new Worker(0).client('A');
-  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACSC' });
-  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
-  assert.equal(property(checkHistory([w.history()]), 'lifecycle').status, 'failed', 'ISO: ACSC is final');
+test('lifecycle: only ACCC and RJTC never change (§3), whatever the profile lists; other codes are the target’s', () => {
+  const readsOf = (...codes: string[]): Worker => {
+    const w = new Worker(0).client('A');
+    for (const st of codes) w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st });
+    return w;
+  };
+  const lifecycle = (w: Worker, e = expectations): string => property(checkHistory([w.history(e)]), 'lifecycle').status;
+  const acscFinal = { ...expectations, statusCodes: { ...expectations.statusCodes, accepted: ['ACSC'] } };
   const interim = { ...expectations, statusCodes: { ...expectations.statusCodes, pending: ['PEND', 'ACSC'] } };
-  assert.equal(
-    property(checkHistory([w.history(interim)]), 'lifecycle').status,
-    'passed',
-    'this target: ACSC is interim',
-  );
+  assert.equal(lifecycle(readsOf('ACSC', 'PEND')), 'passed', 'ISO’s table takes ACSC as final: a lesson, no violation');
+  assert.equal(lifecycle(readsOf('ACSC', 'PEND'), acscFinal), 'passed', 'the profile’s reading: an assumption');
+  assert.equal(lifecycle(readsOf('ACSP', 'ACSC', 'ACCC'), interim), 'passed', 'ACSC interim for this target');
+  assert.equal(lifecycle(readsOf('ACSP', 'ACSC', 'ACCC')), 'passed');
+  assert.equal(lifecycle(readsOf('ACCC', 'PEND')), 'failed');
+  assert.equal(lifecycle(readsOf('ACCC', 'ACSC'), interim), 'failed', 'no profile makes ACCC interim');
+  const pendingAccc = { ...expectations, statusCodes: { ...expectations.statusCodes, pending: ['PEND', 'ACCC'] } };
+  assert.equal(lifecycle(readsOf('ACCC', 'PEND'), pendingAccc), 'failed');
+  assert.equal(lifecycle(readsOf('RJTC', 'ACCC')), 'failed');
 });
 
 test('money: more refunded than paid, each refund settled accepted, is a violation (MNY-01) proven by the reads', () => {

@@ -15,6 +15,7 @@
  * function here is given it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { runIdInFolderName } from './run-settings';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetTally } from './target-tally';
@@ -94,20 +95,6 @@ export function runExitCode(status: string, counts: Pick<RunCounts, 'inconclusiv
   if (status !== 'passed') return 1;
   return counts.inconclusive ? EXIT_INCONCLUSIVE : 0;
 }
-
-/** 20261122T171622Z: sortable, UTC, valid in a file name everywhere. */
-export const runStamp = (d: Date): string =>
-  d
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
-
-const safeId = (runId: string): string => runId.replace(/[^A-Za-z0-9._-]/g, '_');
-
-export const runFolderName = (date: Date, runId: string): string => `${runStamp(date)}-${safeId(runId)}`;
-
-export const newRunDir = (runId: string, root: string, date = new Date()): string =>
-  path.join(root, runFolderName(date, runId));
 
 const RUN_FOLDER = /^\d{8}T\d{6}Z-.+$/;
 
@@ -300,7 +287,7 @@ export function resolveRun(spec: string, root: string): string | undefined {
     spec === 'last' ? 0 : spec === 'previous' ? 1 : /^last~(\d+)$/.test(spec) ? Number(spec.slice(5)) : undefined;
   if (back !== undefined) return runs[back]?.dir;
   const byName = listRuns(root).find(
-    (e) => e.name === spec || e.name.endsWith(`-${safeId(spec)}`) || e.record?.runId === spec,
+    (e) => e.name === spec || e.name.endsWith(`-${runIdInFolderName(spec)}`) || e.record?.runId === spec,
   );
   if (byName) return byName.dir;
   if (existsSync(spec)) return spec;

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { newRunDir } from './run-folder';
 
 /** Every variable the suite reads, typed, with its default. Reading it changes nothing. */
 export interface SuiteEnvironment {
@@ -230,3 +229,17 @@ export function referenceKnobs(env: NodeJS.ProcessEnv = process.env): Record<str
 /** A variable a profile names for a secret (environments/README.md): its value, or undefined when unset or empty. */
 export const profileVariable = (name: string, env: NodeJS.ProcessEnv = process.env): string | undefined =>
   env[name] || undefined;
+
+/** 20261122T171622Z: sortable, UTC, valid in a file name everywhere. */
+export const runStamp = (d: Date): string =>
+  d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
+
+export const runIdInFolderName = (runId: string): string => runId.replace(/[^A-Za-z0-9._-]/g, '_');
+
+export const runFolderName = (date: Date, runId: string): string => `${runStamp(date)}-${runIdInFolderName(runId)}`;
+
+export const newRunDir = (runId: string, root: string, date = new Date()): string =>
+  path.join(root, runFolderName(date, runId));

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { passedOver, writeRunRecord, runFolderName } from '../../helpers/run-folder';
+import { passedOver, writeRunRecord } from '../../helpers/run-folder';
+import { runFolderName } from '../../helpers/run-settings';
 import { loadNamedRun } from '../../scripts/compare';
 import { cleanEnv, runScript, tempDir } from './support/cli';
 

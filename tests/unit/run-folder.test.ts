@@ -12,14 +12,13 @@ import {
   availableRunsText,
   listRuns,
   mayBeRunning,
-  newRunDir,
   resolveRun,
   rotateRuns,
-  runFolderName,
   runPaths,
   writeRunRecord,
   type RunRecord,
 } from '../../helpers/run-folder';
+import { newRunDir, runFolderName } from '../../helpers/run-settings';
 import { runSettings } from '../../helpers/run-settings';
 import { tempDir } from './support/cli';
 import { suiteEnvironment } from '../../helpers/run-settings';

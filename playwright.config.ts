@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
-import { runSettings } from './helpers/run-settings';
+import { runSettings } from './profile/run-settings';
 import { projectsFor, referenceServers, selectedProfiles, workerCount } from './runner/projects';
 import { consoleReporters, recordOptions } from './runner/reporters/reporters';
 import { keepRecord } from './runner/reporters/keep-record';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { runSettings } from './helpers/run-settings';
-import { loadProfile } from './helpers/profile';
+import { runSettings } from './profile/run-settings';
+import { loadProfile } from './profile/profile';
 import { shareClientKeys } from './helpers/keys';
 import { matrixRun, projectsFor, referenceServers } from './runner/projects';
 import type { RunOptions } from './fixtures/options';

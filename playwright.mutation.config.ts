@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
-import { runSettings } from './helpers/run-settings';
-import { loadProfile } from './helpers/profile';
+import { runSettings } from './profile/run-settings';
+import { loadProfile } from './profile/profile';
 import { shareClientKeys } from './helpers/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
 import { faultGrep, type Fault } from './ledger/kills';

@@ -5,7 +5,7 @@
  * provider registered with such a key); `weakKeyOf` makes the key the suite registers itself.
  */
 import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../helpers/keys';
-import type { WeakKey } from '../helpers/profile';
+import type { WeakKey } from '../profile/profile';
 
 export interface KeyCase {
   name: string;

@@ -10,8 +10,8 @@
 import type { Exchange } from '../helpers/http';
 import { isJsonAnswer } from '../helpers/http';
 import { is2xx, is4xx, isServerError } from '../helpers/http-status';
-import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../helpers/profile';
-import { classifyStatus, finalityOf, isProfileCode } from '../helpers/status-vocabulary';
+import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../profile/profile';
+import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf } from '../ledger/readings';

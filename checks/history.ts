@@ -7,7 +7,7 @@
  *               share an id (IDEM-02, P8-33; XCL-01 across clients)
  *   lifecycle   every read of a resource's status follows one path: §3's final codes (ACCC, RJTC) are
  *               never followed by another code (STS-10); a change after any other code is the target's
- *               (helpers/status-vocabulary.ts statusChange)
+ *               (profile/status-vocabulary.ts statusChange)
  *   money       per original payment, the returns and refunds that went back never exceed it (MNY-01)
  *   visibility  no client reads another client's resource unless the history shows it is that
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
@@ -31,8 +31,8 @@ import {
   type HistoryMeta,
   type WorkerHistory,
 } from '../helpers/history';
-import type { StatusClass } from '../helpers/profile';
-import { classifyStatus, finalityOf, isFinalStatus } from '../helpers/status-vocabulary';
+import type { StatusClass } from '../profile/profile';
+import { classifyStatus, finalityOf, isFinalStatus } from '../profile/status-vocabulary';
 import { formatMinor } from '../helpers/money';
 import { ruleOf } from '../ledger/rules';
 import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';

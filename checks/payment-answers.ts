@@ -15,8 +15,8 @@ import {
   msgIdEchoes,
 } from '../helpers/messages/answers';
 import type { Pacs008Message } from '../helpers/messages/pacs008';
-import type { Profile, StatusClass } from '../helpers/profile';
-import { statusChange } from '../helpers/status-vocabulary';
+import type { Profile, StatusClass } from '../profile/profile';
+import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs } from './refusals';
 

@@ -11,10 +11,10 @@
  * counts); only when that would break it must the maybes be resolved: a judge that can still read
  * their status follows them (exploration), one that cannot calls it undecidable (the history).
  */
-import type { StatusClass } from '../helpers/profile';
+import type { StatusClass } from '../profile/profile';
 import { showMinor, sumMinor } from '../helpers/money';
 import { is2xx, is4xx } from '../helpers/http-status';
-import { statusChange, type Vocabulary } from '../helpers/status-vocabulary';
+import { statusChange, type Vocabulary } from '../profile/status-vocabulary';
 
 /** One judged fact: a rule, whether it held, and the evidence in words. */
 export interface Finding {
@@ -151,7 +151,7 @@ export function moneyVerdict<B extends MoneyBack>(p: PaymentMoney<B>): MoneyVerd
 
 /**
  * STS-10: whether a status read after `before` may be `next`, as the status vocabulary says
- * (helpers/status-vocabulary.ts statusChange): only §3's final codes, ACCC and RJTC, never change; a
+ * (profile/status-vocabulary.ts statusChange): only §3's final codes, ACCC and RJTC, never change; a
  * change after any other code says that code is interim for the target, never a violation. Undefined
  * when the move is allowed, else what was allowed.
  */

@@ -6,7 +6,7 @@
  */
 import type { Exchange } from '../helpers/http';
 import { is2xx, is4xx } from '../helpers/http-status';
-import type { Profile, RefusalClass } from '../helpers/profile';
+import type { Profile, RefusalClass } from '../profile/profile';
 import { answerClass } from '../helpers/target-tally';
 import { answered, answerOf, type Check, type Verdicts } from './verdicts';
 

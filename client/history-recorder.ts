@@ -18,7 +18,7 @@ import {
   type HistoryLine,
   type HistoryOperation,
 } from '../helpers/history';
-import type { OperationName, Profile } from '../helpers/profile';
+import type { OperationName, Profile } from '../profile/profile';
 import type { Redactor } from '../helpers/redact';
 import { toMinor } from '../helpers/money';
 

@@ -3,9 +3,9 @@
  * loads every one before any server starts or any test runs (runner/projects.ts selectedProfiles):
  * a key that cannot be loaded would otherwise fail every test one at a time.
  */
-import { declaredClientList, ProfileError, type Profile } from './profile';
+import { declaredClientList, ProfileError, type Profile } from '../profile/profile';
 import { KeyLoadError, loadPrivateKey, type KeyPair } from './keys';
-import { profileVariable } from './run-settings';
+import { profileVariable } from '../profile/run-settings';
 
 /** A variable a profile names for a secret; unset, one sentence naming it. */
 export function declaredVariable(profile: Profile, variable: string): string {

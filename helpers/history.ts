@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProfileFile } from './profile-schema';
+import type { ProfileFile } from '../profile/profile-schema';
 
 export const HISTORY_FOLDER = 'history';
 

@@ -4,7 +4,7 @@
  * concurrency tests need many requests in flight from one worker.
  */
 import type { Dispatcher, request } from 'undici';
-import { suiteEnvironment, type ProxySettings } from './run-settings';
+import { suiteEnvironment, type ProxySettings } from '../profile/run-settings';
 import { AdaptiveRateLimit, type RateLimitStore } from './rate-limit';
 
 export interface HttpRequest {
@@ -194,7 +194,7 @@ const POOL = { connections: 64, pipelining: 1, keepAliveTimeout: 10_000 };
 
 /**
  * A transport honouring the proxy settings: undici's EnvHttpProxyAgent, given the values read in
- * helpers/run-settings.ts (never left to read the environment itself) when a proxy is set, else a
+ * profile/run-settings.ts (never left to read the environment itself) when a proxy is set, else a
  * plain Agent. An http:// target is requested from the proxy by absolute URI (proxyTunnel: false: a
  * corporate proxy usually allows CONNECT to port 443 only); an https:// one through a CONNECT tunnel.
  * A custom CA (NODE_EXTRA_CA_CERTS) reaches both, being Node's own trust store.

@@ -6,7 +6,7 @@ import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject 
 import { readFileSync, existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { workerRedactor } from './redact';
-import { suiteEnvironment } from './run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 
 export interface KeyPair {
   privateKey: KeyObject;

@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { decodeCompact } from './jws';
-import { fingerprintKeyOf } from './run-settings';
+import { fingerprintKeyOf } from '../profile/run-settings';
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'sca-token', 'cookie', 'set-cookie', 'proxy-authorization']);
 const SENSITIVE_FIELDS = [
@@ -50,7 +50,7 @@ let processKey: string | undefined;
 
 /**
  * The key of the fingerprints: PAYMENTS_FINGERPRINT_KEY, made with the run's identity
- * (helpers/run-settings.ts) and inherited by every worker of the run, so one value gets one
+ * (profile/run-settings.ts) and inherited by every worker of the run, so one value gets one
  * fingerprint across the whole run; a process without it (a unit test, a script) gets a key of its own.
  * It is listed with the secrets for the leak scan and never written to an artifact.
  */

@@ -18,7 +18,7 @@ export interface ReplayInput {
   env: Readonly<Record<string, string>>;
 }
 
-/** Environment of a run that decides what a test sees: the data seed, faults and reference knobs (helpers/run-settings.ts referenceKnobs). */
+/** Environment of a run that decides what a test sees: the data seed, faults and reference knobs (profile/run-settings.ts referenceKnobs). */
 export function replayEnvironment(
   seed: string,
   faults: readonly string[],
@@ -66,7 +66,7 @@ export interface CurlTarget {
   client?: 'secondary';
   /** Faults the run's clients had (the kill matrix, a replay): a fresh reference client gets them too. */
   faults: readonly string[];
-  /** The run's REF_* knobs, for a reference of one's own (helpers/run-settings.ts referenceKnobs). */
+  /** The run's REF_* knobs, for a reference of one's own (profile/run-settings.ts referenceKnobs). */
   referenceKnobs: Readonly<Record<string, string>>;
   /** The mutation the failing request carried (cases/mutations.ts): curl-env applies it again. */
   mutation?: ReplayMutation;

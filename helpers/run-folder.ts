@@ -8,14 +8,14 @@
  *   run.json          runId, seed, projects, command, start, end, status, exit code, counts
  *
  * PAYMENTS_RUN_DIR names the folder. The scripts set it; a plain `npx playwright test` gets one from
- * the config (helpers/run-settings.ts), exported before the workers fork so that they all agree. Nothing
+ * the config (profile/run-settings.ts), exported before the workers fork so that they all agree. Nothing
  * shared is deleted when a run starts: a run writes into its own folder, and old folders are rotated
  * away (the newest PAYMENTS_KEEP_RUNS stay; a folder that may belong to a run still going is never
- * removed). The parent folder is PAYMENTS_RUNS_ROOT (helpers/run-settings.ts reads both): every
+ * removed). The parent folder is PAYMENTS_RUNS_ROOT (profile/run-settings.ts reads both): every
  * function here is given it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { runIdInFolderName } from './run-settings';
+import { runIdInFolderName } from '../profile/run-settings';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetTally } from './target-tally';

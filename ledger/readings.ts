@@ -4,7 +4,7 @@
  * the rule (cases/sca-cases.ts `reading`); its test, discovery's probe and the dialect matrix's switch
  * all follow from the rule's `profileField`, so such a case costs its rule, its row and its field.
  */
-import type { Expectations } from '../helpers/profile';
+import type { Expectations } from '../profile/profile';
 import { ruleOf } from './rules';
 
 export type Reading = 'refuse' | 'allow' | 'either';

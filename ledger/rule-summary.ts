@@ -10,7 +10,7 @@
 import { grantedCapabilities, ruleApplies } from './capabilities';
 import { describeSkip, type RuleOutcome, type SkipReason } from './outcomes';
 import { ruleById, type Rule } from './rules';
-import type { Profile } from '../helpers/profile';
+import type { Profile } from '../profile/profile';
 
 export type RuleStatus = 'passed' | 'failed' | 'inconclusive' | 'not assessed' | 'not applicable' | 'not cited';
 

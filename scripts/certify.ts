@@ -35,10 +35,10 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadProfile, ProfileError, type Profile } from '../helpers/profile';
+import { loadProfile, ProfileError, type Profile } from '../profile/profile';
 import { rules } from '../ledger/rules';
 import { grantedCapabilities } from '../ledger/capabilities';
-import { runSettings, suiteEnvironment } from '../helpers/run-settings';
+import { runSettings, suiteEnvironment } from '../profile/run-settings';
 import {
   MANIFEST_FILE,
   PUBLIC_KEY_FILE,

@@ -21,7 +21,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 import { REPRODUCE_STEP } from './lib/report-content';
 
 export const CHROMIUM = suiteEnvironment().chromium;

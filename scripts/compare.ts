@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import { availableRunsText, passedOver, resolveRun } from '../helpers/run-folder';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 import { PROBE_MEMBER_NAMES } from '../cases/robustness-cases';
 
 // ── reading runs ─────────────────────────────────────────────────────────────────────────────────

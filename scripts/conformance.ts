@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSettings } from '../helpers/run-settings';
+import { runSettings } from '../profile/run-settings';
 import { EXIT_INCONCLUSIVE } from '../helpers/run-folder';
 import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';

@@ -6,7 +6,7 @@
  * stdout on purpose: it is meant to be eval'd, not logged.
  */
 import { parseArgs } from 'node:util';
-import { loadProfile } from '../helpers/profile';
+import { loadProfile } from '../profile/profile';
 import { cliMain } from './lib/cli';
 import { curlEnvironment, exportLines, type CurlEnvOptions } from './lib/curl-env';
 

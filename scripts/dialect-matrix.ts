@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { environmentsDir } from '../helpers/profile';
+import { environmentsDir } from '../profile/profile';
 import { setJsonValue } from '../helpers/json-edit';
 import { shareClientKeys } from '../helpers/keys';
 import { flattenReport, readReportFile, reportErrors, type ReportTest } from '../helpers/playwright-report';

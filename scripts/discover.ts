@@ -17,9 +17,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../helpers/profile';
+import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../profile/profile';
 import { workerRedactor } from '../helpers/redact';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 import { shareClientKeys } from '../helpers/keys';
 import { unsetSecretsSentence } from '../runner/projects';
 import { onboardedClients } from '../client/provisioning';

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 import { availableRunsText, resolveRun } from '../helpers/run-folder';
 import { historyDir } from '../helpers/history';
 import { historyBlock, historyFailed, judgeRunHistory } from '../runner/history';

@@ -13,11 +13,11 @@ import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../ledger/rules';
 import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../ledger/capabilities';
 import { needsOf } from '../fixtures/plan';
-import { declaredClients, type Profile } from '../helpers/profile';
+import { declaredClients, type Profile } from '../profile/profile';
 import type { Operation } from '../ledger/operations';
 import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
-import { loadProfile } from '../helpers/profile';
+import { loadProfile } from '../profile/profile';
 import { cliMain } from './lib/cli';
 import { LANE_SLOTS, REFUSAL_SLOTS } from '../client/flows/live-lane';
 

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { ruleById } from '../ledger/rules';
-import { loadProfile } from '../helpers/profile';
+import { loadProfile } from '../profile/profile';
 import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../helpers/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
 import { batchFaults } from './lib/fault-batches';

@@ -30,7 +30,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadProfile, ProfileError } from '../helpers/profile';
+import { loadProfile, ProfileError } from '../profile/profile';
 import { testRecords, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
 import {
   applyDeviations,
@@ -42,7 +42,7 @@ import {
   type Deviation,
   type DeviationOutcome,
 } from '../ledger/deviations';
-import { runSettings, suiteEnvironment } from '../helpers/run-settings';
+import { runSettings, suiteEnvironment } from '../profile/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';

@@ -1,13 +1,13 @@
 /**
  * `npm run profile-schema [-- --check]`: writes environments/profile.schema.json from
- * helpers/profile-schema.ts, the one source of a profile's shape. Every profile names it in
+ * profile/profile-schema.ts, the one source of a profile's shape. Every profile names it in
  * "$schema", so editors validate and complete profiles with the rules the loader applies.
  * --check writes nothing and fails when the committed file is stale.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { environmentsDir } from '../helpers/profile';
-import { profileSchemaDocument } from '../helpers/profile-schema';
+import { environmentsDir } from '../profile/profile';
+import { profileSchemaDocument } from '../profile/profile-schema';
 import { cliMain } from './lib/cli';
 
 export const PROFILE_SCHEMA_FILE = path.join(environmentsDir, 'profile.schema.json');

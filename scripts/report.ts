@@ -20,7 +20,7 @@ import { specHtml } from '../helpers/spec-html';
 import { reportResults, rulesTitle, type ReportEvidence } from './lib/report-content';
 import { withLoadingProgress, withRulesTitle, withSpecLinks } from './lib/report-page';
 import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 
 /** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */
 export const DEFAULT_OUTPUT = suiteEnvironment().reportDir;

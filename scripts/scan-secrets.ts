@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { suiteEnvironment } from '../helpers/run-settings';
+import { suiteEnvironment } from '../profile/run-settings';
 
 export interface Leak {
   file: string;

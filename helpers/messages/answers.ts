@@ -4,9 +4,9 @@
  * only: what they read is judged in checks/.
  */
 import type { Exchange } from '../http';
-import type { Profile } from '../profile';
+import type { Profile } from '../../profile/profile';
 import type { Pacs008Message } from './pacs008';
-import { fromDeclared } from './shape';
+import { fromDeclared } from '../../profile/message-shape';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>

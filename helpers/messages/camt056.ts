@@ -20,7 +20,7 @@ export interface CancellationTransaction {
   cxlRsnInf: Array<{ rsn: { cd: string } }>;
 }
 
-/** The canonical root; a profile may declare another (messages.cancellation, helpers/messages/shape.ts). */
+/** The canonical root; a profile may declare another (messages.cancellation, profile/message-shape.ts). */
 export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
 
 export type Camt056Message = {

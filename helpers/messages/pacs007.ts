@@ -22,7 +22,7 @@ export interface ReversalTransaction {
   rvslRsnInf: Array<{ rsn: { cd: string } }>;
 }
 
-/** The canonical root; a profile may declare another (messages.refund, helpers/messages/shape.ts). */
+/** The canonical root; a profile may declare another (messages.refund, profile/message-shape.ts). */
 export const PACS007_ROOT = 'fIToFIPmtRvsl';
 
 export type Pacs007Message = {

@@ -17,7 +17,7 @@ import type {
 } from '@playwright/test/reporter';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { suiteEnvironment } from '../../helpers/run-settings';
+import { suiteEnvironment } from '../../profile/run-settings';
 import { formatFailure, plainPaint, type Paint } from './failure';
 import SummaryReporter from './summary';
 

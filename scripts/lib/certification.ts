@@ -7,7 +7,7 @@ import type { HistoryRecord } from '../../helpers/history';
 import { outcomesOfReportTest } from '../../ledger/outcomes';
 import { summariseRuleOutcomes, type RuleResult } from '../../ledger/rule-summary';
 import type { Rule } from '../../ledger/rules';
-import type { Profile } from '../../helpers/profile';
+import type { Profile } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 
 export type { RuleResult, RuleStatus } from '../../ledger/rule-summary';

@@ -13,7 +13,7 @@
  * body, a wrong kid, a missing header, a forged assertion…), built by the function the test used.
  */
 import { readFileSync } from 'node:fs';
-import type { Profile } from '../../helpers/profile';
+import type { Profile } from '../../profile/profile';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
 import { HttpClient } from '../../helpers/http';
 import { generateRsaKeyPair } from '../../helpers/keys';

@@ -13,9 +13,9 @@ import { OPERATIONS, type Operation } from '../../ledger/operations';
 import { ruleIdsOf } from '../../ledger/tags';
 import { outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 import { FAULT_ANNOTATION, faultOperation, killsFault, testOperations } from '../../ledger/kills';
-import type { Profile } from '../../helpers/profile';
+import type { Profile } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
-import { suiteEnvironment } from '../../helpers/run-settings';
+import { suiteEnvironment } from '../../profile/run-settings';
 import type { HistoryVerdict } from '../../checks/history';
 
 /** Per project of the run, the rules its history shows violated, with the number of violations. */

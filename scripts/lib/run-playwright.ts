@@ -65,7 +65,7 @@ export interface SuiteRun {
  * A runner that keeps the results of many projects (the dialect matrix: 30 projects, 16,000 tests)
  * needs more than the workers' 256 MB: `runnerHeapMb` gives the runner its own NODE_OPTIONS and hands
  * the workers' through PAYMENTS_WORKER_NODE_OPTIONS, which the config puts back in NODE_OPTIONS before
- * any worker forks (helpers/run-settings.ts).
+ * any worker forks (profile/run-settings.ts).
  */
 const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
 const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];

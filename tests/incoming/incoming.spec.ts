@@ -25,7 +25,7 @@ import {
   type Incoming,
 } from '../../fixtures/observation-catalogue';
 import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
-import type { Profile } from '../../helpers/profile';
+import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../helpers/loopback-server';
 import { paymentTransaction } from '../../helpers/messages/pacs008';

@@ -10,7 +10,7 @@ import { firstStatusEntry, readStatus } from '../../client/flows/payment';
 import { paymentToRead, repeatLanePayment } from '../../client/flows/live-lane';
 import { answered } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
-import { ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { ISO_STATUS_CODES } from '../../profile/status-vocabulary';
 import { hasStatus, equals } from '../../checks/answers';
 
 test.describe('live lane: a real low-value payment', () => {

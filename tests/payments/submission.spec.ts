@@ -23,7 +23,7 @@ import {
 } from '../../checks/answers';
 import { RawBody, type Api } from '../../client/api';
 import type { Verdicts } from '../../checks/verdicts';
-import type { Expectations } from '../../helpers/profile';
+import type { Expectations } from '../../profile/profile';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */

@@ -25,7 +25,7 @@ import {
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
-import { acceptanceStatusOf } from '../../helpers/profile';
+import { acceptanceStatusOf } from '../../profile/profile';
 
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });

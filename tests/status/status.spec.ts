@@ -19,7 +19,7 @@ import type { Api } from '../../client/api';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../helpers/messages/pacs008';
 import { pacs002Schema } from '../../helpers/schemas/pacs002';
-import { classifyStatus, ISO_STATUS_CODES } from '../../helpers/status-vocabulary';
+import { classifyStatus, ISO_STATUS_CODES } from '../../profile/status-vocabulary';
 import { endsIn, profileCode, statusServed, twinAccepted, hasStatus, equals } from '../../checks/answers';
 import { checkMonotonic, requireId } from '../../checks/payment-answers';
 import { unknownIdStillUnknown } from '../../checks/created-nothing';

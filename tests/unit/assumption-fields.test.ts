@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { rules } from '../../ledger/rules';
 import { assumptionChoices, choices, type Choice } from '../../engines/discovery/choices';
 import { CAPABILITY_WORDS, whatToGrant, type Capability } from '../../ledger/capabilities';
-import { profileSchema } from '../../helpers/profile-schema';
+import { profileSchema } from '../../profile/profile-schema';
 
 interface SchemaNode {
   properties?: Record<string, SchemaNode>;
@@ -41,7 +41,7 @@ test('every assumption rule names the profile fields that state it, and the load
     for (const field of fields)
       assert.ok(
         isProfileField(field),
-        `${rule.id} names ${field}, which the profile schema (helpers/profile-schema.ts) does not accept`,
+        `${rule.id} names ${field}, which the profile schema (profile/profile-schema.ts) does not accept`,
       );
   }
 });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { declaredSecretVariables, loadProfile } from '../../helpers/profile';
+import { declaredSecretVariables, loadProfile } from '../../profile/profile';
 
 const root = path.resolve(__dirname, '..', '..');
 const WORKFLOWS = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];

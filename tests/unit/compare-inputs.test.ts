@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { passedOver, writeRunRecord } from '../../helpers/run-folder';
-import { runFolderName } from '../../helpers/run-settings';
+import { runFolderName } from '../../profile/run-settings';
 import { loadNamedRun } from '../../scripts/compare';
 import { cleanEnv, runScript, tempDir } from './support/cli';
 

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import { loadProfile, type SecretRefs } from '../../helpers/profile';
+import { loadProfile, type SecretRefs } from '../../profile/profile';
 import { Redactor } from '../../helpers/redact';
 import type { Exchange } from '../../helpers/http';
 import { onboardedClients } from '../../client/provisioning';

@@ -22,7 +22,7 @@ import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
 import { decodeCompact } from '../../helpers/jws';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { curlReplay, replayFileStem, replayFiles, replayPointer, type CurlTarget } from '../../helpers/replay';
-import { loadProfile, parseProfile } from '../../helpers/profile';
+import { loadProfile, parseProfile } from '../../profile/profile';
 import { generatedClient, registerClient } from '../../client/target';
 import {
   JWT_BEARER_GRANT,

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, root, runScript, tempDir } from './support/cli';
 import { setJsonValue } from '../../helpers/json-edit';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 import { MAX_REQUESTS } from '../../engines/discovery/session';
 
 const local = readFileSync(path.join(root, 'environments', 'local.json'), 'utf8');

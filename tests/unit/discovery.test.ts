@@ -21,8 +21,8 @@ import {
 } from '../../engines/discovery/diff';
 import { setJsonValue } from '../../helpers/json-edit';
 import type { Observation } from '../../engines/discovery/probes';
-import { profileSchema } from '../../helpers/profile-schema';
-import { parseProfile } from '../../helpers/profile';
+import { profileSchema } from '../../profile/profile-schema';
+import { parseProfile } from '../../profile/profile';
 
 const localText = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8');
 

@@ -1,5 +1,5 @@
 /**
- * One typed module reads the suite's environment (helpers/run-settings.ts), and docs/environment.md's table
+ * One typed module reads the suite's environment (profile/run-settings.ts), and docs/environment.md's table
  * "Environment variables" lists each variable once. These tests fail when code outside that module
  * reads process.env, when code or a CI template names a PAYMENTS_* variable the table does not list,
  * when the table lists a variable nothing reads, and when the reference reads a REF_* knob its own
@@ -12,9 +12,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { root, sourceFiles } from './support/import-graph';
-import { declaredSecretVariables, listProfileNames, loadProfile } from '../../helpers/profile';
+import { declaredSecretVariables, listProfileNames, loadProfile } from '../../profile/profile';
 
-const SETTINGS_MODULE = 'helpers/run-settings.ts';
+const SETTINGS_MODULE = 'profile/run-settings.ts';
 const CI_TEMPLATES = ['.github/workflows/nightly.yml', '.gitlab-ci.yml'];
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
 
@@ -106,9 +106,9 @@ const listed = (name: string): boolean =>
   suiteTable.some((row) => row === name || (row.includes('<') && name.startsWith(row.slice(0, row.indexOf('<')))));
 const profileSecrets = new Set(listProfileNames().flatMap((name) => declaredSecretVariables(loadProfile(name))));
 
-test('only helpers/run-settings.ts reads process.env in the suite (others get a typed setting from it)', () => {
+test('only profile/run-settings.ts reads process.env in the suite (others get a typed setting from it)', () => {
   const reads = suiteFiles.filter((f) => f !== SETTINGS_MODULE && !STANDALONE.includes(f)).flatMap(processEnvReads);
-  assert.deepEqual(reads, [], `read the variable through helpers/run-settings.ts instead:\n  ${reads.join('\n  ')}`);
+  assert.deepEqual(reads, [], `read the variable through profile/run-settings.ts instead:\n  ${reads.join('\n  ')}`);
 });
 
 test('every PAYMENTS_* variable the code or a CI template names is in docs/environment.md', () => {
@@ -123,7 +123,7 @@ test('every PAYMENTS_* variable the code or a CI template names is in docs/envir
   assert.deepEqual(missing, [], `not in docs/environment.md's table: ${missing.join(', ')}`);
 });
 
-test('every variable docs/environment.md lists is one helpers/run-settings.ts (or a standalone file) reads', () => {
+test('every variable docs/environment.md lists is one profile/run-settings.ts (or a standalone file) reads', () => {
   const variable = /^[A-Z][A-Z0-9_]*[A-Z0-9]$/; // REF_ alone is a prefix, not a variable
   // The standalone files also set a variable for their host (allurerc.mjs: ALLURE_NO_ANALYTICS): only the suite's own count there.
   const reads = new Set([

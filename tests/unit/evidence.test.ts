@@ -22,7 +22,7 @@ import { sanitiseProfile, summariseRules, verdictOf } from '../../scripts/lib/ce
 import { testRecords, type TestRecord } from '../../scripts/lib/run-records';
 import { reportTest, ruleFixture } from './support/report-tests';
 import { checkAnnotation, skipAnnotation } from '../../ledger/outcomes';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 import { verifyEvidence } from '../../scripts/verify-evidence';
 import {
   compareRuns,

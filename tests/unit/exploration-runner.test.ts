@@ -11,7 +11,7 @@ import path from 'node:path';
 import { KitPool, type Kit } from '../../engines/exploration/kit';
 import { laneBudget, laneSeed } from '../../engines/exploration/budget';
 import { leftOut } from '../../runner/projects';
-import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../helpers/profile';
+import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { explorationsOf, formatExplorations, parseExploreArgs } from '../../scripts/explore';
 

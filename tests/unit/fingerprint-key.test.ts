@@ -10,7 +10,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redactor, fingerprint, fingerprintKey } from '../../helpers/redact';
-import { runSettings } from '../../helpers/run-settings';
+import { runSettings } from '../../profile/run-settings';
 import { scanForSecrets } from '../../scripts/scan-secrets';
 import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';
 

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describeProxy, HttpClient, noProxyList, TargetUnreachableError } from '../../helpers/http';
-import { suiteEnvironment, type ProxySettings } from '../../helpers/run-settings';
+import { suiteEnvironment, type ProxySettings } from '../../profile/run-settings';
 import { certificatePem, selfSignedCertificate } from '../../helpers/x509';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy';
 

@@ -1,15 +1,15 @@
 /**
  * Item "a JSON syntax error names the line and column": profiles and deviation files are edited by
  * hand; a syntax error in either is told as file:line:column with the offending line (a marker at the
- * column), by one helper (helpers/json-file.ts) both loaders use, not "at position 61".
+ * column), by one helper (profile/json-file.ts) both loaders use, not "at position 61".
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JsonSyntaxError, parseJsonText } from '../../helpers/json-file';
-import { environmentsDir, loadProfile, ProfileError } from '../../helpers/profile';
+import { JsonSyntaxError, parseJsonText } from '../../profile/json-file';
+import { environmentsDir, loadProfile, ProfileError } from '../../profile/profile';
 import { DeviationsError, loadDeviations } from '../../ledger/deviations';
 
 const syntaxError = (text: string): JsonSyntaxError => {

@@ -9,7 +9,7 @@ import {
   livePaymentAmount,
   recordLivePayment,
 } from '../../client/live-budget';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 
 const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };
 const message = (value: number) => ({

@@ -12,7 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 
 const root = path.resolve(__dirname, '..', '..');
 const cli = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');

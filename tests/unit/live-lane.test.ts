@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { documentedRules, headerCases, liveHeaderCases } from '../../cases/sca-cases';
 import { reads } from '../../cases/credential-rows';
 import { LANE_SLOTS, REFUSAL_SLOTS } from '../../client/flows/live-lane';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 import { liveLane, type ListedTest } from '../../scripts/ledger-check';
 
 test('the live lane tries each documented header rule once, with a case one client can send where there is one', () => {

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadProfile, type Profile } from '../../helpers/profile';
+import { loadProfile, type Profile } from '../../profile/profile';
 import {
   grantedCapabilities,
   originalAssumption,

@@ -6,14 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadProfile, secretVariables } from '../../helpers/profile';
+import { loadProfile, secretVariables } from '../../profile/profile';
 import { onboardedClients } from '../../client/provisioning';
 import { clientFromEnvironment, resolveTarget } from '../../client/target';
 import { grantedCapabilities } from '../../ledger/capabilities';
 import { shareClientKeys } from '../../helpers/keys';
 import { startReference } from '../../reference/server';
 import { requestToken } from './reference-harness';
-import type { RunSettings } from '../../helpers/run-settings';
+import type { RunSettings } from '../../profile/run-settings';
 import { is4xx } from '../../helpers/http-status';
 
 test('onboarding fills every variable the profile names, once per run; other profiles are left alone', () => {

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadProfile, parseProfile } from '../../helpers/profile';
-import { secretVariables } from '../../helpers/profile';
+import { loadProfile, parseProfile } from '../../profile/profile';
+import { secretVariables } from '../../profile/profile';
 import { unsetSecretsSentence } from '../../runner/projects';
 import { cleanEnv, dummySecrets, runPlaywrightCli, tempDir } from './support/cli';
 

@@ -1,5 +1,5 @@
 /**
- * helpers/profile-schema.ts is the one source of a profile's shape; environments/profile.schema.json
+ * profile/profile-schema.ts is the one source of a profile's shape; environments/profile.schema.json
  * is generated from it for editors, and environments/README.md explains each field. These tests fail
  * when the generated file is stale, when a profile in environments/ would not validate in an editor,
  * and when a field has no word in the README.
@@ -11,15 +11,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { environmentsDir, listProfileNames } from '../../helpers/profile';
-import { profileSchemaDocument } from '../../helpers/profile-schema';
+import { environmentsDir, listProfileNames } from '../../profile/profile';
+import { profileSchemaDocument } from '../../profile/profile-schema';
 
 const SCHEMA_FILE = path.join(environmentsDir, 'profile.schema.json');
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   a: Ajv,
 ) => Ajv;
 
-test('environments/profile.schema.json is what helpers/profile-schema.ts generates (else: npm run profile-schema)', () => {
+test('environments/profile.schema.json is what profile/profile-schema.ts generates (else: npm run profile-schema)', () => {
   assert.ok(existsSync(SCHEMA_FILE), 'environments/profile.schema.json is missing: run npm run profile-schema');
   assert.equal(
     readFileSync(SCHEMA_FILE, 'utf8'),

@@ -16,7 +16,7 @@ import {
   operationPath,
   parseProfile,
   ProfileError,
-} from '../../helpers/profile';
+} from '../../profile/profile';
 
 /** A PEM header built at run time: no file in the repository looks like it holds a private key. */
 const FAKE_PEM_BEGIN = ['-----BEGIN', 'PRIVATE', 'KEY-----'].join(' ');

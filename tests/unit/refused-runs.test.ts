@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadProfile } from '../../helpers/profile';
-import { secretVariables } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
+import { secretVariables } from '../../profile/profile';
 import { cleanEnv, dummySecrets, root, runScript, tempDir } from './support/cli';
 import { historyResultCounts } from './support/report-tests';
 

@@ -18,10 +18,10 @@ import {
   writeRunRecord,
   type RunRecord,
 } from '../../helpers/run-folder';
-import { newRunDir, runFolderName } from '../../helpers/run-settings';
-import { runSettings } from '../../helpers/run-settings';
+import { newRunDir, runFolderName } from '../../profile/run-settings';
+import { runSettings } from '../../profile/run-settings';
 import { tempDir } from './support/cli';
-import { suiteEnvironment } from '../../helpers/run-settings';
+import { suiteEnvironment } from '../../profile/run-settings';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -20,7 +20,7 @@ import {
   type HistoryMeta,
   type WorkerHistory,
 } from '../../helpers/history';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest } from './support/report-tests';
 import { faultCatalogue } from '../../reference/faults';

@@ -26,7 +26,7 @@ import {
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../helpers/http';
-import { loadProfile } from '../../helpers/profile';
+import { loadProfile } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest, ruleFixture } from './support/report-tests';
 import type { ClientIdentity } from '../../helpers/client-jwts';
@@ -206,7 +206,7 @@ test('exit status: 4 when tests were inconclusive and none failed; a failure is 
 
 test('concurrency.retry429, the former name, is read as concurrency.retry; both at once is refused', async () => {
   const { readFileSync } = await import('node:fs');
-  const { parseProfile, ProfileError } = await import('../../helpers/profile');
+  const { parseProfile, ProfileError } = await import('../../profile/profile');
   const json = JSON.parse(readFileSync('environments/local.json', 'utf8')) as Record<string, unknown>;
   const old = parseProfile(
     { ...json, concurrency: { retry429: { maxRetries: 2, budgetMs: 500 } } },

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { rules } from '../../ledger/rules';
 import { specLink, specLinkFor, firstSection } from '../../helpers/spec-links';
 import { renderSpecHtml, specHtml, specSourceLine, SPEC_FILE } from '../../helpers/spec-html';
-import { loadProfile, parseProfile, ProfileError } from '../../helpers/profile';
+import { loadProfile, parseProfile, ProfileError } from '../../profile/profile';
 import { renderReport } from '../../scripts/report';
 import { cleanEnv, runPlaywrightCli, syntheticResults, tempDir } from './support/cli';
 

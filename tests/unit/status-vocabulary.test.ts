@@ -1,5 +1,5 @@
 /**
- * Which codes are final (helpers/status-vocabulary.ts) and the judges and poll that read it: §3's
+ * Which codes are final (profile/status-vocabulary.ts) and the judges and poll that read it: §3's
  * final codes (ACCC, RJTC) never change; any other code is final or interim as the target uses it,
  * a poll follows a code only ISO's table takes as final until it holds, and the success status of
  * the operations §4.4 gives none is the profile's, a Location naming the resource.
@@ -12,12 +12,12 @@ import {
   isDocumentedFinal,
   isFinalStatus,
   statusChange,
-} from '../../helpers/status-vocabulary';
+} from '../../profile/status-vocabulary';
 import { acceptedAs, locationNames, staysSettled } from '../../checks/answers';
 import { awaitFinalStatus } from '../../client/flows/payment';
 import type { Api } from '../../client/api';
 import type { Exchange } from '../../helpers/http';
-import { loadProfile, type Expectations, type Profile } from '../../helpers/profile';
+import { loadProfile, type Expectations, type Profile } from '../../profile/profile';
 
 const lists = (pending: string[], accepted: string[] = ['ACCC']): Pick<Expectations, 'statusCodes'> => ({
   statusCodes: { pending, accepted, rejected: ['RJCT'], cancelled: ['CANC'] },

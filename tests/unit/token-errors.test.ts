@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenErrorReading } from '../../engines/discovery/triggers';
 import type { Exchange } from '../../helpers/http';
-import { parseProfile } from '../../helpers/profile';
+import { parseProfile } from '../../profile/profile';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

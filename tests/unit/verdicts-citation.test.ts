@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestRecord } from '../../checks/host';
 import { UncitedRuleError, Verdicts } from '../../checks/verdicts';
-import type { Profile } from '../../helpers/profile';
+import type { Profile } from '../../profile/profile';
 import { CHECK_ANNOTATION, SKIP_ANNOTATION } from '../../ledger/outcomes';
 import type { Exchange } from '../../helpers/http';
 import { refusedAs } from '../../checks/refusals';

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { historyDir, historyFile, type HistoryLine } from '../../../helpers/history';
-import { loadProfile } from '../../../helpers/profile';
+import { loadProfile } from '../../../profile/profile';
 import { loadNow, mb, seconds, type Row } from './format';
 import { measureSuite } from './suite-run';
 import { TARGET_HISTORY_LOCAL_MS, TARGET_HISTORY_SYNTHETIC_S, SYNTHETIC_HISTORY_EVENTS, WORKERS } from './targets';

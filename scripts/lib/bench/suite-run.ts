@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { runPlaywright, type SuiteRun } from '../run-playwright';
-import { environmentsDir } from '../../../helpers/profile';
+import { environmentsDir } from '../../../profile/profile';
 import { runPaths } from '../../../helpers/run-folder';
 import { rssSampler } from './process-tree';
 import { probeEnvironment, readProbe, type ProbedProcess } from './probe';

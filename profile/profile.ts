@@ -1,6 +1,6 @@
 /**
  * Environment profiles: one JSON file per deployment under environments/. Loading validates the file
- * against helpers/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
+ * against profile/profile-schema.ts (the one source of its shape and types) and turns the first problem into one sentence naming the field,
  * because a wall of ajv output is not what a QA engineer should have to read.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { JsonSyntaxError, readJsonFile } from './json-file';
 import path from 'node:path';
 import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
 import type { ProfileFile } from './profile-schema';
-import type { MessageShape } from './messages/shape';
+import type { MessageShape } from './message-shape';
 import { profileVariable } from './run-settings';
 
 type RemoteTarget = Extract<ProfileFile['target'], { kind: 'remote' }>;
@@ -29,7 +29,7 @@ export type Expectations = ProfileFile['expectations'];
 export type RefusalClass = keyof Expectations['refusalStatus'];
 export type StatusClass = keyof Expectations['statusCodes'];
 
-/** The declared shapes of the messages the spec does not show (helpers/messages/shape.ts). */
+/** The declared shapes of the messages the spec does not show (profile/message-shape.ts). */
 export interface MessageShapes {
   /** camt.056 requests (POST camt056). */
   cancellation: MessageShape;

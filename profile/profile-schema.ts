@@ -1,6 +1,6 @@
 /**
  * The one source of an environment profile's shape (environments/<name>.json): the loader validates
- * with it, the TypeScript types are `Static<>` of it (helpers/profile.ts), and
+ * with it, the TypeScript types are `Static<>` of it (profile/profile.ts), and
  * environments/profile.schema.json, which editors use through each profile's "$schema", is generated
  * from it (`npm run profile-schema`; tests/unit/profile-schema.test.ts fails when the file is stale).
  * environments/README.md explains every field at length.
@@ -300,7 +300,7 @@ const messages = Strict(
     refund: Type.Optional(messageShape),
     incomingPayment: Type.Optional(messageShape),
   },
-  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007, the pacs.008 of an incoming read); defaults in helpers/profile.ts',
+  'the shapes of the messages the spec does not show (camt.056, camt.029, pacs.007, the pacs.008 of an incoming read); defaults in profile/profile.ts',
 );
 
 const polling = Strict(

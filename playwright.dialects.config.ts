@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { runSettings } from './profile/run-settings';
 import { loadProfile } from './profile/profile';
-import { shareClientKeys } from './helpers/keys';
+import { shareClientKeys } from './transport/keys';
 import { matrixRun, projectsFor, referenceServers } from './runner/projects';
 import type { RunOptions } from './fixtures/options';
 

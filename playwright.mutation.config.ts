@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Project } from '@playwright/test';
 import { runSettings } from './profile/run-settings';
 import { loadProfile } from './profile/profile';
-import { shareClientKeys } from './helpers/keys';
+import { shareClientKeys } from './transport/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
 import { faultGrep, type Fault } from './ledger/kills';
 import type { RunOptions } from './fixtures/options';

@@ -18,10 +18,10 @@
  * and the live lane, which sends the mutant first, cannot run it.
  */
 import { createHash } from 'node:crypto';
-import { b64url, decodeCompact, signCompact, type JsonObject } from '../helpers/jws';
+import { b64url, decodeCompact, signCompact, type JsonObject } from '../transport/jws';
 import { getPath } from '../helpers/json-edit';
-import type { Exchange } from '../helpers/http';
-import { authenticationJwt, nowSeconds, publicPemOf, signingKeyOf, type ClientIdentity } from '../helpers/client-jwts';
+import type { Exchange } from '../transport/http';
+import { authenticationJwt, nowSeconds, publicPemOf, signingKeyOf, type ClientIdentity } from '../transport/client-jwts';
 import { basicCredentials } from '../client/api';
 import { strangerKey } from './jwt-attacks';
 

@@ -4,7 +4,7 @@
  * names the kind of key (the profile's word for it: `target.clients.weakKeys.<kind>` names a client a
  * provider registered with such a key); `weakKeyOf` makes the key the suite registers itself.
  */
-import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../helpers/keys';
+import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../transport/keys';
 import type { WeakKey } from '../profile/profile';
 
 export interface KeyCase {

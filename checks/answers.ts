@@ -7,8 +7,8 @@
  * Most return an Expectation for Verdicts to record; twinAccepted, the valid twin's precondition,
  * records itself: it is written one way for every case table. The refusals are refusals.ts's.
  */
-import type { Exchange } from '../helpers/http';
-import { isJsonAnswer } from '../helpers/http';
+import type { Exchange } from '../transport/http';
+import { isJsonAnswer } from '../transport/http';
 import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';

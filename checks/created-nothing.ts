@@ -3,7 +3,7 @@
  * (tests tagged @live-safe): the refused token request grants no token, the refused read changed
  * nothing, the unknown id is still unknown, the refused payment left its msgId free.
  */
-import type { Exchange } from '../helpers/http';
+import type { Exchange } from '../transport/http';
 import { firstStatusEntry } from '../helpers/messages/answers';
 import { answered, type Verdicts } from './verdicts';
 

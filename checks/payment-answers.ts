@@ -3,7 +3,7 @@
  * test goes on with, a status history that never moves back, a business refusal (either way the
  * spec allows), and the incoming view in its declared shape. The client sends and reads; these judge.
  */
-import type { Exchange } from '../helpers/http';
+import type { Exchange } from '../transport/http';
 import { is2xx, is4xx, isServerError } from '../helpers/http-status';
 import {
   dataOf,

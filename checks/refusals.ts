@@ -4,7 +4,7 @@
  * profile's assumptions, judged once the refusal holds. Every answer to a refusal case of the payments
  * API (the token endpoint is an API of its own) is counted for the run's verdict on the target.
  */
-import type { Exchange } from '../helpers/http';
+import type { Exchange } from '../transport/http';
 import { is2xx, is4xx } from '../helpers/http-status';
 import type { Profile, RefusalClass } from '../profile/profile';
 import { answerClass } from '../helpers/target-tally';

@@ -2,13 +2,13 @@
  * Writes a worker's part of the run's history (helpers/history.ts): every attempt the worker's HTTP
  * client sends, whoever sends it (a test, the settled-payment pool, an observation, an exploration
  * kit, the worker's own setup), retries and requests that got no answer included. It sees them where
- * they leave (helpers/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
+ * they leave (transport/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
  * what the history's judgements need: the operation, the client, the identifiers, the amount, the
  * status read; every value passed through the run's redactor.
  */
 import { appendFileSync, rmdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import type { AttemptObserver, HttpRequest, HttpResponse, RequestOrigin } from '../helpers/http';
+import type { AttemptObserver, HttpRequest, HttpResponse, RequestOrigin } from '../transport/http';
 import {
   ensureHistoryDir,
   historyDir,
@@ -19,7 +19,7 @@ import {
   type HistoryOperation,
 } from '../helpers/history';
 import type { OperationName, Profile } from '../profile/profile';
-import type { Redactor } from '../helpers/redact';
+import type { Redactor } from '../transport/redact';
 import { toMinor } from '../helpers/money';
 
 export interface HistoryRecorderOptions {

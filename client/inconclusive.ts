@@ -7,7 +7,7 @@
  * certifies a rule one of its tests was inconclusive on. Done like PreconditionFailed (client/context.ts);
  * how a test ends so is the test runner's (fixtures/inconclusive.ts).
  */
-import { isTransientStatus, TransportFailure, type Exchange } from '../helpers/http';
+import { isTransientStatus, TransportFailure, type Exchange } from '../transport/http';
 import type { SkipReason } from '../ledger/outcomes';
 
 export class InfrastructureInconclusive extends Error {

@@ -5,8 +5,8 @@
  * applied to them; as an attachment that starts with the paths of its files in the run folder.
  */
 import { createHash } from 'node:crypto';
-import type { Exchange } from './http';
-import type { Redactor } from './redact';
+import type { Exchange } from '../transport/http';
+import type { Redactor } from '../transport/redact';
 
 export interface ReplayInput {
   project: string;

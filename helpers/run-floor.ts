@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readWorkerFiles, writeWorkerFile } from './worker-files';
 
-/** What a transcript line (helpers/transcript.ts exchangeRecord, with its test) says about timing. */
+/** What a transcript line (transport/transcript.ts exchangeRecord, with its test) says about timing. */
 export interface TimedExchange {
   test: string;
   startedAt: string;

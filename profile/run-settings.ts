@@ -32,7 +32,7 @@ export interface SuiteEnvironment {
   secretCanary: string | undefined;
   /** PAYMENTS_SLOW=1 runs the @slow lane (tests that wait out real time, e.g. token expiry). */
   slow: boolean;
-  /** PAYMENTS_CLIENT_KEYS: the run's shared client keys (JSON list of PEM), made once by the runner (helpers/keys.ts). */
+  /** PAYMENTS_CLIENT_KEYS: the run's shared client keys (JSON list of PEM), made once by the runner (transport/keys.ts). */
   clientKeys: string | undefined;
   /** PAYMENTS_RUN_COMMAND: the command that started the run, as run.json records it. */
   runCommand: string | undefined;
@@ -62,7 +62,7 @@ export interface SuiteEnvironment {
   exploreReplay: string | undefined;
   /** REF_URL: an already running reference service to use instead of starting one. */
   referenceUrl: string | undefined;
-  /** The HTTP(S) proxy the suite's requests to a target go through (helpers/http.ts). */
+  /** The HTTP(S) proxy the suite's requests to a target go through (transport/http.ts). */
   proxy: ProxySettings;
   /** CI: set by CI systems; quieter reporter, test.only forbidden. */
   ci: boolean;

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { environmentsDir } from '../profile/profile';
 import { setJsonValue } from '../helpers/json-edit';
-import { shareClientKeys } from '../helpers/keys';
+import { shareClientKeys } from '../transport/keys';
 import { flattenReport, readReportFile, reportErrors, type ReportTest } from '../helpers/playwright-report';
 import { runPaths } from '../helpers/run-folder';
 import { pairwiseCover, uncoveredPairs, type Factor, type Level, type Row } from './lib/covering-array';

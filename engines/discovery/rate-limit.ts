@@ -3,7 +3,7 @@
  * measured so that `npm run discover -- --write` can declare it (`concurrency.rateLimit`): a run then
  * paces to it from its first request instead of learning it from 429s.
  *
- * One cheap read first: a target that states its limit (RateLimit-Policy…, helpers/rate-limit.ts) is
+ * One cheap read first: a target that states its limit (RateLimit-Policy…, transport/rate-limit.ts) is
  * taken at its word. Otherwise reads go out on a few lanes, each sending its next as soon as the last
  * is answered, doubling the lanes every half second until the target refuses one (429). From that
  * refusal the target's bucket is empty, and the reads it accepts over the next two seconds (sent as
@@ -11,8 +11,8 @@
  * time. Two whole seconds, so a limiter with fixed one-second windows is counted over whole windows. Bounded in requests and in time; a
  * target that refuses nothing within them is reported as such, with the rate it was asked at.
  */
-import type { Exchange } from '../../helpers/http';
-import { statedRateLimit } from '../../helpers/rate-limit';
+import type { Exchange } from '../../transport/http';
+import { statedRateLimit } from '../../transport/rate-limit';
 
 export interface RateLimitMeasurement {
   /** Requests a second one client may send; absent when the target refused nothing. */

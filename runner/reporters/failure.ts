@@ -26,7 +26,7 @@ export const plainPaint: Paint = { red: (t) => t, dim: (t) => t, bold: (t) => t 
 const unprinted = (name: string, contentType: string): boolean =>
   name.startsWith('_') || !contentType.startsWith('text/') || name === RULE_OUTCOMES_LABEL;
 
-/** An exchange's attachment title (helpers/transcript.ts exchangeTitle): "label — METHOD /path → 201". */
+/** An exchange's attachment title (transport/transcript.ts exchangeTitle): "label — METHOD /path → 201". */
 const EXCHANGE = /^.+ — [A-Z]+ \S+ → \d{3}$/;
 
 /** The longest request body line shown: a message is evidence, but its headers are what a failure turns on. */

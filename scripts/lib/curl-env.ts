@@ -14,9 +14,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Profile } from '../../profile/profile';
-import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
-import { HttpClient } from '../../helpers/http';
-import { generateRsaKeyPair } from '../../helpers/keys';
+import { authenticationJwt, scaJwt, type ClientIdentity } from '../../transport/client-jwts';
+import { HttpClient } from '../../transport/http';
+import { generateRsaKeyPair } from '../../transport/keys';
 import { clientFromEnvironment, generatedClient, registerClient, type Target } from '../../client/target';
 import { basicCredentials, paymentRequestHeaders, scaTokenOf, tokenRequest, tokenRequestParts } from '../../client/api';
 import { mutationOf, type Mutation } from '../../cases/mutations';

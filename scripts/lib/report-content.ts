@@ -218,7 +218,7 @@ const MOVED_ATTACHMENTS: Readonly<Record<string, string>> = {
   'rule outcomes': RULE_OUTCOMES_STEP,
 };
 
-/** The attachment of an exchange's step: the request and the answer, redacted (helpers/transcript.ts). */
+/** The attachment of an exchange's step: the request and the answer, redacted (transport/transcript.ts). */
 export const EXCHANGE_TEXT = 'request and answer';
 
 /** Playwright's hook steps: kept only when they carry something a reader needs (an error, a step, an attachment). */

@@ -7,7 +7,7 @@
 import { createHash, createPrivateKey, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { signCompactBytes } from '../../helpers/jws';
+import { signCompactBytes } from '../../transport/jws';
 
 // ── hashing and the manifest ─────────────────────────────────────────────────────────────────────
 

@@ -6,7 +6,7 @@
  * mutation. POST pacs008 runs the full header and SCA catalogue, through its own driver, in
  * tests/payments/headers-and-sca.spec.ts; the other operations here run one case per rule.
  */
-import { ABSENT } from '../../helpers/jws';
+import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
 import { acceptedScaVariants, caseTitle, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';

@@ -7,8 +7,8 @@
  */
 import { test } from '../../fixtures/test';
 import { clientFromEnvironment } from '../../client/target';
-import type { Signer } from '../../helpers/jws';
-import { signingKeyOf, type ClientIdentity } from '../../helpers/client-jwts';
+import type { Signer } from '../../transport/jws';
+import { signingKeyOf, type ClientIdentity } from '../../transport/client-jwts';
 import { declaredClients } from '../../profile/profile';
 import { refusedAnswer, twinAccepted } from '../../checks/answers';
 import { keyCases, weakKeyOf } from '../../cases/key-cases';

@@ -16,7 +16,7 @@ import {
   twinAccepted,
   equals,
 } from '../../checks/answers';
-import { authenticationClaims, authenticationJwt, jwtHeader } from '../../helpers/client-jwts';
+import { authenticationClaims, authenticationJwt, jwtHeader } from '../../transport/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
 import { refusedTokenGrantsNothing } from '../../checks/created-nothing';

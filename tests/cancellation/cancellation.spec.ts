@@ -19,7 +19,7 @@ import {
 import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
-import type { ClientIdentity } from '../../helpers/client-jwts';
+import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildCamt056 } from '../../helpers/messages/camt056';
 import type { Pacs008Message } from '../../helpers/messages/pacs008';
 import { camt029Schema } from '../../helpers/schemas/camt029';

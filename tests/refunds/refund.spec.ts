@@ -29,7 +29,7 @@ import {
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../helpers/http-status';
 import type { Api } from '../../client/api';
-import type { ClientIdentity } from '../../helpers/client-jwts';
+import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 

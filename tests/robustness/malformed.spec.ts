@@ -11,7 +11,7 @@ import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
-import type { Exchange } from '../../helpers/http';
+import type { Exchange } from '../../transport/http';
 import { beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { bodyHash } from '../../helpers/body-hash';
+import { bodyHash } from '../../transport/body-hash';
 
 const sha256b64 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('base64');
 

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { compactVerify } from 'jose';
-import { authenticationJwt, nowSeconds, scaJwt, type ClientIdentity, type JwtOptions } from '../../helpers/client-jwts';
-import { ABSENT, decodeCompact, type DecodedJws } from '../../helpers/jws';
+import { authenticationJwt, nowSeconds, scaJwt, type ClientIdentity, type JwtOptions } from '../../transport/client-jwts';
+import { ABSENT, decodeCompact, type DecodedJws } from '../../transport/jws';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const client: ClientIdentity = {

@@ -22,10 +22,10 @@ import {
 import { headerCases } from '../../cases/sca-cases';
 import { tokenCases } from '../../cases/token-cases';
 import { generatedClient } from '../../client/target';
-import { generateRsaKeyPair } from '../../helpers/keys';
-import { ABSENT, decodeCompact, signCompact } from '../../helpers/jws';
-import { nowSeconds, scaJwt } from '../../helpers/client-jwts';
-import type { Exchange } from '../../helpers/http';
+import { generateRsaKeyPair } from '../../transport/keys';
+import { ABSENT, decodeCompact, signCompact } from '../../transport/jws';
+import { nowSeconds, scaJwt } from '../../transport/client-jwts';
+import type { Exchange } from '../../transport/http';
 import { strangerKey } from '../../cases/jwt-attacks';
 
 const primary = generatedClient('primary', 'rows', 0, generateRsaKeyPair());

@@ -13,11 +13,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { loadProfile, type SecretRefs } from '../../profile/profile';
-import { Redactor } from '../../helpers/redact';
-import type { Exchange } from '../../helpers/http';
+import { Redactor } from '../../transport/redact';
+import type { Exchange } from '../../transport/http';
 import { onboardedClients } from '../../client/provisioning';
 import { suspectVariables, tokenRefusalSentence } from '../../runner/credentials';
-import { keyProblem } from '../../helpers/declared-keys';
+import { keyProblem } from '../../transport/declared-keys';
 import { cleanEnv, runPlaywrightCli, runScript, tempDir } from './support/cli';
 
 const sandboxLike = loadProfile('local-sandbox-like');

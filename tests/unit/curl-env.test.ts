@@ -15,11 +15,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startReference, type ReferenceHandle } from '../../reference/server';
-import { HttpClient, type Exchange } from '../../helpers/http';
-import { Redactor } from '../../helpers/redact';
-import { generateRsaKeyPair } from '../../helpers/keys';
-import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
-import { decodeCompact } from '../../helpers/jws';
+import { HttpClient, type Exchange } from '../../transport/http';
+import { Redactor } from '../../transport/redact';
+import { generateRsaKeyPair } from '../../transport/keys';
+import { authenticationJwt, scaJwt } from '../../transport/client-jwts';
+import { decodeCompact } from '../../transport/jws';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { curlReplay, replayFileStem, replayFiles, replayPointer, type CurlTarget } from '../../helpers/replay';
 import { loadProfile, parseProfile } from '../../profile/profile';
@@ -43,7 +43,7 @@ import {
   tokenMutant,
   type FreshCredentials,
 } from '../../cases/mutations';
-import type { ClientIdentity } from '../../helpers/client-jwts';
+import type { ClientIdentity } from '../../transport/client-jwts';
 import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
 import { parseCurlEnvArgs } from '../../scripts/curl-env';
 import { root } from './support/cli';

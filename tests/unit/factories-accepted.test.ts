@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { startReference } from '../../reference/server';
 import { buildPacs008 } from '../../helpers/messages/pacs008';
 import { generatedClient } from '../../client/target';
-import { generateRsaKeyPair } from '../../helpers/keys';
-import { authenticationJwt, scaJwt } from '../../helpers/client-jwts';
-import { HttpClient } from '../../helpers/http';
+import { generateRsaKeyPair } from '../../transport/keys';
+import { authenticationJwt, scaJwt } from '../../transport/client-jwts';
+import { HttpClient } from '../../transport/http';
 
 const http = new HttpClient();
 let reference: Awaited<ReturnType<typeof startReference>>;

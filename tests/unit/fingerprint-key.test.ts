@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Redactor, fingerprint, fingerprintKey } from '../../helpers/redact';
+import { Redactor, fingerprint, fingerprintKey } from '../../transport/redact';
 import { runSettings } from '../../profile/run-settings';
 import { scanForSecrets } from '../../scripts/scan-secrets';
 import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';

@@ -1,5 +1,5 @@
 /**
- * Behind a bank's proxy: the suite's HTTP client (helpers/http.ts) sends through HTTPS_PROXY /
+ * Behind a bank's proxy: the suite's HTTP client (transport/http.ts) sends through HTTPS_PROXY /
  * HTTP_PROXY, reaches NO_PROXY hosts directly, never proxies loopback unless PAYMENTS_PROXY_LOOPBACK=1,
  * and trusts a custom CA given as NODE_EXTRA_CA_CERTS through the proxy's CONNECT tunnel. Checked
  * with a tiny forwarding proxy on 127.0.0.1 (support/forward-proxy.ts) counting what it carried.
@@ -15,9 +15,9 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describeProxy, HttpClient, noProxyList, TargetUnreachableError } from '../../helpers/http';
+import { describeProxy, HttpClient, noProxyList, TargetUnreachableError } from '../../transport/http';
 import { suiteEnvironment, type ProxySettings } from '../../profile/run-settings';
-import { certificatePem, selfSignedCertificate } from '../../helpers/x509';
+import { certificatePem, selfSignedCertificate } from '../../transport/x509';
 import { startForwardProxy, type ForwardProxy } from './support/forward-proxy';
 
 let target: Server;

@@ -19,7 +19,7 @@ import {
   TransportFailure,
   type Exchange,
   type HttpRequest,
-} from '../../helpers/http';
+} from '../../transport/http';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();

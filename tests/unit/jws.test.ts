@@ -1,5 +1,5 @@
 /**
- * helpers/jws.ts builds every JWT the suite sends, including the deliberately broken ones. If it
+ * transport/jws.ts builds every JWT the suite sends, including the deliberately broken ones. If it
  * produced a token a real verifier rejects, every positive test would fail for the wrong reason; if an
  * override silently did nothing, a negative test would send a valid token and prove nothing.
  * Run: node --import tsx --test tests/unit/jws.test.ts
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { compactVerify } from 'jose';
-import { ABSENT, applyOverride, b64url, decodeCompact, signCompact } from '../../helpers/jws';
+import { ABSENT, applyOverride, b64url, decodeCompact, signCompact } from '../../transport/jws';
 
 // One key for the file: RSA generation costs 100–300 ms.
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -10,7 +10,7 @@ import { loadProfile, secretVariables } from '../../profile/profile';
 import { onboardedClients } from '../../client/provisioning';
 import { clientFromEnvironment, resolveTarget } from '../../client/target';
 import { grantedCapabilities } from '../../ledger/capabilities';
-import { shareClientKeys } from '../../helpers/keys';
+import { shareClientKeys } from '../../transport/keys';
 import { startReference } from '../../reference/server';
 import { requestToken } from './reference-harness';
 import type { RunSettings } from '../../profile/run-settings';

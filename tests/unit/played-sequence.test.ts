@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from '../../helpers/http';
+import type { Exchange } from '../../transport/http';
 import type { Api } from '../../client/api';
 import type { SequenceRunner } from '../../engines/exploration/executor';
 import type { Finding } from '../../checks/payment-model';

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollUntil, PollTimeoutError } from '../../helpers/poll';
+import { pollUntil, PollTimeoutError } from '../../transport/poll';
 
 /** A reader that records when it was called. */
 function recorder<T>(values: (i: number) => T): { read: () => Promise<T>; times: number[] } {

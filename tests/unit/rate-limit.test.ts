@@ -1,5 +1,5 @@
 /**
- * A rate limit found, not declared (helpers/rate-limit.ts): the limit a target states in its headers,
+ * A rate limit found, not declared (transport/rate-limit.ts): the limit a target states in its headers,
  * the curve a refusal starts, one move per refusal of the newest state, the workers sharing what they
  * learned through the run's folder, Retry-After as an HTTP-date measured against the answer's Date,
  * and the whole against the reference's rate limit: no request bounces off a limit the run already met.
@@ -24,8 +24,8 @@ import {
   readLearnedLimits,
   statedRateLimit,
   type LearnedLimit,
-} from '../../helpers/rate-limit';
-import { HttpClient, retryAfterMs, type Exchange } from '../../helpers/http';
+} from '../../transport/rate-limit';
+import { HttpClient, retryAfterMs, type Exchange } from '../../transport/http';
 import { startReference } from '../../reference/server';
 import { retryAfterValue } from '../../reference/sandbox-conditions';
 import {

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { Redactor } from '../../helpers/redact';
-import { signCompact } from '../../helpers/jws';
+import { Redactor } from '../../transport/redact';
+import { signCompact } from '../../transport/jws';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pkcs8Pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -6,8 +6,8 @@
 import { startReference, type ReferenceHandle } from '../../reference/server';
 import type { ConfigOptions } from '../../reference/config';
 import { generatedClient } from '../../client/target';
-import { generateRsaKeyPair } from '../../helpers/keys';
-import { authenticationJwt, scaJwt, type ClientIdentity } from '../../helpers/client-jwts';
+import { generateRsaKeyPair } from '../../transport/keys';
+import { authenticationJwt, scaJwt, type ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../helpers/messages/pacs008';
 import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
 import { buildPacs007, type Pacs007Message } from '../../helpers/messages/pacs007';

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
-import { LoopbackServer } from '../../helpers/loopback-server';
+import { LoopbackServer } from '../../transport/loopback-server';
 import { newParty, paymentTo, post, startRef, waitFinal, PATHS, type Party } from './reference-harness';
 
 let ref: ReferenceHandle;

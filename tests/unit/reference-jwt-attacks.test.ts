@@ -21,7 +21,7 @@ import {
   type Keys,
   type TestClient,
 } from './support/reference-harness';
-import { certificatePem, selfSignedCertificate } from '../../helpers/x509';
+import { certificatePem, selfSignedCertificate } from '../../transport/x509';
 import { isFetchableKeyUrl } from '../../reference/remote-keys';
 
 let h: Harness;

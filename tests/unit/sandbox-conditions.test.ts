@@ -25,11 +25,11 @@ import {
 } from '../../client/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
-import { HttpClient, TransportFailure, type Exchange } from '../../helpers/http';
+import { HttpClient, TransportFailure, type Exchange } from '../../transport/http';
 import { loadProfile } from '../../profile/profile';
 import type { ReportTest } from '../../helpers/playwright-report';
 import { reportTest, ruleFixture } from './support/report-tests';
-import type { ClientIdentity } from '../../helpers/client-jwts';
+import type { ClientIdentity } from '../../transport/client-jwts';
 
 test("RateLimiter: a second's burst per client, then the wait until the next token", () => {
   const limiter = new RateLimiter(2);

@@ -13,8 +13,8 @@ import { scanForSecrets, SecretMatcher, findSecrets } from '../../scripts/scan-s
 import { renderReport } from '../../scripts/report';
 import { generatedClient } from '../../client/target';
 import { strangerKey } from '../../cases/jwt-attacks';
-import { generateEcKeyPair, generateRsaKeyPair, shareClientKeys } from '../../helpers/keys';
-import { workerRedactor } from '../../helpers/redact';
+import { generateEcKeyPair, generateRsaKeyPair, shareClientKeys } from '../../transport/keys';
+import { workerRedactor } from '../../transport/redact';
 import { cleanEnv, runPlaywrightCli, syntheticResults, tempDir } from './support/cli';
 
 function canaryOf(dir: string, secrets: { label: string; value: string }[]): string {

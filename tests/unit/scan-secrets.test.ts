@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scanForSecrets } from '../../scripts/scan-secrets';
-import { generateRsaKeyPair } from '../../helpers/keys';
+import { generateRsaKeyPair } from '../../transport/keys';
 
 function fixture(
   files: Record<string, string>,

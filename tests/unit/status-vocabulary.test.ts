@@ -16,7 +16,7 @@ import {
 import { acceptedAs, locationNames, staysSettled } from '../../checks/answers';
 import { awaitFinalStatus } from '../../client/flows/payment';
 import type { Api } from '../../client/api';
-import type { Exchange } from '../../helpers/http';
+import type { Exchange } from '../../transport/http';
 import { loadProfile, type Expectations, type Profile } from '../../profile/profile';
 
 const lists = (pending: string[], accepted: string[] = ['ACCC']): Pick<Expectations, 'statusCodes'> => ({

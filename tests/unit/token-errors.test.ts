@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenErrorReading } from '../../engines/discovery/triggers';
-import type { Exchange } from '../../helpers/http';
+import type { Exchange } from '../../transport/http';
 import { parseProfile } from '../../profile/profile';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -9,7 +9,7 @@ import type { TestRecord } from '../../checks/host';
 import { UncitedRuleError, Verdicts } from '../../checks/verdicts';
 import type { Profile } from '../../profile/profile';
 import { CHECK_ANNOTATION, SKIP_ANNOTATION } from '../../ledger/outcomes';
-import type { Exchange } from '../../helpers/http';
+import type { Exchange } from '../../transport/http';
 import { refusedAs } from '../../checks/refusals';
 import { acceptedInDeclaredShape, equals } from '../../checks/answers';
 

@@ -132,7 +132,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-/** The file of one client's state: named by the client's fingerprint (helpers/redact.ts), never by its id. */
+/** The file of one client's state: named by the client's fingerprint (transport/redact.ts), never by its id. */
 export const learnedLimitFile = (key: string): string => `rate-limit-${fingerprint(key)}.json`;
 const LEARNED_FILE = /^rate-limit-[0-9a-f]+\.json$/;
 

@@ -142,7 +142,7 @@ export interface HttpClientOptions {
   requestsPerSecond?: number;
   /**
    * Without requestsPerSecond, each client's rate limit is learned from the target's answers (its 429s,
-   * its rate-limit headers; helpers/rate-limit.ts) and its requests paced to it: `store` is where the
+   * its rate-limit headers; transport/rate-limit.ts) and its requests paced to it: `store` is where the
    * workers of a run share what they learned (default: this HttpClient alone), `sharedBy` how many
    * workers send as the same client (default 1). Absent: nothing is learned, nothing paced.
    */

@@ -2,13 +2,13 @@
  * The one format of negative cases: rows of (path, kind, invalid values, rule). A row names a field of
  * a message, its JSON kind, whether the spec requires it and the values of the right kind the spec
  * excludes; from it come the "removed", "wrong type" and "value not allowed" mutations. A mutation is
- * data, a list of edits, applied by `applyEdits` through the one JSON path editor (helpers/json-edit.ts).
+ * data, a list of edits, applied by `applyEdits` through the one JSON path editor (messages/json-edit.ts).
  *
  * A value that depends on a message is named, not computed by a function of the table: `twinValue`
  * reads the valid twin as it was sent (a reused identifier), `ownValue` the mutant's own content before
  * any edit, optionally changed by one named transformation (negated, check digits broken...).
  */
-import { getPath, removePath, setPath } from '../helpers/json-edit';
+import { getPath, removePath, setPath } from '../messages/json-edit';
 
 /** JSON kinds of the spec's field tables: each gives the value of the "wrong type" mutant. */
 export type FieldKind = 'string' | 'digitString' | 'object' | 'array' | 'stringArray' | 'number';

@@ -9,10 +9,10 @@
  */
 import type { Exchange } from '../transport/http';
 import { isJsonAnswer } from '../transport/http';
-import { is2xx, is4xx, isServerError } from '../helpers/http-status';
+import { is2xx, is4xx, isServerError } from '../messages/http-status';
 import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';
-import { LOCAL_DATE_TIME } from '../helpers/schemas/submission-response';
+import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf } from '../ledger/readings';
 

@@ -4,7 +4,7 @@
  * nothing, the unknown id is still unknown, the refused payment left its msgId free.
  */
 import type { Exchange } from '../transport/http';
-import { firstStatusEntry } from '../helpers/messages/answers';
+import { firstStatusEntry } from '../messages/answers';
 import { answered, type Verdicts } from './verdicts';
 
 /**

@@ -33,7 +33,7 @@ import {
 } from '../helpers/history';
 import type { StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isFinalStatus } from '../profile/status-vocabulary';
-import { formatMinor } from '../helpers/money';
+import { formatMinor } from '../messages/money';
 import { ruleOf } from '../ledger/rules';
 import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
 

@@ -4,7 +4,7 @@
  * spec allows), and the incoming view in its declared shape. The client sends and reads; these judge.
  */
 import type { Exchange } from '../transport/http';
-import { is2xx, is4xx, isServerError } from '../helpers/http-status';
+import { is2xx, is4xx, isServerError } from '../messages/http-status';
 import {
   dataOf,
   type IdFields,
@@ -13,8 +13,8 @@ import {
   incomingMessage,
   type MsgIdEchoName,
   msgIdEchoes,
-} from '../helpers/messages/answers';
-import type { Pacs008Message } from '../helpers/messages/pacs008';
+} from '../messages/answers';
+import type { Pacs008Message } from '../messages/pacs008';
 import type { Profile, StatusClass } from '../profile/profile';
 import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';

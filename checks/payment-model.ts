@@ -12,8 +12,8 @@
  * their status follows them (exploration), one that cannot calls it undecidable (the history).
  */
 import type { StatusClass } from '../profile/profile';
-import { showMinor, sumMinor } from '../helpers/money';
-import { is2xx, is4xx } from '../helpers/http-status';
+import { showMinor, sumMinor } from '../messages/money';
+import { is2xx, is4xx } from '../messages/http-status';
 import { statusChange, type Vocabulary } from '../profile/status-vocabulary';
 
 /** One judged fact: a rule, whether it held, and the evidence in words. */

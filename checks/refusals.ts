@@ -5,7 +5,7 @@
  * API (the token endpoint is an API of its own) is counted for the run's verdict on the target.
  */
 import type { Exchange } from '../transport/http';
-import { is2xx, is4xx } from '../helpers/http-status';
+import { is2xx, is4xx } from '../messages/http-status';
 import type { Profile, RefusalClass } from '../profile/profile';
 import { answerClass } from '../helpers/target-tally';
 import { answered, answerOf, type Check, type Verdicts } from './verdicts';

@@ -20,7 +20,7 @@ import {
 } from '../helpers/history';
 import type { OperationName, Profile } from '../profile/profile';
 import type { Redactor } from '../transport/redact';
-import { toMinor } from '../helpers/money';
+import { toMinor } from '../messages/money';
 
 export interface HistoryRecorderOptions {
   runDir: string;

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { is2xx, is4xx, isServerError } from './http-status';
+import { is2xx, is4xx, isServerError } from '../messages/http-status';
 
 /** Answers by class: 2xx accepted, 4xx refused, 5xx a server error (anything else is not counted). */
 export interface AnswerCounts {

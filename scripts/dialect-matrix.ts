@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { environmentsDir } from '../profile/profile';
-import { setJsonValue } from '../helpers/json-edit';
+import { setJsonValue } from '../messages/json-edit';
 import { shareClientKeys } from '../transport/keys';
 import { flattenReport, readReportFile, reportErrors, type ReportTest } from '../helpers/playwright-report';
 import { runPaths } from '../helpers/run-folder';

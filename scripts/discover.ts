@@ -37,7 +37,7 @@ import {
 } from '../engines/discovery/diff';
 import { choices, rulesOf } from '../engines/discovery/choices';
 import { RATE_LIMIT_FIELD, rateLimitVerdict } from '../engines/discovery/rate-limit';
-import { setJsonValue } from '../helpers/json-edit';
+import { setJsonValue } from '../messages/json-edit';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
 

@@ -7,7 +7,7 @@
  * instead of paying one per test: a read's valid twin needs a payment that exists, not a new one.
  * Elsewhere each test pays its own, as before.
  */
-import { buildPacs008, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { buildPacs008, type Pacs008Message } from '../../messages/pacs008';
 import { liveBudgetUse, livePaymentAmount } from '../live-budget';
 import type { Api } from '../api';
 import type { Verdicts } from '../../checks/verdicts';

@@ -5,7 +5,7 @@
  */
 import { test } from '../../fixtures/test';
 import { submitPayment } from '../../client/flows/payment';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../messages/pacs008';
 import { requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 import { hasStatus } from '../../checks/answers';

@@ -4,7 +4,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
-import { tokenResponseSchema } from '../../helpers/schemas/token-response';
+import { tokenResponseSchema } from '../../messages/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
 import { answered } from '../../checks/verdicts';
 import {

@@ -20,10 +20,10 @@ import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observat
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
-import { buildCamt056 } from '../../helpers/messages/camt056';
-import type { Pacs008Message } from '../../helpers/messages/pacs008';
-import { camt029Schema } from '../../helpers/schemas/camt029';
-import { cancellationResponseSchema } from '../../helpers/schemas/camt056-request';
+import { buildCamt056 } from '../../messages/camt056';
+import type { Pacs008Message } from '../../messages/pacs008';
+import { camt029Schema } from '../../messages/schemas/camt029';
+import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
 import {
   acceptedAnswer,
   acceptedAs,
@@ -40,7 +40,7 @@ import {
   staysSettled,
 } from '../../checks/answers';
 import { conformsTo } from '../../checks/schema-check';
-import { is2xx, is4xx } from '../../helpers/http-status';
+import { is2xx, is4xx } from '../../messages/http-status';
 import { requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 

@@ -28,9 +28,9 @@ import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../transport/loopback-server';
-import { paymentTransaction } from '../../helpers/messages/pacs008';
+import { paymentTransaction } from '../../messages/pacs008';
 import type { Exchange } from '../../transport/http';
-import { is2xx } from '../../helpers/http-status';
+import { is2xx } from '../../messages/http-status';
 import { incomingTransaction } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 

@@ -9,9 +9,9 @@ import { readStatus, submitPayment, type SubmitResult } from '../../client/flows
 import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import { namesId, hasStatus } from '../../checks/answers';
-import { is4xx, isServerError } from '../../helpers/http-status';
+import { is4xx, isServerError } from '../../messages/http-status';
 import type { Api } from '../../client/api';
-import { buildPacs008, clonePacs008, paymentIds } from '../../helpers/messages/pacs008';
+import { buildPacs008, clonePacs008, paymentIds } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */

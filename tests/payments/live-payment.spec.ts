@@ -9,7 +9,7 @@ import { test } from '../../fixtures/test';
 import { firstStatusEntry, readStatus } from '../../client/flows/payment';
 import { paymentToRead, repeatLanePayment } from '../../client/flows/live-lane';
 import { answered } from '../../checks/verdicts';
-import { paymentIds } from '../../helpers/messages/pacs008';
+import { paymentIds } from '../../messages/pacs008';
 import { ISO_STATUS_CODES } from '../../profile/status-vocabulary';
 import { hasStatus, equals } from '../../checks/answers';
 

@@ -12,7 +12,7 @@ import {
   paymentIds,
   type Pacs008Message,
   type Pacs008Options,
-} from '../../helpers/messages/pacs008';
+} from '../../messages/pacs008';
 import {
   hasStatus,
   localDateTime,

@@ -8,7 +8,7 @@ import { test } from '../../fixtures/test';
 import { pacs008Cases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../messages/pacs008';
 import { twinAccepted } from '../../checks/answers';
 import { expectBusinessRefusal } from '../../checks/payment-answers';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';

@@ -27,10 +27,10 @@ import {
   acceptedInDeclaredShape,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { is2xx, is4xx } from '../../helpers/http-status';
+import { is2xx, is4xx } from '../../messages/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
-import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../helpers/messages/pacs007';
+import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../messages/pacs007';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 
 async function refund(

@@ -17,7 +17,7 @@ import {
   acceptedAnswer,
   acceptedInDeclaredShape,
 } from '../../checks/answers';
-import { paymentAmount } from '../../helpers/messages/pacs008';
+import { paymentAmount } from '../../messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';
 
 test('flow: pay → notify → read incoming → full return → statuses', {

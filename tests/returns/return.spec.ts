@@ -9,7 +9,7 @@ import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../fixtures/observation-catalogue';
 import { answered, answerOf } from '../../checks/verdicts';
-import { buildPacs004, minimalPacs004 } from '../../helpers/messages/pacs004';
+import { buildPacs004, minimalPacs004 } from '../../messages/pacs004';
 import {
   acceptedAs,
   acceptedOrRefused,
@@ -23,7 +23,7 @@ import {
   hasStatus,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { is2xx, is4xx } from '../../helpers/http-status';
+import { is2xx, is4xx } from '../../messages/http-status';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf } from '../../profile/profile';
 

@@ -15,11 +15,11 @@ import type { Exchange } from '../../transport/http';
 import { beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Clients } from '../../client/target';
-import { paymentIds, paymentTransaction, type Pacs008Message } from '../../helpers/messages/pacs008';
+import { paymentIds, paymentTransaction, type Pacs008Message } from '../../messages/pacs008';
 import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
 import { twinAccepted, equals } from '../../checks/answers';
-import { is2xx } from '../../helpers/http-status';
+import { is2xx } from '../../messages/http-status';
 import { requireId, incomingTransaction } from '../../checks/payment-answers';
 
 /** The identifiers a pacs.002 echoes, and the ones a message sent. */

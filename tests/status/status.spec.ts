@@ -17,8 +17,8 @@ import {
 } from '../../fixtures/observation-catalogue';
 import type { Api } from '../../client/api';
 import { answered, type Verdicts } from '../../checks/verdicts';
-import { paymentIds } from '../../helpers/messages/pacs008';
-import { pacs002Schema } from '../../helpers/schemas/pacs002';
+import { paymentIds } from '../../messages/pacs008';
+import { pacs002Schema } from '../../messages/schemas/pacs002';
 import { classifyStatus, ISO_STATUS_CODES } from '../../profile/status-vocabulary';
 import { endsIn, profileCode, statusServed, twinAccepted, hasStatus, equals } from '../../checks/answers';
 import { checkMonotonic, requireId } from '../../checks/payment-answers';

@@ -20,7 +20,7 @@ import { Redactor } from '../../transport/redact';
 import { generateRsaKeyPair } from '../../transport/keys';
 import { authenticationJwt, scaJwt } from '../../transport/client-jwts';
 import { decodeCompact } from '../../transport/jws';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../messages/pacs008';
 import { curlReplay, replayFileStem, replayFiles, replayPointer, type CurlTarget } from '../../helpers/replay';
 import { loadProfile, parseProfile } from '../../profile/profile';
 import { generatedClient, registerClient } from '../../client/target';
@@ -47,7 +47,7 @@ import type { ClientIdentity } from '../../transport/client-jwts';
 import { curlEnvironment, exportLines } from '../../scripts/lib/curl-env';
 import { parseCurlEnvArgs } from '../../scripts/curl-env';
 import { root } from './support/cli';
-import { is4xx } from '../../helpers/http-status';
+import { is4xx } from '../../messages/http-status';
 
 let reference: ReferenceHandle;
 const http = new HttpClient();

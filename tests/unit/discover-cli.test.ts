@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, root, runScript, tempDir } from './support/cli';
-import { setJsonValue } from '../../helpers/json-edit';
+import { setJsonValue } from '../../messages/json-edit';
 import { loadProfile } from '../../profile/profile';
 import { MAX_REQUESTS } from '../../engines/discovery/session';
 

@@ -19,7 +19,7 @@ import {
   formatFixpoint,
   unmetAnswers,
 } from '../../engines/discovery/diff';
-import { setJsonValue } from '../../helpers/json-edit';
+import { setJsonValue } from '../../messages/json-edit';
 import type { Observation } from '../../engines/discovery/probes';
 import { profileSchema } from '../../profile/profile-schema';
 import { parseProfile } from '../../profile/profile';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../messages/pacs008';
 import { commandOf } from '../../engines/exploration/commands';
 import { Refund } from '../../engines/exploration/commands/refund';
 import { Shadow } from '../../engines/exploration/commands/shadow';

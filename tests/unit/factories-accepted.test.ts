@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startReference } from '../../reference/server';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../messages/pacs008';
 import { generatedClient } from '../../client/target';
 import { generateRsaKeyPair } from '../../transport/keys';
 import { authenticationJwt, scaJwt } from '../../transport/client-jwts';

@@ -6,14 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isValidBIC, isValidIBAN } from 'ibantools';
-import { buildPacs008 } from '../../helpers/messages/pacs008';
-import { buildPacs004, minimalPacs004, returnTransaction, EBA_RETURN_CODES } from '../../helpers/messages/pacs004';
-import { buildCamt056 } from '../../helpers/messages/camt056';
-import { buildPacs007, refundAmount } from '../../helpers/messages/pacs007';
-import { validateAgainst } from '../../helpers/schemas/validator';
-import { pacs004RequestSchema } from '../../helpers/schemas/pacs004-request';
-import { camt056RequestSchema } from '../../helpers/schemas/camt056-request';
-import { pacs007RequestSchema } from '../../helpers/schemas/pacs007-request';
+import { buildPacs008 } from '../../messages/pacs008';
+import { buildPacs004, minimalPacs004, returnTransaction, EBA_RETURN_CODES } from '../../messages/pacs004';
+import { buildCamt056 } from '../../messages/camt056';
+import { buildPacs007, refundAmount } from '../../messages/pacs007';
+import { validateAgainst } from '../../messages/schemas/validator';
+import { pacs004RequestSchema } from '../../messages/schemas/pacs004-request';
+import { camt056RequestSchema } from '../../messages/schemas/camt056-request';
+import { pacs007RequestSchema } from '../../messages/schemas/pacs007-request';
 
 const NOW = new Date('2025-03-04T10:11:12Z');
 const original = (seed: string) =>

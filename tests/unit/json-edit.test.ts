@@ -1,9 +1,9 @@
-/** helpers/json-edit.ts: one value changed or one member added, every other byte kept. */
+/** messages/json-edit.ts: one value changed or one member added, every other byte kept. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getPath, inlineJson, removePath, setJsonValue, setPath } from '../../helpers/json-edit';
+import { getPath, inlineJson, removePath, setJsonValue, setPath } from '../../messages/json-edit';
 
 const local = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local.json'), 'utf8');
 const lenient = readFileSync(path.join(__dirname, '..', '..', 'environments', 'local-lenient.json'), 'utf8');

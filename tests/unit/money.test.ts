@@ -1,5 +1,5 @@
 /**
- * Exact money (helpers/money.ts): an amount is read from the text a JSON number is written as, never
+ * Exact money (messages/money.ts): an amount is read from the text a JSON number is written as, never
  * by float arithmetic, and counted in integer minor units, so sums are exact at any size; the limits
  * of ISO 4217 (2 decimals for GBP and EUR) and ISO 20022 (18 digits) are recognised.
  * Run: node --import tsx --test tests/unit/money.test.ts
@@ -16,7 +16,7 @@ import {
   sumMinor,
   toMinor,
   totalDigits,
-} from '../../helpers/money';
+} from '../../messages/money';
 
 test('a number is read from its shortest round-trip text: digits and exponent, without float arithmetic', () => {
   assert.deepEqual(readDecimal(10.005), { negative: false, digits: '10005', exponent: -3 });

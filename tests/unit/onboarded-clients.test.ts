@@ -14,7 +14,7 @@ import { shareClientKeys } from '../../transport/keys';
 import { startReference } from '../../reference/server';
 import { requestToken } from './reference-harness';
 import type { RunSettings } from '../../profile/run-settings';
-import { is4xx } from '../../helpers/http-status';
+import { is4xx } from '../../messages/http-status';
 
 test('onboarding fills every variable the profile names, once per run; other profiles are left alone', () => {
   const profile = loadProfile('local-sandbox-like');

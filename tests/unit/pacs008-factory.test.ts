@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds } from '../../helpers/messages/pacs008';
-import { uniqueId } from '../../helpers/messages/ids';
-import { pacs008RequestSchema } from '../../helpers/schemas/pacs008-request';
-import { validateAgainst } from '../../helpers/schemas/validator';
+import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds } from '../../messages/pacs008';
+import { uniqueId } from '../../messages/ids';
+import { pacs008RequestSchema } from '../../messages/schemas/pacs008-request';
+import { validateAgainst } from '../../messages/schemas/validator';
 
 const ids = { msgId: 'MSG-unit-1', endToEndId: 'E2E-unit-1', txId: 'TX-unit-1' };
 const now = new Date('2025-03-04T05:06:07Z');

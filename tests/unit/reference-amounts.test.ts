@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
 import { readAmount, MAX_AMOUNT_CENTS } from '../../reference/validate/check';
-import { buildCamt056 } from '../../helpers/messages/camt056';
+import { buildCamt056 } from '../../messages/camt056';
 import {
   newParty,
   paySettled,

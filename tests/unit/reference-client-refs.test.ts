@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReferenceHandle } from '../../reference/server';
-import { buildCamt056 } from '../../helpers/messages/camt056';
-import { buildPacs008, freshIds } from '../../helpers/messages/pacs008';
+import { buildCamt056 } from '../../messages/camt056';
+import { buildPacs008, freshIds } from '../../messages/pacs008';
 import {
   get,
   newParty,

@@ -8,9 +8,9 @@ import type { ConfigOptions } from '../../reference/config';
 import { generatedClient } from '../../client/target';
 import { generateRsaKeyPair } from '../../transport/keys';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../transport/client-jwts';
-import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../helpers/messages/pacs008';
-import { buildPacs004, type Pacs004Message } from '../../helpers/messages/pacs004';
-import { buildPacs007, type Pacs007Message } from '../../helpers/messages/pacs007';
+import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../messages/pacs008';
+import { buildPacs004, type Pacs004Message } from '../../messages/pacs004';
+import { buildPacs007, type Pacs007Message } from '../../messages/pacs007';
 
 export const PATHS = {
   payment: '/payments/pacs008/v10',

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../reference/config';
-import { buildCamt056 } from '../../helpers/messages/camt056';
+import { buildCamt056 } from '../../messages/camt056';
 import { get, newParty, paySettled, paymentTo, post, refundOf, startRef, waitFinal, PATHS } from './reference-harness';
 
 test('REF_MAX_TRANSFERS: default 200000, read from the environment', () => {

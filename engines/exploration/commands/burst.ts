@@ -1,5 +1,5 @@
-import type { Pacs004Message } from '../../../helpers/messages/pacs004';
-import type { Pacs007Message } from '../../../helpers/messages/pacs007';
+import type { Pacs004Message } from '../../../messages/pacs004';
+import type { Pacs007Message } from '../../../messages/pacs007';
 import { submitRefund } from '../../../client/flows/refunds';
 import { submitReturn } from '../../../client/flows/returns';
 import { BURST_LIMIT, type SequenceSystem, checkMoney, refundMessage, returnMessage, type Turn } from '../executor';

@@ -1,9 +1,9 @@
-import { buildCamt056 } from '../../../helpers/messages/camt056';
+import { buildCamt056 } from '../../../messages/camt056';
 import { readCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
 import type { SequenceSystem } from '../executor';
 import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
 import { refOf, type SequenceModel } from '../model';
-import { is2xx } from '../../../helpers/http-status';
+import { is2xx } from '../../../messages/http-status';
 import { PaymentCommand, type StepOf } from './step-command';
 
 /** A cancellation (camt.056) by the payer (CXL-01, CXL-03) or by another institution (CXL-01, XCL-01). */

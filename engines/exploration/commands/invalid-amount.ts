@@ -1,4 +1,4 @@
-import { toMinor } from '../../../helpers/money';
+import { toMinor } from '../../../messages/money';
 import { type SequenceSystem, sendRefund, sendReturn } from '../executor';
 import type { SequenceModel } from '../model';
 import { PaymentCommand, type StepOf } from './step-command';

@@ -1,4 +1,4 @@
-import { paymentIds } from '../../../helpers/messages/pacs008';
+import { paymentIds } from '../../../messages/pacs008';
 import { paymentTo } from '../../../client/flows/incoming';
 import { submitPayment } from '../../../client/flows/payment';
 import { type SequenceSystem, checkNoSecondPayment } from '../executor';

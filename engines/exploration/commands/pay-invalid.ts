@@ -1,5 +1,5 @@
-import { amountProblem } from '../../../helpers/money';
-import { paymentIds } from '../../../helpers/messages/pacs008';
+import { amountProblem } from '../../../messages/money';
+import { paymentIds } from '../../../messages/pacs008';
 import { paymentTo } from '../../../client/flows/incoming';
 import { submitPayment } from '../../../client/flows/payment';
 import type { SequenceSystem } from '../executor';

@@ -1,4 +1,4 @@
-import { minorToValue } from '../../../helpers/money';
+import { minorToValue } from '../../../messages/money';
 import { paymentTo } from '../../../client/flows/incoming';
 import { submitPayment } from '../../../client/flows/payment';
 import { ORDINARY_MAX, type SequenceSystem } from '../executor';

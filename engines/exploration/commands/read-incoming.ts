@@ -1,4 +1,4 @@
-import { toMinor } from '../../../helpers/money';
+import { toMinor } from '../../../messages/money';
 import { incomingMessage, readIncoming } from '../../../client/flows/incoming';
 import type { SequenceSystem } from '../executor';
 import { judgeIncoming, judgeStrangerRead } from '../../../checks/exploration';

@@ -1,5 +1,5 @@
-import { minorToValue } from '../../../helpers/money';
-import { clonePacs008, type Pacs008Message } from '../../../helpers/messages/pacs008';
+import { minorToValue } from '../../../messages/money';
+import { clonePacs008, type Pacs008Message } from '../../../messages/pacs008';
 import { submitPayment } from '../../../client/flows/payment';
 import { type SequenceSystem, checkNoSecondPayment } from '../executor';
 import { judgeRepeat } from '../../../checks/exploration';

@@ -1,5 +1,5 @@
-import { uniqueId } from '../../../helpers/messages/ids';
-import { buildPacs008 } from '../../../helpers/messages/pacs008';
+import { uniqueId } from '../../../messages/ids';
+import { buildPacs008 } from '../../../messages/pacs008';
 import { submitPayment } from '../../../client/flows/payment';
 import type { SequenceSystem } from '../executor';
 import { judgeShadow } from '../../../checks/exploration';

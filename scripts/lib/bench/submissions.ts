@@ -5,7 +5,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildPacs008 } from '../../../helpers/messages/pacs008';
+import { buildPacs008 } from '../../../messages/pacs008';
 import { scaJwt, type ClientIdentity } from '../../../transport/client-jwts';
 
 export interface BuildJob {

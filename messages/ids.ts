@@ -4,7 +4,7 @@
  * remote target that remembers every msgId, would turn a "new payment" test into a repeat.
  */
 import { randomBytes } from 'node:crypto';
-import { runIdOf } from '../../profile/run-settings';
+import { runIdOf } from '../profile/run-settings';
 
 /** ISO 20022 Max35Text: identifiers are at most 35 characters. */
 export const MAX35 = 35;

@@ -5,7 +5,7 @@
  * BIC and IBAN shape). IBAN check digits are not a schema matter: the factories' unit test checks
  * them with ibantools. The creditor name may sit at cdtr.nm (request example) or cdtr.pty.nm (table).
  */
-import { ALLOWED_ORIGINAL_NAMES, EBA_RETURN_CODES } from '../messages/pacs004';
+import { ALLOWED_ORIGINAL_NAMES, EBA_RETURN_CODES } from '../pacs004';
 
 const BIC = '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$';
 const IBAN = '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$';

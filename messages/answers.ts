@@ -3,10 +3,10 @@
  * msgId echo, the first entry of a pacs.002, and an incoming pacs.008 in its declared shape. Readers
  * only: what they read is judged in checks/.
  */
-import type { Exchange } from '../../transport/http';
-import type { Profile } from '../../profile/profile';
+import type { Exchange } from '../transport/http';
+import type { Profile } from '../profile/profile';
 import type { Pacs008Message } from './pacs008';
-import { fromDeclared } from '../../profile/message-shape';
+import { fromDeclared } from '../profile/message-shape';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>

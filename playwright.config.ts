@@ -11,7 +11,7 @@ import { projectsFor, referenceServers, selectedProfiles, workerCount } from './
 import { consoleReporters, recordOptions } from './runner/reporters/reporters';
 import { keepRecord } from './runner/reporters/keep-record';
 import type { RunOptions } from './fixtures/options';
-import { runPaths } from './helpers/run-folder';
+import { runPaths } from './record/run-folder';
 
 const settings = runSettings();
 const profiles = selectedProfiles(settings);

@@ -1,6 +1,6 @@
 /**
  * The run as one history: properties no single test can see, judged over every request of a run
- * (helpers/history.ts; client/history-recorder.ts writes it), across tests, workers and background
+ * (record/history.ts; client/history-recorder.ts writes it), across tests, workers and background
  * work, in one pass in time order with per-resource indexes.
  *
  *   identity    one msgId of one client names one payment; two payments the service created never
@@ -30,7 +30,7 @@ import {
   type HistoryLine,
   type HistoryMeta,
   type WorkerHistory,
-} from '../helpers/history';
+} from '../record/history';
 import type { StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isFinalStatus } from '../profile/status-vocabulary';
 import { formatMinor } from '../messages/money';

@@ -7,7 +7,7 @@
 import type { Exchange } from '../transport/http';
 import { is2xx, is4xx } from '../messages/http-status';
 import type { Profile, RefusalClass } from '../profile/profile';
-import { answerClass } from '../helpers/target-tally';
+import { answerClass } from '../record/target-tally';
 import { answered, answerOf, type Check, type Verdicts } from './verdicts';
 
 /** The assumption rule that says which status a refusal class gets. */

@@ -1,6 +1,6 @@
 /**
  * The run's verdict on its target as a whole, from what the target answered
- * (helpers/target-tally.ts): a target that accepts most of what the spec says it must refuse is not
+ * (record/target-tally.ts): a target that accepts most of what the spec says it must refuse is not
  * validating; one that refuses (or fails) every payments request, valid ones included, cannot be
  * assessed at all. A person says so in one line instead of reading hundreds of failures; the
  * summary and run.json print this sentence, they do not judge.
@@ -10,7 +10,7 @@
  * already known. A target that settles what it accepts is never stopped, whatever it accepts: its
  * every answer is evidence about a rule.
  */
-import { type TargetTally, totalOf } from '../helpers/target-tally';
+import { type TargetTally, totalOf } from '../record/target-tally';
 
 export type TargetVerdictKind = 'not-validating' | 'refuses-everything' | 'fails-everything';
 

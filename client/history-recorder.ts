@@ -1,5 +1,5 @@
 /**
- * Writes a worker's part of the run's history (helpers/history.ts): every attempt the worker's HTTP
+ * Writes a worker's part of the run's history (record/history.ts): every attempt the worker's HTTP
  * client sends, whoever sends it (a test, the settled-payment pool, an observation, an exploration
  * kit, the worker's own setup), retries and requests that got no answer included. It sees them where
  * they leave (transport/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
@@ -17,14 +17,14 @@ import {
   type HistoryInvoke,
   type HistoryLine,
   type HistoryOperation,
-} from '../helpers/history';
+} from '../record/history';
 import type { OperationName, Profile } from '../profile/profile';
 import type { Redactor } from '../transport/redact';
 import { toMinor } from '../messages/money';
 
 export interface HistoryRecorderOptions {
   runDir: string;
-  /** The worker's index, or RUNNER_WORKER (helpers/history.ts) for the runner's own requests. */
+  /** The worker's index, or RUNNER_WORKER (record/history.ts) for the runner's own requests. */
   workerIndex: number;
   /** The file, when not the worker's (the runner's: runnerHistoryFile). */
   file?: string;

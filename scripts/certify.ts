@@ -65,7 +65,7 @@ import { cliMain } from './lib/cli';
 import { renderReport, SPEC_PAGE } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
 import packageJson from '../package.json';
-import { runPaths } from '../helpers/run-folder';
+import { runPaths } from '../record/run-folder';
 
 export interface CertifyOptions {
   project: string;

@@ -19,7 +19,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { testRecords, type Outcome, type PlaywrightJsonReport, type TestRecord } from './lib/run-records';
-import { availableRunsText, passedOver, resolveRun } from '../helpers/run-folder';
+import { availableRunsText, passedOver, resolveRun } from '../record/run-folder';
 import { suiteEnvironment } from '../profile/run-settings';
 import { PROBE_MEMBER_NAMES } from '../cases/robustness-cases';
 
@@ -441,7 +441,7 @@ ${body}
 const USAGE =
   'usage: npm run compare -- <runA> <runB> [--transcript-a <jsonl|dir>] [--transcript-b <jsonl|dir>] [--out <dir>] [--fail-on-diff]  (a run: last, previous, a run id, a run folder, a Playwright JSON report or a certification bundle)';
 
-/** A run as the user named it (helpers/run-folder.ts resolveRun); one sentence listing the runs there are when it names none. */
+/** A run as the user named it (record/run-folder.ts resolveRun); one sentence listing the runs there are when it names none. */
 export function loadNamedRun(
   spec: string,
   transcriptOverride?: string,

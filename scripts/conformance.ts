@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runSettings } from '../profile/run-settings';
-import { EXIT_INCONCLUSIVE } from '../helpers/run-folder';
+import { EXIT_INCONCLUSIVE } from '../record/run-folder';
 import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';

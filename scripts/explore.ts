@@ -9,8 +9,8 @@
  * Faults of the embedded reference: PAYMENTS_CLIENT_FAULTS=<fault,…> (as the kill matrix sets them).
  */
 import { parseArgs } from 'node:util';
-import { readReportFile, type ReportTest, flattenReport } from '../helpers/playwright-report';
-import { runPaths } from '../helpers/run-folder';
+import { readReportFile, type ReportTest, flattenReport } from '../record/playwright-report';
+import { runPaths } from '../record/run-folder';
 import { cliMain } from './lib/cli';
 import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';

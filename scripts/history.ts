@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { suiteEnvironment } from '../profile/run-settings';
-import { availableRunsText, resolveRun } from '../helpers/run-folder';
-import { historyDir } from '../helpers/history';
+import { availableRunsText, resolveRun } from '../record/run-folder';
+import { historyDir } from '../record/history';
 import { historyBlock, historyFailed, judgeRunHistory } from '../runner/history';
 import { cliMain } from './lib/cli';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { runPlaywright } from './lib/run-playwright';
 import { renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
-import { runPaths } from '../helpers/run-folder';
+import { runPaths } from '../record/run-folder';
 import { CHROMIUM, checkReportOffline, launchChromium } from './check-report-offline';
 
 const FAULTS = ['token-ignores-kid', 'token-accepts-alg-none', 'sca-ignores-iss', 'status-cross-client-readable'];

@@ -16,7 +16,7 @@ import { needsOf } from '../fixtures/plan';
 import { declaredClients, type Profile } from '../profile/profile';
 import type { Operation } from '../ledger/operations';
 import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';
-import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../helpers/playwright-report';
+import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../record/playwright-report';
 import { loadProfile } from '../profile/profile';
 import { cliMain } from './lib/cli';
 import { LANE_SLOTS, REFUSAL_SLOTS } from '../client/flows/live-lane';

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { faultCatalogue, type FaultInfo } from '../reference/faults';
 import { ruleById } from '../ledger/rules';
 import { loadProfile } from '../profile/profile';
-import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../helpers/playwright-report';
+import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../record/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
 import { batchFaults } from './lib/fault-batches';
 import { listTests } from './ledger-check';
@@ -29,11 +29,11 @@ import { buildMatrix, formatMatrix, type Matrix } from './lib/matrix';
 import { renderMutationPage } from './lib/matrix-page';
 import { cliMain } from './lib/cli';
 import type { MutationPlan } from '../playwright.mutation.config';
-import { runPaths } from '../helpers/run-folder';
+import { runPaths } from '../record/run-folder';
 import { judgeRunHistory } from '../runner/history';
 import { historyViolations } from './lib/matrix';
 import { checkHistory, type HistoryVerdict } from '../checks/history';
-import { historiesByClientFaults, readRunHistory } from '../helpers/history';
+import { historiesByClientFaults, readRunHistory } from '../record/history';
 import { faultProject, type Fault } from '../ledger/kills';
 
 /**

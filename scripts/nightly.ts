@@ -46,7 +46,7 @@ import { runSettings, suiteEnvironment } from '../profile/run-settings';
 import { runPlaywright } from './lib/run-playwright';
 import { DEFAULT_OUTPUT, renderReport } from './report';
 import { describeLeak, scanForSecrets } from './scan-secrets';
-import { runPaths } from '../helpers/run-folder';
+import { runPaths } from '../record/run-folder';
 import { costLine, discoverProfile } from './discover';
 import { driftOf } from '../engines/discovery/diff';
 import { nightlyExitCode, renderDrift, splitRegressions, type DriftReport } from './lib/drift';

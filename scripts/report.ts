@@ -16,10 +16,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { specHtml } from '../helpers/spec-html';
+import { specHtml } from '../record/spec-html';
 import { reportResults, rulesTitle, type ReportEvidence } from './lib/report-content';
 import { withLoadingProgress, withRulesTitle, withSpecLinks } from './lib/report-page';
-import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../helpers/run-folder';
+import { availableRunsText, executedTests, readRunRecord, resolveRun } from '../record/run-folder';
 import { suiteEnvironment } from '../profile/run-settings';
 
 /** Where the scripts render the report of the run they made (PAYMENTS_REPORT_DIR moves it, e.g. for tests). */

@@ -230,7 +230,7 @@ export class HttpClient {
   private readonly pacer: Pacer;
   /** The rate limits learned from the target's answers (no declared one). */
   readonly learned: AdaptiveRateLimit | undefined;
-  /** Requests sent, retries included (a run's floor counts them: helpers/run-floor.ts). */
+  /** Requests sent, retries included (a run's floor counts them: record/run-floor.ts). */
   requestsSent = 0;
 
   constructor(private readonly options: HttpClientOptions = {}) {

@@ -1,4 +1,4 @@
-/** Human-readable renderings of an exchange, always redacted (the replayable curl is helpers/replay.ts). */
+/** Human-readable renderings of an exchange, always redacted (the replayable curl is record/replay.ts). */
 import type { Exchange } from './http';
 import type { Redactor } from './redact';
 

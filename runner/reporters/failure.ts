@@ -12,7 +12,7 @@ import type { TestCase, TestError, TestResult } from '@playwright/test/reporter'
 import { checksOf, RULE_OUTCOMES_LABEL } from '../../ledger/outcomes';
 import { ruleById } from '../../ledger/rules';
 import { ruleIdsOf } from '../../ledger/tags';
-import { specSourceLine } from '../../helpers/spec-html';
+import { specSourceLine } from '../../record/spec-html';
 
 export interface Paint {
   red(text: string): string;

@@ -1,11 +1,11 @@
 /**
  * The run's verdict on each target it ran against, read from what the workers counted
- * (helpers/target-tally.ts) and judged by checks/target-verdict.ts: the summary prints its sentence
+ * (record/target-tally.ts) and judged by checks/target-verdict.ts: the summary prints its sentence
  * first, run.json keeps it with the counts it rests on. Nothing is judged here.
  */
-import type { TargetTally } from '../../helpers/target-tally';
-import { readTargetTallies } from '../../helpers/target-tally';
-import { runPaths } from '../../helpers/run-folder';
+import type { TargetTally } from '../../record/target-tally';
+import { readTargetTallies } from '../../record/target-tally';
+import { runPaths } from '../../record/run-folder';
 import { judgeTarget, type TargetVerdictKind } from '../../checks/target-verdict';
 
 /** What run.json keeps of one project's target: the counts, and the verdict when they make one. */

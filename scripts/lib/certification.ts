@@ -3,12 +3,12 @@
  * a rule the profile cannot assess (a capability it does not grant) is not required.
  */
 import { stripVTControlCharacters } from 'node:util';
-import type { HistoryRecord } from '../../helpers/history';
+import type { HistoryRecord } from '../../record/history';
 import { outcomesOfReportTest } from '../../ledger/outcomes';
 import { summariseRuleOutcomes, type RuleResult } from '../../ledger/rule-summary';
 import type { Rule } from '../../ledger/rules';
 import type { Profile } from '../../profile/profile';
-import type { ReportTest } from '../../helpers/playwright-report';
+import type { ReportTest } from '../../record/playwright-report';
 
 export type { RuleResult, RuleStatus } from '../../ledger/rule-summary';
 

@@ -1,5 +1,5 @@
 /**
- * Fresh credentials for the curl line of a replay attachment (helpers/replay.ts curlReplay): the
+ * Fresh credentials for the curl line of a replay attachment (record/replay.ts curlReplay): the
  * variables its curl reads, as shell `export` lines for `eval "$(npm run -s curl-env -- …)"`.
  *
  * A remote profile: the client is the profile's own (its secret variables must be set, as for a

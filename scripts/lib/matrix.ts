@@ -14,7 +14,7 @@ import { ruleIdsOf } from '../../ledger/tags';
 import { outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 import { FAULT_ANNOTATION, faultOperation, killsFault, testOperations } from '../../ledger/kills';
 import type { Profile } from '../../profile/profile';
-import type { ReportTest } from '../../helpers/playwright-report';
+import type { ReportTest } from '../../record/playwright-report';
 import { suiteEnvironment } from '../../profile/run-settings';
 import type { HistoryVerdict } from '../../checks/history';
 

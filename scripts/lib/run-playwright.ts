@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../../runner/reporters/progress';
 import { INCONCLUSIVE_ANNOTATION } from '../../ledger/outcomes';
-import { flattenReport, readReportFile, type ReportTest } from '../../helpers/playwright-report';
+import { flattenReport, readReportFile, type ReportTest } from '../../record/playwright-report';
 import {
   EXIT_INCONCLUSIVE,
   executedTests,
@@ -16,7 +16,7 @@ import {
   runPaths,
   updateRunRecord,
   type RunRecord,
-} from '../../helpers/run-folder';
+} from '../../record/run-folder';
 
 export interface SuiteCounts {
   passed: number;

@@ -3,7 +3,7 @@
  * deviations work with. (Per-rule outcomes come from scripts/lib/certification.ts.)
  */
 import { stripVTControlCharacters } from 'node:util';
-import { flattenReport, type PlaywrightJsonReport } from '../../helpers/playwright-report';
+import { flattenReport, type PlaywrightJsonReport } from '../../record/playwright-report';
 import { describeSkip, outcomesOfReportTest, skipReasonOf } from '../../ledger/outcomes';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';

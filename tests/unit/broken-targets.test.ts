@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PATHS, get, newParty, paymentTo, post, startRef } from './reference-harness';
-import { emptyTally, readTargetTallies, type TargetTally, WorkerTargetTally } from '../../helpers/target-tally';
+import { emptyTally, readTargetTallies, type TargetTally, WorkerTargetTally } from '../../record/target-tally';
 import { judgeTarget, sendsNothingMore } from '../../checks/target-verdict';
 
 test('REF_BROKEN: the three modes, anything else refuses to start', () => {

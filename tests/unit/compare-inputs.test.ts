@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { passedOver, writeRunRecord } from '../../helpers/run-folder';
+import { passedOver, writeRunRecord } from '../../record/run-folder';
 import { runFolderName } from '../../profile/run-settings';
 import { loadNamedRun } from '../../scripts/compare';
 import { cleanEnv, runScript, tempDir } from './support/cli';

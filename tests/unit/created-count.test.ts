@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeCreated, readCreatedCounts, totalCreated, writeCreatedCount } from '../../helpers/created-count';
+import { describeCreated, readCreatedCounts, totalCreated, writeCreatedCount } from '../../record/created-count';
 import { RunPoolTaken } from '../../fixtures/pool-taken';
 import { tempDir } from './support/cli';
 

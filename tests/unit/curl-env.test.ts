@@ -1,6 +1,6 @@
 /**
  * The curl of a replay attachment is runnable as printed: these tests make a real request against a
- * reference started here, render its replay (helpers/replay.ts curlReplay), run the printed lines in
+ * reference started here, render its replay (record/replay.ts curlReplay), run the printed lines in
  * bash (`eval "$(npm run -s curl-env -- …)"`, then curl), and check the answer. A remote profile's
  * credentials come from its secret variables (scripts/lib/curl-env.ts), the sca-token's hd is the
  * SHA-256 of exactly the body file, and the rendering keeps URLs, clients and faults right. A negative
@@ -21,7 +21,7 @@ import { generateRsaKeyPair } from '../../transport/keys';
 import { authenticationJwt, scaJwt } from '../../transport/client-jwts';
 import { decodeCompact } from '../../transport/jws';
 import { buildPacs008 } from '../../messages/pacs008';
-import { curlReplay, replayFileStem, replayFiles, replayPointer, type CurlTarget } from '../../helpers/replay';
+import { curlReplay, replayFileStem, replayFiles, replayPointer, type CurlTarget } from '../../record/replay';
 import { loadProfile, parseProfile } from '../../profile/profile';
 import { generatedClient, registerClient } from '../../client/target';
 import {

@@ -12,7 +12,7 @@ import { KitPool, type Kit } from '../../engines/exploration/kit';
 import { laneBudget, laneSeed } from '../../engines/exploration/budget';
 import { leftOut } from '../../runner/projects';
 import { environmentsDir, loadProfile, parseProfile, ProfileError } from '../../profile/profile';
-import type { ReportTest } from '../../helpers/playwright-report';
+import type { ReportTest } from '../../record/playwright-report';
 import { explorationsOf, formatExplorations, parseExploreArgs } from '../../scripts/explore';
 
 const kit = (index: number): Kit => ({

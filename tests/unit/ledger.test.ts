@@ -12,7 +12,7 @@ import { faultCatalogue } from '../../reference/faults';
 import { checkLedger, listTests, sharedTitles } from '../../scripts/ledger-check';
 import { isOperation, OPERATION_FLOWS, OPERATION_LABELS } from '../../ledger/operations';
 import { readFileSync } from 'node:fs';
-import { SPEC_FILE } from '../../helpers/spec-html';
+import { SPEC_FILE } from '../../record/spec-html';
 
 const ID = /^[A-Z][A-Z0-9]*-\d{2,}$/;
 const FLOWS = new Set([

@@ -1,10 +1,10 @@
 /**
- * Unit checks of helpers/playwright-report.ts on a hand-made report. Run with
+ * Unit checks of record/playwright-report.ts on a hand-made report. Run with
  * `node --import tsx --test tests/unit/playwright-report.test.ts` (Playwright ignores tests/unit).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { flattenReport, type PlaywrightJsonReport } from '../../helpers/playwright-report';
+import { flattenReport, type PlaywrightJsonReport } from '../../record/playwright-report';
 
 // Shaped like Playwright 1.65 writes it: tags without @, file suite titled by its path, one test per project.
 const report: PlaywrightJsonReport = {

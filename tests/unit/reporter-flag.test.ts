@@ -14,8 +14,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { missingFromRecord, readRunRecord, runPaths } from '../../helpers/run-folder';
-import { flattenReport, readReportFile } from '../../helpers/playwright-report';
+import { missingFromRecord, readRunRecord, runPaths } from '../../record/run-folder';
+import { flattenReport, readReportFile } from '../../record/playwright-report';
 import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
 import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';
 

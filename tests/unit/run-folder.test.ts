@@ -17,7 +17,7 @@ import {
   runPaths,
   writeRunRecord,
   type RunRecord,
-} from '../../helpers/run-folder';
+} from '../../record/run-folder';
 import { newRunDir, runFolderName } from '../../profile/run-settings';
 import { runSettings } from '../../profile/run-settings';
 import { tempDir } from './support/cli';

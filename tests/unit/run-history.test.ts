@@ -19,9 +19,9 @@ import {
   type HistoryLine,
   type HistoryMeta,
   type WorkerHistory,
-} from '../../helpers/history';
+} from '../../record/history';
 import { loadProfile } from '../../profile/profile';
-import type { ReportTest } from '../../helpers/playwright-report';
+import type { ReportTest } from '../../record/playwright-report';
 import { reportTest } from './support/report-tests';
 import { faultCatalogue } from '../../reference/faults';
 import { buildMatrix } from '../../scripts/lib/matrix';

@@ -24,10 +24,10 @@ import {
   asInconclusive,
 } from '../../client/inconclusive';
 import { summariseRules, verdictOf } from '../../scripts/lib/certification';
-import { runExitCode, EXIT_INCONCLUSIVE } from '../../helpers/run-folder';
+import { runExitCode, EXIT_INCONCLUSIVE } from '../../record/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../transport/http';
 import { loadProfile } from '../../profile/profile';
-import type { ReportTest } from '../../helpers/playwright-report';
+import type { ReportTest } from '../../record/playwright-report';
 import { reportTest, ruleFixture } from './support/report-tests';
 import type { ClientIdentity } from '../../transport/client-jwts';
 
@@ -258,7 +258,7 @@ test('a remote profile gets workers sized for round trips, not cores; a declared
 });
 
 test('run floor: max(critical path × RTT, requests ÷ rate), from the transcripts', async () => {
-  const { runFloor, describeFloor } = await import('../../helpers/run-floor');
+  const { runFloor, describeFloor } = await import('../../record/run-floor');
   const at = (ms: number) => new Date(ms).toISOString();
   const exchanges = [
     // test a: three requests one after the other, and one alongside the second
@@ -282,7 +282,7 @@ test("run floor: the workers' own count of requests (background work included) w
   const { mkdtempSync, rmSync } = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
-  const { runFloor, readRequestCounts, writeRequestCount } = await import('../../helpers/run-floor');
+  const { runFloor, readRequestCounts, writeRequestCount } = await import('../../record/run-floor');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   try {
     assert.equal(readRequestCounts(dir), undefined);

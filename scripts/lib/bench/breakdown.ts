@@ -4,7 +4,7 @@
  * reference; per worker, how long it took to start, when its first request went out and came back,
  * and how much of its wall time was spent with a request in flight or waiting for the scheme.
  */
-import type { JsonStep, ReportTest } from '../../../helpers/playwright-report';
+import type { JsonStep, ReportTest } from '../../../record/playwright-report';
 import { ACTIVITIES, timeByActivity, type Activity } from './cpu-profile';
 import type { ProbedProcess, ProbedRequest } from './probe';
 

@@ -4,7 +4,7 @@
  * and events judged, and this process's peak resident memory. Run by the bench (history.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { readRunHistory } from '../../../helpers/history';
+import { readRunHistory } from '../../../record/history';
 import { checkHistory } from '../../../checks/history';
 
 const runDir = process.argv[2];

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { historyDir, historyFile, type HistoryLine } from '../../../helpers/history';
+import { historyDir, historyFile, type HistoryLine } from '../../../record/history';
 import { loadProfile } from '../../../profile/profile';
 import { loadNow, mb, seconds, type Row } from './format';
 import { measureSuite } from './suite-run';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runPlaywright, type SuiteRun } from '../run-playwright';
 import { environmentsDir } from '../../../profile/profile';
-import { runPaths } from '../../../helpers/run-folder';
+import { runPaths } from '../../../record/run-folder';
 import { rssSampler } from './process-tree';
 import { probeEnvironment, readProbe, type ProbedProcess } from './probe';
 import { trackFile } from './cleanup';

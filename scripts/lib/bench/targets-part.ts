@@ -30,7 +30,7 @@ import {
   TARGET_WALL_S,
   WORKERS,
 } from './targets';
-import { missingFromRecord } from '../../../helpers/run-folder';
+import { missingFromRecord } from '../../../record/run-folder';
 import { timeHistoryCheck, type HistoryTiming } from './history';
 
 export interface TargetsResult {

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Rule } from '../../../ledger/rules';
-import type { ReportTest } from '../../../helpers/playwright-report';
+import type { ReportTest } from '../../../record/playwright-report';
 
 /** A ledger rule of the auth flow on the token operation. */
 export const ruleFixture = (id: string, level: Rule['level'] = 'documented', needs?: Rule['needs']): Rule => ({

@@ -4,7 +4,7 @@
  * no script. Pure; covers the Markdown the spec uses (headings, paragraphs, nested lists, tables,
  * `code`, **bold**).
  *
- * Anchors (helpers/spec-links.ts): a heading "### 4.2 POST …" is `section-4.2`; the numbered items of
+ * Anchors (record/spec-links.ts): a heading "### 4.2 POST …" is `section-4.2`; the numbered items of
  * a section without sub-headings (§5's "1." … "7.") are `section-5.1` … `section-5.7`; numbered items
  * nested in a bullet (§1's cancellation rules) are `section-1-rule-3`.
  */

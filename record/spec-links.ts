@@ -1,6 +1,6 @@
 /**
  * Links from a ledger rule's section (ledger/rules.ts: '§4.2 §7', '§1 rule 4 §3', '§2.5')
- * to the spec. Pure: the anchors are those helpers/spec-html.ts gives each section of
+ * to the spec. Pure: the anchors are those record/spec-html.ts gives each section of
  * spec/payments-api.md (`section-4.2`), and the default base is the offline copy rendered next to
  * every report (`spec.html`); a profile's `specUrl` replaces it.
  */

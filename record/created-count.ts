@@ -20,7 +20,7 @@ export function countCreated(op: string): void {
 /** What this process created so far. */
 export const createdInProcess = (): Readonly<CreatedCounts> => created;
 
-/** Written by each worker when it stops, beside its request count (helpers/run-floor.ts). */
+/** Written by each worker when it stops, beside its request count (record/run-floor.ts). */
 export function writeCreatedCount(dir: string, workerIndex: number, counts: Readonly<CreatedCounts> = created): void {
   if (Object.keys(counts).length) writeWorkerFile(dir, 'created', workerIndex, counts);
 }

@@ -55,10 +55,10 @@ export interface RunRecord {
   status: string;
   exitCode?: number;
   counts?: RunCounts;
-  /** Submissions the target accepted, by operation: what the run created there (helpers/created-count.ts). */
+  /** Submissions the target accepted, by operation: what the run created there (record/created-count.ts). */
   created?: Record<string, number>;
   /**
-   * Per project, what its target answered (helpers/target-tally.ts) and, when that makes one, the
+   * Per project, what its target answered (record/target-tally.ts) and, when that makes one, the
    * run's verdict on it with its sentence (checks/target-verdict.ts: not validating, refuses or fails everything).
    */
   targets?: Record<string, TargetTally & { verdict?: string; sentence?: string }>;

@@ -21,7 +21,13 @@ import { createHash } from 'node:crypto';
 import { b64url, decodeCompact, signCompact, type JsonObject } from '../transport/jws';
 import { getPath } from '../messages/json-edit';
 import type { Exchange } from '../transport/http';
-import { authenticationJwt, nowSeconds, publicPemOf, signingKeyOf, type ClientIdentity } from '../transport/client-jwts';
+import {
+  authenticationJwt,
+  nowSeconds,
+  publicPemOf,
+  signingKeyOf,
+  type ClientIdentity,
+} from '../transport/client-jwts';
 import { basicCredentials } from '../client/api';
 import { strangerKey } from './jwt-attacks';
 

@@ -2,9 +2,9 @@
  * The house rules of the layout, checked on the import graph of every .ts file
  * (tests/unit/support/import-graph.ts). The suite's folders are layers, each with one job, and
  * arrows point down the list only:
- *   helpers → ledger → checks → client → cases → engines → fixtures → runner
- * read right to left: runner (config-time code, reporters) may use everything below it, helpers (pure
- * building blocks) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
+ *   profile → transport → messages → record → ledger → checks → client → cases → engines → fixtures → runner
+ * read right to left: runner (config-time code, reporters) may use everything below it, profile (what
+ * a target chose, the run's settings) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
  * every layer; tests/unit tests anything. The reference is an independent program that imports
  * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. Every layer below
  * the fixtures imports no Playwright: what checks and the client need of a test runner is their seam
@@ -27,7 +27,10 @@ function layerOf(file: string): string {
 
 /** The suite's layers, lowest first, with the one job each holds (docs/architecture.md). */
 const LAYERS = [
-  ['helpers', 'pure building blocks (messages, JWTs, HTTP, profiles)'],
+  ['profile', "the profile: what a target chose where the spec is silent, and the run's settings"],
+  ['transport', 'HTTP, JWS and keys, redaction, the transcript'],
+  ['messages', "the spec's messages: builders, schemas, readers of answers, amounts, JSON paths, status codes"],
+  ['record', "the run's record: run folder, replay, reports, counts, history file, spec pages"],
   ['ledger', 'the rule ledger: rules, operations, capabilities, outcomes'],
   ['checks', 'the oracles: Verdicts and the named checks'],
   ['client', 'the API client and the flows'],
@@ -63,7 +66,17 @@ function forbidden(from: string, to: string): string | undefined {
  * Layers whose files import no Playwright (`@playwright/test` or any other part of it): every layer
  * below the fixtures, which install the runner's host (checks/host.ts, client/context.ts).
  */
-const WITHOUT_PLAYWRIGHT = ['helpers', 'ledger', 'checks', 'client', 'cases', 'engines'] as const;
+const WITHOUT_PLAYWRIGHT = [
+  'profile',
+  'transport',
+  'messages',
+  'record',
+  'ledger',
+  'checks',
+  'client',
+  'cases',
+  'engines',
+] as const;
 const isPlaywright = (specifier: string): boolean =>
   specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
 
@@ -90,7 +103,7 @@ test('every relative import names a file of the repository', () => {
   );
 });
 
-test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → helpers; the reference alone)', () => {
+test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → record → messages → transport → profile; the reference alone)', () => {
   const violations = graph.edges.flatMap((e) => {
     const why = forbidden(layerOf(e.from), layerOf(e.to));
     return why ? [`${e.from} → '${e.specifier}' (${e.to}): ${why}`] : [];

@@ -41,7 +41,7 @@ test('a CPU profile read as activities: the enclosing step, signing or writer wi
         [4],
       ),
       frame(4, 'fsyncSync', 'node:fs'),
-      frame(5, 'scaJwt', 'file:///x/helpers/client-jwts.ts', [6]),
+      frame(5, 'scaJwt', 'file:///x/transport/client-jwts.ts', [6]),
       frame(6, 'sign', 'node:internal/crypto/sig', [7]),
       frame(7, 'signOneShot', ''),
       frame(8, 'runPreHandlers', 'file:///x/node_modules/fastify/lib/route.js', [9]),

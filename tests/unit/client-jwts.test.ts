@@ -8,7 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { compactVerify } from 'jose';
-import { authenticationJwt, nowSeconds, scaJwt, type ClientIdentity, type JwtOptions } from '../../transport/client-jwts';
+import {
+  authenticationJwt,
+  nowSeconds,
+  scaJwt,
+  type ClientIdentity,
+  type JwtOptions,
+} from '../../transport/client-jwts';
 import { ABSENT, decodeCompact, type DecodedJws } from '../../transport/jws';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

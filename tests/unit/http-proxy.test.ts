@@ -157,7 +157,7 @@ test('an https:// target through the proxy CONNECT tunnel, trusted from NODE_EXT
     writeFileSync(path.join(dir, 'bank-ca.pem'), cert);
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     const url = `https://localhost:${(tls.address() as AddressInfo).port}/secure`;
-    const http = path.join(__dirname, '..', '..', 'helpers', 'http.ts');
+    const http = path.join(__dirname, '..', '..', 'transport', 'http.ts');
     const code = `new (require(${JSON.stringify(http)}).HttpClient)().send('tls', { method: 'GET', url: ${JSON.stringify(url)}, headers: {} }).then((e) => console.log(e.response.status, e.response.text), (e) => { console.log('error', e.message); process.exitCode = 1; })`;
     const env = {
       PATH: process.env.PATH,

@@ -71,13 +71,13 @@ const ENCLOSING: readonly Matcher[] = [
   {
     activity: 'keys and signing',
     matches: (f) =>
-      /^node:internal\/crypto\/|\/helpers\/(keys|jws|client-jwts|x509)\.ts$|node_modules\/jose\/|\/reference\/(jwt-verify|keys|key-use)\.ts$/.test(
+      /^node:internal\/crypto\/|\/transport\/(keys|jws|client-jwts|x509)\.ts$|node_modules\/jose\/|\/reference\/(jwt-verify|keys|key-use)\.ts$/.test(
         f.url,
       ),
   },
   {
     activity: 'evidence: redaction, transcripts',
-    matches: (f) => /\/helpers\/(redact|transcript)\.ts$/.test(f.url) || f.functionName === 'writeTranscript',
+    matches: (f) => /\/transport\/(redact|transcript)\.ts$/.test(f.url) || f.functionName === 'writeTranscript',
   },
   {
     activity: 'report writing',
@@ -93,7 +93,7 @@ const INNERMOST: readonly Matcher[] = [
   {
     activity: 'HTTP',
     matches: (f) =>
-      /node_modules\/(undici|fastify|find-my-way|light-my-request|avvio|@fastify)\/|^node:(_http_|net$|internal\/(http|net|deps\/undici|stream_base_commons))|\/helpers\/http\.ts$/.test(
+      /node_modules\/(undici|fastify|find-my-way|light-my-request|avvio|@fastify)\/|^node:(_http_|net$|internal\/(http|net|deps\/undici|stream_base_commons))|\/transport\/http\.ts$/.test(
         f.url,
       ),
   },
@@ -102,7 +102,8 @@ const INNERMOST: readonly Matcher[] = [
   { activity: 'reference handlers', matches: (f) => /\/reference\//.test(f.url) },
   {
     activity: 'suite code',
-    matches: (f) => /\/(tests|fixtures|helpers|scripts)\//.test(f.url) && !f.url.includes('node_modules'),
+    matches: (f) =>
+      /\/(tests|fixtures|profile|transport|messages|record|scripts)\//.test(f.url) && !f.url.includes('node_modules'),
   },
   { activity: 'Playwright', matches: (f) => /node_modules\/(playwright|playwright-core|@playwright)\//.test(f.url) },
 ];

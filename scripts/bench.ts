@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --only targets,history,profile,scale,throughput | --all] [--quick]`: how fast the suite
  * runs, on this machine, with its load beside every number. By default:
- *  - targets (scripts/lib/bench/targets-part.ts): a full local run's wall time and peak memory, the
+ *  - targets (tools/bench/targets-part.ts): a full local run's wall time and peak memory, the
  *    requests of a one-test run, what a 10 s settlement delay adds;
  *  - history (history.ts): that run's history read and checked, and a synthetic one of a million
  *    events, each in a process of its own (time and peak memory);
@@ -16,14 +16,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cliMain } from './lib/cli';
-import { parseBenchArgs, USAGE } from './lib/bench/options';
-import { targetsPart } from './lib/bench/targets-part';
-import { historyPart } from './lib/bench/history';
-import { profilePart } from './lib/bench/profile-part';
-import { scalePart } from './lib/bench/scale-part';
-import { throughputPart } from './lib/bench/throughput';
-import { renderBench, type BenchResults } from './lib/bench/render';
-import { cleanUp } from './lib/bench/cleanup';
+import { parseBenchArgs, USAGE } from '../tools/bench/options';
+import { targetsPart } from '../tools/bench/targets-part';
+import { historyPart } from '../tools/bench/history';
+import { profilePart } from '../tools/bench/profile-part';
+import { scalePart } from '../tools/bench/scale-part';
+import { throughputPart } from '../tools/bench/throughput';
+import { renderBench, type BenchResults } from '../tools/bench/render';
+import { cleanUp } from '../tools/bench/cleanup';
 
 const OUTPUT = path.join('reports', 'bench', 'latest.md');
 

@@ -5,7 +5,7 @@
  *   profile → transport → messages → record → ledger → checks → client → cases → engines → fixtures → runner
  * read right to left: runner (config-time code, reporters) may use everything below it, profile (what
  * a target chose, the run's settings) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
- * every layer; tests/unit tests anything. The reference is an independent program that imports
+ * every layer, and tools (the bench's machinery) serve only the scripts; tests/unit tests anything. The reference is an independent program that imports
  * nothing of the suite, and the suite nothing of it. No import cycle exists anywhere. Every layer below
  * the fixtures imports no Playwright: what checks and the client need of a test runner is their seam
  * (checks/host.ts, client/context.ts), which the fixtures install. A failure names the file and the
@@ -46,12 +46,18 @@ function forbidden(from: string, to: string): string | undefined {
   const INDEPENDENT = 'the suite and the reference are independent readings of the spec';
   if (from === to) return undefined;
   if (from === 'reference') return `${INDEPENDENT}: the reference imports nothing of the suite`;
-  if (to === 'reference') return from === 'scripts' || from === 'tests/unit' ? undefined : INDEPENDENT;
+  if (to === 'reference')
+    return from === 'scripts' || from === 'tools' || from === 'tests/unit' ? undefined : INDEPENDENT;
   if (to === 'tests' || to === 'tests/unit') return from === 'tests/unit' ? undefined : 'nothing imports the specs';
   if (to === 'scripts')
-    return from === 'tests/unit'
+    // The bench runs the suite the way its commands do (scripts/lib/run-playwright.ts).
+    return from === 'tests/unit' || from === 'tools'
       ? undefined
       : 'the commands are entry points: what a layer needs of them belongs in that layer';
+  if (to === 'tools')
+    return from === 'scripts' || from === 'tests/unit'
+      ? undefined
+      : 'the tools (the bench) serve the commands that measure the suite, not the suite';
   if (from === 'tests' && to === 'runner') return 'specs use fixtures; config-time code stays in the runner';
   const a = rank.get(from);
   const b = rank.get(to);
@@ -134,7 +140,7 @@ test('below the fixtures every layer is checked for Playwright: only the fixture
       .filter((file) => importSpecifiers(file, readFileSync(path.join(root, file), 'utf8')).some(isPlaywright))
       .map(layerOf),
   );
-  const allowed = new Set(['fixtures', 'runner', 'tests', 'scripts', 'tests/unit', '(root)']);
+  const allowed = new Set(['fixtures', 'runner', 'tests', 'scripts', 'tools', 'tests/unit', '(root)']);
   assert.deepEqual(
     [...importers].filter((layer) => !allowed.has(layer)),
     [],
@@ -151,7 +157,7 @@ test('the Playwright check sees an import in any form', () => {
 
 test('every top folder of the suite is a known layer', () => {
   const tops = new Set(graph.files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]!));
-  const known = new Set<string>([...rank.keys(), 'tests', 'scripts', 'reference', 'environments']);
+  const known = new Set<string>([...rank.keys(), 'tests', 'scripts', 'tools', 'reference', 'environments']);
   assert.deepEqual(
     [...tops].filter((t) => !known.has(t)),
     [],

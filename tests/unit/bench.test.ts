@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseBenchArgs } from '../../scripts/lib/bench/options';
-import { timeByActivity, type CpuProfile } from '../../scripts/lib/bench/cpu-profile';
-import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
+import { parseBenchArgs } from '../../tools/bench/options';
+import { timeByActivity, type CpuProfile } from '../../tools/bench/cpu-profile';
+import { probeEnvironment, readProbe } from '../../tools/bench/probe';
 import { root } from './support/cli';
 
 test('command line: targets, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {

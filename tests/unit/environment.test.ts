@@ -22,7 +22,7 @@ const read = (file: string): string => readFileSync(path.join(root, file), 'utf8
  * Files another program loads on its own, before any TypeScript (Allure's config, the bench's probe
  * preloaded into every process of a run): they read their variables themselves.
  */
-const STANDALONE = ['allurerc.mjs', 'scripts/lib/bench/probe.cjs'];
+const STANDALONE = ['allurerc.mjs', 'tools/bench/probe.cjs'];
 /** The suite's code: everything but the reference (a program of its own) and the harness's unit tests. */
 const suiteFiles = [
   ...sourceFiles().filter((f) => !f.startsWith('reference/') && !f.startsWith('tests/unit/')),

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { missingFromRecord, readRunRecord, runPaths } from '../../record/run-folder';
 import { flattenReport, readReportFile } from '../../record/playwright-report';
-import { probeEnvironment, readProbe } from '../../scripts/lib/bench/probe';
+import { probeEnvironment, readProbe } from '../../tools/bench/probe';
 import { cleanEnv, runPlaywrightCli, tempDir } from './support/cli';
 
 /** A test that takes nothing ahead (the bench's one-test run) and one whose observation the plan starts with the worker. */

@@ -1,10 +1,10 @@
 /**
- * Where the time of a profiled run goes, from what the probe recorded (scripts/lib/bench/probe.ts)
+ * Where the time of a profiled run goes, from what the probe recorded (tools/bench/probe.ts)
  * and the run's Playwright JSON report: CPU per activity in the runner, the workers and the
  * reference; per worker, how long it took to start, when its first request went out and came back,
  * and how much of its wall time was spent with a request in flight or waiting for the scheme.
  */
-import type { JsonStep, ReportTest } from '../../../record/playwright-report';
+import type { JsonStep, ReportTest } from '../../record/playwright-report';
 import { ACTIVITIES, timeByActivity, type Activity } from './cpu-profile';
 import type { ProbedProcess, ProbedRequest } from './probe';
 

@@ -1,10 +1,10 @@
 /**
- * What scripts/lib/bench/probe.cjs recorded in each process of a run: its kind, start and end (epoch
+ * What tools/bench/probe.cjs recorded in each process of a run: its kind, start and end (epoch
  * ms), its HTTP requests, and its CPU profile.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { memoryEnvironment } from '../run-playwright';
+import { memoryEnvironment } from '../../scripts/lib/run-playwright';
 import type { CpuProfile } from './cpu-profile';
 
 const PROBE = path.join(__dirname, 'probe.cjs');

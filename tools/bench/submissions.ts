@@ -5,8 +5,8 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildPacs008 } from '../../../messages/pacs008';
-import { scaJwt, type ClientIdentity } from '../../../transport/client-jwts';
+import { buildPacs008 } from '../../messages/pacs008';
+import { scaJwt, type ClientIdentity } from '../../transport/client-jwts';
 
 export interface BuildJob {
   clientId: string;

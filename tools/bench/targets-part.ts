@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { renderReport } from '../../report';
+import { renderReport } from '../../scripts/report';
 import {
   measureSuite,
   countsText,
@@ -30,13 +30,13 @@ import {
   TARGET_WALL_S,
   WORKERS,
 } from './targets';
-import { missingFromRecord } from '../../../record/run-folder';
+import { missingFromRecord } from '../../record/run-folder';
 import { timeHistoryCheck, type HistoryTiming } from './history';
 
 export interface TargetsResult {
   /** The full local run, Allure results written as `npm run conformance` writes them. */
   full: Measured;
-  /** Its history, read and checked (scripts/lib/bench/history.ts). */
+  /** Its history, read and checked (tools/bench/history.ts). */
   history: HistoryTiming | undefined;
   runs: Measured[];
   rows: Row[];

@@ -2,9 +2,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runPlaywright, type SuiteRun } from '../run-playwright';
-import { environmentsDir } from '../../../profile/profile';
-import { runPaths } from '../../../record/run-folder';
+import { runPlaywright, type SuiteRun } from '../../scripts/lib/run-playwright';
+import { environmentsDir } from '../../profile/profile';
+import { runPaths } from '../../record/run-folder';
 import { rssSampler } from './process-tree';
 import { probeEnvironment, readProbe, type ProbedProcess } from './probe';
 import { trackFile } from './cleanup';
@@ -27,7 +27,7 @@ export interface SuiteRunOptions {
   workers: number;
   env?: Record<string, string>;
   args?: string[];
-  /** Preload the probe (scripts/lib/bench/probe.cjs): CPU profiles and HTTP requests of every process. */
+  /** Preload the probe (tools/bench/probe.cjs): CPU profiles and HTTP requests of every process. */
   probe?: boolean;
   /** Write Allure results, as `npm run conformance` does (the default). */
   allure?: boolean;

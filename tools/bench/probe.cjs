@@ -6,7 +6,7 @@
  * went out, when its answer's headers came back). At exit it writes <pid>.cpuprofile and <pid>.json
  * there: which process it was, when it started (performance.timeOrigin, epoch ms) and ended, and its
  * requests. It changes nothing else. Plain CommonJS: it loads before any TypeScript hook. Read by
- * scripts/lib/bench/probe.ts.
+ * tools/bench/probe.ts.
  */
 'use strict';
 const diagnostics = require('node:diagnostics_channel');

@@ -1,11 +1,11 @@
 /**
- * `node --import tsx scripts/lib/bench/history-check.ts <run folder>`: reads and checks a run's
+ * `node --import tsx tools/bench/history-check.ts <run folder>`: reads and checks a run's
  * history once (what the run's end does) and prints one JSON line: the time it took (wall and CPU), the requests
  * and events judged, and this process's peak resident memory. Run by the bench (history.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { readRunHistory } from '../../../record/history';
-import { checkHistory } from '../../../checks/history';
+import { readRunHistory } from '../../record/history';
+import { checkHistory } from '../../checks/history';
 
 const runDir = process.argv[2];
 if (!runDir) throw new Error('usage: history-check.ts <run folder>');

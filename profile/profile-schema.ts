@@ -2,7 +2,7 @@
  * The one source of an environment profile's shape (environments/<name>.json): the loader validates
  * with it, the TypeScript types are `Static<>` of it (profile/profile.ts), and
  * environments/profile.schema.json, which editors use through each profile's "$schema", is generated
- * from it (`npm run profile-schema`; tests/unit/profile-schema.test.ts fails when the file is stale).
+ * from it (`npm run profile-schema`; tests/unit/profile/profile-schema.test.ts fails when the file is stale).
  * environments/README.md explains every field at length.
  *
  * A new field is one entry in the object it belongs to (with a description: editors show it), then

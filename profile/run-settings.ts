@@ -1,6 +1,6 @@
 /**
  * The one place the suite reads its environment. Every variable is documented once, in docs/environment.md
- * ("Environment variables"; tests/unit/environment.test.ts fails on a variable read here that the
+ * ("Environment variables"; tests/unit/profile/environment.test.ts fails on a variable read here that the
  * table does not list). The config sets the run's identity (seed, run id, run folder, fingerprint
  * key) in the environment before workers fork, so every worker, shard and script of one run agrees.
  * The reference is a program of its own and reads its REF_* knobs itself (reference/config.ts).

@@ -36,8 +36,10 @@ const nodeTestCounts = (output: string) => {
     : undefined;
 };
 
-const unitFiles = readdirSync('tests/unit')
+// tests/unit/ mirrors the rooms: a room's unit tests in its folder, the layout's own at the top.
+const unitFiles = (readdirSync('tests/unit', { recursive: true }) as string[])
   .filter((f) => f.endsWith('.test.ts'))
+  .sort()
   .map((f) => path.join('tests/unit', f));
 
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */

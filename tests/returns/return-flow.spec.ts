@@ -5,7 +5,7 @@
  * payment, then the return), so it runs from the worker's start in the background and the test checks
  * what it saw. What each flow sends is the observation it names (payNotifyReturn,
  * returnAfterRejectedCancellation: go to definition), declared in its takes() and checked without a
- * run by tests/unit/observation-links.test.ts.
+ * run by tests/unit/runner/observation-links.test.ts.
  */
 import { test, takes } from '../../fixtures/test';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/observation-catalogue';

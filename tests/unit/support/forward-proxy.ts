@@ -2,7 +2,7 @@
  * A tiny forwarding HTTP proxy on 127.0.0.1, standing in for a bank's corporate proxy: it forwards
  * absolute-URI requests (`GET http://host/path`, how an http:// target is asked for) and opens
  * CONNECT tunnels (how an https:// target is reached), and counts what it carried, per target host.
- * Used by tests/unit/http-proxy.test.ts, and runnable on its own to watch a whole run go through it:
+ * Used by tests/unit/transport/http-proxy.test.ts, and runnable on its own to watch a whole run go through it:
  *   node --import tsx tests/unit/support/forward-proxy.ts [port]   (prints its URL, a count per target
  *   on SIGINT/SIGTERM, and every 10 s when it changed)
  */

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import {
+  claimLivePayment,
+  describeLiveBudget,
+  largestAmount,
+  liveBudgetUse,
+  livePaymentAmount,
+  recordLivePayment,
+} from '../../../client/live-budget';
+import { loadProfile } from '../../../profile/profile';
+
+const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };
+const message = (value: number) => ({
+  fitoFICstmrCdtTrf: { cdtTrfTxInf: [{ intrBkSttlmAmt: { value, ccy: 'GBP' } }] },
+});
+
+test('a non-live profile is never limited', () => {
+  assert.deepEqual(claimLivePayment(loadProfile('local'), message(1e9)), { ok: true });
+});
+
+test('a live run gets exactly maxPayments slots, shared by every caller of the run', () => {
+  const runId = randomBytes(6).toString('hex');
+  assert.equal(claimLivePayment(live, message(1), runId).ok, true);
+  assert.equal(claimLivePayment(live, message(1), runId).ok, true);
+  const third = claimLivePayment(live, message(1), runId);
+  assert.equal(third.ok, false);
+  assert.match(third.ok ? '' : third.reason, /used up/);
+});
+
+test('an amount above maxAmount is refused before any slot is taken', () => {
+  const runId = randomBytes(6).toString('hex');
+  const verdict = claimLivePayment(live, message(5.01), runId);
+  assert.equal(verdict.ok, false);
+  assert.equal(claimLivePayment(live, message(5), runId).ok, true);
+});
+
+test('largestAmount finds every {value, ccy} in a message', () => {
+  assert.equal(largestAmount({ a: [{ value: 3, ccy: 'EUR' }, { b: { value: 7.5, ccy: 'GBP' } }], value: 99 }), 7.5);
+});
+
+test('a live profile without liveLimits allows no payment', () => {
+  const { liveLimits: _ignored, ...noLimits } = live;
+  assert.equal(claimLivePayment(noLimits, message(1)).ok, false);
+});
+
+test('the budget counts slots used and payments made (a refused or repeated submission uses a slot, makes no payment)', () => {
+  const runId = randomBytes(6).toString('hex');
+  assert.deepEqual(liveBudgetUse(runId), { claimed: 0, made: 0 });
+  const first = claimLivePayment(live, message(1), runId);
+  claimLivePayment(live, message(1), runId);
+  assert.ok(first.ok && first.slot);
+  recordLivePayment(first.slot);
+  assert.deepEqual(liveBudgetUse(runId), { claimed: 2, made: 1 });
+  assert.equal(
+    describeLiveBudget(live, liveBudgetUse(runId), 'after'),
+    'live payments after the run (live): 1 made, 2 of 2 budget slots used (maxPayments 2, maxAmount 5)',
+  );
+});
+
+test('the live lane pays a low value: at most maxAmount, and 1.00', () => {
+  assert.equal(livePaymentAmount(live), 1);
+  assert.equal(livePaymentAmount({ ...live, liveLimits: { maxPayments: 1, maxAmount: 0.5 } }), 0.5);
+});

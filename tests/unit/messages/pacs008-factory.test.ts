@@ -1,0 +1,63 @@
+/**
+ * The pacs.008 factory is the root of every positive test: if it drifts from §2.2, every "valid twin"
+ * is invalid and the negative catalogue proves nothing. Run: node --import tsx --test tests/unit/messages/pacs008-factory.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds } from '../../../messages/pacs008';
+import { uniqueId } from '../../../messages/ids';
+import { pacs008RequestSchema } from '../../../messages/schemas/pacs008-request';
+import { validateAgainst } from '../../../messages/schemas/validator';
+
+const ids = { msgId: 'MSG-unit-1', endToEndId: 'E2E-unit-1', txId: 'TX-unit-1' };
+const now = new Date('2025-03-04T05:06:07Z');
+
+test('the same seed, ids and time give byte-identical JSON', () => {
+  const a = JSON.stringify(buildPacs008Content('seed-a', ids, { now }));
+  buildPacs008Content('something else in between', ids, { now });
+  const b = JSON.stringify(buildPacs008({ seed: 'seed-a', ids, now }));
+  assert.equal(a, b);
+});
+
+test('different seeds give different content', () => {
+  const a = JSON.stringify(buildPacs008Content('seed-a', ids, { now }));
+  const b = JSON.stringify(buildPacs008Content('seed-b', ids, { now }));
+  assert.notEqual(a, b);
+});
+
+test('identifiers are fresh per build and Max35Text', () => {
+  const a = paymentIds(buildPacs008({ seed: 's' }));
+  const b = paymentIds(buildPacs008({ seed: 's' }));
+  assert.notEqual(a.msgId, b.msgId);
+  assert.notEqual(a.txId, b.txId);
+  for (let i = 0; i < 1000; i++) assert.match(uniqueId('A-very-long-prefix'), /^[A-Za-z0-9-]{1,35}$/);
+});
+
+test('options override amount, creditor and add a matching total', () => {
+  const m = buildPacs008({
+    seed: 's',
+    amount: 12.345,
+    creditorMemberId: '123456',
+    creditorAccount: '99999999',
+    withTotal: true,
+  });
+  assert.deepEqual(paymentAmount(m), { value: 12.35, ccy: 'GBP' });
+  assert.deepEqual(m.fitoFICstmrCdtTrf.grpHdr.ttlIntrBkSttlmAmt, { value: 12.35, ccy: 'GBP' });
+  const tx = m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
+  assert.equal(tx.cdtrAgt.finInstnId.clrSysMmbId.mmbId, '123456');
+  assert.equal(tx.cdtrAcct.id.othr.id, '99999999');
+});
+
+test('1,000 seeds all give messages valid against the §2.2 request schema, with nothing undocumented', () => {
+  for (let i = 0; i < 1000; i++) {
+    const m = buildPacs008({ seed: `seed-${i}`, withTotal: i % 2 === 0 });
+    const verdict = validateAgainst(pacs008RequestSchema, m);
+    assert.deepEqual(verdict.errors, [], `seed-${i}: ${JSON.stringify(m)}`);
+    assert.deepEqual(verdict.unknownFields, [], `seed-${i}`);
+    const acct = m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.cdtrAcct.id.othr.id;
+    assert.match(acct, /^\d{8}$/);
+    assert.notEqual(acct, '99999999');
+    // Pounds and pence: at most two decimals once serialised (ajv's multipleOf is float-unsafe).
+    assert.match(JSON.stringify(paymentAmount(m).value), /^\d+(\.\d{1,2})?$/);
+  }
+});

@@ -1,0 +1,384 @@
+/**
+ * The run as one history (checks/history.ts), right both ways: each property fails on the smallest
+ * history that breaks its rule, with that history as evidence, and passes on what the spec allows or
+ * leaves open (concurrent reads, an empty repeat body, a beneficiary's read, a proprietary code the
+ * profile calls pending); a request that may have been applied makes a property undecided, never failed.
+ * Run: node --import tsx --test tests/unit/runner/run-history.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import RunFolderReporter from '../../../runner/reporters/run-record';
+import { historyBlock, historyRecord, judgeRunHistory, writeHistoryAllure } from '../../../runner/history';
+import { checkHistory, type HistoryVerdict } from '../../../checks/history';
+import {
+  historiesByClientFaults,
+  workerHistory,
+  type HistoryLine,
+  type HistoryMeta,
+  type WorkerHistory,
+} from '../../../record/history';
+import { loadProfile } from '../../../profile/profile';
+import type { ReportTest } from '../../../record/playwright-report';
+import { reportTest } from '../support/report-tests';
+import { faultCatalogue } from '../../../reference/faults';
+import { buildMatrix } from '../../../scripts/lib/matrix';
+import { verdictOf, withHistory } from '../../../scripts/lib/certification';
+
+const expectations = loadProfile('local').expectations;
+
+/** A worker's history written as a test reads: sends and answers in time order. */
+class Worker {
+  readonly lines: HistoryLine[] = [];
+  private n = 0;
+  private t: number;
+  constructor(
+    readonly index: number,
+    start = 1_000,
+  ) {
+    this.t = start;
+  }
+  client(c: string, member?: string): this {
+    this.lines.push({ k: 'client', c, ...(member ? { member } : {}) });
+    return this;
+  }
+  /** Sends a request at `at` (default: 1 ms after the last line); returns its number. */
+  send(fields: Omit<Extract<HistoryLine, { k: 'i' }>, 'k' | 'n' | 't' | 'p'> & { p?: string }, at?: number): number {
+    this.t = at ?? this.t + 1;
+    const n = ++this.n;
+    this.lines.push({ k: 'i', n, t: this.t, p: `/payments/${fields.op}`, ...fields });
+    return n;
+  }
+  answer(n: number, fields: Omit<Extract<HistoryLine, { k: 'c' }>, 'k' | 'n' | 't'>, at?: number): this {
+    this.t = at ?? this.t + 1;
+    this.lines.push({ k: 'c', n, t: this.t, ...fields });
+    return this;
+  }
+  /** A request and its answer at once. */
+  exchange(fields: Parameters<Worker['send']>[0], answer: Parameters<Worker['answer']>[1], at?: number): this {
+    return this.answer(this.send(fields, at), answer);
+  }
+  history(exp = expectations): WorkerHistory {
+    const meta: HistoryMeta = { k: 'meta', project: 'local', worker: this.index, profile: 'local', expectations: exp };
+    return workerHistory(meta, this.lines, `w${this.index}.jsonl`);
+  }
+}
+
+const property = (v: HistoryVerdict, name: string) => v.properties.find((p) => p.property === name)!;
+
+/** A payment of 100.00 from A to the sort code 222222 (B's), created as P1, settled and read ACCC. */
+function settledPayment(w: Worker, id = 'P1', key = 'M1'): Worker {
+  return w
+    .exchange(
+      {
+        op: 'submitPayment',
+        m: 'POST',
+        c: 'A',
+        key,
+        tx: `T-${key}`,
+        e2e: `E-${key}`,
+        bm: '222222',
+        amt: '10000',
+        h: `h-${key}`,
+      },
+      { s: 201, id },
+    )
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id }, { s: 200, st: 'ACCC' });
+}
+
+const refund = (w: Worker, key: string, amount: string, answer: Parameters<Worker['answer']>[1], original = 'M1') =>
+  w.exchange(
+    {
+      op: 'refund',
+      m: 'POST',
+      c: 'B',
+      key,
+      om: original,
+      ot: `T-${original}`,
+      oe: `E-${original}`,
+      amt: amount,
+      h: `h-${key}`,
+    },
+    answer,
+  );
+
+test('a clean history passes every property it exercises', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '4000', { s: 201, id: 'F1' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  refund(w, 'F2', '6000', { s: 201, id: 'F2' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F2' }, { s: 200, st: 'ACCC' });
+  refund(w, 'F3', '1', { s: 400 }); // over what is left: refused
+  w.exchange({ op: 'incomingPayment', m: 'GET', c: 'B', id: 'P1' }, { s: 200 }); // the beneficiary reads it
+  const v = checkHistory([w.history()]);
+  assert.equal(v.status, 'passed', JSON.stringify(v.properties, null, 1));
+  assert.equal(property(v, 'money').checked, 1);
+});
+
+test('lifecycle: a final status read, then an earlier one sent after it was answered, is a violation with both reads as evidence', () => {
+  const w = settledPayment(new Worker(0).client('A'));
+  const pool = new Worker(1, 5_000).client('A');
+  pool.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const v = checkHistory([w.history(), pool.history()]);
+  const lifecycle = property(v, 'lifecycle');
+  assert.equal(lifecycle.status, 'failed');
+  assert.equal(lifecycle.violations[0]?.rule, 'STS-10');
+  assert.deepEqual(
+    lifecycle.violations[0]?.evidence.map((e) => [e.worker, e.answer]),
+    [
+      [0, '200 txSts ACCC'],
+      [1, '200 txSts PEND'],
+    ],
+    'the smallest sub-history, in time order, across workers',
+  );
+  assert.equal(v.status, 'failed');
+});
+
+test('lifecycle: reads in flight together are not ordered, so a pending one beside a final one is no violation', () => {
+  const w = new Worker(0).client('A');
+  w.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100' }, { s: 201, id: 'P1' });
+  const final = w.send({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, 100);
+  const pending = w.send({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, 101);
+  w.answer(final, { s: 200, st: 'ACCC' }, 102).answer(pending, { s: 200, st: 'PEND' }, 103);
+  assert.equal(property(checkHistory([w.history()]), 'lifecycle').status, 'passed');
+});
+
+test('lifecycle: only ACCC and RJTC never change (§3), whatever the profile lists; other codes are the target’s', () => {
+  const readsOf = (...codes: string[]): Worker => {
+    const w = new Worker(0).client('A');
+    for (const st of codes) w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st });
+    return w;
+  };
+  const lifecycle = (w: Worker, e = expectations): string => property(checkHistory([w.history(e)]), 'lifecycle').status;
+  const acscFinal = { ...expectations, statusCodes: { ...expectations.statusCodes, accepted: ['ACSC'] } };
+  const interim = { ...expectations, statusCodes: { ...expectations.statusCodes, pending: ['PEND', 'ACSC'] } };
+  assert.equal(lifecycle(readsOf('ACSC', 'PEND')), 'passed', 'ISO’s table takes ACSC as final: a lesson, no violation');
+  assert.equal(lifecycle(readsOf('ACSC', 'PEND'), acscFinal), 'passed', 'the profile’s reading: an assumption');
+  assert.equal(lifecycle(readsOf('ACSP', 'ACSC', 'ACCC'), interim), 'passed', 'ACSC interim for this target');
+  assert.equal(lifecycle(readsOf('ACSP', 'ACSC', 'ACCC')), 'passed');
+  assert.equal(lifecycle(readsOf('ACCC', 'PEND')), 'failed');
+  assert.equal(lifecycle(readsOf('ACCC', 'ACSC'), interim), 'failed', 'no profile makes ACCC interim');
+  const pendingAccc = { ...expectations, statusCodes: { ...expectations.statusCodes, pending: ['PEND', 'ACCC'] } };
+  assert.equal(lifecycle(readsOf('ACCC', 'PEND'), pendingAccc), 'failed');
+  assert.equal(lifecycle(readsOf('RJTC', 'ACCC')), 'failed');
+});
+
+test('money: more refunded than paid, each refund settled accepted, is a violation (MNY-01) proven by the reads', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '6000', { s: 201, id: 'F1' });
+  refund(w, 'F2', '6000', { s: 201, id: 'F2' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F2' }, { s: 200, st: 'ACCC' });
+  const money = property(checkHistory([w.history()]), 'money');
+  assert.equal(money.status, 'failed');
+  assert.equal(money.violations[0]?.rule, 'MNY-01');
+  assert.equal(money.violations[0]?.evidence.length, 5, 'the payment, both refunds and both accepted reads');
+});
+
+test('money: a refund that may have been applied is taken both ways: undecided, not failed; 2xx without a final status too', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '6000', { s: 201, id: 'F1' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  refund(w, 'F2', '6000', { s: 0, err: 'ECONNRESET' });
+  const v = checkHistory([w.history()]);
+  assert.equal(property(v, 'money').status, 'inconclusive');
+  assert.equal(v.status, 'inconclusive');
+  assert.equal(v.indeterminate.count, 1);
+  assert.equal(v.indeterminate.shown[0]?.indeterminate, true);
+  const w2 = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w2, 'F1', '6000', { s: 201, id: 'F1' });
+  refund(w2, 'F2', '6000', { s: 201, id: 'F2' });
+  assert.equal(
+    property(checkHistory([w2.history()]), 'money').status,
+    'inconclusive',
+    'either may settle rejected (§7)',
+  );
+});
+
+test('money: the repeats of one refund are one refund', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '6000', { s: 201, id: 'F1' });
+  refund(w, 'F1', '6000', { s: 200, id: 'F1' });
+  refund(w, 'F1', '6000', { s: 200 });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([w.history()]), 'money').status, 'passed');
+});
+
+test('identity: an id given to a second payment is a violation (P8-33); one client’s msgId answered with another’s payment, XCL-01', () => {
+  const w = settledPayment(new Worker(0).client('A'));
+  w.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M2', amt: '100' }, { s: 201, id: 'P1' });
+  const identity = property(checkHistory([w.history()]), 'identity');
+  assert.equal(identity.violations[0]?.rule, 'P8-33');
+  const x = settledPayment(new Worker(0).client('A'));
+  x.exchange({ op: 'submitPayment', m: 'POST', c: 'C', key: 'M1', amt: '100' }, { s: 200, id: 'P1' });
+  assert.equal(property(checkHistory([x.history()]), 'identity').violations[0]?.rule, 'XCL-01');
+});
+
+test('identity: concurrent copies of one msgId naming two payments break IDEM-02', () => {
+  const w = new Worker(0).client('A');
+  const one = w.send({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100', h: 'x' }, 10);
+  const two = w.send({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100', h: 'x' }, 11);
+  w.answer(one, { s: 201, id: 'P1' }, 12).answer(two, { s: 201, id: 'P2' }, 13);
+  assert.equal(property(checkHistory([w.history()]), 'identity').violations[0]?.rule, 'IDEM-02');
+});
+
+test('repeats: a repeat sent after the first was answered names its payment or nothing, and is not created again', () => {
+  const base = () => settledPayment(new Worker(0).client('A'));
+  const ok = base()
+    .exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '10000', h: 'h-M1' }, { s: 200, id: 'P1' })
+    .exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '10000', h: 'h-M1' }, { s: 200 });
+  assert.equal(
+    property(checkHistory([ok.history()]), 'repeats').status,
+    'passed',
+    'an empty repeat body names nothing',
+  );
+  const later = new Worker(1, 60_000).client('A');
+  later.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '10000', h: 'h-M1' }, { s: 201, id: 'P9' });
+  const v = checkHistory([base().history(), later.history()]);
+  const repeats = property(v, 'repeats');
+  assert.equal(
+    repeats.violations[0]?.rule,
+    'IDEM-02',
+    'a repeat, whichever test sent it, that created another payment',
+  );
+  assert.deepEqual(
+    repeats.violations[0]?.evidence.map((e) => e.answer),
+    ['201 naming P1', '201 naming P9'],
+  );
+  const again = base().exchange(
+    { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '10000', h: 'h-M1' },
+    { s: 201, id: 'P1' },
+  );
+  assert.equal(property(checkHistory([again.history()]), 'repeats').violations[0]?.rule, 'IDEM-01');
+  const refused = base().exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', h: 'other' }, { s: 409 });
+  assert.equal(property(checkHistory([refused.history()]), 'repeats').status, 'not exercised', 'a conflict refused');
+});
+
+test('visibility: a stranger reading a payment is a violation; its beneficiary may; an unknown sort code is undecided', () => {
+  const stranger = settledPayment(new Worker(0).client('A', '111111').client('C', '333333'));
+  stranger.exchange({ op: 'paymentStatus', m: 'GET', c: 'C', id: 'P1' }, { s: 200, st: 'ACCC' });
+  stranger.exchange({ op: 'incomingPayment', m: 'GET', c: 'C', id: 'P1' }, { s: 404 });
+  const visibility = property(checkHistory([stranger.history()]), 'visibility');
+  assert.equal(visibility.violationCount, 1);
+  assert.equal(visibility.violations[0]?.rule, 'STS-13');
+  const beneficiary = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  beneficiary.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([beneficiary.history()]), 'visibility').status, 'passed');
+  const unknown = settledPayment(new Worker(0).client('A', '111111').client('D'));
+  unknown.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1' }, { s: 200 });
+  assert.equal(property(checkHistory([unknown.history()]), 'visibility').status, 'inconclusive');
+});
+
+test('a request whose answer never came (its worker stopped) is indeterminate', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  w.send({ op: 'refund', m: 'POST', c: 'B', key: 'F1', om: 'M1', ot: 'T-M1', amt: '100' });
+  const v = checkHistory([w.history()]);
+  assert.equal(v.indeterminate.count, 1);
+  assert.match(v.indeterminate.shown[0]!.answer, /no answer recorded/);
+});
+
+test('kill matrix: a fault is killed by a violation of its rule in its project’s history; the clean history must show none', () => {
+  const passed = (project: string): ReportTest => ({ ...reportTest(['@STS-10'], 'passed'), project });
+  const fault = faultCatalogue.find((f) => f.name === 'status-reverts-later')!;
+  const profile = loadProfile('local');
+  const tests = [passed('local'), passed('local~status-reverts-later')];
+  const judged = (history: Map<string, Map<string, number>>) =>
+    buildMatrix({ exitCode: 1, tests, errors: [], history }, [fault], profile, {
+      command: 'npm run mutation',
+      scope: 'cited',
+      workers: 1,
+      maxKills: 3,
+      wallMs: 1,
+    });
+  const killed = judged(new Map([['local~status-reverts-later', new Map([['STS-10', 2]])]]));
+  assert.equal(killed.faults[0]?.verdict, 'killed');
+  assert.match(killed.faults[0]!.reason, /history shows 2 violation\(s\) of STS-10/);
+  assert.equal(killed.clean.historyViolations, 0);
+  const otherRule = judged(new Map([['local~status-reverts-later', new Map([['MNY-01', 1]])]]));
+  assert.equal(otherRule.faults[0]?.verdict, 'survived', 'another rule’s violation does not kill');
+  const dirty = judged(new Map([['local', new Map([['STS-10', 1]])]]));
+  assert.equal(dirty.clean.historyViolations, 1);
+});
+
+test('kill matrix: a batch’s history is split by the faults of its clients, so a violation is the fault’s whose clients made it', () => {
+  const w = settledPayment(new Worker(0).client('A').client('C'));
+  w.lines.push({ k: 'faults', c: 'A', faults: ['status-reverts-later'] }, { k: 'faults', c: 'C', faults: ['other'] });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'C', id: 'Q1' }, { s: 404 });
+  const pool = new Worker(1, 5_000).client('A');
+  pool.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  assert.equal(property(checkHistory([w.history(), pool.history()]), 'lifecycle').status, 'failed');
+  const split = historiesByClientFaults([w.history(), pool.history()]);
+  assert.deepEqual([...split.keys()].sort(), ['other', 'status-reverts-later']);
+  const own = checkHistory(split.get('status-reverts-later')!);
+  assert.equal(property(own, 'lifecycle').status, 'failed');
+  assert.equal(own.requests, 3);
+  const other = checkHistory(split.get('other')!);
+  assert.equal(other.status, 'passed');
+  assert.equal(other.requests, 1, 'only the requests of its own clients');
+  assert.equal(historiesByClientFaults([new Worker(0).client('A').history()]).size, 0, 'a run outside the kill matrix');
+});
+
+test('a refund whose answer names the original payment (POST pacs007’s answer is not shown) shares no id and reads none of its statuses', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '6000', { s: 201, id: 'P1' });
+  refund(w, 'F2', '6000', { s: 201, id: 'P1' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  const v = checkHistory([w.history()]);
+  assert.equal(property(v, 'identity').status, 'passed');
+  assert.equal(
+    property(v, 'money').status,
+    'inconclusive',
+    'neither refund is known settled: the payment’s ACCC is not theirs',
+  );
+});
+
+test('a history violation fails a run whose tests passed; run.json and history.json keep the evidence', () => {
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-history-run-'));
+  const w = settledPayment(new Worker(0).client('A'));
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const { meta } = w.history();
+  mkdirSync(path.join(runDir, 'history'));
+  writeFileSync(path.join(runDir, 'history', 'w0.jsonl'), [meta, ...w.lines].map((l) => JSON.stringify(l)).join('\n'));
+  const saved = process.env.PAYMENTS_RUN_DIR;
+  process.env.PAYMENTS_RUN_DIR = runDir;
+  try {
+    const reporter = new RunFolderReporter();
+    assert.equal(reporter.endStatus('passed'), 'failed');
+    const verdicts = judgeRunHistory(runDir);
+    const record = historyRecord(verdicts);
+    assert.equal(record.status, 'failed');
+    assert.equal(record.projects[0]?.violations[0]?.rule, 'STS-10');
+    assert.equal(record.projects[0]?.violations[0]?.evidence.length, 2);
+    assert.match(historyBlock(verdicts).join('\n'), /^History: FAILED, 1 violation/);
+    assert.equal(
+      writeHistoryAllure(path.join(runDir, 'allure-results'), verdicts),
+      3,
+      'identity, lifecycle, visibility',
+    );
+  } finally {
+    if (saved === undefined) delete process.env.PAYMENTS_RUN_DIR;
+    else process.env.PAYMENTS_RUN_DIR = saved;
+    rmSync(runDir, { recursive: true, force: true });
+  }
+});
+
+test('certification: a rule the run’s history shows violated is failed, whatever its tests said', () => {
+  const passed = {
+    id: 'STS-10',
+    level: 'documented' as const,
+    statement: 's',
+    applies: true,
+    status: 'passed' as const,
+    tests: { passed: 2, failed: 0, skipped: 0 },
+  };
+  const other = { ...passed, id: 'STS-08' };
+  const w = settledPayment(new Worker(0).client('A'));
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const results = withHistory([passed, other], historyRecord([checkHistory([w.history()])]));
+  assert.equal(results[0]?.status, 'failed');
+  assert.match(results[0]!.failures![0]!.test, /the run's history \(lifecycle\)/);
+  assert.equal(results[1]?.status, 'passed');
+  assert.equal(verdictOf(results).certified, false);
+});

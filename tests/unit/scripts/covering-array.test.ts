@@ -1,0 +1,83 @@
+/** scripts/lib/covering-array.ts: every pair covered, few rows, defaults where nothing is needed. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pairwiseCover, uncoveredPairs, type Factor } from '../../../scripts/lib/covering-array';
+
+const factor = (name: string, ...values: (string | number)[]): Factor => ({ name, values });
+
+/** The shape of the reference's dialect choices (GET /_admin/info dialectChoices): one 4-valued field, 8 three-valued, the rest two-valued, two fixed. */
+const dialectShaped: Factor[] = [
+  factor('refusalStatus.validation', 400, 422),
+  factor('refusalStatus.malformed', 400, 422),
+  factor('refusalStatus.unauthenticated', 401),
+  factor('refusalStatus.forbidden', 403, 401, 404),
+  factor('refusalStatus.sca', 401, 403, 400),
+  factor('refusalStatus.notFound', 404),
+  factor('refusalStatus.business', 400, 409, 422),
+  factor('refusalStatus.mediaType', 415, 400),
+  factor('refusalStatus.tooLarge', 413, 400),
+  factor('refusalStatus.missingHeader', 400, 401),
+  factor('refusalStatus.notAcceptable', 406, 400),
+  factor('refusalStatus.conflict', 400, 409, 422),
+  factor('errorBody', 'errors', 'problem', 'message'),
+  factor('interimStatus', 'PEND', 'PDNG', 'ACSP', 'ACTC'),
+  ...[
+    'acceptedStatus',
+    'rejectStatus',
+    'expiresInType',
+    'accessTokenFormat',
+    'paymentsServiceIdFormat',
+    'returnUnknownOriginal',
+    'businessRejection',
+    'idempotencyConflict',
+    'assertionReplay',
+    'cancellationRequestRoot',
+    'resolutionRoot',
+    'refundRoot',
+    'extraInput',
+    'utf8',
+  ].map((n) => factor(n, `${n}-a`, `${n}-b`)),
+  factor('repeatBody', 'original', 'empty', 'id-only'),
+];
+
+test('the dialect-shaped factors: every pair of values in some row, in at most 14 rows (at least 4 × 3 = 12 are needed)', () => {
+  const rows = pairwiseCover(dialectShaped);
+  assert.deepEqual(uncoveredPairs(dialectShaped, rows), []);
+  assert.ok(rows.length >= 12 && rows.length <= 14, `${rows.length} rows`);
+  for (const row of rows)
+    assert.deepEqual(Object.keys(row).sort(), dialectShaped.map((f) => f.name).sort(), 'every row names every factor');
+  // Deterministic: the matrix names its dialects by row number.
+  assert.deepEqual(pairwiseCover(dialectShaped), rows);
+});
+
+test('small cases reach the optimum', () => {
+  const three = [factor('a', 0, 1), factor('b', 0, 1), factor('c', 0, 1)];
+  const rows = pairwiseCover(three);
+  assert.equal(rows.length, 4);
+  assert.deepEqual(uncoveredPairs(three, rows), []);
+  const crossed = [factor('x', 1, 2, 3), factor('y', 'p', 'q')];
+  assert.equal(pairwiseCover(crossed).length, 6, 'two factors: their full cross');
+  assert.deepEqual(pairwiseCover([factor('only', 'a', 'b')]), [{ only: 'a' }, { only: 'b' }]);
+});
+
+test('a factor with one value is in every row; slots no pair needs take the first value', () => {
+  const rows = pairwiseCover([
+    factor('big', 1, 2, 3),
+    factor('mid', 'x', 'y', 'z'),
+    factor('fixed', 'always'),
+    factor('bit', 'on', 'off'),
+  ]);
+  assert.ok(rows.every((r) => r.fixed === 'always'));
+  assert.equal(rows.length, 9);
+});
+
+test('an uncovered pair is named', () => {
+  const fs = [factor('a', 0, 1), factor('b', 0, 1)];
+  assert.deepEqual(
+    uncoveredPairs(fs, [
+      { a: 0, b: 0 },
+      { a: 1, b: 1 },
+    ]),
+    ['a=0 & b=1', 'a=1 & b=0'],
+  );
+});

@@ -1,0 +1,102 @@
+/**
+ * The bench's own parts that can be wrong without a full run: its command line, how a CPU profile
+ * is read as activities, and the probe it preloads into every process of a run.
+ * Run: node --import tsx --test tests/unit/tools/bench.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseBenchArgs } from '../../../tools/bench/options';
+import { timeByActivity, type CpuProfile } from '../../../tools/bench/cpu-profile';
+import { probeEnvironment, readProbe } from '../../../tools/bench/probe';
+import { root } from '../support/cli';
+
+test('command line: targets, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
+  assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'history', 'profile']);
+  assert.deepEqual([...parseBenchArgs(['--all']).parts], ['targets', 'history', 'profile', 'scale', 'throughput']);
+  assert.deepEqual([...parseBenchArgs(['--only', 'scale,throughput']).parts], ['scale', 'throughput']);
+  assert.equal(parseBenchArgs(['--only=throughput', '--quick']).quick, true);
+  assert.throws(() => parseBenchArgs(['--only', 'speed']), /unknown part "speed"/);
+});
+
+test('a CPU profile read as activities: the enclosing step, signing or writer wins; else the innermost code', () => {
+  const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+    id,
+    callFrame: { functionName, url },
+    children,
+  });
+  const profile: CpuProfile = {
+    nodes: [
+      frame(1, '(root)', '', [2, 3, 5, 8, 10, 11]),
+      frame(2, '(idle)', ''),
+      frame(
+        3,
+        'writeFile',
+        'file:///x/node_modules/allure-js-commons/dist/cjs/sdk/reporter/writer/FileSystemWriter.js',
+        [4],
+      ),
+      frame(4, 'fsyncSync', 'node:fs'),
+      frame(5, 'scaJwt', 'file:///x/transport/client-jwts.ts', [6]),
+      frame(6, 'sign', 'node:internal/crypto/sig', [7]),
+      frame(7, 'signOneShot', ''),
+      frame(8, 'runPreHandlers', 'file:///x/node_modules/fastify/lib/route.js', [9]),
+      frame(9, 'validatePacs008', 'file:///x/reference/validate/pacs008.ts'),
+      frame(10, 'captureRawStack', 'file:///x/node_modules/playwright-core/lib/coreBundle.js'),
+      frame(11, '(garbage collector)', ''),
+    ],
+    startTime: 0,
+    endTime: 70_000,
+    // Each sample lasts until the next one: 10 ms apiece.
+    samples: [2, 4, 7, 9, 8, 10, 11],
+    timeDeltas: [0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000],
+  };
+  const byActivity = Object.fromEntries(timeByActivity(profile));
+  assert.deepEqual(byActivity, {
+    idle: 10,
+    'report writing': 10,
+    'keys and signing': 10,
+    'reference handlers': 10,
+    HTTP: 10,
+    'test steps: stack capture': 10,
+    'garbage collection': 0,
+  });
+  assert.deepEqual(
+    Object.fromEntries(timeByActivity(profile, 15, 35)),
+    { 'keys and signing': 10, 'reference handlers': 10 },
+    'a window of the profile',
+  );
+});
+
+test('the probe records a process, its CPU profile and its requests through undici', async () => {
+  const server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-probe-'));
+  try {
+    const code = `require('undici').request('http://127.0.0.1:${port}/hello').then((r) => r.body.dump())`;
+    const child = spawn(process.execPath, ['-e', code], {
+      cwd: root,
+      env: { ...process.env, ...probeEnvironment(dir) },
+      stdio: 'ignore',
+    });
+    assert.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
+    const [probed] = readProbe(dir);
+    assert.ok(probed, 'the probe wrote nothing');
+    assert.equal(probed.kind, 'other');
+    assert.deepEqual(
+      probed.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`),
+      ['GET /hello'],
+    );
+    assert.ok(probed.requests[0]!.answeredAt! >= probed.requests[0]!.sentAt);
+    assert.ok(probed.endedAt > probed.startedAt);
+    assert.ok(probed.profile && probed.profile.samples.length > 0, 'no CPU profile');
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,345 @@
+/**
+ * A rate limit found, not declared (transport/rate-limit.ts): the limit a target states in its headers,
+ * the curve a refusal starts, one move per refusal of the newest state, the workers sharing what they
+ * learned through the run's folder, Retry-After as an HTTP-date measured against the answer's Date,
+ * and the whole against the reference's rate limit: no request bounces off a limit the run already met.
+ * Run: node --import tsx --test tests/unit/transport/rate-limit.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AdaptiveRateLimit,
+  BETA,
+  FileRateLimitStore,
+  MemoryRateLimitStore,
+  RATE_HEADROOM,
+  describeLearnedLimits,
+  estimatedLimit,
+  learnedRate,
+  readLearnedLimits,
+  statedRateLimit,
+  type LearnedLimit,
+} from '../../../transport/rate-limit';
+import { HttpClient, retryAfterMs, type Exchange } from '../../../transport/http';
+import { startReference } from '../../../reference/server';
+import { retryAfterValue } from '../../../reference/sandbox-conditions';
+import {
+  acceptedRate,
+  declarableRate,
+  describeRateMeasurement,
+  measureRateLimit,
+  RATE_MEASUREMENT_BOUNDS,
+  rateLimitVerdict,
+} from '../../../engines/discovery/rate-limit';
+
+const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), 'rate-limit-'));
+
+test('statedRateLimit: RateLimit-Policy in both draft forms, a limit header only with its window, Kong’s per-second limit; the strictest', () => {
+  assert.equal(statedRateLimit({ 'ratelimit-policy': '"default";q=40;w=1' }), 40);
+  assert.equal(statedRateLimit({ 'RateLimit-Policy': '"burst";q=100;w=10, "daily";q=1000;w=86400' }), 1000 / 86400);
+  assert.equal(
+    statedRateLimit({ 'ratelimit-policy': '10, 50;w=5' }),
+    10,
+    'an earlier draft: quota, then quota;w=window',
+  );
+  assert.equal(statedRateLimit({ 'x-ratelimit-limit': '120;w=60' }), 2);
+  assert.equal(
+    statedRateLimit({ 'x-ratelimit-limit': '5000' }),
+    undefined,
+    'a bare number has no window (GitHub’s is an hour)',
+  );
+  assert.equal(statedRateLimit({ 'x-ratelimit-limit-second': '25', 'x-ratelimit-limit-minute': '600' }), 10);
+  assert.equal(statedRateLimit({ 'content-type': 'application/json' }), undefined);
+  assert.equal(statedRateLimit({ 'ratelimit-policy': 'garbage' }), undefined);
+});
+
+test('learnedRate: a refusal starts at BETA of the rate it came at, flattens back at that rate, then probes beyond it', () => {
+  const limit: LearnedLimit = { rate: 40, since: 0, epoch: 1, source: 'refusals', refusedAt: [40] };
+  const k = Math.cbrt((40 * (1 - BETA)) / 0.4) * 1000;
+  assert.ok(Math.abs(learnedRate(limit, 0) - 40 * BETA) < 1e-9);
+  assert.ok(Math.abs(learnedRate(limit, k) - 40) < 1e-9);
+  assert.ok(
+    learnedRate(limit, k - 1000) < 40 && learnedRate(limit, k - 1000) > 39,
+    'flat near the rate it was refused at',
+  );
+  assert.ok(learnedRate(limit, k + 3000) > 45, 'then beyond it');
+  assert.equal(learnedRate({ ...limit, source: 'stated' }, 0), 40 * RATE_HEADROOM, 'a stated limit: its share');
+  assert.equal(
+    estimatedLimit({ ...limit, refusedAt: [44, 41, 39, 60, 42] }),
+    42,
+    'the estimate: the median of recent refusals',
+  );
+});
+
+test('AdaptiveRateLimit: nothing paced before a refusal; one move per refusal of the newest state; a stated limit paces at once', () => {
+  let now = 10_000;
+  const learner = new AdaptiveRateLimit(new MemoryRateLimitStore(), 4, () => now);
+  assert.equal(learner.intervalMs('c'), undefined, 'no limit met: not paced');
+  for (let i = 0; i < 10; i++) {
+    now += 50;
+    learner.answered('c', 200, {}, learner.epochOf('c'));
+  }
+  const sentUnder = learner.epochOf('c');
+  learner.answered('c', 429, {}, sentUnder);
+  const first = learner.learned(['c'])[0]!;
+  assert.equal(first.epoch, 1);
+  assert.ok(
+    Math.abs(first.rate - (11 * 1000 * 4) / 450) < 1e-9,
+    'the rate it was sending at: 11 answers in the 450 ms since its first, times the 4 workers sharing the client',
+  );
+  learner.answered('c', 429, {}, sentUnder);
+  assert.equal(learner.learned(['c'])[0]!.epoch, 1, 'a 429 to a request sent before the move moves nothing');
+  assert.ok(
+    Math.abs(learner.intervalMs('c')! - (1000 * 4) / (first.rate * BETA)) < 1e-6,
+    'each of 4 workers: its share',
+  );
+
+  const stated = new AdaptiveRateLimit(new MemoryRateLimitStore(), 2, () => now);
+  stated.answered('s', 200, { 'ratelimit-policy': '"default";q=40;w=1' }, 0);
+  assert.equal(stated.intervalMs('s'), (1000 * 2) / (40 * RATE_HEADROOM));
+});
+
+test('FileRateLimitStore: what one worker learned, another follows (within the read interval), and the run can list it', () => {
+  const dir = tmp();
+  try {
+    let now = 0;
+    const one = new AdaptiveRateLimit(new FileRateLimitStore(dir, 200, () => now), 2, () => now);
+    const two = new AdaptiveRateLimit(new FileRateLimitStore(dir, 200, () => now), 2, () => now);
+    assert.equal(two.intervalMs('client-1'), undefined);
+    one.answered('client-1', 200, {}, 0);
+    now = 100;
+    one.answered('client-1', 429, {}, 0);
+    assert.equal(two.intervalMs('client-1'), undefined, 'read again only after 200 ms');
+    now = 250;
+    assert.ok(two.intervalMs('client-1')! > 0, 'then paced too');
+    assert.equal(two.epochOf('client-1'), 1);
+    const files = readdirSync(dir);
+    assert.equal(files.length, 1);
+    assert.doesNotMatch(files[0]!, /client-1/, 'named by the client’s fingerprint, never its id');
+    const limits = readLearnedLimits(dir);
+    assert.equal(limits.length, 1);
+    assert.match(describeLearnedLimits(limits)!, /paced after 1 refusal, too few to estimate/);
+    const stated: LearnedLimit = { rate: 40, since: 0, epoch: 1, source: 'stated', refusedAt: [] };
+    const refused: LearnedLimit = { rate: 44, since: 0, epoch: 5, source: 'refusals', refusedAt: [44, 41, 43] };
+    assert.equal(
+      describeLearnedLimits([stated, refused, stated, stated]),
+      'rate limit learned from the target (the profile declares none), requests/s per client: ≈ 43.0 (5 refusals moved the pace); 40 (stated in its headers) × 3 clients',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('retryAfterMs: an HTTP-date is measured against the answer’s Date, whatever the runner’s clock says', () => {
+  const serverNow = Date.now() - 45_000;
+  const date = (ms: number) => new Date(ms).toUTCString();
+  const at = Math.floor(serverNow / 1000) * 1000;
+  assert.equal(retryAfterMs(date(at + 3_000), date(at)), 3_000, 'a server 45 s behind: still 3 s');
+  assert.equal(retryAfterMs(date(at + 90_000 + 3_000), date(at + 90_000)), 3_000, 'a server 45 s ahead: still 3 s');
+  assert.equal(retryAfterMs(date(at - 1_000), date(at)), 0, 'a date already past');
+  const runnerClock = retryAfterMs(date(Date.now() + 5_000), 'not a date');
+  assert.ok(runnerClock > 3_900 && runnerClock <= 5_000, 'no readable Date: the runner’s clock');
+  assert.equal(retryAfterMs('2', date(at)), 2_000, 'delta-seconds need no Date');
+});
+
+test('Retry-After as a date 45 s off the runner’s clock: waited as the server meant; beyond the retry budget, not waited at all', async () => {
+  const skewS = 45;
+  let calls = 0;
+  let waitS = 1;
+  const server = createServer((_req, res) => {
+    const serverNow = Date.now() + skewS * 1000;
+    const date = new Date(Math.floor(serverNow / 1000) * 1000);
+    if (++calls % 2 === 1)
+      res
+        .writeHead(429, {
+          date: date.toUTCString(),
+          'retry-after': new Date(date.getTime() + waitS * 1000).toUTCString(),
+        })
+        .end();
+    else res.writeHead(200, { date: date.toUTCString() }).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  try {
+    const http = new HttpClient({ retry: { maxRetries: 4, budgetMs: 5_000 } });
+    const waited = await http.send('read', { method: 'GET', url, headers: {} });
+    assert.equal(waited.response.status, 200);
+    assert.deepEqual(waited.retries, [{ status: 429, waitedMs: 1_000 }], 'the server’s 1 s, not 46 s');
+    waitS = 30;
+    const started = Date.now();
+    const refused = await http.send('read', { method: 'GET', url, headers: {} });
+    assert.equal(refused.response.status, 429, 'a wait past the budget ends the retries: the answer stands');
+    assert.equal(refused.retries.length, 0);
+    assert.ok(Date.now() - started < 1_000);
+  } finally {
+    server.close();
+  }
+});
+
+test('the reference’s Retry-After as an HTTP-date: whole seconds, at or after the Date it sends', async () => {
+  const now = Date.parse('2026-01-01T00:00:00.300Z');
+  assert.equal(retryAfterValue('seconds', 300, now), '1');
+  assert.equal(retryAfterValue('seconds', 2_400, now), '3');
+  assert.equal(retryAfterValue('date', 300, now), 'Thu, 01 Jan 2026 00:00:02 GMT');
+  const ref = await startReference({ port: 0, rateLimitRps: 1, retryAfter: 'date', rateLimitHeaders: true });
+  try {
+    const http = new HttpClient({ retry: { maxRetries: 0, budgetMs: 0 } });
+    const read = () =>
+      http.send('read', { method: 'GET', url: `${ref.url}/payments/pacs002/v12/x`, headers: { 'x-client-id': 'c1' } });
+    const first = await read();
+    assert.equal(first.response.headers['ratelimit-policy'], '"default";q=1;w=1');
+    assert.match(first.response.headers.ratelimit ?? '', /^"default";r=0;t=1$/);
+    const limited = await read();
+    assert.equal(limited.response.status, 429);
+    const retryAt = Date.parse(limited.response.headers['retry-after'] ?? '');
+    const date = Date.parse(limited.response.headers.date ?? '');
+    assert.ok(
+      Number.isFinite(retryAt) && retryAt >= date + 1_000,
+      `${limited.response.headers['retry-after']} vs ${limited.response.headers.date}`,
+    );
+  } finally {
+    await ref.close();
+  }
+});
+
+/**
+ * Workers as a run has them: separate HttpClients sharing one client and the run's folder, each with
+ * its share of work, against the reference's limit, none of it declared.
+ */
+async function workersAgainstLimit(options: { rps: number; workers: number; requests: number; headers?: boolean }) {
+  const ref = await startReference({ port: 0, rateLimitRps: options.rps, rateLimitHeaders: options.headers ?? false });
+  const dir = tmp();
+  try {
+    const exchanges: Exchange[] = [];
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: options.workers }, async () => {
+        const http = new HttpClient({
+          learnedRate: { store: new FileRateLimitStore(dir), sharedBy: options.workers },
+          onExchange: (e) => exchanges.push(e),
+        });
+        // Three requests in flight per worker, as a worker's tests and background work are.
+        const each = options.requests / options.workers / 3;
+        await Promise.all(
+          Array.from({ length: 3 }, async () => {
+            for (let i = 0; i < each; i++)
+              await http.send('read', {
+                method: 'GET',
+                url: `${ref.url}/payments/pacs002/v12/unknown-${i}`,
+                headers: { 'x-client-id': 'shared-client' },
+              });
+          }),
+        );
+      }),
+    );
+    return { exchanges, wallMs: Date.now() - started, limits: readLearnedLimits(dir) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await ref.close();
+  }
+}
+
+test('workers sharing one client learn an undeclared limit from its 429s: no request spends its retries, the pace settles near the limit', async () => {
+  const { exchanges, wallMs, limits } = await workersAgainstLimit({ rps: 50, workers: 4, requests: 204 });
+  assert.equal(exchanges.length, 204);
+  assert.equal(exchanges.filter((e) => e.response.status === 429).length, 0, 'none left refused');
+  const bounced = exchanges.filter((e) => e.retries.filter((r) => r.status === 429).length > 2);
+  assert.equal(bounced.length, 0, 'no request refused more than twice');
+  const refused = exchanges.reduce((n, e) => n + e.retries.length, 0);
+  assert.ok(refused < 204 / 4, `a few 429s while learning, not one in four requests: ${refused}`);
+  assert.equal(limits.length, 1);
+  const pace = limits[0]!.rate;
+  assert.ok(pace > 25 && pace < 100, `the last refusal came near the limit: ${pace}`);
+  // 204 requests at 50/s take 3 s at best (a second's burst of 50 first); learning costs a little more,
+  // and a loaded machine more again: this bound only catches a pace stuck far below the limit.
+  assert.ok(wallMs < (204 / 50) * 1000 * 3, `${wallMs} ms`);
+});
+
+test('a target that states its limit in RateLimit-Policy is paced from its first answer: no 429 at all', async () => {
+  const { exchanges, limits } = await workersAgainstLimit({ rps: 100, workers: 2, requests: 120, headers: true });
+  assert.equal(exchanges.filter((e) => e.response.status === 429 || e.retries.length).length, 0);
+  assert.equal(limits[0]?.source, 'stated');
+  assert.equal(limits[0]?.rate, 100);
+});
+
+// ── discover measures the limit (engines/discovery/rate-limit.ts) ───────────────────────────────
+
+const measureAgainst = async (options: Parameters<typeof startReference>[0]) => {
+  const ref = await startReference({ port: 0, ...options });
+  try {
+    const once = new HttpClient({ retry: { maxRetries: 0, budgetMs: 0 } });
+    return await measureRateLimit((i) =>
+      once.send('probe', {
+        method: 'GET',
+        url: `${ref.url}/payments/pacs002/v12/probe-${i}`,
+        headers: { 'x-client-id': 'measured' },
+      }),
+    );
+  } finally {
+    await ref.close();
+  }
+};
+
+test('discover measures an undeclared limit: the pace of the reads accepted after the first 429, within bounded requests', async () => {
+  const m = await measureAgainst({ rateLimitRps: 25, latencyMs: 20 });
+  assert.equal(m.how, 'measured');
+  assert.ok(Math.abs(m.requestsPerSecond! - 25) < 2.5, `25 requests/s measured as ${m.requestsPerSecond}`);
+  assert.ok(m.requests <= RATE_MEASUREMENT_BOUNDS.maxRequests && m.refused > 0);
+  assert.equal(declarableRate(m.requestsPerSecond!), 25);
+  assert.match(
+    describeRateMeasurement(m),
+    /^rate limit: 2\d\.\d requests\/s per client, .*\(\d+ requests, \d+ refused with 429, \d+\.\d s\)$/,
+  );
+});
+
+test('discover: a target that states its limit is taken at its word after one read; one that refuses nothing is said so', async () => {
+  const stated = await measureAgainst({ rateLimitRps: 25, rateLimitHeaders: true });
+  assert.deepEqual(
+    { ...stated, wallMs: 0 },
+    { requestsPerSecond: 25, how: 'stated', requests: 1, refused: 0, sentAtMost: 0, wallMs: 0 },
+  );
+  const started = Date.now();
+  const none = await measureAgainst({});
+  assert.equal(none.how, 'not met');
+  assert.equal(none.requestsPerSecond, undefined);
+  assert.ok(none.requests <= RATE_MEASUREMENT_BOUNDS.maxRequests, `${none.requests} requests`);
+  assert.ok(Date.now() - started <= RATE_MEASUREMENT_BOUNDS.maxMs + 2_000);
+  assert.match(describeRateMeasurement(none), /none met .*up to \d+ requests\/s/);
+});
+
+test('acceptedRate: the slope of the accepted reads, whether the limiter spreads them or lets each second’s quota through at once', () => {
+  const spread = Array.from({ length: 80 }, (_, i) => 1_000 + i * 25);
+  assert.ok(Math.abs(acceptedRate(spread)! - 40) < 0.01);
+  const windows = [
+    ...Array.from({ length: 40 }, (_, i) => 1_000 + i),
+    ...Array.from({ length: 40 }, (_, i) => 2_000 + i),
+  ];
+  assert.ok(Math.abs(acceptedRate(windows)! - 40) < 2, String(acceptedRate(windows)));
+  assert.equal(acceptedRate([1, 2]), undefined);
+});
+
+test('rateLimitVerdict: --write declares the measured rate where the profile states none or more; a stricter one is kept', () => {
+  const measured = {
+    requestsPerSecond: 40.3,
+    how: 'measured',
+    requests: 300,
+    refused: 150,
+    sentAtMost: 80,
+    wallMs: 3_000,
+  } as const;
+  assert.equal(rateLimitVerdict({}, measured).adopt, 40);
+  assert.equal(rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 50 } } }, measured).adopt, 40);
+  const kept = rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 30 } } }, measured);
+  assert.equal(kept.adopt, undefined);
+  assert.match(kept.lines[1]!, /✓ concurrency\.rateLimit\.requestsPerSecond {2}profile 30; within the 40/);
+  const none = { how: 'not met', requests: 500, refused: 0, sentAtMost: 900, wallMs: 600 } as const;
+  assert.equal(rateLimitVerdict({ concurrency: { rateLimit: { requestsPerSecond: 30 } } }, none).adopt, undefined);
+  assert.equal(declarableRate(4.96), 5);
+  assert.equal(declarableRate(2.04), 2);
+  assert.equal(declarableRate(0.01), 0.1);
+});

@@ -108,9 +108,9 @@ export interface RunPaths {
   jsonReport: string;
   transcripts: string;
   outputDir: string;
-  /** What the selected tests will take (fixtures/plan.ts), written when the run begins. */
+  /** What the selected tests will take (arrange/plan.ts), written when the run begins. */
   plan: string;
-  /** A failed test's replay files (fixtures/replay.ts): `<test>.sh` reruns it, `<test>.curl.sh` sends its last request. */
+  /** A failed test's replay files (fixtures/api.ts): `<test>.sh` reruns it, `<test>.curl.sh` sends its last request. */
   replay: string;
 }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../ledger/rules';
 import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../ledger/capabilities';
-import { needsOf } from '../fixtures/plan';
+import { needsOf } from '../arrange/plan';
 import { declaredClients, type Profile } from '../profile/profile';
 import type { Operation } from '../ledger/operations';
 import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';

@@ -212,7 +212,7 @@ function outcomesOfResult(result: AllureResult): { outcomes: RuleOutcome[]; assu
 /** Where a reader looks for what reruns a failed test, and for its rules one by one: not in Playwright's "After Hooks". */
 export const REPRODUCE_STEP = 'Reproduce';
 export const RULE_OUTCOMES_STEP = 'Rule outcomes';
-/** The fixtures' attachments that get a step of their own at the end of the test (fixtures/replay.ts, fixtures/reporting.ts). */
+/** The fixtures' attachments that get a step of their own at the end of the test (fixtures/api.ts, fixtures/reporting.ts). */
 const MOVED_ATTACHMENTS: Readonly<Record<string, string>> = {
   replay: REPRODUCE_STEP,
   'rule outcomes': RULE_OUTCOMES_STEP,

@@ -2,13 +2,13 @@
  * Every cross-cutting rule on every operation it governs (spec §4.1–§4.4, §5): the bearer token,
  * X-Client-Id, a JSON answer to Accept: application/json, the Content-Type of a submission, and the
  * SCA JWT of every submitting POST, with the attacks of RFC 8725. Table-driven from the operation
- * drivers (fixtures/operations.ts): the valid twin on the same operation first, then one
+ * drivers (arrange/operations.ts): the valid twin on the same operation first, then one
  * mutation. POST pacs008 runs the full header and SCA catalogue, through its own driver, in
  * tests/payments/headers-and-sca.spec.ts; the other operations here run one case per rule.
  */
 import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../fixtures/operations';
+import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
 import { acceptedScaVariants, caseTitle, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
 import { scaAttackMutant } from '../../cases/mutations';

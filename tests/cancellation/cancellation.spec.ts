@@ -16,7 +16,7 @@ import {
   unknownPaymentRefusal,
   type Resolution,
 } from '../../client/flows/cancellation';
-import { cancelAfterBatchSent, cancelBeforeBatch } from '../../fixtures/observation-catalogue';
+import { cancelAfterBatchSent, cancelBeforeBatch } from '../../arrange/observation-catalogue';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
@@ -303,7 +303,7 @@ test.describe('cancellation: after the payment settled', () => {
 
 test.describe('cancellation: before and after the batch is sent (batchControl)', () => {
   // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
-  // (fixtures/observation-catalogue.ts); the test checks what it saw.
+  // (arrange/observation-catalogue.ts); the test checks what it saw.
   test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', {
     tag: ['@CXL-02', '@CXL-04'],
     ...takes({ observation: cancelBeforeBatch }),

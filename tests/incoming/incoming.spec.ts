@@ -16,14 +16,14 @@ import {
   acceptedAnswer,
 } from '../../checks/answers';
 import { answerOf } from '../../checks/verdicts';
-import type { Observation, Observe } from '../../fixtures/observations';
+import type { Observation, Observe } from '../../arrange/observations';
 import {
   incomingForNotification,
   incomingForPayloadShape,
   onUsPayments,
   type Followed,
   type Incoming,
-} from '../../fixtures/observation-catalogue';
+} from '../../arrange/observation-catalogue';
 import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
@@ -37,7 +37,7 @@ import { refusedAs } from '../../checks/refusals';
 const idOf = (n: ReceivedNotification): unknown =>
   (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
-/** A pays B and B's notification arrives: observed from the worker's start (fixtures/observation-catalogue.ts). */
+/** A pays B and B's notification arrives: observed from the worker's start (arrange/observation-catalogue.ts). */
 async function notified(
   observe: Observe,
   verdicts: Verdicts,

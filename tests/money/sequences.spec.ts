@@ -6,7 +6,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { moneySequences } from '../../engines/exploration/money-sequences';
-import { moneySequenceObservations } from '../../fixtures/observation-catalogue';
+import { moneySequenceObservations } from '../../arrange/observation-catalogue';
 
 test.describe('money across flows and clients: directed sequences', () => {
   for (const sequence of moneySequences) {

@@ -1,6 +1,6 @@
 /**
  * Headers and SCA of a payment submission (spec §4.2, §5, §7). Every case goes through the payment's
- * operation driver (fixtures/operations.ts), as the same rules do on every other operation
+ * operation driver (arrange/operations.ts), as the same rules do on every other operation
  * (tests/access/): its valid twin first (201), then one mutation with a fresh message, which must be
  * refused with a 4xx; the refusal class (sca, missingHeader, unauthenticated, forbidden) sets the
  * status the profile assumes (SCA-15, ERR-01). A case may read its twin as it was sent (a reused
@@ -16,10 +16,10 @@ import {
   reserialisations,
 } from '../../cases/sca-cases';
 import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
-import { tokenExpiry } from '../../fixtures/observation-catalogue';
+import { tokenExpiry } from '../../arrange/observation-catalogue';
 import { reserialisedMutant } from '../../cases/mutations';
 import { answeredAsRead, hasStatus } from '../../checks/answers';
-import { mutantThenTwin, OPERATION_DRIVERS, twinThenMutant } from '../../fixtures/operations';
+import { mutantThenTwin, OPERATION_DRIVERS, twinThenMutant } from '../../arrange/operations';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 import { createdNothingUnderMsgId } from '../../checks/created-nothing';
 

@@ -6,7 +6,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
-import { repeatNotifiedOnce } from '../../fixtures/observation-catalogue';
+import { repeatNotifiedOnce } from '../../arrange/observation-catalogue';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import { namesId, hasStatus } from '../../checks/answers';
 import { is4xx, isServerError } from '../../messages/http-status';
@@ -81,7 +81,7 @@ test.describe('payment idempotency', () => {
     ...takes({ observation: repeatNotifiedOnce }),
   }, async ({ api, verdicts, observe }) => {
     // Paid, repeated and followed to the notifications from the worker's start, in the background,
-    // to a beneficiary of this test alone (fixtures/observation-catalogue.ts).
+    // to a beneficiary of this test alone (arrange/observation-catalogue.ts).
     const seen = await observe(repeatNotifiedOnce);
     verdicts.require('P8-01', 'the first submission is created', hasStatus(seen.first.exchange, [201]));
     requireId(api, verdicts, seen.first.exchange);

@@ -10,7 +10,7 @@ import { test, takes } from '../../fixtures/test';
 import { type SubmitResult, type SettledPayment, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
-import { refundToFinal } from '../../fixtures/observation-catalogue';
+import { refundToFinal } from '../../arrange/observation-catalogue';
 import { refundSplits, type RefundSplitCase } from '../../cases/refund-cases';
 import type { Verdicts } from '../../checks/verdicts';
 import {

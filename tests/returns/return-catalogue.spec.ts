@@ -11,7 +11,7 @@ import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
-import type { TakeSettled } from '../../fixtures/observing';
+import type { TakeSettled } from '../../arrange/pool';
 import { buildPacs004, type Pacs004Message } from '../../messages/pacs004';
 import type { Pacs008Message } from '../../messages/pacs008';
 import type { Clients } from '../../client/target';

@@ -8,7 +8,7 @@
  * run by tests/unit/runner/observation-links.test.ts.
  */
 import { test, takes } from '../../fixtures/test';
-import { payNotifyReturn, returnAfterRejectedCancellation } from '../../fixtures/observation-catalogue';
+import { payNotifyReturn, returnAfterRejectedCancellation } from '../../arrange/observation-catalogue';
 import {
   endsIn,
   notificationArrived,

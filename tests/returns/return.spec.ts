@@ -7,7 +7,7 @@ import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, submitReturn } from '../../client/flows/returns';
-import { returnToFinal } from '../../fixtures/observation-catalogue';
+import { returnToFinal } from '../../arrange/observation-catalogue';
 import { answered, answerOf } from '../../checks/verdicts';
 import { buildPacs004, minimalPacs004 } from '../../messages/pacs004';
 import {

@@ -4,7 +4,7 @@
  * with an SCA hd over the exact bytes sent. POST pacs008 runs the whole catalogue (malformed.spec.ts).
  */
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS } from '../../fixtures/operations';
+import { OPERATION_DRIVERS } from '../../arrange/operations';
 import { robustnessCasesForEveryOperation } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
 

@@ -14,7 +14,7 @@ import {
   paymentToFinalForRereads,
   paymentToRejection,
   tokenExpiry,
-} from '../../fixtures/observation-catalogue';
+} from '../../arrange/observation-catalogue';
 import type { Api } from '../../client/api';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import { paymentIds } from '../../messages/pacs008';
@@ -107,7 +107,7 @@ test.describe('payment status report', () => {
 
 test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
-  // status in the background (fixtures/observation-catalogue.ts): the settlement waits overlap.
+  // status in the background (arrange/observation-catalogue.ts): the settlement waits overlap.
   test('a valid payment goes from pending to accepted, with the profile interim code', {
     tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'],
     ...takes({ observation: paymentToAcceptance }),

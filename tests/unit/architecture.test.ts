@@ -2,7 +2,7 @@
  * The house rules of the layout, checked on the import graph of every .ts file
  * (tests/unit/support/import-graph.ts). The suite's folders are layers, each with one job, and
  * arrows point down the list only:
- *   profile → transport → messages → record → ledger → checks → client → cases → engines → fixtures → runner
+ *   profile → transport → messages → record → ledger → checks → client → cases → engines → arrange → fixtures → runner
  * read right to left: runner (config-time code, reporters) may use everything below it, profile (what
  * a target chose, the run's settings) nothing. Specs (tests/) use any layer but the runner; scripts (the commands) use
  * every layer, and tools (the bench's machinery) serve only the scripts; tests/unit tests anything. The reference is an independent program that imports
@@ -36,6 +36,10 @@ const LAYERS = [
   ['client', 'the API client and the flows'],
   ['cases', 'data-only tables of valid and invalid messages'],
   ['engines', 'the discovery and exploration engines'],
+  [
+    'arrange',
+    "what tests take, arranged before they judge: the run's plan, observations, the settled-payment pool, the operation drivers",
+  ],
   ['fixtures', 'Playwright wiring'],
   ['runner', 'config-time code: projects, global setup, reporters'],
 ] as const;
@@ -82,6 +86,7 @@ const WITHOUT_PLAYWRIGHT = [
   'client',
   'cases',
   'engines',
+  'arrange',
 ] as const;
 const isPlaywright = (specifier: string): boolean =>
   specifier === 'playwright' || specifier.startsWith('@playwright/') || specifier.startsWith('playwright/');
@@ -92,7 +97,7 @@ test('the import graph is read (sanity: known arrows are found)', () => {
   assert.ok(graph.files.length > 100, `only ${graph.files.length} .ts files found`);
   const has = (from: string, to: string): boolean => graph.edges.some((e) => e.from === from && e.to === to);
   assert.ok(has('fixtures/exploring.ts', 'fixtures/reporting.ts'), 'a static import');
-  assert.ok(has('fixtures/observing.ts', 'fixtures/observation-catalogue.ts'), 'a dynamic import()');
+  assert.ok(has('fixtures/observing.ts', 'arrange/observation-catalogue.ts'), 'a dynamic import()');
   assert.deepEqual(
     importSpecifiers(
       'x.ts',
@@ -109,7 +114,7 @@ test('every relative import names a file of the repository', () => {
   );
 });
 
-test('no import points against the arrows (runner → fixtures → engines → cases → client → checks → ledger → record → messages → transport → profile; the reference alone)', () => {
+test('no import points against the arrows (runner → fixtures → arrange → engines → cases → client → checks → ledger → record → messages → transport → profile; the reference alone)', () => {
   const violations = graph.edges.flatMap((e) => {
     const why = forbidden(layerOf(e.from), layerOf(e.to));
     return why ? [`${e.from} → '${e.specifier}' (${e.to}): ${why}`] : [];

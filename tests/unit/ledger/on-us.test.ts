@@ -14,7 +14,7 @@ import {
   ruleApplies,
 } from '../../../ledger/capabilities';
 import { ruleOf } from '../../../ledger/rules';
-import { addToPlan, emptyProjectPlan, takes } from '../../../fixtures/plan';
+import { addToPlan, emptyProjectPlan, takes } from '../../../arrange/plan';
 
 const withExpectations = (profile: Profile, expectations: Partial<Profile['expectations']>): Profile => ({
   ...profile,

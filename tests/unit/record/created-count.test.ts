@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeCreated, readCreatedCounts, totalCreated, writeCreatedCount } from '../../../record/created-count';
-import { RunPoolTaken } from '../../../fixtures/pool-taken';
+import { RunPoolTaken } from '../../../arrange/pool-taken';
 import { tempDir } from '../support/cli';
 
 test("the workers' creations are summed by operation; a worker that created nothing writes nothing", () => {

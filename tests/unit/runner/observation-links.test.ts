@@ -1,8 +1,8 @@
 /**
  * A flow reads top to bottom (issue 23 item 5): a spec names the observation whose requests it judges
- * by the symbol imported from fixtures/observation-catalogue.ts (go to definition leads to what it
+ * by the symbol imported from arrange/observation-catalogue.ts (go to definition leads to what it
  * sends; a typo is a compile error), and declares in its details (`takes({ observation })`) every
- * observation its body uses. The run checks the declaration too (fixtures/observations.ts); this file
+ * observation its body uses. The run checks the declaration too (arrange/observations.ts); this file
  * checks it without running anything. Run with `node --import tsx --test tests/unit/runner/observation-links.test.ts`.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const TESTS = path.resolve(__dirname, '..', '..');
-const CATALOGUE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*fixtures\/observation-catalogue'/;
+const CATALOGUE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*arrange\/observation-catalogue'/;
 
 function specFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -89,7 +89,7 @@ const steps: Step[] = [
       counts: playwrightCounts,
     }),
   ),
-  // A bank's first day (issue 21): one client with its sort code, the same without it, and a keyless
+  // A bank's first day: one client with its sort code, the same without it, and a keyless
   // client with the sandbox's predefined tokens, on the files where one client and no key differ
   // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions).
   {

@@ -52,7 +52,7 @@ const steps: Step[] = [
     name: 'format and lint',
     command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'],
   },
-  // Three files at a time: most unit tests wait on a reference they started (120 s one at a time, 60 s so).
+  // Three files at a time: most unit tests wait on a reference they started, not on a core.
   {
     name: 'unit tests',
     command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles],

@@ -63,8 +63,8 @@ export const readableMetadata = (html: string): string => html.replace('</head>'
 
 /**
  * The data files the single-file app reads: widgets/…, data/test-results/, data/test-env-groups/ and
- * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json,
- * about 1 MB each for 600 tests) that the app never fetches (its bundle names no data/history path):
+ * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json)
+ * that the app never fetches (its bundle names no data/history path):
  * dead weight in every report that has a history. Each test's own history is in its test result.
  */
 const UNREAD_HISTORY = /,?d\("data\/history\/[^"]+\.json","[A-Za-z0-9+/=]*"\)/g;

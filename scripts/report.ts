@@ -48,8 +48,8 @@ export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_B
 
 /**
  * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
- * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
- * lost its end, a key such as "incomingPayment versions" was cut to "incomingPayme…". This style,
+ * ellipsis: a test citing several rules shows its tags as "S… S… S…", a rule's statement (its story)
+ * loses its end, a key such as "incomingPayment versions" is cut to "incomingPayme…". This style,
  * added to the page, lets keys and values wrap instead; it wins over the app's own (injected later)
  * with !important. It selects by the app's data-testid attributes, which its own tests rely on, not
  * by its generated class names.

@@ -13,10 +13,9 @@ export default {
   // One append-only JSONL file: keep it between nightly runs and the report shows trends.
   // PAYMENTS_ALLURE_HISTORY points elsewhere (tests render into a history of their own).
   historyPath: process.env.PAYMENTS_ALLURE_HISTORY ?? './reports/history/allure-history.jsonl',
-  // The runs a report remembers. Allure embeds each test's earlier results in the report (about 1 MB
-  // per remembered run of 600 tests, measured) and reads the whole file at every render: unbounded,
-  // every night made the report ~2.5 MB larger (10 nights: 42 MB). Five runs, a working week of
-  // nights, keep trends and each test's history; a full local report then stays near 16 MB.
+  // The runs a report remembers. Allure embeds each test's earlier results in the report and reads
+  // the whole file at every render: unbounded, every night would make the report larger and slower
+  // to open. Five runs, a working week of nights, keep trends and each test's history.
   historyLimit: 5,
   plugins: {
     awesome: {

@@ -169,7 +169,8 @@ export const notificationArrived = (notification: unknown, timeoutMs: number): E
 });
 
 // The schema checks (conformsTo, dataObjectLikeSubmission) are schema-check.ts's: they load ajv, which
-// the operation drivers importing this module must not pay for at a worker's start (a 1 s token expired).
+// the operation drivers importing this module must not pay for at a worker's start (a short-lived token
+// of the worker's first test could expire meanwhile).
 
 // ── statuses a flow reaches ────────────────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@
  * What a run creates at its target: every submission (payment, return, refund, cancellation) the
  * target accepted for the first time, counted per operation in each worker and summed by the runner.
  * A remote sandbox, and live above all, has a budget of payments: the run's summary and run.json say
- * how much of it a run spent (issue 21 item 6), the pool's fills and background work included.
+ * how much of it a run spent, the pool's fills and background work included.
  * An accepted repeat of bytes accepted already (an idempotent repeat) creates nothing and is not counted.
  */
 import { readWorkerFiles, writeWorkerFile } from './worker-files';

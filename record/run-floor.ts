@@ -2,7 +2,7 @@
  * The least time a run against a remote-like target can take: its longest chain of requests one after
  * the other, each a round trip, or all its requests at the target's rate limit, whichever is longer.
  * Printed beside the wall time at the end of a run whose profile declares a rate limit, so a reader
- * sees how far the run is from what the target allows (issue 21: within 1.5×).
+ * sees how far the run is from what the target allows.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

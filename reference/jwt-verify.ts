@@ -267,8 +267,8 @@ export function signHs256(payload: JsonObject, secret: Buffer, kid: string): str
  * anyway (their token has expired), so memory stays bounded under load.
  *
  * Keys are also filed by the second their memory ends, so a prune visits only the seconds that have
- * begun to expire: under sustained load the guard holds every nonce of the last few minutes (about a
- * million at 3,000/s), and walking all of them stalled the event loop on every prune.
+ * begun to expire: under sustained load the guard holds every nonce of the last few minutes, and
+ * walking all of them on every prune would stall the event loop.
  */
 export class ReplayGuard {
   private readonly seen = new Map<string, number>();

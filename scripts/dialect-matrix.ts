@@ -36,7 +36,7 @@ import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../
 
 const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
 
-/** The runner keeps every project's results (about 17 KB a test): 30 projects need more than a worker's 256 MB. */
+/** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
 
 /** The profile every dialect starts from: its expectations are what the report-mode run keeps. */

@@ -52,7 +52,7 @@ const steps: Step[] = [
     name: 'format and lint',
     command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'],
   },
-  // Three files at a time: most unit tests wait on a reference they started (120 s one at a time, 60 s so).
+  // Three files at a time: most unit tests wait on a reference they started, not on a core.
   {
     name: 'unit tests',
     command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles],
@@ -89,7 +89,7 @@ const steps: Step[] = [
       counts: playwrightCounts,
     }),
   ),
-  // A bank's first day (issue 21): one client with its sort code, the same without it, and a keyless
+  // A bank's first day: one client with its sort code, the same without it, and a keyless
   // client with the sandbox's predefined tokens, on the files where one client and no key differ
   // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions).
   {

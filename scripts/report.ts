@@ -48,8 +48,8 @@ export const stripAnalytics = (html: string): string => html.replace(ANALYTICS_B
 
 /**
  * Allure 3.18 shows a label's or the overview's metadata values on one line, each cut with an
- * ellipsis: a test citing seven rules showed its tags as "S… S… S…", a rule's statement (its story)
- * lost its end, a key such as "incomingPayment versions" was cut to "incomingPayme…". This style,
+ * ellipsis: a test citing several rules shows its tags as "S… S… S…", a rule's statement (its story)
+ * loses its end, a key such as "incomingPayment versions" is cut to "incomingPayme…". This style,
  * added to the page, lets keys and values wrap instead; it wins over the app's own (injected later)
  * with !important. It selects by the app's data-testid attributes, which its own tests rely on, not
  * by its generated class names.
@@ -63,8 +63,8 @@ export const readableMetadata = (html: string): string => html.replace('</head>'
 
 /**
  * The data files the single-file app reads: widgets/…, data/test-results/, data/test-env-groups/ and
- * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json,
- * about 1 MB each for 600 tests) that the app never fetches (its bundle names no data/history path):
+ * data/attachments/. Allure 3.18 also embeds up to six earlier runs whole (data/history/<uuid>.json)
+ * that the app never fetches (its bundle names no data/history path):
  * dead weight in every report that has a history. Each test's own history is in its test result.
  */
 const UNREAD_HISTORY = /,?d\("data\/history\/[^"]+\.json","[A-Za-z0-9+/=]*"\)/g;

@@ -52,7 +52,7 @@ const hashOf = (text: string, at: number): number => {
 /**
  * Finds which of many secrets occur in a text in one pass: a rolling hash of every 6-character window
  * is looked up among the secrets' first 6 characters, and only a hit is compared in full. Thousands of
- * secrets over a 20 MB report cost about one pass, not one pass each.
+ * secrets over a whole report cost about one pass, not one pass each.
  */
 export class SecretMatcher {
   private readonly byPrefix = new Map<number, { needle: string; secret: number }[]>();

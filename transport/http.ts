@@ -217,7 +217,7 @@ export function makeTransport(proxy: ProxySettings): Promise<Transport> {
 /**
  * undici is loaded on the first request, not when this module loads: the Playwright runner imports
  * every spec (and so this module) only to list the tests, and undici compiles its WebAssembly HTTP
- * parser on load (about 20 MB the runner would carry for nothing).
+ * parser on load (memory the runner would carry for nothing).
  */
 let transport: Promise<Transport> | undefined;
 /** The process's transport to targets, made on first use from the environment's proxy settings. */

@@ -1,6 +1,6 @@
 /**
- * RSA key material for clients. Generation costs 100–300 ms, so callers create keys once per worker or
- * per run, never per test.
+ * RSA key material for clients. Generation is slow, so callers create keys once per worker or per
+ * run, never per test.
  */
 import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
@@ -104,7 +104,7 @@ function readPemFile(file: string): string {
 
 /**
  * The RSA-2048 keys of a run's generated clients, made once by the runner and handed to every worker
- * through PAYMENTS_CLIENT_KEYS (a worker would otherwise spend half a second of its start on them;
+ * through PAYMENTS_CLIENT_KEYS (a worker would otherwise spend a good part of its start on them;
  * the kill matrix starts a worker per fault). Three: the primary and the secondary client must sign
  * with different keys (a test signs with "another client's key"), the third serves every extra client.
  */

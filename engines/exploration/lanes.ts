@@ -171,8 +171,8 @@ export function laneSteps(lane: Lane): fc.Arbitrary<Step> {
 
 /**
  * A sequence of at most `maxCommands` commands of the lane; `replayPath` replays a counterexample
- * exactly. One arbitrary of steps, each made its command: what a seed generates is what it generated
- * before the commands were classes of their own.
+ * exactly. One arbitrary of steps, each made its command: what a seed generates depends on the steps
+ * alone, not on how the commands are written, so a recorded seed keeps replaying the same sequence.
  */
 export function laneCommands(
   lane: Lane,

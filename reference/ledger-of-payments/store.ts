@@ -74,8 +74,8 @@ export interface Cancellation {
 /**
  * A stored message is the request body's text (as decoded and accepted by parseJsonBody) plus the key
  * of the element to serve (null: the whole body), parsed again when read. Why not the parsed tree:
- * every stored payment kept ~40 live objects on the JS heap, and under load each scavenge copied the
- * trees of all payments stored since the last one; one flat string is a single cheap copy. (Not the
+ * every stored payment would keep dozens of live objects on the JS heap, and under load each scavenge
+ * would copy the trees of all payments stored since the last one; one flat string is a single cheap copy. (Not the
  * raw Buffer either: retained Buffers count as external memory and trigger extra full GCs.) Reads are rare.
  */
 export interface StoredMessage {

@@ -1,7 +1,7 @@
 /**
  * What a rendered report embeds of a run's Allure results. The single-file report carries every
  * embedded file as base64 in one script the browser parses before it shows anything, so its size is
- * its opening time (a full local run: 19.8 MB, every exchange of 600 tests).
+ * its opening time (every exchange of every test, whole, would make it slow to open).
  *
  * - Every exchange is a step named with its answer ("valid twin — POST /oauth/token → 200"); the
  *   one a failed check judged is marked failed (the mutant's 201, not the valid twin's).

@@ -76,10 +76,10 @@ export function withRulesTitle(html: string, rules: string): string {
 }
 
 /**
- * Opening fast, with a sign of life. The awesome app of Allure 3.18 comes as a base64 data: URL (2.7 MB
+ * Opening fast, with a sign of life. The awesome app of Allure 3.18 comes as a base64 data: URL (megabytes
  * of script the browser decodes before compiling), removes its loading spinner as soon as it mounts,
  * before the data script after it (most of the file) has even been parsed, and waits for all of that
- * data before drawing anything: the page stayed blank for seconds. Here:
+ * data before drawing anything: the page stays blank for seconds. Here:
  *  - the app's script is inline (nothing to decode);
  *  - a loading panel of ours says what is loading and how far, until the overview's title is drawn;
  *  - the data the overview reads comes first and the overview is drawn as soon as it is in; the rest

@@ -53,16 +53,16 @@ export interface SuiteRun {
 /**
  * Memory of the processes a run starts (a 2-worker run under 600 MB of RSS summed over the tree).
  * V8 sizes its heap for the machine: with a lot of RAM each process grows a 32 MB young generation
- * and lets the old one grow 4× before collecting, although a worker's live heap stays near 60 MB.
+ * and lets the old one grow 4× before collecting, far more than a worker's live heap needs.
  *  - Workers (through NODE_OPTIONS, which the runner hands them): 1 MB semi-spaces, a 256 MB old
- *    generation, which V8 then grows by ~1.3× instead of 4×.
+ *    generation, which V8 then grows by a smaller factor.
  *  - The runner: 1 MB semi-spaces on its command line; no heap cap there, because Playwright forks
  *    workers with the runner's command-line flags, which would replace theirs.
  *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
- *    the system when freed: about 20 MB less per worker, no slower (other C libraries ignore them).
+ *    the system when freed: less resident memory per worker, no slower (other C libraries ignore them).
  * The reference sets its own flags on its command line (runner/projects.ts).
  *
- * A runner that keeps the results of many projects (the dialect matrix: 30 projects, 16,000 tests)
+ * A runner that keeps the results of many projects (the dialect matrix: a project per dialect)
  * needs more than the workers' 256 MB: `runnerHeapMb` gives the runner its own NODE_OPTIONS and hands
  * the workers' through PAYMENTS_WORKER_NODE_OPTIONS, which the config puts back in NODE_OPTIONS before
  * any worker forks (profile/run-settings.ts).

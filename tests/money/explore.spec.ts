@@ -1,5 +1,5 @@
 /**
- * Stateful exploration of money flows (issue 14): fast-check generates sequences of payments, repeats,
+ * Stateful exploration of money flows: fast-check generates sequences of payments, repeats,
  * reads, cancellations, returns, refunds and concurrent bursts, across the payer, the beneficiary and
  * a third institution, and the model judges every answer by the documented invariants (what goes back
  * never exceeds the original, references and idempotency per client, amounts within ISO 4217 and

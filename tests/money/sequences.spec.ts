@@ -1,6 +1,6 @@
 /**
  * Directed money-flow sequences (engines/exploration/money-sequences.ts): the counterexamples the
- * exploration found, and the defects of issue 14, as fixed steps that run in every conformance run.
+ * exploration found, and the money defects first found by probing the reference, as fixed steps that run in every conformance run.
  * Each starts from a kit of settled payments arranged in the background from the worker's start, and
  * shows its steps one by one with their exchanges.
  */

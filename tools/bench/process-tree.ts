@@ -7,7 +7,7 @@ const PAGE_BYTES = 4096;
 /**
  * Sum of resident memory, in bytes, of every process under `root`'s Playwright child (runner,
  * workers, reference and its shell), not `root` nor its other children: tsx keeps an esbuild service
- * process (about 12 MB) under the bench once it has compiled a changed file, the bench's, not the suite's.
+ * process under the bench once it has compiled a changed file, the bench's, not the suite's.
  */
 function treeRss(root: number): number {
   const children = new Map<number, number[]>();

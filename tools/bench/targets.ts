@@ -1,4 +1,4 @@
-/** What `npm run bench` measures against, and the run shapes it measures (issue "Fast runs at any scale", issue 13). */
+/** What `npm run bench` measures against, and the run shapes it measures. */
 
 /** A full local run, 2 workers, server start included. */
 export const TARGET_WALL_S = 15;
@@ -11,7 +11,7 @@ export const TARGET_ONE_TEST_REQUESTS = 5;
 export const SETTLEMENT_DELAY_MS = 10_000;
 export const TARGET_ADDED_WALL_S = 12;
 
-/** The same full run given `--reporter=dot`: a reporter flag changes what the terminal shows, not the run (issue 21, item 5). */
+/** The same full run given `--reporter=dot`: a reporter flag changes what the terminal shows, not the run. */
 export const TARGET_REPORTER_FLAG_PCT = 15;
 
 export const WORKERS = 2;

@@ -1,5 +1,5 @@
 /**
- * One source for a test's rules (issue 23 item 4): a check of a rule the test's tags do not cite is an
+ * One source for a test's rules: a check of a rule the test's tags do not cite is an
  * immediate error naming the test, the rule and the fix; a precondition (`require`) need not be cited.
  * Run with `node --import tsx --test tests/unit/checks/verdicts-citation.test.ts`.
  */

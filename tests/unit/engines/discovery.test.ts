@@ -190,7 +190,7 @@ test('drift: only the assumptions that no longer hold, each with its rules', () 
   ]);
 });
 
-// ── every trigger of a class (issue 20): union, never narrow, the fixpoint ─────────────────────────
+// ── every trigger of a class: union, never narrow, the fixpoint ────────────────────────────────────
 
 const drawn = (key: ChoiceKey, observed: string | number, trigger: string): Observation => ({ key, observed, trigger });
 

@@ -1,5 +1,5 @@
 /**
- * Every assumption the suite checks can be stated, observed and remedied (issue 20): the ledger's
+ * Every assumption the suite checks can be stated, observed and remedied: the ledger's
  * assumption rules, the profile schema, discovery's choices and every remedy a skip prints are held
  * together here, so removing any one of them fails a test naming what is missing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue "A bank's first day", item 6: a run counts what it created at the target (accepted
+ * A run counts what it created at the target (accepted
  * submissions per operation, summed over its workers) and prints it in its summary and run.json; the
  * settled-payment pools of several workers pay no more than the plan between them.
  * Run: node --import tsx --test tests/unit/record/created-count.test.ts

@@ -1,13 +1,13 @@
 /**
- * Issue "A bank's first day", item 5: a `--reporter` given on the command line replaces what the
- * terminal shows, never the run's record. The same small selection run twice, once as is and once
- * with `--reporter=dot`: both plan the same prefetch before the workers start (plan.json), leave the
- * same run folder (run.json ended, results.json, Allure results) and send the same requests (counted
- * in every process by the bench's probe, as `npm run bench` counts a one-test run's). Before, the
- * flag replaced the reporters that plan and keep the record: no plan (every test started what it
- * takes itself, 4× slower in a full run), no run.json, results.json or Allure results. Also: a run
- * whose whole selection was skipped fails under `--reporter=dot` (the record decides, not the
- * summary reporter the flag replaces), and a file filter with `--shard` keeps the run folder.
+ * A `--reporter` given on the command line replaces what the terminal shows, never the run's record.
+ * The same small selection run twice, once as is and once with `--reporter=dot`: both plan the same
+ * prefetch before the workers start (plan.json), leave the same run folder (run.json ended,
+ * results.json, Allure results) and send the same requests (counted in every process by the bench's
+ * probe, as `npm run bench` counts a one-test run's). Were the reporters that plan and keep the record
+ * among those the flag replaces, there would be no plan (every test would start what it takes
+ * itself, far slower), no run.json, results.json or Allure results. Also: a run whose whole selection
+ * was skipped fails under `--reporter=dot` (the record decides, not the summary reporter the flag
+ * replaces), and a file filter with `--shard` keeps the run folder.
  * Run: node --import tsx --test tests/unit/record/reporter-flag.test.ts
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * A sandbox's conditions (issue 21): the reference's knobs that play them (a rate limit per client, a
+ * A sandbox's conditions: the reference's knobs that play them (a rate limit per client, a
  * share of status reads answered 503, both with Retry-After), the token cache that renews a short-lived
  * token ahead of its expiry, and the inconclusive outcome what still fails for infrastructure gets:
  * never a failure, never a pass, its own count and exit status, never certified.

@@ -1,5 +1,5 @@
 /**
- * A flow reads top to bottom (issue 23 item 5): a spec names the observation whose requests it judges
+ * A flow reads top to bottom: a spec names the observation whose requests it judges
  * by the symbol imported from arrange/observation-catalogue.ts (go to definition leads to what it
  * sends; a typo is a compile error), and declares in its details (`takes({ observation })`) every
  * observation its body uses. The run checks the declaration too (arrange/observations.ts); this file

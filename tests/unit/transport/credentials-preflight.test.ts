@@ -183,9 +183,8 @@ test('keys are loaded before any request: a bad path, a file that is no key, a n
 });
 
 /**
- * "In seconds", against a run that fails test by test for minutes: measured 12.8 s (npm run conformance)
- * and 13.8 s (npx playwright test) at a load of 19 on 2 cores, mostly Node's and tsx's start; the bound
- * leaves room for a machine shared by a dozen processes (38 s seen at a load of 33).
+ * "In seconds", against a run that fails test by test for minutes: the refusal's time is mostly Node's
+ * and tsx's start; the bound leaves room for a machine shared by a dozen processes.
  */
 const IN_SECONDS_MS = 60_000;
 

@@ -216,7 +216,7 @@ test('retryAfterMs: seconds, HTTP date, absent, garbage', () => {
   assert.ok(future > 28_000 && future <= 30_000, String(future));
 });
 
-// ── a sandbox's conditions: 503s, lost connections, pacing (issue 21) ────────────────────────────
+// ── a sandbox's conditions: 503s, lost connections, pacing ───────────────────────────────────────
 
 test('503 with Retry-After on a read: retried within the budget, every retry recorded', async () => {
   let calls = 0;

@@ -10,7 +10,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { compactVerify } from 'jose';
 import { ABSENT, applyOverride, b64url, decodeCompact, signCompact } from '../../../transport/jws';
 
-// One key for the file: RSA generation costs 100–300 ms.
+// One key for the file: RSA generation is slow.
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const header = { alg: 'RS256', typ: 'JWT', kid: 'kid-1' };
 const payload = { iss: 'https://bank.example', sub: 'client-1', iat: 1_700_000_000, jti: 'j-1' };

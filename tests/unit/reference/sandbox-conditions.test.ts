@@ -3,7 +3,7 @@
  * share of status reads answered 503, both with Retry-After), the token cache that renews a short-lived
  * token ahead of its expiry, and the inconclusive outcome what still fails for infrastructure gets:
  * never a failure, never a pass, its own count and exit status, never certified.
- * Run: node --import tsx --test tests/unit/record/sandbox-conditions.test.ts
+ * Run: node --import tsx --test tests/unit/reference/sandbox-conditions.test.ts
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,14 @@
  * names the kind of key (the profile's word for it: `target.clients.weakKeys.<kind>` names a client a
  * provider registered with such a key); `weakKeyOf` makes the key the suite registers itself.
  */
-import { encryptedPem, generateEcKeyPair, generateRsaKeyPair, jwkText, type KeyPair } from '../transport/keys';
+import {
+  encryptedPem,
+  generateEcKeyPair,
+  generateRsaKeyPair,
+  jwkText,
+  spareKey,
+  type KeyPair,
+} from '../transport/keys';
 import type { WeakKey } from '../profile/profile';
 
 export interface KeyCase {
@@ -36,12 +43,13 @@ export function weakKeyOf(kind: WeakKey): { pair: KeyPair; registered: string } 
     case 'rsa1024':
       rsa1024 ??= generateRsaKeyPair(1024);
       return { pair: rsa1024, registered: rsa1024.publicPem };
+    // RSA-2048 keys of the run no client signs with as its own: only the form registered is wrong.
     case 'encrypted': {
-      const pair = generateRsaKeyPair(2048);
+      const pair = spareKey('encrypted');
       return { pair, registered: encryptedPem(pair) };
     }
     case 'notPem': {
-      const pair = generateRsaKeyPair(2048);
+      const pair = spareKey('notPem');
       return { pair, registered: jwkText(pair) };
     }
   }

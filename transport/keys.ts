@@ -103,29 +103,57 @@ function readPemFile(file: string): string {
 }
 
 /**
- * The RSA-2048 keys of a run's generated clients, made once by the runner and handed to every worker
- * through PAYMENTS_CLIENT_KEYS (a worker would otherwise spend a good part of its start on them;
- * the kill matrix starts a worker per fault). Three: the primary and the secondary client must sign
- * with different keys (a test signs with "another client's key"), the third serves every extra client.
+ * The RSA-2048 keys of a run, made once by the runner (or by `npm test`, for all its steps) and handed
+ * to every worker through PAYMENTS_CLIENT_KEYS: a worker would otherwise spend a good part of its
+ * start on them, and the dialect and kill matrices start a worker per project. Six: the primary and
+ * the secondary client must sign with different keys (a test signs with "another client's key"), the
+ * third serves every extra client; the last three no client of the run signs with as its own: a
+ * stranger's key and the two keys the key cases register in a form the API refuses.
  */
-export const SHARED_KEYS = 3;
+export const SHARED_KEYS = 6;
+const CLIENT_KEYS = 3;
+const SPARE_ROLES = ['stranger', 'encrypted', 'notPem'] as const;
+export type SpareKeyRole = (typeof SPARE_ROLES)[number];
 
 export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
-  if (suiteEnvironment(env).clientKeys) return;
+  if (sharedPems(env).length >= SHARED_KEYS) return;
   const pems = Array.from({ length: SHARED_KEYS }, () =>
     generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   );
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
 
-/** The shared client keys of this run (registered with the redactor), or fresh ones when none were shared. */
-export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
+function sharedPems(env: NodeJS.ProcessEnv): string[] {
   const shared = suiteEnvironment(env).clientKeys;
-  const pems = shared ? (JSON.parse(shared) as string[]) : [];
-  if (pems.length < SHARED_KEYS) return Array.from({ length: SHARED_KEYS }, () => generateRsaKeyPair(2048));
-  return pems.map((pem) => {
-    const pair = loadPrivateKey(pem);
-    registered(pair.privateKey, 'shared RSA-2048');
-    return pair;
-  });
+  return shared ? (JSON.parse(shared) as string[]) : [];
+}
+
+const sharedLabel = (index: number): string =>
+  index < CLIENT_KEYS ? 'shared RSA-2048' : `shared RSA-2048 (${SPARE_ROLES[index - CLIENT_KEYS]})`;
+
+/**
+ * The shared client keys of this run, or fresh ones when none were shared. Every shared key is
+ * registered with the redactor here, the spare ones too: the leak scan looks for all of them, used
+ * or not.
+ */
+export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
+  const pems = sharedPems(env);
+  if (pems.length < SHARED_KEYS) return Array.from({ length: CLIENT_KEYS }, () => generateRsaKeyPair(2048));
+  for (const [i, pem] of pems.entries()) workerRedactor().addSecret(pem, `generated ${sharedLabel(i)} private key`);
+  return pems.slice(0, CLIENT_KEYS).map((pem) => loadPrivateKey(pem));
+}
+
+const spares = new Map<SpareKeyRole, KeyPair>();
+
+/** A shared key no client of the run signs with as its own, one per role and process; fresh when none were shared. */
+export function spareKey(role: SpareKeyRole, env: NodeJS.ProcessEnv = process.env): KeyPair {
+  let pair = spares.get(role);
+  if (!pair) {
+    const index = CLIENT_KEYS + SPARE_ROLES.indexOf(role);
+    const pem = sharedPems(env)[index];
+    pair = pem ? loadPrivateKey(pem) : generateRsaKeyPair(2048);
+    if (pem) registered(pair.privateKey, sharedLabel(index));
+    spares.set(role, pair);
+  }
+  return pair;
 }

@@ -14,10 +14,12 @@ export const playwrightCli = path.join(root, 'node_modules', '@playwright', 'tes
 
 /** Variables a user's shell may hold that would change what a test sees. */
 const SCRUB = /^(PAYMENTS_|REF_|CI$|SPEC_URL$)/;
+/** But the RSA keys npm test made for all its runs (transport/keys.ts): random either way, and a run then makes none. */
+const KEPT = new Set(['PAYMENTS_CLIENT_KEYS']);
 
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!SCRUB.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!SCRUB.test(k) || KEPT.has(k)) env[k] = v;
   return { ...env, ...extra };
 }
 

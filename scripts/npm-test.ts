@@ -1,16 +1,25 @@
 /**
- * `npm test`: everything that must hold before a change lands, in order of cost: typecheck, format and
- * lint, unit tests of the harness, the ledger check, the conformance suite against the reference (report rendered,
- * secret scan), a short stateful exploration of money flows, a secret scan of a run whose tests fail
- * on purpose (failure messages and replay attachments), the suite with the flow-description versions
- * and against a sandbox-like reference, the dialect matrix (a pairwise covering set of reference
- * dialects, each with its discovered profile enforced and the local one reported) and the mutation
- * kill matrix. Ends with a table of the steps (wall and CPU time, counts) and the one closing line CI
- * reads.
+ * `npm test [-- <step name>…] [--serial]`: everything that must hold before a change lands: typecheck,
+ * format and lint, unit tests of the harness, the ledger check, the conformance suite against the
+ * reference (report rendered, secret scan), a short stateful exploration of money flows, a secret scan
+ * of a run whose tests fail on purpose (failure messages and replay attachments), the suite with the
+ * flow-description versions and against a sandbox-like reference, the dialect matrix (a pairwise
+ * covering set of reference dialects, each with its discovered profile enforced and the local one
+ * reported) and the mutation kill matrix. Ends with a table of the steps (wall and CPU time, counts)
+ * and the one closing line CI reads.
+ *
+ * Two lanes: the dialect matrix, the longest step and one that leaves part of a core idle while its
+ * tests wait on settlements, runs from the start beside the others, which run one after another. A
+ * step's output is kept in reports/npm-test/<step>.log as it comes and printed whole when the step
+ * ends, so two steps never interleave; progress lines and a heartbeat show what is running meanwhile.
+ * `--serial` runs one step at a time, in the order listed.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { PROGRESS_PREFIX } from '../runner/reporters/progress';
+import { shareClientKeys } from '../transport/keys';
 
 interface Step {
   name: string;
@@ -22,6 +31,10 @@ interface Step {
 
 const node = process.execPath;
 const tsx = ['--import', 'tsx'];
+const LOG_DIR = path.join('reports', 'npm-test');
+/** The last line a measured step prints: the CPU seconds it and every process it waited for spent. */
+const CPU_LINE = 'npm-test cpu-seconds: ';
+const HEARTBEAT_MS = 60_000;
 
 const playwrightCounts = (output: string) => {
   const m = [...output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped(?:, \d+ inconclusive)?$/gm)].at(-1);
@@ -45,7 +58,21 @@ const unitFiles = (readdirSync('tests/unit', { recursive: true }) as string[])
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */
 const EXPLORATION_SEQUENCES = 6;
 
-const steps: Step[] = [
+/**
+ * The local conformance run's folder: the kill matrix reads its clean project from it instead of
+ * running the suite once more without faults.
+ */
+const conformanceRun = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-npm-test-')), 'local');
+
+/** The dialect matrix: from the start, beside the rest. */
+const longest: Step = {
+  name: 'dialect matrix',
+  command: [node, ...tsx, 'scripts/dialect-matrix.ts'],
+  counts: playwrightCounts,
+};
+
+/** The rest, one after another, in order of cost. */
+const rest: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   // The formatter and the linter (biome.jsonc): 0 findings, warnings included.
   {
@@ -62,6 +89,7 @@ const steps: Step[] = [
   {
     name: 'conformance (local reference)',
     command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'],
+    env: { PAYMENTS_RUN_DIR: conformanceRun },
     counts: playwrightCounts,
   },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
@@ -112,8 +140,8 @@ const steps: Step[] = [
     env: { PAYMENTS_ALLURE: '0' },
     counts: playwrightCounts,
   },
-  { name: 'dialect matrix', command: [node, ...tsx, 'scripts/dialect-matrix.ts'], counts: playwrightCounts },
-  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
+  // After the local conformance run, whose clean project it reads.
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts', '--clean-run', conformanceRun] },
 ];
 
 /**
@@ -133,44 +161,95 @@ function childrenCpuSeconds(): number | undefined {
   }
 }
 
-async function run(step: Step): Promise<{ code: number; output: string; ms: number; cpuSeconds?: number }> {
+/**
+ * `--measured <command…>`: runs the command with this process's output and prints, last, the CPU
+ * seconds it spent: with two steps running at once, only a process of its own can tell one step's.
+ */
+function measured(command: string[]): never {
+  const result = spawnSync(command[0]!, command.slice(1), { stdio: 'inherit' });
+  const cpu = childrenCpuSeconds();
+  if (cpu !== undefined) console.log(`${CPU_LINE}${cpu.toFixed(1)}`);
+  process.exit(result.status ?? 1);
+}
+
+interface Outcome {
+  step: Step;
+  code: number;
+  output: string;
+  ms: number;
+  cpuSeconds?: number;
+}
+
+const running = new Map<string, number>();
+
+async function run(step: Step): Promise<Outcome> {
   const started = Date.now();
-  const cpuBefore = childrenCpuSeconds();
-  console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}`);
-  const child = spawn(step.command[0]!, step.command.slice(1), {
+  running.set(step.name, started);
+  const log = path.join(LOG_DIR, `${step.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
+  console.log(`\n▶ ${step.name}: ${step.command.slice(1).join(' ')}  (log: ${log})`);
+  const file = createWriteStream(log);
+  const child = spawn(node, [...tsx, __filename, '--measured', ...step.command], {
     env: { ...process.env, ...step.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => {
+  let partial = '';
+  const take = (d: Buffer, progress: boolean) => {
     output += d.toString();
-    process.stdout.write(d);
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    output += d.toString();
-    process.stderr.write(d);
-  });
-  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  const cpuAfter = childrenCpuSeconds();
-  return {
-    code,
-    output,
-    ms: Date.now() - started,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuSeconds: cpuAfter - cpuBefore } : {}),
+    file.write(d);
+    if (!progress) return;
+    // A long step shows that it moves: its progress lines as they come, under its name.
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines)
+      if (line.trimStart().startsWith(PROGRESS_PREFIX)) console.log(`  [${step.name}] ${line.trim()}`);
   };
+  child.stdout.on('data', (d: Buffer) => take(d, true));
+  child.stderr.on('data', (d: Buffer) => take(d, false));
+  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  await new Promise((resolve) => file.end(resolve));
+  running.delete(step.name);
+  const cpu = new RegExp(`^${CPU_LINE}([\\d.]+)$`, 'm').exec(output);
+  const shown = output.replace(new RegExp(`^${CPU_LINE}.*\\n?`, 'm'), '');
+  console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}\n${shown.trimEnd()}`);
+  console.log(
+    `━━ ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { step, code, output, ms: Date.now() - started, ...(cpu ? { cpuSeconds: Number(cpu[1]) } : {}) };
 }
 
-async function main(): Promise<void> {
-  const only = process.argv.slice(2);
-  const total = { passed: 0, failed: 0, skipped: 0 };
-  const table: string[] = [];
+async function lane(steps: readonly Step[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const step of steps) outcomes.push(await run(step));
+  return outcomes;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const serial = argv.includes('--serial');
+  const only = argv.filter((a) => a !== '--serial');
+  const chosen = (steps: readonly Step[]) =>
+    steps.filter((step) => !only.length || only.some((o) => step.name.includes(o)));
+  mkdirSync(LOG_DIR, { recursive: true });
+  // The run's RSA keys, made once for every step and every run a step starts (the environment hands them down).
+  shareClientKeys();
   const started = Date.now();
   const cpuStarted = childrenCpuSeconds();
+  const heartbeat = setInterval(() => {
+    const now = Date.now();
+    const names = [...running].map(([name, since]) => `${name} (${((now - since) / 60_000).toFixed(1)} min)`);
+    if (names.length) console.log(`… running: ${names.join(', ')}`);
+  }, HEARTBEAT_MS);
+  const lanes = serial ? [[...chosen(rest), ...chosen([longest])]] : [chosen([longest]), chosen(rest)];
+  const finished = (await Promise.all(lanes.map((steps) => lane(steps)))).flat();
+  clearInterval(heartbeat);
+  rmSync(path.dirname(conformanceRun), { recursive: true, force: true });
+
+  const byOrder = [...rest, longest].flatMap((step) => finished.filter((o) => o.step === step));
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  const table: string[] = [];
   let ok = true;
-  for (const step of steps) {
-    if (only.length && !only.some((o) => step.name.includes(o))) continue;
-    const result = await run(step);
-    const counts = step.counts?.(result.output);
+  for (const result of byOrder) {
+    const counts = result.step.counts?.(result.output);
     if (counts) {
       total.passed += counts.passed;
       total.failed += counts.failed;
@@ -179,7 +258,7 @@ async function main(): Promise<void> {
     const verdict = result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`;
     const cpu = result.cpuSeconds === undefined ? '' : `${result.cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
     table.push(
-      `  ${step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${cpu}${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`,
+      `  ${result.step.name.padEnd(36)} ${verdict.padEnd(18)} ${(result.ms / 1000).toFixed(1).padStart(6)} s${cpu}${counts ? `  ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : ''}`,
     );
     if (result.code !== 0) {
       ok = false;
@@ -192,9 +271,12 @@ async function main(): Promise<void> {
   table.push(
     `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
   );
-  console.log(`\nnpm test summary:\n${table.join('\n')}`);
+  console.log(
+    `\nnpm test summary (${serial ? 'one step at a time' : 'the dialect matrix beside the rest'}):\n${table.join('\n')}`,
+  );
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   process.exit(ok ? 0 : 1);
 }
 
-void main();
+if (process.argv[2] === '--measured') measured(process.argv.slice(3));
+else void main(process.argv.slice(2));

@@ -3,6 +3,12 @@ export interface PollOptions {
   intervalMs: number;
   maxIntervalMs: number;
   timeoutMs: number;
+  /**
+   * How long the value just read asks to be left alone before the next read, when that is longer
+   * than the backoff's interval: a value that must hold for some time is read again once that time
+   * is up, not at every interval meanwhile (never past the deadline).
+   */
+  quietMs?: (value: unknown) => number | undefined;
 }
 
 export interface PollResult<T> {
@@ -42,7 +48,8 @@ export async function pollUntil<T>(
         history,
       );
     }
-    await new Promise((r) => setTimeout(r, interval));
+    const quiet = Math.min(options.quietMs?.(value) ?? 0, options.timeoutMs - (Date.now() - started));
+    await new Promise((r) => setTimeout(r, Math.max(interval, quiet)));
     interval = Math.min(options.maxIntervalMs, Math.ceil(interval * 1.6));
   }
 }

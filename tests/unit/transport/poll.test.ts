@@ -238,3 +238,33 @@ test('a reader that throws stops polling with that error (a broken read is not a
   );
   assert.equal(calls, 2);
 });
+
+test('quietMs: a value that must hold is read again when its hold is up, not at every interval, never past the deadline', async () => {
+  const clock = virtualClock();
+  try {
+    const seq = ['PEND', 'ACSC', 'ACSC', 'ACCC'];
+    const r = recorder((i) => seq[Math.min(i, seq.length - 1)]!);
+    const result = await pollUntil(r.read, (v) => v === 'ACCC', {
+      intervalMs: 20,
+      maxIntervalMs: 60,
+      timeoutMs: 2_000,
+      quietMs: (v) => (v === 'ACSC' ? 500 : undefined),
+    });
+    assert.deepEqual(result.history, seq);
+    assert.deepEqual(clock.waits, [20, 500, 500], 'the backoff, then the hold twice');
+
+    clock.waits.length = 0;
+    const held = pollUntil(
+      async () => 'ACSC',
+      () => false,
+      { intervalMs: 20, maxIntervalMs: 60, timeoutMs: 300, quietMs: () => 10_000 },
+    );
+    await assert.rejects(held, PollTimeoutError);
+    assert.ok(
+      clock.waits.every((w) => w <= 300),
+      `no wait past the deadline: ${clock.waits.join(', ')}`,
+    );
+  } finally {
+    clock.restore();
+  }
+});

@@ -86,6 +86,8 @@ export function readTargetTallies(dir: string, skip?: string): Map<string, Targe
 export class WorkerTargetTally {
   private readonly own = emptyTally();
   private cached: { at: number; tally: TargetTally } | undefined;
+  private writtenAt = 0;
+  private pending: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly dir: string | undefined,
@@ -104,7 +106,7 @@ export class WorkerTargetTally {
   /** The answer to a refusal case. */
   refusalCase(cls: AnswerClass): void {
     this.own.refusalCases[cls]++;
-    this.flush();
+    this.soon();
   }
 
   /** The first evidence that the target does not settle what it accepts (later ones add nothing). */
@@ -117,10 +119,28 @@ export class WorkerTargetTally {
   /** A test sent nothing: the target was known to validate nothing and settle nothing. */
   notSent(): void {
     this.own.notSent++;
-    this.flush();
+    this.soon();
+  }
+
+  /**
+   * Written at most once per `cacheMs`: the other workers read the run's sum no more often, and a
+   * write per refusal case (hundreds a worker) would cost more than every read.
+   */
+  private soon(now = Date.now()): void {
+    if (this.pending) return;
+    const wait = this.writtenAt + this.cacheMs - now;
+    if (wait <= 0) {
+      this.flush();
+      return;
+    }
+    this.pending = setTimeout(() => this.flush(), wait);
+    this.pending.unref();
   }
 
   flush(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    this.writtenAt = Date.now();
     if (!this.dir) return;
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(path.join(this.dir, fileName(this.project, this.workerIndex)), JSON.stringify(this.own));

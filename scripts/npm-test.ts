@@ -15,7 +15,7 @@
  * `--serial` runs one step at a time, in the order listed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
@@ -62,7 +62,7 @@ const EXPLORATION_SEQUENCES = 6;
  * The local conformance run's folder: the kill matrix reads its clean project from it instead of
  * running the suite once more without faults.
  */
-const conformanceRun = path.join(mkdtempSync(path.join(os.tmpdir(), 'payments-npm-test-')), 'local');
+const conformanceRun = path.join(os.tmpdir(), `payments-npm-test-${process.pid}`, 'local');
 
 /** The dialect matrix: from the start, beside the rest. */
 const longest: Step = {
@@ -140,9 +140,19 @@ const rest: Step[] = [
     env: { PAYMENTS_ALLURE: '0' },
     counts: playwrightCounts,
   },
-  // After the local conformance run, whose clean project it reads.
-  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts', '--clean-run', conformanceRun] },
+  // After the local conformance run, whose clean project it reads when that run is among the steps.
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
+
+/** The steps chosen, the kill matrix told where the local conformance run is when it runs before. */
+function withCleanRun(steps: readonly Step[]): Step[] {
+  const conformance = steps.some((step) => step.name === 'conformance (local reference)');
+  return steps.map((step) =>
+    step.name === 'mutation kill matrix' && conformance
+      ? { ...step, command: [...step.command, '--clean-run', conformanceRun] }
+      : step,
+  );
+}
 
 /**
  * CPU seconds of the processes this one has waited for, children and what they waited for (Linux
@@ -188,7 +198,8 @@ async function run(step: Step): Promise<Outcome> {
   const log = path.join(LOG_DIR, `${step.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
   console.log(`\n▶ ${step.name}: ${step.command.slice(1).join(' ')}  (log: ${log})`);
   const file = createWriteStream(log);
-  const child = spawn(node, [...tsx, __filename, '--measured', ...step.command], {
+  // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
+  const child = spawn(node, ['--require', 'tsx/cjs', __filename, '--measured', ...step.command], {
     env: { ...process.env, ...step.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -229,6 +240,14 @@ async function main(argv: string[]): Promise<void> {
   const only = argv.filter((a) => a !== '--serial');
   const chosen = (steps: readonly Step[]) =>
     steps.filter((step) => !only.length || only.some((o) => step.name.includes(o)));
+  const names = [...rest, longest].map((step) => step.name);
+  const unknown = only.filter((o) => !names.some((name) => name.includes(o)));
+  if (unknown.length) {
+    console.error(
+      `✖ no step of npm test is named ${unknown.map((o) => `"${o}"`).join(', ')}; the steps: ${names.join(', ')}\nusage: npm test [-- <part of a step's name>…] [--serial]`,
+    );
+    process.exit(2);
+  }
   mkdirSync(LOG_DIR, { recursive: true });
   // The run's RSA keys, made once for every step and every run a step starts (the environment hands them down).
   shareClientKeys();
@@ -239,12 +258,13 @@ async function main(argv: string[]): Promise<void> {
     const names = [...running].map(([name, since]) => `${name} (${((now - since) / 60_000).toFixed(1)} min)`);
     if (names.length) console.log(`… running: ${names.join(', ')}`);
   }, HEARTBEAT_MS);
-  const lanes = serial ? [[...chosen(rest), ...chosen([longest])]] : [chosen([longest]), chosen(rest)];
+  const others = withCleanRun(chosen(rest));
+  const lanes = serial ? [[...others, ...chosen([longest])]] : [chosen([longest]), others];
   const finished = (await Promise.all(lanes.map((steps) => lane(steps)))).flat();
   clearInterval(heartbeat);
   rmSync(path.dirname(conformanceRun), { recursive: true, force: true });
 
-  const byOrder = [...rest, longest].flatMap((step) => finished.filter((o) => o.step === step));
+  const byOrder = [...others, longest].flatMap((step) => finished.filter((o) => o.step === step));
   const total = { passed: 0, failed: 0, skipped: 0 };
   const table: string[] = [];
   let ok = true;

@@ -50,7 +50,7 @@ const USAGE =
  * fixtures' setup) costs more than most faults' tests. Small enough that the batches spread over the
  * workers and end about together.
  */
-const FAULTS_PER_BATCH = 16;
+const FAULTS_PER_BATCH = 32;
 
 interface Options {
   profile: string;

@@ -69,11 +69,10 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
-  // Twice the cores and one more: a worker waiting for a settlement leaves its core to another
-  // project, and the matrix's projects wait often (a settlement read at each of their steps).
+  // One worker more than cores: a worker waiting for a settlement leaves its core to another project.
   return {
     only,
-    workers: Number(values.workers) || 2 * os.cpus().length + 1,
+    workers: Number(values.workers) || os.cpus().length + 1,
     list: values.list!,
     keep: values.keep!,
     outDir: values.out!,

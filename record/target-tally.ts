@@ -126,9 +126,9 @@ export class WorkerTargetTally {
    * Written at most once per `cacheMs`: the other workers read the run's sum no more often, and a
    * write per refusal case (hundreds a worker) would cost more than every read.
    */
-  private soon(now = Date.now()): void {
+  private soon(): void {
     if (this.pending) return;
-    const wait = this.writtenAt + this.cacheMs - now;
+    const wait = this.writtenAt + this.cacheMs - Date.now();
     if (wait <= 0) {
       this.flush();
       return;

@@ -1,5 +1,5 @@
 /** Bounded polling with exponential backoff; intervals and the deadline come from the profile. */
-export interface PollOptions {
+export interface PollOptions<T = unknown> {
   intervalMs: number;
   maxIntervalMs: number;
   timeoutMs: number;
@@ -8,7 +8,7 @@ export interface PollOptions {
    * than the backoff's interval: a value that must hold for some time is read again once that time
    * is up, not at every interval meanwhile (never past the deadline).
    */
-  quietMs?: (value: unknown) => number | undefined;
+  quietMs?: (value: T) => number | undefined;
 }
 
 export interface PollResult<T> {
@@ -32,7 +32,7 @@ export class PollTimeoutError<T> extends Error {
 export async function pollUntil<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  options: PollOptions,
+  options: PollOptions<T>,
   what = 'condition',
 ): Promise<PollResult<T>> {
   const started = Date.now();

@@ -29,5 +29,8 @@ export default defineConfig<RunOptions>({
   ...matrixRun(settings, plan.workers),
   webServer: referenceServers(profiles, settings),
   // One worker a dialect: a worker starts once per project, not once per project and worker.
+  // A project's tests run in one worker anyway: one group per file, not per test, binds a file's
+  // tests to their project once (Playwright hashes every test of the file for each group it runs).
+  fullyParallel: false,
   projects: projectsFor(profiles, settings, { evidence: 'minimal' }).map((project) => ({ ...project, workers: 1 })),
 });

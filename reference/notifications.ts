@@ -1,7 +1,12 @@
 /**
  * Notifications of incoming payments (spec §6; payload per README). Fire-and-forget: a slow or
  * dead receiver must never delay settlement, so nothing awaits the POST and errors are dropped.
+ * node:http rather than fetch: one is sent for every settled payment, and fetch's streams and
+ * abort signals cost the reference more than the POST itself.
  */
+import http from 'node:http';
+import https from 'node:https';
+
 export interface IncomingNotification {
   event: 'payment.incoming';
   paymentsServiceId: string;
@@ -12,12 +17,25 @@ export interface IncomingNotification {
 const TIMEOUT_MS = 10_000;
 
 export function sendNotification(url: string, notification: IncomingNotification): void {
-  void fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(notification),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  })
-    .then((res) => res.body?.cancel())
-    .catch(() => undefined);
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return;
+  }
+  const send = target.protocol === 'https:' ? https.request : target.protocol === 'http:' ? http.request : undefined;
+  if (!send) return;
+  const body = JSON.stringify(notification);
+  const request = send(
+    target,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      timeout: TIMEOUT_MS,
+    },
+    (response) => response.resume(),
+  );
+  request.on('timeout', () => request.destroy());
+  request.on('error', () => undefined);
+  request.end(body);
 }

@@ -25,6 +25,8 @@ const FIELD_SHAPES = SENSITIVE_FIELDS.map((field) => ({
   form: new RegExp(`(^|[?&\\s])(${field}=)([^&\\s]*)`, 'g'),
 }));
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
+/** A value that is a JWT and nothing else (addSecret runs for every sca-token: built once). */
+const WHOLE_JWT = new RegExp(`^${JWT_SHAPE.source}$`);
 // A PEM with no END line (a body cut at the attachment limit) is redacted to the end of the text.
 const PEM_SHAPE = /-----BEGIN [A-Z ]+-----[\s\S]*?(?:-----END [A-Z ]+-----|$)/g;
 /** `Basic <base64>` / `Bearer <token>` written into text (logs, error messages), outside a header map. */
@@ -34,6 +36,16 @@ const PEM_ESCAPED_SHAPE = /-----BEGIN [A-Z ]+-----(?:\\n|[A-Za-z0-9+/=\s])*?----
 /** Shorter values are not secrets worth the false matches; a secret is indexed by this many first characters. */
 const MIN_SECRET_LENGTH = 6;
 const PREFIX_LENGTH = MIN_SECRET_LENGTH;
+
+/**
+ * The first PREFIX_LENGTH characters from `at`, as a number: every position of every text redacted is
+ * looked up, and a number costs no string. Two prefixes may share a key: a hit is confirmed in full.
+ */
+function prefixKey(text: string, at: number): number {
+  let key = 0;
+  for (let i = at; i < at + PREFIX_LENGTH; i++) key = (Math.imul(key, 31) + text.charCodeAt(i)) | 0;
+  return key;
+}
 
 let processRedactor: Redactor | undefined;
 
@@ -70,7 +82,7 @@ export class Redactor {
    * URL-encoded forms, by their first characters, longest first: a text is scanned once, whatever
    * the number of secrets a run registers (thousands of tokens by its end).
    */
-  private readonly byPrefix = new Map<string, { value: string; label: string }[]>();
+  private readonly byPrefix = new Map<number, { value: string; label: string }[]>();
   /** Every secret seen, for the post-run leak scan; JWTs and PEMs are caught by shape, so only listed here. */
   private readonly seen = new Map<string, string>();
 
@@ -78,10 +90,10 @@ export class Redactor {
   addSecret(value: string | undefined, label: string): void {
     if (!value || value.length < MIN_SECRET_LENGTH) return;
     this.seen.set(value, label);
-    const caughtByShape = value.includes('-----BEGIN') || new RegExp(`^${JWT_SHAPE.source}$`).test(value);
+    const caughtByShape = value.includes('-----BEGIN') || WHOLE_JWT.test(value);
     if (caughtByShape) return;
     for (const form of new Set([value, encodeURIComponent(value)])) {
-      const key = form.slice(0, PREFIX_LENGTH);
+      const key = prefixKey(form, 0);
       const candidates = this.byPrefix.get(key) ?? [];
       if (candidates.some((c) => c.value === form)) continue;
       candidates.push({ value: form, label });
@@ -96,7 +108,7 @@ export class Redactor {
     let out = '';
     let copied = 0;
     for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; ) {
-      const hit = this.byPrefix.get(text.slice(i, i + PREFIX_LENGTH))?.find((c) => text.startsWith(c.value, i));
+      const hit = this.byPrefix.get(prefixKey(text, i))?.find((c) => text.startsWith(c.value, i));
       if (!hit) {
         i++;
         continue;

@@ -114,6 +114,8 @@ export const SHARED_KEYS = 6;
 const CLIENT_KEYS = 3;
 const SPARE_ROLES = ['stranger', 'encrypted', 'notPem'] as const;
 export type SpareKeyRole = (typeof SPARE_ROLES)[number];
+/** The spare keys this process has loaded, by role. */
+const spares = new Map<SpareKeyRole, KeyPair>();
 
 export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
   if (sharedPems(env).length >= SHARED_KEYS) return;
@@ -131,6 +133,12 @@ function sharedPems(env: NodeJS.ProcessEnv): string[] {
 const sharedLabel = (index: number): string =>
   index < CLIENT_KEYS ? 'shared RSA-2048' : `shared RSA-2048 (${SPARE_ROLES[index - CLIENT_KEYS]})`;
 
+/** The shared key at `index`, registered with the redactor under its label. */
+function registeredShared(pem: string, index: number): KeyPair {
+  workerRedactor().addSecret(pem, `generated ${sharedLabel(index)} private key`);
+  return loadPrivateKey(pem);
+}
+
 /**
  * The shared client keys of this run, or fresh ones when none were shared. Every shared key is
  * registered with the redactor here, the spare ones too: the leak scan looks for all of them, used
@@ -139,11 +147,10 @@ const sharedLabel = (index: number): string =>
 export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
   const pems = sharedPems(env);
   if (pems.length < SHARED_KEYS) return Array.from({ length: CLIENT_KEYS }, () => generateRsaKeyPair(2048));
-  for (const [i, pem] of pems.entries()) workerRedactor().addSecret(pem, `generated ${sharedLabel(i)} private key`);
-  return pems.slice(0, CLIENT_KEYS).map((pem) => loadPrivateKey(pem));
+  const pairs = pems.map((pem, i) => registeredShared(pem, i));
+  for (const [i, role] of SPARE_ROLES.entries()) spares.set(role, pairs[CLIENT_KEYS + i]!);
+  return pairs.slice(0, CLIENT_KEYS);
 }
-
-const spares = new Map<SpareKeyRole, KeyPair>();
 
 /** A shared key no client of the run signs with as its own, one per role and process; fresh when none were shared. */
 export function spareKey(role: SpareKeyRole, env: NodeJS.ProcessEnv = process.env): KeyPair {
@@ -151,8 +158,7 @@ export function spareKey(role: SpareKeyRole, env: NodeJS.ProcessEnv = process.en
   if (!pair) {
     const index = CLIENT_KEYS + SPARE_ROLES.indexOf(role);
     const pem = sharedPems(env)[index];
-    pair = pem ? loadPrivateKey(pem) : generateRsaKeyPair(2048);
-    if (pem) registered(pair.privateKey, sharedLabel(index));
+    pair = pem ? registeredShared(pem, index) : generateRsaKeyPair(2048);
     spares.set(role, pair);
   }
   return pair;

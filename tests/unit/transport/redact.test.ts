@@ -70,6 +70,17 @@ test('a registered opaque access token is removed from text and headers', () => 
   assertClean(JSON.stringify(r.headers({ authorization: `Bearer ${opaqueToken}`, 'x-echo': opaqueToken })));
 });
 
+test('secrets whose first characters share a lookup key are each removed, and only where they occur whole', () => {
+  // "Aa" and "BB" have the same 31-based hash: so do the prefixes AaAaAa and BBBBBB.
+  const r = new Redactor();
+  r.addSecret('AaAaAa-first-secret', 'first');
+  r.addSecret('BBBBBB-second-secret', 'second');
+  assert.equal(
+    r.text('one AaAaAa-first-secret, two BBBBBB-second-secret, and AaBBAa-first-secret stays'),
+    'one [REDACTED first], two [REDACTED second], and AaBBAa-first-secret stays',
+  );
+});
+
 test('short values are not registered (they would shred ordinary text)', () => {
   const r = new Redactor();
   r.addSecret('abc', 'short');

@@ -1,0 +1,137 @@
+/**
+ * A JSON message held to its ISO 20022 version's official XSD by libxml2 (libxml2-wasm: the library
+ * itself compiled to WebAssembly, no native build): the message is mapped to XML (./xml.ts) and
+ * validated by libxml2's schema validator, each schema parsed once per process. Each finding names the
+ * JSON field, its value and what libxml2 says it breaks, in ISO's words (the facet and the type).
+ *
+ * libxml2-wasm is an ES module with top-level await: it is loaded once, asynchronously
+ * (`loadIsoSchemas`); validation itself is synchronous and takes a fraction of a millisecond.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { XmlDocument as XmlDocumentType, XsdValidator as XsdValidatorType } from 'libxml2-wasm';
+import { ISO_MESSAGES, type IsoMessage } from './versions';
+import { xsdModel, type XsdModel } from './xsd-model';
+import { toIsoXml, type MappedXml } from './xml';
+
+export const ISO_XSD_DIR = path.resolve(__dirname, '..', '..', 'spec', 'iso20022');
+
+type Libxml2 = typeof import('libxml2-wasm');
+
+export interface IsoFinding {
+  /** The JSON path of the element libxml2 names ('' for the document). */
+  path: string;
+  /** The JSON value at that path, when it is a single value. */
+  value?: unknown;
+  /** What libxml2 says, without its namespace braces: "[facet 'maxLength'] The value has a length of '36'…". */
+  message: string;
+}
+
+export interface IsoVerdict {
+  message: IsoMessage;
+  valid: boolean;
+  findings: IsoFinding[];
+}
+
+interface LoadedSchema {
+  model: XsdModel;
+  validator: XsdValidatorType;
+}
+
+export interface IsoSchemas {
+  /** The message held to its XSD. */
+  validate(message: IsoMessage, json: unknown): IsoVerdict;
+}
+
+let loading: Promise<IsoSchemas> | undefined;
+
+/** libxml2 and the XSDs, loaded once per process; a schema is parsed when first used. */
+export function loadIsoSchemas(): Promise<IsoSchemas> {
+  loading ??= import('libxml2-wasm').then((lib) => schemasWith(lib as Libxml2));
+  return loading;
+}
+
+/** The schemas, when loadIsoSchemas has already resolved in this process (else undefined). */
+export let loadedIsoSchemas: IsoSchemas | undefined;
+
+function schemasWith(lib: Libxml2): IsoSchemas {
+  const schemas = new Map<IsoMessage, LoadedSchema>();
+  const schemaOf = (message: IsoMessage): LoadedSchema => {
+    let loaded = schemas.get(message);
+    if (!loaded) {
+      if (!(ISO_MESSAGES as readonly string[]).includes(message)) throw new Error(`no XSD for ${message}`);
+      const doc: XmlDocumentType = lib.XmlDocument.fromBuffer(readFileSync(path.join(ISO_XSD_DIR, `${message}.xsd`)));
+      // The schema document stays alive with its validator for the process's life.
+      loaded = { model: xsdModel(doc), validator: lib.XsdValidator.fromDoc(doc) };
+      schemas.set(message, loaded);
+    }
+    return loaded;
+  };
+  const api: IsoSchemas = {
+    validate(message, json) {
+      const { model, validator } = schemaOf(message);
+      let mapped: ReturnType<typeof toIsoXml>;
+      try {
+        mapped = toIsoXml(model, json);
+      } catch (error) {
+        // Nothing a message could be (a JSON nested deeper than the stack) maps to no document at all.
+        return {
+          message,
+          valid: false,
+          findings: [{ path: '', message: `not an ISO 20022 document: ${String(error)}` }],
+        };
+      }
+      let doc: XmlDocumentType | undefined;
+      try {
+        doc = lib.XmlDocument.fromString(mapped.xml);
+        validator.validate(doc);
+        return { message, valid: true, findings: [] };
+      } catch (error) {
+        if (!(error instanceof lib.XmlValidateError)) throw error;
+        return { message, valid: false, findings: findingsOf(error.details, mapped, json) };
+      } finally {
+        doc?.dispose();
+      }
+    },
+  };
+  loadedIsoSchemas = api;
+  return api;
+}
+
+const withoutNamespaces = (text: string): string => text.replace(/\{(?:urn|https?):[^}]*\}/g, '').trim();
+
+function valueAt(json: unknown, jsonPath: string): unknown {
+  let value: unknown = json;
+  for (const step of jsonPath.match(/[^.[\]]+/g) ?? []) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value;
+}
+
+/**
+ * One finding per element libxml2 names: its words, and for a facet the type whose facet it is
+ * (libxml2 names the facet, the XSD the type: "[facet 'maxLength'] … '35'. (Max35Text)").
+ */
+function findingsOf(
+  details: ReadonlyArray<{ message: string; line: number }>,
+  mapped: MappedXml,
+  json: unknown,
+): IsoFinding[] {
+  const byLine = new Map<number, string[]>();
+  for (const d of details) byLine.set(d.line, [...(byLine.get(d.line) ?? []), withoutNamespaces(d.message)]);
+  return [...byLine].map(([line, messages]) => {
+    const jsonPath = mapped.pathAt[line] ?? '';
+    const value = valueAt(json, jsonPath);
+    const type = mapped.typeAt[line];
+    const facet = messages.find((m) => m.includes('[facet'));
+    const words = facet
+      ? `${facet.replace(/^Element '[^']+'(, attribute '[^']+')?: /, (_m, attr?: string) => (attr ? `${attr.slice(2)}: ` : ''))}${type ? ` (${type})` : ''}`
+      : messages.join(' ');
+    return {
+      path: jsonPath,
+      ...(value !== undefined && (typeof value !== 'object' || value === null) ? { value } : {}),
+      message: words,
+    };
+  });
+}

@@ -1,8 +1,9 @@
 /**
  * camt.056.001.08 cancellation requests (root fitoFIPmtCxlReq), built from a seed and the pacs.008
- * payment they cancel. ASSUMPTION: the spec does not show the camt.056 fields (§2 last line); the
- * shape is the ISO 20022 one the reference documents (reference/README.md "Messages the spec does
- * not show"), which is also the real deployment's root name (toolchain.md).
+ * payment they cancel. The spec does not show the camt.056 fields (§2 last line), so the message is
+ * the one its ISO 20022 version defines, valid under camt.056.001.08's XSD (spec/iso20022/): the
+ * assignment names its assigner and assignee (CaseAssignment5 requires both), as agents by BIC, the
+ * way the real deployment's published example does (toolchain.md), with the same root name.
  */
 import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
@@ -23,9 +24,14 @@ export interface CancellationTransaction {
 /** The canonical root; a profile may declare another (messages.cancellation, profile/message-shape.ts). */
 export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
 
+/** A party of the case assignment (ISO Party40Choice), here the agent by its BIC. */
+export interface CaseParty {
+  agt: { finInstnId: { bicfi: string } };
+}
+
 export type Camt056Message = {
   fitoFIPmtCxlReq: {
-    assgnmt: { id: string; creDtTm: string };
+    assgnmt: { id: string; assgnr: CaseParty; assgne: CaseParty; creDtTm: string };
     undrlyg: Array<{ txInf: CancellationTransaction[] }>;
   };
 };
@@ -58,10 +64,17 @@ export function buildCamt056Content(
 ): Camt056Message {
   faker.seed(numericSeed(`camt056|${seed}`));
   const seededReason = faker.helpers.arrayElement(CANCELLATION_REASONS);
+  // The payer's institution assigns the case to the service's (the scheme's) agent.
+  const [assigner, assignee] = [faker.finance.bic(), faker.finance.bic()];
   const orgnl = paymentIds(original);
   return {
     fitoFIPmtCxlReq: {
-      assgnmt: { id: ids.assignmentId, creDtTm: isoDateTime(options.now ?? new Date()) },
+      assgnmt: {
+        id: ids.assignmentId,
+        assgnr: { agt: { finInstnId: { bicfi: assigner } } },
+        assgne: { agt: { finInstnId: { bicfi: assignee } } },
+        creDtTm: isoDateTime(options.now ?? new Date()),
+      },
       undrlyg: [
         {
           txInf: [

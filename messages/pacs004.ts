@@ -1,10 +1,15 @@
 /**
  * pacs.004.001.09 payment returns (spec §2.5, root pmtRtr), built from a seed and the pacs.008
- * payment they return. Every field of the §2.5 table is present in the full message, at the
- * placements of the spec's request example: the debtor name at orgnlTxRef.dbtr.pty.nm, the debtor
- * account with nm plus id.iban. Where the example and the table disagree, the message satisfies both
- * readings: the creditor name stands at orgnlTxRef.cdtr.nm (the example) and at cdtr.pty.nm (the
- * table), with its optional address and BIC at cdtr.pty.*.
+ * payment they return. The full message carries every field of the §2.5 table that ISO 20022's
+ * pacs.004.001.09 defines as the table writes it, at the placements of the spec's request example
+ * (the debtor name at orgnlTxRef.dbtr.pty.nm, the debtor account with nm plus id.iban), so it is valid
+ * by the spec and under the version's XSD (spec/iso20022/). Where the spec departs from ISO it takes
+ * what both accept and leaves the rest out, each kept for a reading of its own (cases/pacs004-readings.ts):
+ * charges information (ISO's Charges7 requires an agent beside §2.5's amt: only `withCharges` adds
+ * both), the street as §2.5 spells it (strNme; ISO's is StrtNm), a purpose as a string (ISO's is a
+ * code choice) and txInf.pmtId (not in pacs.004.001.09). The creditor name stands where the target
+ * reads it (`creditorName`): at cdtr.pty.nm, the table's and ISO's place, by default, or at cdtr.nm,
+ * the example's.
  *
  * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
  * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
@@ -95,8 +100,8 @@ export interface OriginalTxRef {
   dbtrAcct: { nm?: string; id: { iban: string } };
   dbtrAgt: FinInstn;
   cdtrAgt: FinInstn;
-  /** The name at both places a reading of §2.5 looks for it: cdtr.nm (the example) and cdtr.pty.nm (the table). */
-  cdtr: { nm: string; pty: { nm: string; pstlAdr?: PostalAddress; id?: OrgId } };
+  /** The name at cdtr.pty.nm (the table, ISO's Party40Choice) or, where the target reads the example, at cdtr.nm. */
+  cdtr: { nm?: string; pty?: { nm: string; pstlAdr?: PostalAddress; id?: OrgId } };
   cdtrAcct: { id: { iban: string } };
   ultmtCdtr?: { pty: { nm?: string; id?: OrgId } };
   purp?: string;
@@ -114,7 +119,8 @@ export interface ReturnTransaction {
   rtrdInstdAmt?: EurAmount;
   intrBkSttlmDt?: string;
   chrgBr: string;
-  chrgsInf?: { amt: EurAmount };
+  /** ISO's Charges7: the amount and the agent that took it (§2.5 shows only amt). */
+  chrgsInf?: { amt: EurAmount; agt?: FinInstn };
   rtrRsnInf: ReturnReason[];
   orgnlTxRef: OriginalTxRef;
 }
@@ -154,7 +160,14 @@ export interface Pacs004Options {
   ids?: Pacs004Ids;
   /** Creation time (grpHdr.creDtTm and the settlement dates); defaults to now. */
   now?: Date;
+  /** Where the creditor name stands (profile expectations.returnCreditorName); cdtr.pty.nm by default. */
+  creditorName?: CreditorNamePlacement;
+  /** Adds txInf.chrgsInf in ISO 20022's form: the charges amount (EUR) and the agent that took it. */
+  withCharges?: boolean;
 }
+
+/** party: orgnlTxRef.cdtr.pty.nm (§2.5's table, ISO 20022); direct: orgnlTxRef.cdtr.nm (§2.5's request example). */
+export type CreditorNamePlacement = 'party' | 'direct';
 
 export function freshReturnIds(): Pacs004Ids {
   return { msgId: uniqueId('RTRMSG'), rtrId: uniqueId('RTR') };
@@ -170,20 +183,25 @@ const bic = (): string => faker.finance.bic();
 const orgId = (): OrgId => ({ orgId: { anyBIC: bic() } });
 const finInstn = (): FinInstn => ({ finInstnId: { bicfi: bic() } });
 
+/** A drawn text cut to the length its ISO 20022 type allows (Max16Text, Max35Text): faker's towns reach 40. */
+const upTo = (length: number, text: string): string => text.slice(0, length).trim();
+
+/** The sub-fields §2.5 and ISO 20022 spell alike (the street is drawn, not sent: §2.5's strNme is ISO's StrtNm). */
 function postalAddress(): PostalAddress {
+  const dept = faker.commerce.department();
+  faker.location.street();
   return {
-    dept: faker.commerce.department(),
+    dept,
     subDept: 'Payments',
-    strNme: faker.location.street(),
-    bldgNm: `${faker.person.lastName()} House`,
-    bldgNb: faker.location.buildingNumber(),
+    bldgNm: upTo(35, `${faker.person.lastName()} House`),
+    bldgNb: upTo(16, faker.location.buildingNumber()),
     Flr: String(faker.number.int({ min: 1, max: 20 })),
     pstBx: `PO Box ${faker.number.int({ min: 1, max: 9999 })}`,
     room: String(faker.number.int({ min: 1, max: 400 })),
-    pstCd: faker.location.zipCode(),
-    twnNm: faker.location.city(),
-    twnLctnNm: faker.location.city(),
-    dstrctNm: faker.location.county(),
+    pstCd: upTo(16, faker.location.zipCode()),
+    twnNm: upTo(35, faker.location.city()),
+    twnLctnNm: upTo(35, faker.location.city()),
+    dstrctNm: upTo(35, faker.location.county()),
     ctrySubDvsn: 'England',
     ctry: 'GB',
     adrLine: faker.location.secondaryAddress(),
@@ -224,15 +242,16 @@ export function buildPacs004Content(
   const ultmtCdtrName = faker.company.name();
   const clearing = faker.helpers.arrayElement(['STEP2', 'TARGET2', 'RT1']);
   const charges = cents(faker.number.float({ min: 0.01, max: 5, fractionDigits: 2 }));
-  const purpose = faker.helpers.arrayElement(['GDDS', 'SUPP', 'SALA', 'OTHR']);
+  // Drawn, not sent: §2.5 types purp as a string, ISO 20022 as a code choice (a reading of its own).
+  faker.helpers.arrayElement(['GDDS', 'SUPP', 'SALA', 'OTHR']);
 
   const reasonInfo: ReturnReason = {
     orgtr: { nm: originatorName, id: originator },
     rsn: reason,
     ...(addtlInf !== undefined ? { addtlInf } : {}),
   };
+  const creditor = { nm: tx.cdtr.nm, pstlAdr: cdtrAdr, id: cdtrId };
   const returned: ReturnTransaction = {
-    pmtId: { endToEndId: orgnl.endToEndId },
     rtrId: ids.rtrId,
     orgnlGrpInf: { orgnlMsgId: orgnl.msgId, orgnlMsgNmId: options.originalMessageName ?? 'pacs.008.001.08' },
     orgnlInstrId: orgnl.txId,
@@ -243,7 +262,7 @@ export function buildPacs004Content(
     ...(options.withInstructedAmount ? { rtrdInstdAmt: eur(value) } : {}),
     intrBkSttlmDt: isoDate(now),
     chrgBr: 'SLEV',
-    chrgsInf: { amt: eur(charges) },
+    ...(options.withCharges ? { chrgsInf: { amt: eur(charges), agt: finInstn() } } : {}),
     rtrRsnInf: [reasonInfo],
     orgnlTxRef: {
       intrBkSttlmDt: originalDate,
@@ -255,10 +274,9 @@ export function buildPacs004Content(
       dbtrAcct: { nm: tx.dbtrAcct.nm, id: { iban: dbtrIban } },
       dbtrAgt,
       cdtrAgt,
-      cdtr: { nm: tx.cdtr.nm, pty: { nm: tx.cdtr.nm, pstlAdr: cdtrAdr, id: cdtrId } },
+      cdtr: options.creditorName === 'direct' ? { nm: creditor.nm } : { pty: creditor },
       cdtrAcct: { id: { iban: cdtrIban } },
       ultmtCdtr: { pty: { nm: ultmtCdtrName, id: ultmtCdtrId } },
-      purp: purpose,
     },
   };
   return {
@@ -287,8 +305,8 @@ export function buildPacs004(options: Pacs004Options): Pacs004Message {
 /**
  * Only what §2.5 requires ("required" in the table): every optional field left out, including
  * grpHdr.ttlRtrdIntrBkSttlmAmt, the BICs of the group header and the whole optional part of
- * orgnlTxRef. The two fields "shown in the request example" (pmtId.endToEndId, txInf.intrBkSttlmDt)
- * are not marked required, so they go too.
+ * orgnlTxRef. txInf.intrBkSttlmDt, "shown in the request example", is not marked required, so it goes
+ * too. The creditor name stays where the full message has it.
  */
 export function minimalPacs004(full: Pacs004Message): Pacs004Message {
   const { grpHdr, txInf } = full.pmtRtr;
@@ -325,7 +343,7 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
             dbtrAcct: { id: { iban: ref.dbtrAcct.id.iban } },
             dbtrAgt: structuredClone(ref.dbtrAgt),
             cdtrAgt: structuredClone(ref.cdtrAgt),
-            cdtr: { nm: ref.cdtr.nm, pty: { nm: ref.cdtr.pty.nm } },
+            cdtr: ref.cdtr.pty ? { pty: { nm: ref.cdtr.pty.nm } } : { nm: ref.cdtr.nm },
             cdtrAcct: { id: { iban: ref.cdtrAcct.id.iban } },
           },
         },

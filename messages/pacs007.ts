@@ -1,9 +1,11 @@
 /**
  * pacs.007.001.08 refunds (root fIToFIPmtRvsl), built from a seed and the pacs.008 payment they
- * refund. ASSUMPTION: the spec does not show the pacs.007 fields (§2 last line, §4.4 only says
- * "with the refund amount and the customer's account details"); the shape is the ISO 20022 one
- * the reference documents (reference/README.md), root name as in the real deployment (toolchain.md).
- * Amounts stay in GBP: a refund gives back part of a GBP payment.
+ * refund. The spec does not show the pacs.007 fields (§2 last line, §4.4 only says "with the refund
+ * amount and the customer's account details"), so the message is the one its ISO 20022 version
+ * defines, valid under pacs.007.001.08's XSD (spec/iso20022/): the group header carries its settlement
+ * method (GroupHeader71 requires SttlmInf; CLRG, as the payment's and the real deployment's,
+ * toolchain.md), root name as in the real deployment. Amounts stay in GBP: a refund gives back part of
+ * a GBP payment.
  */
 import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
@@ -27,7 +29,7 @@ export const PACS007_ROOT = 'fIToFIPmtRvsl';
 
 export type Pacs007Message = {
   fIToFIPmtRvsl: {
-    grpHdr: { msgId: string; creDtTm: string; nbOfTxs: string };
+    grpHdr: { msgId: string; creDtTm: string; nbOfTxs: string; sttlmInf: { sttlmMtd: 'CLRG' } };
     txInf: ReversalTransaction[];
   };
 };
@@ -78,7 +80,12 @@ export function buildPacs007Content(
     options.amount !== undefined ? toPence(options.amount) / 100 : partialAmount(originalAmount.value, fraction);
   return {
     fIToFIPmtRvsl: {
-      grpHdr: { msgId: ids.msgId, creDtTm: isoDateTime(options.now ?? new Date()), nbOfTxs: '1' },
+      grpHdr: {
+        msgId: ids.msgId,
+        creDtTm: isoDateTime(options.now ?? new Date()),
+        nbOfTxs: '1',
+        sttlmInf: { sttlmMtd: 'CLRG' },
+      },
       txInf: [
         {
           rvslId: ids.rvslId,

@@ -249,6 +249,24 @@ const expectations = Strict(
         'the success status of the operations §4.4 lists without one (§7’s 201 is the payment’s): 201 Created, 202 Accepted…; a Location header, where sent, names the resource',
       ),
     ),
+    isoAnswers: Type.Optional(
+      OneOf(
+        ['valid', 'any'],
+        'whether the target’s answers (pacs.002, camt.029, the incoming pacs.008) are valid under their ISO 20022 version’s XSD: valid holds them to it (ISO-01); any only reports what ISO would refuse',
+      ),
+    ),
+    returnSpecSpellings: Type.Optional(
+      OneOf(
+        ['refuse', 'allow', 'either'],
+        'a pacs.004 in §2.5’s own spellings where ISO 20022’s pacs.004.001.09 differs (chrgsInf.amt without its agent, pstlAdr.strNme, purp as a string, txInf.pmtId)',
+      ),
+    ),
+    returnCreditorName: Type.Optional(
+      OneOf(
+        ['party', 'direct', 'either'],
+        'where a pacs.004 carries the creditor name: orgnlTxRef.cdtr.pty.nm (§2.5’s table, ISO 20022), orgnlTxRef.cdtr.nm (§2.5’s request example), or either',
+      ),
+    ),
     nbOfTxsNumber: Type.Optional(
       OneOf(
         ['accept', 'refuse', 'either'],

@@ -14,6 +14,7 @@
  * removed). The parent folder is PAYMENTS_RUNS_ROOT (profile/run-settings.ts reads both): every
  * function here is given it.
  */
+import type { IsoCounts } from './iso-tally';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { runIdInFolderName } from '../profile/run-settings';
 import os from 'node:os';
@@ -57,6 +58,8 @@ export interface RunRecord {
   counts?: RunCounts;
   /** Submissions the target accepted, by operation: what the run created there (record/created-count.ts). */
   created?: Record<string, number>;
+  /** Messages sent as valid and how many passed their ISO 20022 XSD, by operation (record/iso-tally.ts). */
+  iso?: IsoCounts;
   /**
    * Per project, what its target answered (record/target-tally.ts) and, when that makes one, the
    * run's verdict on it with its sentence (checks/target-verdict.ts: not validating, refuses or fails everything).

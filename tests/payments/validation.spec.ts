@@ -24,7 +24,10 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
       twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
       // Same seeded content, fresh identifiers: the mutant is never an idempotent repeat of the twin.
       const body = structuredClone(buildPacs008({ seed, ...c.base })) as unknown as Record<string, unknown>;
-      const mutant = await submitPayment(api, applyEdits(body, c.edits), { label: `mutant: ${c.name}` });
+      const mutant = await submitPayment(api, applyEdits(body, c.edits), {
+        label: `mutant: ${c.name}`,
+        sentAs: 'mutant',
+      });
       for (const rule of c.rules) {
         const what = `a submission with ${c.name} is refused`;
         if (c.oracle === 'business')

@@ -218,7 +218,7 @@ test.describe('refund (pacs.007): one refund', () => {
     const wrongRoot = await api.submit(
       'refund',
       { suiteUnknownRoot: renamed[PACS007_ROOT] },
-      { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)' },
+      { client: refunder, label: 'the refund under a root nobody declared (suiteUnknownRoot)', sentAs: 'mutant' },
     );
     verdicts.assume('RFD-07', 'a body without the declared root is refused', refusedAnswer(wrongRoot));
   });

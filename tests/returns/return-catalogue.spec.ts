@@ -9,10 +9,10 @@ import { test, takes } from '../../fixtures/test';
 import { returnCases, type ReturnCase } from '../../cases/pacs004-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
-import { originalsToReturn, submitReturn } from '../../client/flows/returns';
+import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import type { Api } from '../../client/api';
 import type { TakeSettled } from '../../arrange/pool';
-import { buildPacs004, type Pacs004Message } from '../../messages/pacs004';
+import type { Pacs004Message } from '../../messages/pacs004';
 import type { Pacs008Message } from '../../messages/pacs008';
 import type { Clients } from '../../client/target';
 import { twinAccepted, acceptedAnswer } from '../../checks/answers';
@@ -84,7 +84,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
         known,
       } = await originalsFor(c, api, settledOriginals, clients, seed);
 
-      const twin = buildPacs004({ seed, original: twinOriginal, ...(c.twin ?? {}) });
+      const twin = returnFor(api, { seed, original: twinOriginal, ...(c.twin ?? {}) });
       const twinAnswer = await submitReturn(api, twin, {
         client: returner,
         label: 'valid twin: return the payment (pacs.004)',
@@ -96,13 +96,15 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
 
       // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.
       const mutant: Pacs004Message = applyEdits(
-        buildPacs004({ seed, original: mutantOriginal, ...(c.twin ?? {}) }),
+        returnFor(api, { seed, original: mutantOriginal, ...(c.twin ?? {}) }),
         c.edits ?? [],
         { twin },
       );
       const answer = await submitReturn(api, mutant, {
         client: returner,
         label: `mutant: ${c.name}`,
+        // An allowed variant is a valid message; every other case's is a mutant.
+        sentAs: c.outcome === 'accepted' ? 'valid' : 'mutant',
         ...(c.submit ?? {}),
       });
 

@@ -6,10 +6,10 @@
 import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
-import { originalsToReturn, submitReturn } from '../../client/flows/returns';
+import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import { returnToFinal } from '../../arrange/observation-catalogue';
 import { answered, answerOf } from '../../checks/verdicts';
-import { buildPacs004, minimalPacs004 } from '../../messages/pacs004';
+import { minimalPacs004 } from '../../messages/pacs004';
 import {
   acceptedAs,
   acceptedOrRefused,
@@ -41,7 +41,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     settledOriginals,
   }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
-    const message = buildPacs004({ seed, original: originals[0]! });
+    const message = returnFor(api, { seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
     verdicts.originalHeld(exchange);
     const declared = api.profile.expectations.returnAnswer ?? 'data';
@@ -78,7 +78,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     settledOriginals,
   }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
-    const minimal = minimalPacs004(buildPacs004({ seed, original: originals[0]! }));
+    const minimal = minimalPacs004(returnFor(api, { seed, original: originals[0]! }));
     verdicts.checkOrStop('RTR-30', 'the minimal message has no optional total', {
       ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined,
     });
@@ -98,7 +98,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     settledOriginals,
   }) => {
     const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
-    const message = buildPacs004({ seed, original: originals[0]! });
+    const message = returnFor(api, { seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
     verdicts.originalHeld(first.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
@@ -115,13 +115,13 @@ test.describe('return (pacs.004): accepted returns', () => {
   }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
     const returner = beneficiaryOf(clients);
     const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const first = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+    const first = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
       client: returner,
       label: 'return the payment (pacs.004)',
     });
     verdicts.originalHeld(first.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
-    const second = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+    const second = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
       client: returner,
       label: 'return the same payment again, new msgId',
     });
@@ -142,12 +142,12 @@ test.describe('return (pacs.004): who may return', () => {
   }) => {
     const beneficiary = beneficiaryOf(clients);
     const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
-    const twin = await submitReturn(api, buildPacs004({ seed, original: twinOriginal!.message }), {
+    const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
       client: beneficiary,
       label: 'valid twin: the beneficiary returns its payment',
     });
     twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-    const mutant = await submitReturn(api, buildPacs004({ seed, original: original!.message }), {
+    const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
       client: clients.primary,
       label: 'mutant: the payer’s institution tries to return it',
     });
@@ -180,7 +180,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
   }) => {
     const returner = beneficiaryOf(clients);
     const neverPaid = paymentTo(returner, seed);
-    const { exchange } = await submitReturn(api, buildPacs004({ seed, original: neverPaid }), {
+    const { exchange } = await submitReturn(api, returnFor(api, { seed, original: neverPaid }), {
       client: returner,
       label: 'return a payment that was never made',
     });

@@ -97,6 +97,7 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
   const { exchange } = await submitPayment(api, new RawBody(bytes), {
     ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}),
     label: `unusual body: ${c.name}`,
+    sentAs: 'mutant',
   });
   if (judgeUnusualBody(verdicts, api.profile, c, exchange, 'POST pacs008'))
     await checkUnchanged(api, verdicts, clients, message, exchange, { message: twinMessage, exchange: twin.exchange });

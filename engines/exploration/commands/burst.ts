@@ -35,7 +35,11 @@ export class Burst extends PaymentCommand<StepOf<'burst'>> {
     const sameLabel = same ? `refund F${++model.refunds}` : '';
     const sends = burstPlan(p, kind, copies).map((s, i) =>
       s.kind === 'return'
-        ? { ...s, message: returnMessage(`${real.seed}|burst`, p, s.amount), label: `return R${++model.returns}` }
+        ? {
+            ...s,
+            message: returnMessage(real.profile, `${real.seed}|burst`, p, s.amount),
+            label: `return R${++model.returns}`,
+          }
         : {
             ...s,
             message: same ?? refundMessage(`${real.seed}|burst${i}`, p, s.amount),

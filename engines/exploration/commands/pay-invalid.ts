@@ -18,6 +18,7 @@ export class PayInvalid extends StepCommand<StepOf<'pay invalid'>> {
       const answer = await submitPayment(api, message, {
         client: real.clients.payer,
         label: `pay ${JSON.stringify(value)} GBP`,
+        sentAs: 'mutant',
       });
       model.submitted++;
       real.record(

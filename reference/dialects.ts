@@ -121,6 +121,17 @@ export interface Dialect {
    * §3 documents ACCC as final, not ACSC: a target may pass through it.
    */
   settlingStatus: 'none' | 'ACSC';
+  /**
+   * A hub that validates every submitted message against its ISO 20022 version's XSD before it reads
+   * a field (xsd), refusing with libxml2's own words (the element it expected, in ISO's spelling), or
+   * one that reads the spec's tables (none).
+   */
+  isoValidation: 'none' | 'xsd';
+  /**
+   * Where a pacs.004 must carry the creditor name: §2.5's table (cdtr.pty.nm, ISO's only place), its
+   * request example (cdtr.nm), or either.
+   */
+  returnCreditorName: 'either' | 'party' | 'direct';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -176,6 +187,8 @@ export const defaultDialect: Dialect = {
   amountDigits: 'refuse',
   acceptanceStatus: 201,
   settlingStatus: 'none',
+  isoValidation: 'none',
+  returnCreditorName: 'either',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -207,6 +220,15 @@ export const dialects: Readonly<Record<string, Dialect>> = {
   'accepts-202': { ...defaultDialect, name: 'accepts-202', acceptanceStatus: 202 },
   // A target whose payments pass ACSP, then ACSC, then ACCC, each for a while.
   'settles-via-acsc': { ...defaultDialect, name: 'settles-via-acsc', interimStatus: 'ACSP', settlingStatus: 'ACSC' },
+  // A hub that maps each request to ISO 20022 XML and validates it against the XSD first, refusing 422
+  // with libxml2's words, and answers business refusals 409, as a framework's defaults would.
+  'iso-strict': {
+    ...defaultDialect,
+    name: 'iso-strict',
+    isoValidation: 'xsd',
+    returnCreditorName: 'party',
+    refusalStatus: { ...defaultRefusalStatus, validation: 422, business: 409 },
+  },
 };
 
 type Choice = string | number;
@@ -240,6 +262,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   amountDigits: ['refuse', 'accept'],
   acceptanceStatus: [201, 202],
   settlingStatus: ['none', 'ACSC'],
+  isoValidation: ['none', 'xsd'],
+  returnCreditorName: ['either', 'party', 'direct'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

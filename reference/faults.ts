@@ -345,6 +345,22 @@ const globalFaultCatalogue = [
     'CXL-07',
     'GET camt029 serves a cancellation to any client, not only the one that requested it.',
   ),
+  // ISO 20022: the answers are valid under their version's XSD (the suite's assumption ISO-01)
+  f(
+    'iso-answer-id-over-35',
+    'ISO-01',
+    'The pacs.002 grpHdr.msgId is a UUID with its hyphens: 36 characters where Max35Text allows 35.',
+  ),
+  f(
+    'iso-answer-code-outside-list',
+    'ISO-01',
+    'The camt.029 txCxlSts is a status of another list (CNCL for an accepted cancellation, RJCT for a rejected one), outside CancellationIndividualStatus1Code (RJCR, ACCR, PDCR).',
+  ),
+  f(
+    'iso-answer-required-missing',
+    'ISO-01',
+    'The camt.029 assignment has no assigner and no assignee, both required by CaseAssignment5.',
+  ),
   // Return
   f(
     'return-answers-500',

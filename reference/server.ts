@@ -25,6 +25,7 @@ import { requestDialect } from './request-scope';
 import { registerRequestHooks } from './request-hooks';
 import { registerSandboxConditions } from './sandbox-conditions';
 import { registerBrokenTarget } from './broken';
+import { loadIsoSchemas } from './iso-schema';
 
 export interface ReferenceHandle {
   url: string;
@@ -115,6 +116,8 @@ export function buildApp(ctx: ServiceContext): FastifyInstance {
     sendApiError(reply, requestDialect(ctx, req), errorsOf.notFound(NOT_FOUND_MESSAGE)),
   );
   registerRequestHooks(app, ctx);
+  // libxml2 (an ES module loaded once per process) before any route reads ISO 20022 (iso-schema.ts).
+  app.addHook('onRequest', () => loadIsoSchemas());
   registerSandboxConditions(app, ctx);
   registerBrokenTarget(app, ctx);
 

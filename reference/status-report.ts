@@ -48,6 +48,12 @@ export function txStatus(
   }
 }
 
+/** A status report's own grpHdr.msgId: an ISO 20022 Max35Text, so a UUID without its hyphens (32 characters). */
+function reportMessageId(faults: FaultSet): string {
+  const uuid = randomUUID();
+  return faults.has('iso-answer-id-over-35') ? uuid : uuid.replaceAll('-', '');
+}
+
 export function statusReport(
   transfer: Transfer,
   dialect: Dialect,
@@ -79,7 +85,7 @@ export function statusReport(
   return {
     fitoFIPmtStsRpt: {
       grpHdr: {
-        ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: randomUUID() }),
+        ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: reportMessageId(faults) }),
         creDtTm: new Date(nowMs).toISOString(),
       },
       txInfAndSts: [entry],

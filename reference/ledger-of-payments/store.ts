@@ -57,6 +57,8 @@ export interface Cancellation {
   id: string;
   assignmentId: string;
   assignmentCreDtTm: string;
+  /** The BIC the camt.056 named its assigner by: the resolution's assignee. */
+  assignerBic: string | null;
   clientId: string;
   cxlId: string | null;
   target: Transfer | null;

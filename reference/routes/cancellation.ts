@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import type { Dialect } from '../dialects';
+import type { FaultSet } from '../faults';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
 import { authenticate, checkAccept } from '../headers';
 import { ApiError, errorsOf } from '../errors';
@@ -78,6 +79,7 @@ async function requestCancellation(
     id,
     assignmentId: fields.assignmentId,
     assignmentCreDtTm: fields.assignmentCreDtTm,
+    assignerBic: fields.assignerBic,
     clientId: client.clientId,
     cxlId: fields.cxlId,
     target,
@@ -100,19 +102,40 @@ async function requestCancellation(
   return sendAccepted(reply, dialect, `/payments/camt029/v09/${encodeURIComponent(id)}`, cancellation.response);
 }
 
-function resolution(cancellation: Cancellation, root: Dialect['resolutionRoot']): Record<string, unknown> {
+/** The service's own BIC: the assigner of every resolution it sends. */
+const SERVICE_BIC = 'REFSGB2LXXX';
+
+/**
+ * The camt.029.001.09 of a cancellation, valid under its XSD: the assignment names its assigner (the
+ * service) and assignee (the institution that asked, by the BIC its camt.056 gave itself), the status
+ * id is a Max35Text, and the transaction's status is CancellationIndividualStatus1Code's: ACCR for an
+ * accepted cancellation, RJCR for a rejected one (sts.conf, another code list, says CNCL or RJCR).
+ */
+function resolution(
+  cancellation: Cancellation,
+  root: Dialect['resolutionRoot'],
+  faults: FaultSet,
+): Record<string, unknown> {
+  const accepted = cancellation.outcome === 'CNCL';
   const entry: Record<string, unknown> = {
-    cxlStsId: cancellation.id,
+    cxlStsId: cancellation.id.replaceAll('-', '').slice(0, 35),
     orgnlGrpInf: { orgnlMsgId: cancellation.orgnlMsgId, orgnlMsgNmId: cancellation.orgnlMsgNmId },
     orgnlEndToEndId: cancellation.orgnlEndToEndId,
     orgnlTxId: cancellation.orgnlTxId,
-    txCxlSts: cancellation.outcome,
+    txCxlSts: faults.has('iso-answer-code-outside-list') ? (accepted ? 'CNCL' : 'RJCT') : accepted ? 'ACCR' : 'RJCR',
   };
   if (cancellation.outcome === 'RJCR' && cancellation.rejectReason)
     entry.cxlStsRsnInf = [{ rsn: { prtry: cancellation.rejectReason } }];
+  const agent = (bic: string) => ({ agt: { finInstnId: { bicfi: bic } } });
   return {
     [root]: {
-      assgnmt: { id: cancellation.assignmentId, creDtTm: new Date(cancellation.createdAtMs).toISOString() },
+      assgnmt: {
+        id: cancellation.assignmentId,
+        ...(faults.has('iso-answer-required-missing')
+          ? {}
+          : { assgnr: agent(SERVICE_BIC), assgne: agent(cancellation.assignerBic ?? SERVICE_BIC) }),
+        creDtTm: new Date(cancellation.createdAtMs).toISOString(),
+      },
       sts: { conf: cancellation.outcome },
       cxlDtls: [{ txInfAndSts: [entry] }],
     },
@@ -130,7 +153,7 @@ async function readResolution(
   const cancellation = ctx.store.getCancellation(req.params.id);
   if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client')))
     throw errorsOf.notFound('unknown cancellation');
-  return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot));
+  return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot, faults));
 }
 
 export function registerCancellationRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -5,6 +5,7 @@ import { authenticate, checkAccept } from '../headers';
 import { errorsOf } from '../errors';
 import { isObject } from '../validate/check';
 import { readMessage } from '../ledger-of-payments/store';
+import { isoPrunedContent } from '../iso-schema';
 
 function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
   const txs = message.cdtTrfTxInf;
@@ -29,7 +30,8 @@ async function readIncoming(
   if (transfer?.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
   if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
-  const stored = readMessage(transfer.message);
+  // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.
+  const stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
   // §4.4 names the message (pacs.008.001.08), not its JSON root: the dialect spells it.
   return reply.code(200).send({ [dialect.incomingRoot]: message });

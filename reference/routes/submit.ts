@@ -14,6 +14,7 @@ import { isObject, type Json } from '../validate/check';
 import { namedClient, operationOf } from '../request-scope';
 import { remoteKeysOf } from '../remote-keys';
 import type { Dialect } from '../dialects';
+import { isoErrors } from '../iso-schema';
 
 export interface Submission {
   caller: Caller;
@@ -49,7 +50,29 @@ export function prepareSubmission(
       { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) },
       nowMs,
     );
+  if (caller.dialect.isoValidation === 'xsd') refuseUnlessIsoValid(req, body);
   return { caller, raw, text, rawHash, body, nowMs };
+}
+
+/**
+ * The ISO 20022 message a submitting route carries: its path's version (§9), the return's 001.09
+ * whatever its path says.
+ */
+function isoMessageOfRoute(req: FastifyRequest): string {
+  const [, , family = '', version = ''] = (req.routeOptions.url ?? '').split('/');
+  const iso = { pacs008: 'pacs.008', camt056: 'camt.056', pacs004: 'pacs.004', pacs007: 'pacs.007' }[family];
+  if (!iso) throw new Error(`route ${req.routeOptions.url} carries no ISO 20022 message`);
+  return family === 'pacs004' ? 'pacs.004.001.09' : `${iso}.001.${version.slice(1)}`;
+}
+
+/** A hub that validates against the XSD first: libxml2's words, the element it names, its XPath. */
+function refuseUnlessIsoValid(req: FastifyRequest, body: Json): void {
+  const errors = isoErrors(isoMessageOfRoute(req), body);
+  if (errors.length)
+    throw validationError(
+      undefined,
+      errors.map((e) => ({ code: 'schema_invalid', message: e.message, path: e.xpath })),
+    );
 }
 
 /** Faults of the client a request names, for checks made before authentication (route presence). */
@@ -62,7 +85,10 @@ export function routeGone(): ApiError {
 }
 
 /** A schema-validation refusal; its status is the request dialect's refusalStatus.validation (ctx kept for the callers' sake). */
-export function validationError(_ctx: ServiceContext, errors: FieldError | readonly FieldError[]): ApiError {
+export function validationError(
+  _ctx: ServiceContext | undefined,
+  errors: FieldError | readonly FieldError[],
+): ApiError {
   return new ApiError('validation', errors);
 }
 

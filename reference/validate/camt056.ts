@@ -9,6 +9,8 @@ export const CAMT056_ROOT = 'fitoFIPmtCxlReq';
 export interface Camt056Fields {
   assignmentId: string;
   assignmentCreDtTm: string;
+  /** assgnmt.assgnr.agt.finInstnId.bicfi, when the request names its assigner so. */
+  assignerBic: string | null;
   cxlId: string | null;
   orgnlMsgId: string;
   orgnlMsgNmId: string | null;
@@ -31,6 +33,13 @@ export function validateCamt056(
   const assgnmt = c.object(root, 'assgnmt', `${R}.assgnmt`);
   const assignmentId = c.string(assgnmt, 'id', `${R}.assgnmt.id`);
   const creDtTm = c.dateTime(assgnmt, 'creDtTm', `${R}.assgnmt.creDtTm`);
+  const assigner = c.object(
+    c.object(c.object(assgnmt, 'assgnr', `${R}.assgnmt.assgnr`, false), 'agt', `${R}.assgnmt.assgnr.agt`, false),
+    'finInstnId',
+    `${R}.assgnmt.assgnr.agt.finInstnId`,
+    false,
+  );
+  const assignerBic = c.string(assigner, 'bicfi', `${R}.assgnmt.assgnr.agt.finInstnId.bicfi`, false);
   const undrlyg = c.array(root, 'undrlyg', `${R}.undrlyg`);
   if (undrlyg && undrlyg.length !== 1) c.fail(`${R}.undrlyg`, 'invalid_value', `${R}.undrlyg must hold one entry`);
   const u0 = undrlyg?.[0];
@@ -71,6 +80,7 @@ export function validateCamt056(
     fields: {
       assignmentId,
       assignmentCreDtTm: creDtTm,
+      assignerBic,
       cxlId,
       orgnlMsgId,
       orgnlMsgNmId,

@@ -3,6 +3,7 @@ import type { FaultSet } from '../faults';
 import type { FieldError } from '../errors';
 import { Checker, isObject, type AmountDialect, type AmountRule, type Json } from './check';
 import { ISO3166_ALPHA2 } from './iso3166';
+import type { Dialect } from '../dialects';
 
 export const PACS004_ROOT = 'pmtRtr';
 export const PACS004_NAME = 'pacs.004.001.09';
@@ -94,7 +95,12 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
     c.fail(path, 'invalid_value', `${path} needs cd or prtry`);
 }
 
-export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDialect): Pacs004Result {
+export function validatePacs004(
+  body: Json,
+  faults: FaultSet,
+  dialect: AmountDialect & Pick<Dialect, 'returnCreditorName'>,
+): Pacs004Result {
+  const creditorNamePlacement = dialect.returnCreditorName;
   const c = new Checker(faults, dialect);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');
@@ -296,21 +302,20 @@ export function validatePacs004(body: Json, faults: FaultSet, dialect: AmountDia
     checkBic,
   );
 
-  // Creditor name: at cdtr.nm (request example) or cdtr.pty.nm (field table).
+  // Creditor name: at cdtr.nm (request example) or cdtr.pty.nm (field table), as the dialect reads §2.5.
   const cdtrRequired = !faults.has('return-cdtr-nm-optional');
   const cdtr = c.object(ref, 'cdtr', `${O}.cdtr`, cdtrRequired);
   const cdtrPty = c.object(cdtr, 'pty', `${O}.cdtr.pty`, false);
   const directName = c.string(cdtr, 'nm', `${O}.cdtr.nm`, false);
   const partyName = c.string(cdtrPty, 'nm', `${O}.cdtr.pty.nm`, false);
-  if (
-    cdtr &&
-    directName === null &&
-    partyName === null &&
-    cdtrRequired &&
-    cdtr.nm === undefined &&
-    cdtrPty?.nm === undefined
-  ) {
-    c.fail(`${O}.cdtr.nm`, 'required', `the creditor name is required (${O}.cdtr.nm or ${O}.cdtr.pty.nm)`);
+  const where = creditorNamePlacement;
+  if (cdtr && cdtrRequired) {
+    if (where === 'party' && cdtrPty?.nm === undefined)
+      c.fail(`${O}.cdtr.pty.nm`, 'required', `the creditor name is required at ${O}.cdtr.pty.nm`);
+    else if (where === 'direct' && cdtr.nm === undefined)
+      c.fail(`${O}.cdtr.nm`, 'required', `the creditor name is required at ${O}.cdtr.nm`);
+    else if (directName === null && partyName === null && cdtr.nm === undefined && cdtrPty?.nm === undefined)
+      c.fail(`${O}.cdtr.nm`, 'required', `the creditor name is required (${O}.cdtr.nm or ${O}.cdtr.pty.nm)`);
   }
   address(c, cdtrPty, `${O}.cdtr.pty`, faults);
   address(c, cdtr, `${O}.cdtr`, faults);

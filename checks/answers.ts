@@ -14,7 +14,7 @@ import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type Sta
 import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
-import { readingOf } from '../ledger/readings';
+import { readingOf, type Reading } from '../ledger/readings';
 
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
@@ -308,19 +308,20 @@ export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance:
 
 /**
  * A request the spec leaves open (a reading, ledger/readings.ts), answered as the profile reads it:
- * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says (the
- * assumption `rule`; `either` asks nothing more). On a camt.056 the sca-token is a reading of its own
+ * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says, or as
+ * `reading` says where the field is no refuse/allow/either (the assumption `rule`; `either` asks
+ * nothing more). On a camt.056 the sca-token is a reading of its own
  * (SCA-18): an acceptance there blocks the test unless the profile enforces that camt.056 is checked,
  * as checks/refusals.ts scaRefusedOn does for a documented SCA refusal.
  */
 export function answeredAsRead(
   verdicts: Verdicts,
   expectations: Expectations,
-  answer: { rule: string; op: string; exchange: Exchange; what: string },
+  answer: { rule: string; op: string; exchange: Exchange; what: string; reading?: Reading },
 ): void {
   const { rule, op, exchange, what } = answer;
   verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
-  const reading = readingOf(expectations, rule);
+  const reading = answer.reading ?? readingOf(expectations, rule);
   if (reading === 'either') return;
   const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
   if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)

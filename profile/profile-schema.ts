@@ -178,6 +178,12 @@ const expectations = Strict(
       'the 4xx statuses expected for each refusal class',
     ),
     errorBody: Type.Optional(OneOf(['errors', 'problem', 'message', 'any'], 'shape of payments-API error bodies')),
+    errorNamesField: Type.Optional(
+      OneOf(
+        ['always', 'unchecked'],
+        'whether a validation error names the field the mutation touched, by its JSON name or its ISO 20022 tag (ERR-03; default always): a schema validator may name only the element it expected next, and libxml2 lists at most ten of them',
+      ),
+    ),
     tokenErrors: Type.Optional(OneOf(['rfc6749', 'any'], 'token endpoint errors follow RFC 6749 §5.2, or unchecked')),
     tokenErrorCodes: Type.Optional(
       OneOf(

@@ -32,10 +32,18 @@ export function jsonNamesOf(tag: string): string[] {
   return [...new Set([tag.charAt(0).toLowerCase() + tag.slice(1), bean, tag])];
 }
 
+/** Per complex type, its particles by every JSON name they are read under (built once a type). */
+const particlesByName = new WeakMap<ComplexType, ReadonlyMap<string, Particle>>();
+
 /** The particle of a complex type a JSON member names, if any. */
 function particleFor(type: ComplexType | undefined, key: string): Particle | undefined {
   if (!type || type.kind === 'simpleContent') return undefined;
-  return type.children.find((p) => jsonNamesOf(p.name).includes(key));
+  let byName = particlesByName.get(type);
+  if (!byName) {
+    byName = new Map(type.children.flatMap((p) => jsonNamesOf(p.name).map((name) => [name, p] as const)));
+    particlesByName.set(type, byName);
+  }
+  return byName.get(key);
 }
 
 const escapeText = (s: string): string =>

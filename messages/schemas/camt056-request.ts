@@ -4,6 +4,12 @@
  * 201 with a data object naming the cancellation's own paymentsServiceId.
  */
 const text = { type: 'string', minLength: 1 } as const;
+const agent = {
+  type: 'object',
+  properties: {
+    agt: { type: 'object', properties: { finInstnId: { type: 'object', properties: { bicfi: text } } } },
+  },
+} as const;
 
 export const camt056RequestSchema = {
   $id: 'camt056-request',
@@ -17,7 +23,13 @@ export const camt056RequestSchema = {
         assgnmt: {
           type: 'object',
           required: ['id', 'creDtTm'],
-          properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } },
+          properties: {
+            id: text,
+            // ISO's CaseAssignment5 requires both; the reference does not read them.
+            assgnr: agent,
+            assgne: agent,
+            creDtTm: { type: 'string', format: 'date-time' },
+          },
         },
         undrlyg: {
           type: 'array',

@@ -196,10 +196,7 @@ export const pacs004RequestSchema = {
                     properties: { nm: text, pty: partyDetails },
                     anyOf: [
                       { required: ['nm'], properties: { nm: text } },
-                      {
-                        required: ['pty'],
-                        properties: { pty: { type: 'object', required: ['nm'], properties: { nm: text } } },
-                      },
+                      { required: ['pty'], properties: { pty: { ...partyDetails, required: ['nm'] } } },
                     ],
                   },
                   cdtrAcct: {

@@ -22,7 +22,13 @@ export const pacs007RequestSchema = {
         grpHdr: {
           type: 'object',
           required: ['msgId', 'creDtTm', 'nbOfTxs'],
-          properties: { msgId: text, creDtTm: { type: 'string', format: 'date-time' }, nbOfTxs: { enum: ['1', 1] } },
+          properties: {
+            msgId: text,
+            creDtTm: { type: 'string', format: 'date-time' },
+            nbOfTxs: { enum: ['1', 1] },
+            // ISO's GroupHeader71 requires it; the reference does not read it.
+            sttlmInf: { type: 'object', properties: { sttlmMtd: text } },
+          },
         },
         txInf: {
           type: 'array',

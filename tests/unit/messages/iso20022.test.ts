@@ -107,7 +107,9 @@ test('a missing required element is named by what libxml2 expected, in ISO’s s
   const iso = await loadIsoSchemas();
   const cancellation = buildCamt056({ seed: 'missing', original: buildPacs008({ seed: 'missing' }) });
   const { assgnr: _dropped, ...assignment } = cancellation.fitoFIPmtCxlReq.assgnmt;
-  const v = iso.validate('camt.056.001.08', { fitoFIPmtCxlReq: { ...cancellation.fitoFIPmtCxlReq, assgnmt: assignment } });
+  const v = iso.validate('camt.056.001.08', {
+    fitoFIPmtCxlReq: { ...cancellation.fitoFIPmtCxlReq, assgnmt: assignment },
+  });
   assert.equal(v.valid, false);
   assert.match(problems(v), /Expected is \( Assgnr \)/);
 });

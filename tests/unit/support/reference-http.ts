@@ -185,6 +185,7 @@ export function returnOf(original: Pacs008Message, value?: number): Pacs004Messa
   const message = buildPacs004({
     seed: `unit-rtr-${original.fitoFICstmrCdtTrf.grpHdr.msgId}-${Math.random()}`,
     original,
+    withCharges: true,
   });
   if (value !== undefined) {
     const tx = message.pmtRtr.txInf[0]!;

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { rules, ruleById, type Flow, type Rule } from '../ledger/rules';
+import { describeSchemaMarks } from '../ledger/iso-schema';
 import { grantedCapabilities, ruleApplies, whatToGrant, type Capability } from '../ledger/capabilities';
 import { needsOf } from '../arrange/plan';
 import { declaredClients, type Profile } from '../profile/profile';
@@ -222,6 +223,7 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
       `  ${c.flow.padEnd(13)} ${`${c.documented.cited}/${c.documented.total}`.padStart(10)} ${`${c.assumption.cited}/${c.assumption.total}`.padStart(10)} ${String(c.tests).padStart(6)}`,
     );
   }
+  lines.push('', `ISO 20022 schema: ${describeSchemaMarks(rules)} (ledger/iso-schema.ts)`);
   const mark = options.strict ? '✖' : '!';
   lines.push(
     '',

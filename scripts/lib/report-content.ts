@@ -38,6 +38,7 @@ import {
   type Verdict,
 } from '../../ledger/outcomes';
 import { rules as ledgerRules } from '../../ledger/rules';
+import { describeSchemaMarks } from '../../ledger/iso-schema';
 import { HISTORY_EPIC } from '../../runner/history';
 import { HISTORY_PROPERTIES } from '../../checks/history';
 import {
@@ -187,6 +188,7 @@ function environmentOverview(
     const judged = describeHistory(history);
     if (judged) overview[`run's history${of}`] = judged;
   }
+  overview['ISO 20022 schema'] = describeSchemaMarks(ledgerRules);
   overview.tests = describeVerdicts(verdicts);
   // Allure's ring is passed ÷ (passed + failed + broken): skipped, blocked and not applicable tests are not in it.
   overview['the ring'] = '% passed of the passed and failed tests (skipped and blocked ones are not in it)';

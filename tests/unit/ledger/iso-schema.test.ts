@@ -1,0 +1,33 @@
+/**
+ * The ledger's ISO 20022 schema marks (ledger/iso-schema.ts) are what the case tables show: each
+ * documented rule's negative message cases held to their XSD again (tools/iso-schema-marks.ts).
+ *
+ * Run: node --import tsx --test tests/unit/ledger/iso-schema.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadIsoSchemas } from '../../../messages/iso20022/validate';
+import { MARKS_FILE, schemaMarks, tallyCases } from '../../../tools/iso-schema-marks';
+import { schemaMarkOf } from '../../../ledger/iso-schema';
+import { rules } from '../../../ledger/rules';
+
+test('each mark is what the rule’s cases show against the XSD (else: node --import tsx tools/iso-schema-marks.ts --write)', async () => {
+  const computed = schemaMarks(tallyCases(await loadIsoSchemas()));
+  assert.deepEqual(JSON.parse(readFileSync(MARKS_FILE, 'utf8')), computed);
+});
+
+test('every documented rule has a mark; assumptions have none; marked rules are in the ledger', () => {
+  for (const rule of rules) {
+    if (rule.level === 'documented') assert.ok(schemaMarkOf(rule), rule.id);
+    else assert.equal(schemaMarkOf(rule), undefined, rule.id);
+  }
+  const ids = new Set(rules.map((r) => r.id));
+  for (const id of Object.keys(JSON.parse(readFileSync(MARKS_FILE, 'utf8')))) assert.ok(ids.has(id), id);
+});
+
+test('a schema that refuses a missing required element marks its rule; a business rule stays beyond', () => {
+  assert.equal(schemaMarkOf({ id: 'P8-11', level: 'documented' }), 'schema');
+  assert.equal(schemaMarkOf({ id: 'RTR-33', level: 'documented' }), 'beyond');
+  assert.equal(schemaMarkOf({ id: 'SCA-09', level: 'documented' }), 'beyond');
+});

@@ -267,6 +267,12 @@ const expectations = Strict(
         'a pacs.004 in §2.5’s own spellings where ISO 20022’s pacs.004.001.09 differs (chrgsInf.amt without its agent, pstlAdr.strNme, purp as a string, txInf.pmtId)',
       ),
     ),
+    partyWithoutName: Type.Optional(
+      OneOf(
+        ['refuse', 'allow', 'either'],
+        'a pacs.008 whose debtor or creditor has no nm: §2.2’s shape table types nm, it does not require it, and ISO 20022’s Nm is optional',
+      ),
+    ),
     returnCreditorName: Type.Optional(
       OneOf(
         ['party', 'direct', 'either'],

@@ -132,6 +132,11 @@ export interface Dialect {
    * request example (cdtr.nm), or either.
    */
   returnCreditorName: 'either' | 'party' | 'direct';
+  /**
+   * A pacs.008 debtor's or creditor's nm: required (the reference's first reading of §2.2's shape
+   * table), or optional as ISO 20022 has it (the table gives its type, not its presence).
+   */
+  partyName: 'required' | 'optional';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -189,6 +194,7 @@ export const defaultDialect: Dialect = {
   settlingStatus: 'none',
   isoValidation: 'none',
   returnCreditorName: 'either',
+  partyName: 'required',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -227,6 +233,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     name: 'iso-strict',
     isoValidation: 'xsd',
     returnCreditorName: 'party',
+    partyName: 'optional',
     refusalStatus: { ...defaultRefusalStatus, validation: 422, business: 409 },
   },
 };
@@ -264,6 +271,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   settlingStatus: ['none', 'ACSC'],
   isoValidation: ['none', 'xsd'],
   returnCreditorName: ['either', 'party', 'direct'],
+  partyName: ['required', 'optional'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -234,6 +234,11 @@ const globalFaultCatalogue = [
     'P8-28',
     'Party structures are only checked to be objects; their fields are not checked.',
   ),
+  f(
+    'payment-party-name-type-unchecked',
+    'P8-28',
+    'A party’s nm is not checked to be a string: a number or an object stands as the debtor’s or creditor’s name.',
+  ),
   f('payment-rejects-rmtinf', 'P8-29', 'A payment carrying rmtInf is refused.'),
   f(
     'payment-rmtinf-shape-unchecked',

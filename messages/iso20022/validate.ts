@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { XmlDocument as XmlDocumentType, XsdValidator as XsdValidatorType } from 'libxml2-wasm';
 import { ISO_MESSAGES, type IsoMessage } from './versions';
 import { xsdModel, type XsdModel } from './xsd-model';
-import { toIsoXml, type MappedXml } from './xml';
+import { jsonNamesOf, toIsoXml, type MappedXml } from './xml';
 
 export const ISO_XSD_DIR = path.resolve(__dirname, '..', '..', 'spec', 'iso20022');
 
@@ -41,6 +41,8 @@ interface LoadedSchema {
 export interface IsoSchemas {
   /** The message held to its XSD. */
   validate(message: IsoMessage, json: unknown): IsoVerdict;
+  /** Whether the XSD requires the member a JSON path names in its parent (minOccurs ≥ 1); undefined where no definition knows the path. */
+  requires(message: IsoMessage, jsonPath: string): boolean | undefined;
 }
 
 let loading: Promise<IsoSchemas> | undefined;
@@ -68,6 +70,10 @@ function schemasWith(lib: Libxml2): IsoSchemas {
     return loaded;
   };
   const api: IsoSchemas = {
+    requires(message, jsonPath) {
+      const { model } = schemaOf(message);
+      return requiredIn(model, jsonPath);
+    },
     validate(message, json) {
       const { model, validator } = schemaOf(message);
       let mapped: ReturnType<typeof toIsoXml>;
@@ -96,6 +102,23 @@ function schemasWith(lib: Libxml2): IsoSchemas {
   };
   loadedIsoSchemas = api;
   return api;
+}
+
+/** The particle a dotted JSON path (array indexes left out) ends in, walked from the Document, and whether it is required there. */
+function requiredIn(model: XsdModel, jsonPath: string): boolean | undefined {
+  let type = model.complexTypes.get(model.documentType);
+  let last: { minOccurs: number } | undefined;
+  for (const step of jsonPath.split('.').filter((s) => s !== '' && !/^\d+$/.test(s))) {
+    // An amount's value is its text; its other members are attributes (Ccy, use="required").
+    if (type?.kind === 'simpleContent')
+      return step === 'value' || type.attributes.some((a) => a.required && jsonNamesOf(a.name).includes(step));
+    if (!type) return undefined;
+    const particle = type.children.find((p) => jsonNamesOf(p.name).includes(step));
+    if (!particle) return undefined;
+    last = particle;
+    type = model.complexTypes.get(particle.type);
+  }
+  return last ? last.minOccurs >= 1 : undefined;
 }
 
 const withoutNamespaces = (text: string): string => text.replace(/\{(?:urn|https?):[^}]*\}/g, '').trim();

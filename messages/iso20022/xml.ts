@@ -118,7 +118,7 @@ function writeElement(
       .filter(([key]) => key !== 'value')
       .map(
         ([key, v]) =>
-          ` ${type.attributes.find((a) => jsonNamesOf(a).includes(key)) ?? upperFirst(key)}="${escapeAttr(scalarText(v))}"`,
+          ` ${type.attributes.find((a) => jsonNamesOf(a.name).includes(key))?.name ?? upperFirst(key)}="${escapeAttr(scalarText(v))}"`,
       )
       .join('');
     const text = 'value' in members ? escapeText(scalarText(members.value)) : '';

@@ -23,7 +23,7 @@ export interface Particle {
 
 export type ComplexType =
   | { kind: 'sequence' | 'choice'; children: readonly Particle[] }
-  | { kind: 'simpleContent'; attributes: readonly string[] };
+  | { kind: 'simpleContent'; attributes: readonly { name: string; required: boolean }[] };
 
 export interface XsdModel {
   /** The message's namespace, urn:iso:std:iso:20022:tech:xsd:<message>. */
@@ -53,7 +53,10 @@ function complexType(node: XmlElement): ComplexType {
   if (simple)
     return {
       kind: 'simpleContent',
-      attributes: simple.find('xs:attribute', { xs: XS }).map((a) => (a as XmlElement).attr('name')?.value ?? ''),
+      attributes: simple.find('xs:attribute', { xs: XS }).map((a) => ({
+        name: (a as XmlElement).attr('name')?.value ?? '',
+        required: (a as XmlElement).attr('use')?.value === 'required',
+      })),
     };
   const sequence = node.get('xs:sequence', { xs: XS }) as XmlElement | null;
   if (sequence) return { kind: 'sequence', children: particles(sequence) };

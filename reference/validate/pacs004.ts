@@ -98,9 +98,11 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
 export function validatePacs004(
   body: Json,
   faults: FaultSet,
-  dialect: AmountDialect & Pick<Dialect, 'returnCreditorName'>,
+  dialect: AmountDialect & Pick<Dialect, 'returnCreditorName' | 'isoValidation'>,
 ): Pacs004Result {
-  const creditorNamePlacement = dialect.returnCreditorName;
+  // A hub that validates against the XSD reads ISO's one place: the example's cdtr.nm never reaches it.
+  const creditorNamePlacement =
+    dialect.isoValidation === 'xsd' && dialect.returnCreditorName === 'direct' ? 'party' : dialect.returnCreditorName;
   const c = new Checker(faults, dialect);
   const R = PACS004_ROOT;
   const checkBic = !faults.has('return-bic-unchecked');

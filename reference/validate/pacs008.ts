@@ -1,5 +1,6 @@
 /** pacs.008 submission (spec §2.2, §8): field rules of the table plus the party-structure shapes. */
 import type { FaultSet } from '../faults';
+import type { Dialect } from '../dialects';
 import type { FieldError } from '../errors';
 import { Checker, isObject, isUuid, readAmount, type AmountDialect, type Json } from './check';
 
@@ -48,9 +49,10 @@ export function pacs008Root(
   };
 }
 
-function party(c: Checker, value: Json | null, path: string): void {
+/** §2.2's party shape: nm a string (present, unless the dialect reads it optional as ISO does), adrLine an array of strings. */
+function party(c: Checker, value: Json | null, path: string, nameRequired: boolean, nameTyped: boolean): void {
   if (!value) return;
-  c.string(value, 'nm', `${path}.nm`);
+  if (nameTyped) c.string(value, 'nm', `${path}.nm`, nameRequired);
   const adr = c.object(value, 'pstlAdr', `${path}.pstlAdr`, false);
   c.stringArray(adr, 'adrLine', `${path}.pstlAdr.adrLine`, false);
 }
@@ -97,7 +99,11 @@ function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void 
   });
 }
 
-export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDialect): Pacs008Result {
+export function validatePacs008(
+  root: Json,
+  faults: FaultSet,
+  dialect: AmountDialect & Pick<Dialect, 'partyName'>,
+): Pacs008Result {
   const c = new Checker(faults, dialect);
   const R = PACS008_ROOT;
   const grpHdr = c.object(root, 'grpHdr', `${R}.grpHdr`);
@@ -187,11 +193,13 @@ export function validatePacs008(root: Json, faults: FaultSet, dialect: AmountDia
     const cdtrAgt = c.object(tx, 'cdtrAgt', `${T}.cdtrAgt`, creditorRequired);
     const cdtr = c.object(tx, 'cdtr', `${T}.cdtr`, creditorRequired);
     const cdtrAcct = c.object(tx, 'cdtrAcct', `${T}.cdtrAcct`, creditorRequired);
+    const nameRequired = dialect.partyName === 'required';
+    const nameTyped = !faults.has('payment-party-name-type-unchecked');
     if (!faults.has('payment-party-shapes-unchecked')) {
-      party(c, dbtr, `${T}.dbtr`);
+      party(c, dbtr, `${T}.dbtr`, nameRequired, nameTyped);
       account(c, dbtrAcct, `${T}.dbtrAcct`);
       agent(c, dbtrAgt, `${T}.dbtrAgt`);
-      party(c, cdtr, `${T}.cdtr`);
+      party(c, cdtr, `${T}.cdtr`, nameRequired, nameTyped);
       account(c, cdtrAcct, `${T}.cdtrAcct`);
       agent(c, cdtrAgt, `${T}.cdtrAgt`);
     }

@@ -2,14 +2,15 @@
  * pacs.008 negative catalogue (spec §2.2, §8), generated from the rule table in
  * cases/pacs008-cases.ts. Each case sends its valid twin first (201, or the case proves
  * nothing), then the mutant, which must be refused: a 4xx for schema rules, and for amount and
- * currency rules either a 4xx or a 201 whose pacs.002 ends rejected.
+ * currency rules either a 4xx or a 201 whose pacs.002 ends rejected. A request the spec leaves open (a
+ * party without its nm) is asked the same way and judged as the profile reads it.
  */
 import { test } from '../../fixtures/test';
-import { pacs008Cases } from '../../cases/pacs008-cases';
+import { pacs008Cases, pacs008ReadingCases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
 import { buildPacs008 } from '../../messages/pacs008';
-import { twinAccepted } from '../../checks/answers';
+import { answeredAsRead, twinAccepted } from '../../checks/answers';
 import { expectBusinessRefusal } from '../../checks/payment-answers';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
@@ -38,6 +39,27 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
           });
         else verdicts.check(rule, what, refusedAs(mutant.exchange, 'validation', { field: c.field }));
       }
+    });
+  }
+});
+
+test.describe('pacs.008: what the spec leaves open', { tag: '@op:submitPayment' }, () => {
+  for (const c of pacs008ReadingCases) {
+    test(`refused or accepted, as the profile reads it: ${c.name}`, { tag: [`@${c.rule}`, '@ROB-03'] }, async ({
+      api,
+      verdicts,
+      seed,
+    }) => {
+      const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
+      twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
+      const body = structuredClone(buildPacs008({ seed })) as unknown as Record<string, unknown>;
+      const variant = await submitPayment(api, applyEdits(body, c.edits), { label: c.name, sentAs: 'mutant' });
+      answeredAsRead(verdicts, api.profile.expectations, {
+        rule: c.rule,
+        op: 'submitPayment',
+        exchange: variant.exchange,
+        what: `a payment with ${c.name}`,
+      });
     });
   }
 });

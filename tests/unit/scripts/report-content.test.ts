@@ -257,12 +257,23 @@ test('the overview starts with the rules, then counts every verdict of the tests
   const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');
   assert.deepEqual(
     env.map((line) => line.split('=')[0]),
-    ['rules', 'rules\\ not\\ assessed', 'assumptions', 'tests', 'the\\ ring', 'exchanges', 'seed', 'faults'],
+    [
+      'rules',
+      'rules\\ not\\ assessed',
+      'assumptions',
+      'ISO\\ 20022\\ schema',
+      'tests',
+      'the\\ ring',
+      'exchanges',
+      'seed',
+      'faults',
+    ],
   );
   assert.match(env[0]!, /^rules=3 of \d+ documented rules assessed, 1 violated \(TOK-03\)$/);
   assert.match(env[2]!, /^assumptions=1 of \d+ assumptions not met \(ERR-01\)/);
+  assert.match(env[3]!, /^ISO\\ 20022\\ schema=of \d+ documented rules, \d+ are enforced by the XSD itself/);
   assert.equal(
-    env[3],
+    env[4],
     'tests=2 passed, 1 failed, 1 skipped for a capability, 1 blocked by an assumption or another rule, 1 inconclusive',
   );
 });
@@ -305,16 +316,17 @@ test('the History results count in the rules and have a line beside them, not am
     "the history's violation is the rule's, whatever the test said",
   );
   const env = readFileSync(path.join(work, 'out', 'environment.properties'), 'utf8').split('\n');
-  assert.deepEqual(env.map((line) => line.split('=')[0]).slice(0, 5), [
+  assert.deepEqual(env.map((line) => line.split('=')[0]).slice(0, 6), [
     'rules',
     'rules\\ not\\ assessed',
     'assumptions',
     "run's\\ history",
+    'ISO\\ 20022\\ schema',
     'tests',
   ]);
   assert.equal(env[3], "run's\\ history=identity violated (P8-33); repeats passed (results under History)");
   assert.equal(
-    env[4],
+    env[5],
     'tests=1 passed, 0 failed, 0 skipped for a capability, 0 blocked by an assumption or another rule, 0 inconclusive',
   );
 });

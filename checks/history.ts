@@ -17,10 +17,13 @@
  * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
  * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
  * a 5xx, is indeterminate (maybe applied) and is taken both ways: a violation is reported only when
- * every resolution of the indeterminate requests breaks the rule, otherwise the property is
- * undecided (inconclusive, never failed). What the spec leaves open is not judged: which codes are
- * final comes from the profile's status vocabulary, a repeat's body may name no id, a reader is
- * another client's beneficiary when the history cannot tell otherwise.
+ * every resolution of the indeterminate requests breaks the rule, otherwise the judgement is
+ * undecided (never failed): it leaves the evidence of the test that sent those requests inconclusive,
+ * and the property only when nothing else of it was decided. What the spec leaves open is not judged:
+ * which codes are final comes from the profile's status vocabulary, a repeat's body may name no id,
+ * a reader is another client's beneficiary when the history cannot tell otherwise. What a request's
+ * body does not say, the target's own answers in the same history may: whose payment it is, as the
+ * incoming view the target served names its creditor agent.
  */
 import {
   RUNNER_WORKER,
@@ -81,6 +84,8 @@ export interface HistoryViolation {
 export interface HistoryUndecided {
   property: HistoryProperty;
   rule: string;
+  /** The test, or the background work, whose requests left it open: its evidence alone is inconclusive. */
+  test: string;
   what: string;
   why: string;
   evidence: EvidenceLine[];
@@ -101,6 +106,8 @@ export interface PropertyResult {
   violations: HistoryViolation[];
   undecidedCount: number;
   undecided: HistoryUndecided[];
+  /** Rules whose every judgement here was undecided: the history says nothing of them either way. */
+  undecidedRules: string[];
 }
 
 export interface HistoryVerdict {
@@ -316,23 +323,37 @@ class Property {
   constructor(readonly property: HistoryProperty) {}
 
   readonly byRule = new Map<string, number>();
+  /** Per rule, the judgements decided either way, and the undecided ones. */
+  private readonly decidedByRule = new Map<string, number>();
+  private readonly undecidedByRule = new Map<string, number>();
+
+  /** A judgement of `rule` the history decided (held, or a violation follows). */
+  decided(rule: string): void {
+    this.decidedByRule.set(rule, (this.decidedByRule.get(rule) ?? 0) + 1);
+  }
 
   violation(v: Omit<HistoryViolation, 'property'>): void {
     this.violationCount++;
     this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
+    this.decided(v.rule);
     if (this.violations.length < LISTED) this.violations.push({ property: this.property, ...v });
   }
 
   undecide(u: Omit<HistoryUndecided, 'property'>): void {
     this.undecidedCount++;
+    this.undecidedByRule.set(u.rule, (this.undecidedByRule.get(u.rule) ?? 0) + 1);
     if (this.undecided.length < LISTED) this.undecided.push({ property: this.property, ...u });
   }
 
+  /**
+   * An undecided judgement leaves its own test's evidence inconclusive, not the property: the property
+   * is inconclusive only when nothing else of it was decided (the undecided cases are its only evidence).
+   */
   result(): PropertyResult {
     const { title, rules } = HISTORY_PROPERTIES.find((p) => p.property === this.property)!;
     const status: PropertyStatus = this.violationCount
       ? 'failed'
-      : this.undecidedCount
+      : this.undecidedCount && this.undecidedCount >= this.checked
         ? 'inconclusive'
         : this.checked
           ? 'passed'
@@ -348,6 +369,7 @@ class Property {
       violations: this.violations,
       undecidedCount: this.undecidedCount,
       undecided: this.undecided,
+      undecidedRules: [...this.undecidedByRule.keys()].filter((rule) => !this.decidedByRule.has(rule)),
     };
   }
 }
@@ -389,6 +411,13 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const finals = new Map<string, FinalRead>();
   /** id → the first read of it whose code never changes (ACCC, RJTC: the lifecycle judges reads after it). */
   const fixed = new Map<string, FinalRead>();
+  /**
+   * Payment id → its beneficiary's sort code: as its body named it, else as the target's own incoming
+   * view of it did (`told`: that read), for a body the history could not read (another encoding).
+   */
+  const beneficiaries = new Map<string, { member: string; told?: Op }>();
+  /** Reads whose reader the history could not place when they were answered: judged once every answer is in. */
+  const openReads: { op: Op; resource: Resource; rule: string }[] = [];
   let requests = 0;
   let events = 0;
   let indeterminateCount = 0;
@@ -489,6 +518,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     }
     const resource: Resource = { id, kind: 'payment', creator: op, client: op.client, key: inv.key };
     paymentIds.set(id, resource);
+    if (inv.bm !== undefined) beneficiaries.set(id, { member: inv.bm });
     if (inv.amt === undefined) return;
     const payment: Payment = {
       label: `payment ${id}`,
@@ -596,20 +626,21 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   };
 
   /**
-   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code), a
-   * return's or refund's original payer. Undecided when the history cannot tell.
+   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code, as the
+   * payment's body or the target's incoming view names it), a return's or refund's original payer.
+   * Undecided when the history cannot tell.
    */
-  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string } => {
+  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string; told?: Op } => {
     if (reader === resource.client) return { ok: true };
     if (resource.kind === 'payment') {
-      const beneficiary = payments.get(resource.id)?.beneficiary;
+      const beneficiary = beneficiaries.get(resource.id);
       const readerMember = reader === undefined ? undefined : clients.get(reader)?.member;
       if (beneficiary === undefined || readerMember === undefined)
         return {
           ok: false,
-          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known)`,
+          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known${beneficiary === undefined ? ': neither its body nor an incoming view the target served names it' : ''})`,
         };
-      return { ok: beneficiary === readerMember };
+      return { ok: beneficiary.member === readerMember, ...(beneficiary.told ? { told: beneficiary.told } : {}) };
     }
     if (resource.kind === 'return' || resource.kind === 'refund') {
       // The money goes back to the original payer: it may be shown what comes back.
@@ -628,20 +659,36 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         ? (cancellations.get(inv.id) ?? paymentIds.get(inv.id))
         : (paymentIds.get(inv.id) ?? backIds.get(inv.id));
     if (!resource) return;
+    if (resource.kind === 'payment' && inv.op === 'incomingPayment' && done.bm !== undefined)
+      if (!beneficiaries.has(resource.id)) beneficiaries.set(resource.id, { member: done.bm, told: op });
     visibility.checked++;
-    const verdict = readable(op.client, resource);
-    if (verdict.ok) return;
     const rule = inv.op === 'incomingPayment' ? 'INC-03' : inv.op === 'cancellationStatus' ? 'CXL-07' : 'STS-13';
+    const verdict = readable(op.client, resource);
+    // A later answer of the target (an incoming view) may still tell whose payment it is.
+    if (verdict.undecided) openReads.push({ op, resource, rule });
+    else judgeRead(op, resource, rule, verdict);
+  };
+
+  const judgeRead = (op: Op, resource: Resource, rule: string, verdict: ReturnType<typeof readable>): void => {
     const what = `${render.client(op.client)} cannot read ${resource.kind} ${resource.id} of ${render.client(resource.client)}`;
     if (verdict.undecided)
-      visibility.undecide({ rule, what, why: verdict.undecided, evidence: render.lines([resource.creator, op]) });
+      visibility.undecide({
+        rule,
+        test: op.by,
+        what,
+        why: verdict.undecided,
+        evidence: render.lines([resource.creator, op]),
+      });
+    else if (verdict.ok) visibility.decided(rule);
     else
       visibility.violation({
         rule,
         what,
-        expected: 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
+        expected: verdict.told
+          ? 'a refusal (the target’s own incoming view names another beneficiary)'
+          : 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
         received: 'HTTP 200',
-        evidence: render.lines([resource.creator, op]),
+        evidence: render.lines([resource.creator, verdict.told, op]),
       });
   };
 
@@ -665,6 +712,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
     },
   );
+  for (const { op, resource, rule } of openReads) judgeRead(op, resource, rule, readable(op.client, resource));
   // Money, per payment, once every status read is in.
   for (const payment of payments.values()) {
     if (!payment.back.length) continue;
@@ -672,7 +720,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const final = finals.get(payment.resource.id);
     if (final) payment.status = final.cls;
     const verdict = moneyVerdict(payment);
-    if (verdict.verdict === 'holds') continue;
+    if (verdict.verdict === 'holds') {
+      moneyProperty.decided('MNY-01');
+      continue;
+    }
     if (verdict.verdict === 'broken') {
       // The fewest accepted returns and refunds that already exceed the payment (one is enough when it never settled accepted).
       const accepted = payment.back
@@ -699,6 +750,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     } else
       moneyProperty.undecide({
         rule: 'MNY-01',
+        test: verdict.open[0]?.op.by ?? payment.resource.creator.by,
         what: `what went back for ${payment.label} (${formatMinor(payment.amount)}) never exceeds it`,
         why: `only if the returns or refunds not known final (${verdict.open.map((b) => b.label).join(', ')}) went back would it exceed ${money(payment.amount)}`,
         evidence: render.lines([

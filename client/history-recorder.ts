@@ -4,7 +4,8 @@
  * kit, the worker's own setup), retries and requests that got no answer included. It sees them where
  * they leave (transport/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
  * what the history's judgements need: the operation, the client, the identifiers, the amount, the
- * status read; every value passed through the run's redactor.
+ * status read, the sort code an incoming view names, a cancellation's outcome; every value passed
+ * through the run's redactor.
  */
 import { appendFileSync, rmdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -21,6 +22,7 @@ import {
 import type { OperationName, Profile } from '../profile/profile';
 import type { Redactor } from '../transport/redact';
 import { toMinor } from '../messages/money';
+import { fromDeclared } from '../profile/message-shape';
 
 export interface HistoryRecorderOptions {
   runDir: string;
@@ -180,6 +182,10 @@ export class HistoryRecorder implements AttemptObserver {
       worker: options.workerIndex,
       profile: options.profile.name,
       expectations: options.profile.expectations,
+      resolution: {
+        confirmed: options.profile.messages.resolution.confirmed,
+        rejected: options.profile.messages.resolution.rejected,
+      },
     });
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
@@ -275,6 +281,14 @@ export class HistoryRecorder implements AttemptObserver {
     if (op === 'paymentStatus') {
       const st = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'txSts'));
       if (st !== undefined) line.st = this.redact(st)!;
+    } else if (op === 'incomingPayment') {
+      // The target's own word on whose payment it is: it decides a read where the request's body could not be read.
+      const view = fromDeclared(json, this.options.profile.messages.incomingPayment);
+      const bm = text(at(view, 'cdtTrfTxInf', 0, 'cdtrAgt', 'finInstnId', 'clrSysMmbId', 'mmbId'));
+      if (bm !== undefined) line.bm = this.redact(bm)!;
+    } else if (op === 'cancellationStatus') {
+      const conf = text(at(fromDeclared(json, this.options.profile.messages.resolution), 'sts', 'conf'));
+      if (conf !== undefined) line.st = this.redact(conf)!;
     } else if (op === 'submitPayment' || op === 'returnPayment' || op === 'refund' || op === 'cancel') {
       const data = asObject(at(json, 'data'));
       for (const field of this.options.idFields) {

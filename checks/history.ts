@@ -13,6 +13,10 @@
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
  *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
  *               whichever test sent it (IDEM-01, IDEM-02; a return's is no 201, RTR-05)
+ *   cancellation a payment whose cancellation the target confirmed (camt.029, the profile's codes)
+ *               never reads accepted, nor is it returned or refunded: §1 rule 3 returns it to the
+ *               payer before its batch is sent (CXL-02); read settled before the cancellation was
+ *               asked, its batch was sent, and rule 4 rejects the cancellation (CXL-03)
  *
  * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
  * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
@@ -40,7 +44,7 @@ import { formatMinor } from '../messages/money';
 import { ruleOf } from '../ledger/rules';
 import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
 
-export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats';
+export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats' | 'cancellation';
 
 export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
   {
@@ -67,6 +71,11 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
     property: 'repeats',
     title: 'a repeat is answered 200 and names the resource of the first submission',
     rules: ['IDEM-01', 'IDEM-02', 'RTR-05'],
+  },
+  {
+    property: 'cancellation',
+    title: 'a payment whose cancellation the target confirmed never settles accepted, nor goes back again',
+    rules: ['CXL-02', 'CXL-03'],
   },
 ];
 
@@ -215,7 +224,8 @@ class Renderer {
     else {
       answer = `${done.s}`;
       if (done.id) answer += ` naming ${done.id}`;
-      if (done.st) answer += ` txSts ${done.st}`;
+      if (done.st) answer += ` ${inv.op === 'cancellationStatus' ? 'sts.conf' : 'txSts'} ${done.st}`;
+      if (done.bm) answer += ` naming creditor agent ${done.bm}`;
     }
     return {
       at: new Date(inv.t).toISOString(),
@@ -393,6 +403,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const moneyProperty = new Property('money');
   const visibility = new Property('visibility');
   const repeats = new Property('repeats');
+  const cancellation = new Property('cancellation');
+  const resolution = meta?.resolution;
 
   /** `${op}\0${client}\0${key}` → the first submission answered 2xx, and the resource it named. */
   const keys = new Map<string, { first: Op; id: string | undefined; idOp: Op | undefined }>();
@@ -418,6 +430,12 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const beneficiaries = new Map<string, { member: string; told?: Op }>();
   /** Reads whose reader the history could not place when they were answered: judged once every answer is in. */
   const openReads: { op: Op; resource: Resource; rule: string }[] = [];
+  /** Payment id → the camt.056 of its payer that named it (answered 2xx), in order. */
+  const cancelsOf = new Map<string, Op[]>();
+  /** Payment id → the first camt.029 read that confirmed its cancellation, and the camt.056 it answers. */
+  const confirmed = new Map<string, { read: Op; cancel: Op }>();
+  /** Payment id → its status reads that showed an accepted code. */
+  const acceptedReads = new Map<string, Op[]>();
   let requests = 0;
   let events = 0;
   let indeterminateCount = 0;
@@ -451,6 +469,15 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     let narrowed = member === undefined ? candidates : candidates.filter((p) => p.beneficiary === member);
     if (narrowed.length > 1 && oe !== undefined) narrowed = narrowed.filter((p) => p.e2e === oe);
     return narrowed.length === 1 ? narrowed[0] : undefined;
+  };
+
+  /** The payment a camt.056 names: one of its sender's own, by msgId and txId (endToEndId where several share them). */
+  const cancelledBy = (op: Op): Payment | undefined => {
+    const { om, ot, oe } = op.inv;
+    if (om === undefined || ot === undefined) return undefined;
+    let own = (byReference.get(`${om}\u0000${ot}`) ?? []).filter((p) => p.resource.client === op.client);
+    if (own.length > 1 && oe !== undefined) own = own.filter((p) => p.e2e === oe);
+    return own.length === 1 ? own[0] : undefined;
   };
 
   /**
@@ -589,6 +616,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
           evidence: render.lines([keyState.idOp, op]),
         });
     }
+    if (kind === 'cancel') {
+      const payment = cancelledBy(op);
+      if (payment) cancelsOf.set(payment.resource.id, [...(cancelsOf.get(payment.resource.id) ?? []), op]);
+    }
     if (done.id === undefined) return;
     if (kind === 'submitPayment') recordPayment(op, done.id);
     else if (kind === 'cancel' && !cancellations.has(done.id))
@@ -600,6 +631,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
+    if (cls === 'accepted' && payments.has(inv.id))
+      acceptedReads.set(inv.id, [...(acceptedReads.get(inv.id) ?? []), op]);
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
@@ -669,6 +702,19 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     else judgeRead(op, resource, rule, verdict);
   };
 
+  /** A camt.029 read the target answered with a code the profile says confirms: the cancellation of which payment. */
+  const onResolution = (op: Op): void => {
+    const { inv, done } = op;
+    if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
+    // A code the profile does not name proves nothing either way.
+    if (!resolution?.confirmed.includes(done.st)) return;
+    const byCancellation = cancellations.get(inv.id);
+    const payment = byCancellation ? cancelledBy(byCancellation.creator) : payments.get(inv.id);
+    if (!payment || confirmed.has(payment.resource.id)) return;
+    const cancel = byCancellation?.creator ?? cancelsOf.get(payment.resource.id)?.[0];
+    if (cancel) confirmed.set(payment.resource.id, { read: op, cancel });
+  };
+
   const judgeRead = (op: Op, resource: Resource, rule: string, verdict: ReturnType<typeof readable>): void => {
     const what = `${render.client(op.client)} cannot read ${resource.kind} ${resource.id} of ${render.client(resource.client)}`;
     if (verdict.undecided)
@@ -709,7 +755,11 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       else if (op.inv.op === 'paymentStatus') {
         onStatusRead(op);
         onRead(op);
-      } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
+      } else if (op.inv.op === 'incomingPayment') onRead(op);
+      else if (op.inv.op === 'cancellationStatus') {
+        onRead(op);
+        onResolution(op);
+      }
     },
   );
   for (const { op, resource, rule } of openReads) judgeRead(op, resource, rule, readable(op.client, resource));
@@ -761,7 +811,39 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       });
   }
 
-  const properties = [identity, lifecycle, moneyProperty, visibility, repeats].map((p) => p.result());
+  // Cancellations the target confirmed, once every read is in: the payment never settles, nothing of it goes back.
+  for (const [id, { read, cancel }] of confirmed) {
+    const payment = payments.get(id)!;
+    cancellation.checked++;
+    const reads = acceptedReads.get(id) ?? [];
+    // Read settled before the cancellation was asked: its batch was sent, and rule 4 rejects it.
+    const after = reads.find((r) => (r.done?.t ?? r.inv.t) >= cancel.inv.t);
+    const settled = after ?? reads[0];
+    const back = payment.back.find((b) => b.final === 'accepted');
+    if (settled)
+      cancellation.violation({
+        rule: after ? 'CXL-02' : 'CXL-03',
+        what: after
+          ? `payment ${id}, whose cancellation the target confirmed, is returned to its payer: it never settles accepted`
+          : `payment ${id}, read settled before its cancellation was asked, was in a sent batch: the cancellation is rejected`,
+        expected: after ? 'no accepted txSts after the cancellation' : 'a camt.029 that rejects the cancellation',
+        received: after
+          ? `camt.029 ${read.done?.st}, then txSts ${settled.done?.st}`
+          : `txSts ${settled.done?.st}, then camt.029 ${read.done?.st}`,
+        evidence: render.lines([payment.resource.creator, settled, cancel, read]),
+      });
+    else if (back)
+      cancellation.violation({
+        rule: 'CXL-02',
+        what: `payment ${id}, whose cancellation the target confirmed, went back to its payer: no ${back.kind} of it settles accepted`,
+        expected: `no accepted ${back.kind}`,
+        received: `camt.029 ${read.done?.st}, and ${back.label} read accepted`,
+        evidence: render.lines([payment.resource.creator, cancel, read, back.op, back.finalRead]),
+      });
+    else cancellation.decided('CXL-02');
+  }
+
+  const properties = [identity, lifecycle, moneyProperty, visibility, repeats, cancellation].map((p) => p.result());
   for (const p of properties) for (const rule of p.rules) ruleOf(rule);
   return {
     project: meta?.project ?? '(unknown project)',

@@ -308,7 +308,7 @@ test('visibility from the target’s answers: a body the history could not read 
   assert.equal(seen.violations[0]?.rule, 'STS-13');
   assert.deepEqual(
     seen.violations[0]?.evidence.map((e) => e.answer),
-    ['201 naming P1', '200', '200 txSts PEND'],
+    ['201 naming P1', '200 naming creditor agent 222222', '200 txSts PEND'],
     'the payment, the incoming view that named its beneficiary, the stranger’s read',
   );
   const served = unreadable(new Worker(0).client('A', '111111').client('C', '333333'));
@@ -349,6 +349,72 @@ test('an undecided judgement leaves its own test’s evidence inconclusive, not 
   only.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100' }, { s: 201, id: 'P1' });
   only.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1' }, { s: 200 });
   assert.equal(checkHistory([only.history()]).status, 'inconclusive', 'its only evidence');
+});
+
+test('cancellation: a payment whose cancellation the target confirmed never settles accepted (CXL-02); settled first, the confirmation breaks CXL-03', () => {
+  const resolution = { confirmed: ['CNCL'], rejected: ['RJCR'] };
+  const history = (w: Worker) => ({ ...w.history(), meta: { ...w.history().meta!, resolution } });
+  /** A pays B, cancels at once, and reads the camt.029 by the id the camt.056 answer named. */
+  const cancelled = (conf: string): Worker =>
+    new Worker(0)
+      .client('A', '111111')
+      .client('B', '222222')
+      .exchange(
+        { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', tx: 'T-M1', e2e: 'E-M1', bm: '222222', amt: '10000' },
+        { s: 201, id: 'P1' },
+      )
+      .exchange({ op: 'cancel', m: 'POST', c: 'A', key: 'X1', om: 'M1', ot: 'T-M1', oe: 'E-M1' }, { s: 201, id: 'C1' })
+      .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'C1' }, { s: 200, st: conf });
+  const kept = cancelled('CNCL').exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CANC' });
+  const clean = property(checkHistory([history(kept)]), 'cancellation');
+  assert.deepEqual([clean.status, clean.checked], ['passed', 1]);
+  // The target said cancelled, then the money moved all the same (a read later, by the pool).
+  const settles = cancelled('CNCL').exchange(
+    { op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' },
+    { s: 200, st: 'CANC' },
+  );
+  const later = new Worker(1, 60_000).client('A');
+  later.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  const broken = property(checkHistory([history(settles), history(later)]), 'cancellation');
+  assert.equal(broken.status, 'failed');
+  assert.equal(broken.violations[0]?.rule, 'CXL-02');
+  assert.deepEqual(
+    broken.violations[0]?.evidence.map((e) => e.answer),
+    ['201 naming P1', '201 naming C1', '200 sts.conf CNCL', '200 txSts ACCC'],
+    'the payment, its cancellation, the confirmation and the settled read',
+  );
+  // A return of it accepted: the money went back twice.
+  const returned = cancelled('CNCL')
+    .exchange(
+      { op: 'returnPayment', m: 'POST', c: 'B', key: 'R1', om: 'M1', ot: 'T-M1', oe: 'E-M1', amt: '10000' },
+      { s: 201, id: 'R1' },
+    )
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'R1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([history(returned)]), 'cancellation').violations[0]?.rule, 'CXL-02');
+  // A rejected cancellation, or one whose answer the profile's codes do not name, proves nothing.
+  for (const conf of ['RJCR', 'PDCR']) {
+    const w = cancelled(conf).exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+    assert.equal(property(checkHistory([history(w)]), 'cancellation').status, 'not exercised', conf);
+  }
+  // Read settled before the cancellation was asked, then confirmed: its batch was sent, rule 4 (CXL-03).
+  const first = new Worker(0)
+    .client('A', '111111')
+    .exchange(
+      { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', tx: 'T-M1', e2e: 'E-M1', amt: '10000' },
+      { s: 201, id: 'P1' },
+    )
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' })
+    .exchange({ op: 'cancel', m: 'POST', c: 'A', key: 'X1', om: 'M1', ot: 'T-M1' }, { s: 201, id: 'C1' })
+    // Read by the payment's own id (GET camt029/{paymentsServiceId} of §1 rule 5).
+    .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CNCL' });
+  assert.equal(property(checkHistory([history(first)]), 'cancellation').violations[0]?.rule, 'CXL-03');
+  // Another client's camt.056 naming the same references cancels nothing of A's.
+  const stranger = cancelled('CNCL');
+  stranger.lines.forEach((l) => {
+    if (l.k === 'i' && l.op === 'cancel') l.c = 'C';
+  });
+  stranger.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([history(stranger)]), 'cancellation').status, 'not exercised');
 });
 
 test('a request whose answer never came (its worker stopped) is indeterminate', () => {

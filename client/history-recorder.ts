@@ -91,16 +91,23 @@ const minor = (value: unknown): string | undefined => {
   return toMinor(value)?.toString();
 };
 
-/** The message under the body's root element, whatever the root is named (the dialects spell some otherwise). */
+/**
+ * The message under a JSON object's root element, whatever the root is named (the dialects spell some
+ * otherwise): the member holding a group header or an assignment, else the first object member (a
+ * robustness probe may put another member, __proto__ included, before the root).
+ */
+function rootOf(json: unknown): Record<string, unknown> | undefined {
+  const members = Object.values(asObject(json) ?? {})
+    .map(asObject)
+    .filter((m) => m !== undefined);
+  return members.find((m) => asObject(m.grpHdr) ?? asObject(m.assgnmt)) ?? members[0];
+}
+
+/** The message a request body carries (undefined when it is not JSON the recorder can read). */
 function messageOf(body: HttpRequest['body']): Record<string, unknown> | undefined {
   if (body === undefined) return undefined;
   try {
-    const parsed = asObject(JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')));
-    if (!parsed) return undefined;
-    for (const value of Object.values(parsed)) {
-      const root = asObject(value);
-      if (root) return root;
-    }
+    return rootOf(JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')));
   } catch {
     // not JSON: a robustness case; nothing to keep but the request itself
   }
@@ -283,7 +290,8 @@ export class HistoryRecorder implements AttemptObserver {
       if (st !== undefined) line.st = this.redact(st)!;
     } else if (op === 'incomingPayment') {
       // The target's own word on whose payment it is: it decides a read where the request's body could not be read.
-      const view = fromDeclared(json, this.options.profile.messages.incomingPayment);
+      // Under the declared root, else under whichever root the target chose (the profile may not know it yet).
+      const view = fromDeclared(json, this.options.profile.messages.incomingPayment) ?? rootOf(json);
       const bm = text(at(view, 'cdtTrfTxInf', 0, 'cdtrAgt', 'finInstnId', 'clrSysMmbId', 'mmbId'));
       if (bm !== undefined) line.bm = this.redact(bm)!;
     } else if (op === 'cancellationStatus') {

@@ -13,7 +13,7 @@ import { runSettings } from './profile/run-settings';
 import { loadProfile } from './profile/profile';
 import { shareClientKeys } from './transport/keys';
 import { leftOut, matrixRun, projectsFor, referenceServers } from './runner/projects';
-import { faultGrep, type Fault } from './ledger/kills';
+import { faultGrep, withoutCapabilities, type Fault } from './ledger/kills';
 import type { RunOptions } from './fixtures/options';
 
 export interface MutationPlan {
@@ -26,6 +26,8 @@ export interface MutationPlan {
   clean: boolean;
   /** Faults in batches, no two faults of a batch running the same test; a fault only the history sees alone. */
   batches: Fault[][];
+  /** Capability switches of the profile turned off for the run (--without). */
+  without?: string[];
 }
 
 /** The project of a batch: its number, and its fault's name when it holds one. */
@@ -36,7 +38,10 @@ const settings = runSettings();
 const plan = JSON.parse(
   readFileSync(settings.mutationPlan ?? 'PAYMENTS_MUTATION_PLAN is unset', 'utf8'),
 ) as MutationPlan;
-const profile = loadProfile(plan.profile, undefined, { validated: settings.worker });
+const profile = withoutCapabilities(
+  loadProfile(plan.profile, undefined, { validated: settings.worker }),
+  plan.without ?? [],
+);
 if (!settings.listing) shareClientKeys();
 
 /** A batch of one fault only the run's history sees: no kill cap, so observations and the pool start as in a normal run. */

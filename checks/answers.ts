@@ -216,6 +216,17 @@ export const readsAs = (
   received: String(code),
 });
 
+/** A txSts read of any class but `cls` (a payment whose cancellation was confirmed never reads accepted). */
+export const notReadAs = (
+  code: string | undefined,
+  cls: StatusClass,
+  expectations: Pick<Expectations, 'statusCodes'>,
+): Expectation => ({
+  ok: classifyStatus(code, expectations) !== cls,
+  expected: `no ${cls} txSts`,
+  received: String(code),
+});
+
 /** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
 export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
   ok: final?.statusClass === cls,

@@ -13,14 +13,21 @@
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
  *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
  *               whichever test sent it (IDEM-01, IDEM-02; a return's is no 201, RTR-05)
+ *   cancellation a payment whose cancellation the target confirmed (camt.029, the profile's codes)
+ *               never reads accepted, nor is it returned or refunded: §1 rule 3 returns it to the
+ *               payer before its batch is sent (CXL-02); read settled before the cancellation was
+ *               asked, its batch was sent, and rule 4 rejects the cancellation (CXL-03)
  *
  * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
  * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
  * a 5xx, is indeterminate (maybe applied) and is taken both ways: a violation is reported only when
- * every resolution of the indeterminate requests breaks the rule, otherwise the property is
- * undecided (inconclusive, never failed). What the spec leaves open is not judged: which codes are
- * final comes from the profile's status vocabulary, a repeat's body may name no id, a reader is
- * another client's beneficiary when the history cannot tell otherwise.
+ * every resolution of the indeterminate requests breaks the rule, otherwise the judgement is
+ * undecided (never failed): it leaves the evidence of the test that sent those requests inconclusive,
+ * and the property only when nothing else of it was decided. What the spec leaves open is not judged:
+ * which codes are final comes from the profile's status vocabulary, a repeat's body may name no id,
+ * a reader is another client's beneficiary when the history cannot tell otherwise. What a request's
+ * body does not say, the target's own answers in the same history may: whose payment it is, as the
+ * incoming view the target served names its creditor agent.
  */
 import {
   RUNNER_WORKER,
@@ -37,7 +44,7 @@ import { formatMinor } from '../messages/money';
 import { ruleOf } from '../ledger/rules';
 import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
 
-export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats';
+export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats' | 'cancellation';
 
 export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
   {
@@ -65,6 +72,11 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
     title: 'a repeat is answered 200 and names the resource of the first submission',
     rules: ['IDEM-01', 'IDEM-02', 'RTR-05'],
   },
+  {
+    property: 'cancellation',
+    title: 'a payment whose cancellation the target confirmed never settles accepted, nor goes back again',
+    rules: ['CXL-02', 'CXL-03'],
+  },
 ];
 
 export interface HistoryViolation {
@@ -81,6 +93,8 @@ export interface HistoryViolation {
 export interface HistoryUndecided {
   property: HistoryProperty;
   rule: string;
+  /** The test, or the background work, whose requests left it open: its evidence alone is inconclusive. */
+  test: string;
   what: string;
   why: string;
   evidence: EvidenceLine[];
@@ -101,6 +115,8 @@ export interface PropertyResult {
   violations: HistoryViolation[];
   undecidedCount: number;
   undecided: HistoryUndecided[];
+  /** Rules whose every judgement here was undecided: the history says nothing of them either way. */
+  undecidedRules: string[];
 }
 
 export interface HistoryVerdict {
@@ -208,7 +224,8 @@ class Renderer {
     else {
       answer = `${done.s}`;
       if (done.id) answer += ` naming ${done.id}`;
-      if (done.st) answer += ` txSts ${done.st}`;
+      if (done.st) answer += ` ${inv.op === 'cancellationStatus' ? 'sts.conf' : 'txSts'} ${done.st}`;
+      if (done.bm) answer += ` naming creditor agent ${done.bm}`;
     }
     return {
       at: new Date(inv.t).toISOString(),
@@ -316,23 +333,37 @@ class Property {
   constructor(readonly property: HistoryProperty) {}
 
   readonly byRule = new Map<string, number>();
+  /** Per rule, the judgements decided either way, and the undecided ones. */
+  private readonly decidedByRule = new Map<string, number>();
+  private readonly undecidedByRule = new Map<string, number>();
+
+  /** A judgement of `rule` the history decided (held, or a violation follows). */
+  decided(rule: string): void {
+    this.decidedByRule.set(rule, (this.decidedByRule.get(rule) ?? 0) + 1);
+  }
 
   violation(v: Omit<HistoryViolation, 'property'>): void {
     this.violationCount++;
     this.byRule.set(v.rule, (this.byRule.get(v.rule) ?? 0) + 1);
+    this.decided(v.rule);
     if (this.violations.length < LISTED) this.violations.push({ property: this.property, ...v });
   }
 
   undecide(u: Omit<HistoryUndecided, 'property'>): void {
     this.undecidedCount++;
+    this.undecidedByRule.set(u.rule, (this.undecidedByRule.get(u.rule) ?? 0) + 1);
     if (this.undecided.length < LISTED) this.undecided.push({ property: this.property, ...u });
   }
 
+  /**
+   * An undecided judgement leaves its own test's evidence inconclusive, not the property: the property
+   * is inconclusive only when nothing else of it was decided (the undecided cases are its only evidence).
+   */
   result(): PropertyResult {
     const { title, rules } = HISTORY_PROPERTIES.find((p) => p.property === this.property)!;
     const status: PropertyStatus = this.violationCount
       ? 'failed'
-      : this.undecidedCount
+      : this.undecidedCount && this.undecidedCount >= this.checked
         ? 'inconclusive'
         : this.checked
           ? 'passed'
@@ -348,6 +379,7 @@ class Property {
       violations: this.violations,
       undecidedCount: this.undecidedCount,
       undecided: this.undecided,
+      undecidedRules: [...this.undecidedByRule.keys()].filter((rule) => !this.decidedByRule.has(rule)),
     };
   }
 }
@@ -371,6 +403,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const moneyProperty = new Property('money');
   const visibility = new Property('visibility');
   const repeats = new Property('repeats');
+  const cancellation = new Property('cancellation');
+  const resolution = meta?.resolution;
 
   /** `${op}\0${client}\0${key}` → the first submission answered 2xx, and the resource it named. */
   const keys = new Map<string, { first: Op; id: string | undefined; idOp: Op | undefined }>();
@@ -389,6 +423,19 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const finals = new Map<string, FinalRead>();
   /** id → the first read of it whose code never changes (ACCC, RJTC: the lifecycle judges reads after it). */
   const fixed = new Map<string, FinalRead>();
+  /**
+   * Payment id → its beneficiary's sort code: as its body named it, else as the target's own incoming
+   * view of it did (`told`: that read), for a body the history could not read (another encoding).
+   */
+  const beneficiaries = new Map<string, { member: string; told?: Op }>();
+  /** Reads whose reader the history could not place when they were answered: judged once every answer is in. */
+  const openReads: { op: Op; resource: Resource; rule: string }[] = [];
+  /** Payment id → the camt.056 of its payer that named it (answered 2xx), in order. */
+  const cancelsOf = new Map<string, Op[]>();
+  /** Payment id → the first camt.029 read that confirmed its cancellation, and the camt.056 it answers. */
+  const confirmed = new Map<string, { read: Op; cancel: Op }>();
+  /** Payment id → its status reads that showed an accepted code. */
+  const acceptedReads = new Map<string, Op[]>();
   let requests = 0;
   let events = 0;
   let indeterminateCount = 0;
@@ -422,6 +469,15 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     let narrowed = member === undefined ? candidates : candidates.filter((p) => p.beneficiary === member);
     if (narrowed.length > 1 && oe !== undefined) narrowed = narrowed.filter((p) => p.e2e === oe);
     return narrowed.length === 1 ? narrowed[0] : undefined;
+  };
+
+  /** The payment a camt.056 names: one of its sender's own, by msgId and txId (endToEndId where several share them). */
+  const cancelledBy = (op: Op): Payment | undefined => {
+    const { om, ot, oe } = op.inv;
+    if (om === undefined || ot === undefined) return undefined;
+    let own = (byReference.get(`${om}\u0000${ot}`) ?? []).filter((p) => p.resource.client === op.client);
+    if (own.length > 1 && oe !== undefined) own = own.filter((p) => p.e2e === oe);
+    return own.length === 1 ? own[0] : undefined;
   };
 
   /**
@@ -489,6 +545,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     }
     const resource: Resource = { id, kind: 'payment', creator: op, client: op.client, key: inv.key };
     paymentIds.set(id, resource);
+    if (inv.bm !== undefined) beneficiaries.set(id, { member: inv.bm });
     if (inv.amt === undefined) return;
     const payment: Payment = {
       label: `payment ${id}`,
@@ -559,6 +616,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
           evidence: render.lines([keyState.idOp, op]),
         });
     }
+    if (kind === 'cancel') {
+      const payment = cancelledBy(op);
+      if (payment) cancelsOf.set(payment.resource.id, [...(cancelsOf.get(payment.resource.id) ?? []), op]);
+    }
     if (done.id === undefined) return;
     if (kind === 'submitPayment') recordPayment(op, done.id);
     else if (kind === 'cancel' && !cancellations.has(done.id))
@@ -570,6 +631,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
+    if (cls === 'accepted' && payments.has(inv.id))
+      acceptedReads.set(inv.id, [...(acceptedReads.get(inv.id) ?? []), op]);
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
@@ -596,20 +659,21 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   };
 
   /**
-   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code), a
-   * return's or refund's original payer. Undecided when the history cannot tell.
+   * Whether `reader` may read `resource`: its sender, a payment's beneficiary (its sort code, as the
+   * payment's body or the target's incoming view names it), a return's or refund's original payer.
+   * Undecided when the history cannot tell.
    */
-  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string } => {
+  const readable = (reader: string | undefined, resource: Resource): { ok: boolean; undecided?: string; told?: Op } => {
     if (reader === resource.client) return { ok: true };
     if (resource.kind === 'payment') {
-      const beneficiary = payments.get(resource.id)?.beneficiary;
+      const beneficiary = beneficiaries.get(resource.id);
       const readerMember = reader === undefined ? undefined : clients.get(reader)?.member;
       if (beneficiary === undefined || readerMember === undefined)
         return {
           ok: false,
-          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known)`,
+          undecided: `the history does not show whether ${render.client(reader)} is the payment’s beneficiary (no sort code known${beneficiary === undefined ? ': neither its body nor an incoming view the target served names it' : ''})`,
         };
-      return { ok: beneficiary === readerMember };
+      return { ok: beneficiary.member === readerMember, ...(beneficiary.told ? { told: beneficiary.told } : {}) };
     }
     if (resource.kind === 'return' || resource.kind === 'refund') {
       // The money goes back to the original payer: it may be shown what comes back.
@@ -628,20 +692,49 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         ? (cancellations.get(inv.id) ?? paymentIds.get(inv.id))
         : (paymentIds.get(inv.id) ?? backIds.get(inv.id));
     if (!resource) return;
+    if (resource.kind === 'payment' && inv.op === 'incomingPayment' && done.bm !== undefined)
+      if (!beneficiaries.has(resource.id)) beneficiaries.set(resource.id, { member: done.bm, told: op });
     visibility.checked++;
-    const verdict = readable(op.client, resource);
-    if (verdict.ok) return;
     const rule = inv.op === 'incomingPayment' ? 'INC-03' : inv.op === 'cancellationStatus' ? 'CXL-07' : 'STS-13';
+    const verdict = readable(op.client, resource);
+    // A later answer of the target (an incoming view) may still tell whose payment it is.
+    if (verdict.undecided) openReads.push({ op, resource, rule });
+    else judgeRead(op, resource, rule, verdict);
+  };
+
+  /** A camt.029 read the target answered with a code the profile says confirms: the cancellation of which payment. */
+  const onResolution = (op: Op): void => {
+    const { inv, done } = op;
+    if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
+    // A code the profile does not name proves nothing either way.
+    if (!resolution?.confirmed.includes(done.st)) return;
+    const byCancellation = cancellations.get(inv.id);
+    const payment = byCancellation ? cancelledBy(byCancellation.creator) : payments.get(inv.id);
+    if (!payment || confirmed.has(payment.resource.id)) return;
+    const cancel = byCancellation?.creator ?? cancelsOf.get(payment.resource.id)?.[0];
+    if (cancel) confirmed.set(payment.resource.id, { read: op, cancel });
+  };
+
+  const judgeRead = (op: Op, resource: Resource, rule: string, verdict: ReturnType<typeof readable>): void => {
     const what = `${render.client(op.client)} cannot read ${resource.kind} ${resource.id} of ${render.client(resource.client)}`;
     if (verdict.undecided)
-      visibility.undecide({ rule, what, why: verdict.undecided, evidence: render.lines([resource.creator, op]) });
+      visibility.undecide({
+        rule,
+        test: op.by,
+        what,
+        why: verdict.undecided,
+        evidence: render.lines([resource.creator, op]),
+      });
+    else if (verdict.ok) visibility.decided(rule);
     else
       visibility.violation({
         rule,
         what,
-        expected: 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
+        expected: verdict.told
+          ? 'a refusal (the target’s own incoming view names another beneficiary)'
+          : 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
         received: 'HTTP 200',
-        evidence: render.lines([resource.creator, op]),
+        evidence: render.lines([resource.creator, verdict.told, op]),
       });
   };
 
@@ -662,9 +755,14 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       else if (op.inv.op === 'paymentStatus') {
         onStatusRead(op);
         onRead(op);
-      } else if (op.inv.op === 'incomingPayment' || op.inv.op === 'cancellationStatus') onRead(op);
+      } else if (op.inv.op === 'incomingPayment') onRead(op);
+      else if (op.inv.op === 'cancellationStatus') {
+        onRead(op);
+        onResolution(op);
+      }
     },
   );
+  for (const { op, resource, rule } of openReads) judgeRead(op, resource, rule, readable(op.client, resource));
   // Money, per payment, once every status read is in.
   for (const payment of payments.values()) {
     if (!payment.back.length) continue;
@@ -672,7 +770,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const final = finals.get(payment.resource.id);
     if (final) payment.status = final.cls;
     const verdict = moneyVerdict(payment);
-    if (verdict.verdict === 'holds') continue;
+    if (verdict.verdict === 'holds') {
+      moneyProperty.decided('MNY-01');
+      continue;
+    }
     if (verdict.verdict === 'broken') {
       // The fewest accepted returns and refunds that already exceed the payment (one is enough when it never settled accepted).
       const accepted = payment.back
@@ -699,6 +800,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     } else
       moneyProperty.undecide({
         rule: 'MNY-01',
+        test: verdict.open[0]?.op.by ?? payment.resource.creator.by,
         what: `what went back for ${payment.label} (${formatMinor(payment.amount)}) never exceeds it`,
         why: `only if the returns or refunds not known final (${verdict.open.map((b) => b.label).join(', ')}) went back would it exceed ${money(payment.amount)}`,
         evidence: render.lines([
@@ -709,7 +811,39 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       });
   }
 
-  const properties = [identity, lifecycle, moneyProperty, visibility, repeats].map((p) => p.result());
+  // Cancellations the target confirmed, once every read is in: the payment never settles, nothing of it goes back.
+  for (const [id, { read, cancel }] of confirmed) {
+    const payment = payments.get(id)!;
+    cancellation.checked++;
+    const reads = acceptedReads.get(id) ?? [];
+    // Read settled before the cancellation was asked: its batch was sent, and rule 4 rejects it.
+    const after = reads.find((r) => (r.done?.t ?? r.inv.t) >= cancel.inv.t);
+    const settled = after ?? reads[0];
+    const back = payment.back.find((b) => b.final === 'accepted');
+    if (settled)
+      cancellation.violation({
+        rule: after ? 'CXL-02' : 'CXL-03',
+        what: after
+          ? `payment ${id}, whose cancellation the target confirmed, is returned to its payer: it never settles accepted`
+          : `payment ${id}, read settled before its cancellation was asked, was in a sent batch: the cancellation is rejected`,
+        expected: after ? 'no accepted txSts after the cancellation' : 'a camt.029 that rejects the cancellation',
+        received: after
+          ? `camt.029 ${read.done?.st}, then txSts ${settled.done?.st}`
+          : `txSts ${settled.done?.st}, then camt.029 ${read.done?.st}`,
+        evidence: render.lines([payment.resource.creator, settled, cancel, read]),
+      });
+    else if (back)
+      cancellation.violation({
+        rule: 'CXL-02',
+        what: `payment ${id}, whose cancellation the target confirmed, went back to its payer: no ${back.kind} of it settles accepted`,
+        expected: `no accepted ${back.kind}`,
+        received: `camt.029 ${read.done?.st}, and ${back.label} read accepted`,
+        evidence: render.lines([payment.resource.creator, cancel, read, back.op, back.finalRead]),
+      });
+    else cancellation.decided('CXL-02');
+  }
+
+  const properties = [identity, lifecycle, moneyProperty, visibility, repeats, cancellation].map((p) => p.result());
   for (const p of properties) for (const rule of p.rules) ruleOf(rule);
   return {
     project: meta?.project ?? '(unknown project)',

@@ -4,7 +4,8 @@
  * kit, the worker's own setup), retries and requests that got no answer included. It sees them where
  * they leave (transport/http.ts AttemptObserver), so nothing the target saw is missing, and keeps only
  * what the history's judgements need: the operation, the client, the identifiers, the amount, the
- * status read; every value passed through the run's redactor.
+ * status read, the sort code an incoming view names, a cancellation's outcome; every value passed
+ * through the run's redactor.
  */
 import { appendFileSync, rmdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -21,6 +22,7 @@ import {
 import type { OperationName, Profile } from '../profile/profile';
 import type { Redactor } from '../transport/redact';
 import { toMinor } from '../messages/money';
+import { fromDeclared } from '../profile/message-shape';
 
 export interface HistoryRecorderOptions {
   runDir: string;
@@ -89,16 +91,23 @@ const minor = (value: unknown): string | undefined => {
   return toMinor(value)?.toString();
 };
 
-/** The message under the body's root element, whatever the root is named (the dialects spell some otherwise). */
+/**
+ * The message under a JSON object's root element, whatever the root is named (the dialects spell some
+ * otherwise): the member holding a group header or an assignment, else the first object member (a
+ * robustness probe may put another member, __proto__ included, before the root).
+ */
+function rootOf(json: unknown): Record<string, unknown> | undefined {
+  const members = Object.values(asObject(json) ?? {})
+    .map(asObject)
+    .filter((m) => m !== undefined);
+  return members.find((m) => asObject(m.grpHdr) ?? asObject(m.assgnmt)) ?? members[0];
+}
+
+/** The message a request body carries (undefined when it is not JSON the recorder can read). */
 function messageOf(body: HttpRequest['body']): Record<string, unknown> | undefined {
   if (body === undefined) return undefined;
   try {
-    const parsed = asObject(JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')));
-    if (!parsed) return undefined;
-    for (const value of Object.values(parsed)) {
-      const root = asObject(value);
-      if (root) return root;
-    }
+    return rootOf(JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')));
   } catch {
     // not JSON: a robustness case; nothing to keep but the request itself
   }
@@ -180,6 +189,10 @@ export class HistoryRecorder implements AttemptObserver {
       worker: options.workerIndex,
       profile: options.profile.name,
       expectations: options.profile.expectations,
+      resolution: {
+        confirmed: options.profile.messages.resolution.confirmed,
+        rejected: options.profile.messages.resolution.rejected,
+      },
     });
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
@@ -275,6 +288,15 @@ export class HistoryRecorder implements AttemptObserver {
     if (op === 'paymentStatus') {
       const st = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'txSts'));
       if (st !== undefined) line.st = this.redact(st)!;
+    } else if (op === 'incomingPayment') {
+      // The target's own word on whose payment it is: it decides a read where the request's body could not be read.
+      // Under the declared root, else under whichever root the target chose (the profile may not know it yet).
+      const view = fromDeclared(json, this.options.profile.messages.incomingPayment) ?? rootOf(json);
+      const bm = text(at(view, 'cdtTrfTxInf', 0, 'cdtrAgt', 'finInstnId', 'clrSysMmbId', 'mmbId'));
+      if (bm !== undefined) line.bm = this.redact(bm)!;
+    } else if (op === 'cancellationStatus') {
+      const conf = text(at(fromDeclared(json, this.options.profile.messages.resolution), 'sts', 'conf'));
+      if (conf !== undefined) line.st = this.redact(conf)!;
     } else if (op === 'submitPayment' || op === 'returnPayment' || op === 'refund' || op === 'cancel') {
       const data = asObject(at(json, 'data'));
       for (const field of this.options.idFields) {

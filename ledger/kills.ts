@@ -8,6 +8,7 @@ import { isOperation, type Operation } from './operations';
 import type { RuleOutcome } from './outcomes';
 import { ruleById } from './rules';
 import { grepFor, operationsOf } from './tags';
+import type { Profile } from '../profile/profile';
 
 export interface Fault {
   name: string;
@@ -78,3 +79,20 @@ export function killsFault(fault: Fault, evidence: KillEvidence): boolean {
  * target's tally, the pool's share, the history's verdict): its project's name as if it ran alone.
  */
 export const faultProject = (project: string, faults: readonly string[]): string => `${project}~${faults.join(',')}`;
+
+/**
+ * The profile with some of its capability switches off (`npm run mutation -- --without batchControl`):
+ * a fault proven killed where a target grants no more than a sandbox does.
+ */
+export function withoutCapabilities(profile: Profile, names: readonly string[]): Profile {
+  if (!names.length) return profile;
+  const unknown = names.filter((name) => !Object.hasOwn(profile.capabilities, name));
+  if (unknown.length)
+    throw new Error(
+      `--without takes capability switches of the profile (${Object.keys(profile.capabilities).join(', ')}), not ${unknown.join(', ')}`,
+    );
+  return {
+    ...profile,
+    capabilities: { ...profile.capabilities, ...Object.fromEntries(names.map((name) => [name, false])) },
+  };
+}

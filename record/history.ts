@@ -32,6 +32,8 @@ export interface HistoryMeta {
   profile: string;
   /** The profile's expectations: which txSts codes are pending or final on this target (checks/history.ts). */
   expectations: ProfileFile['expectations'];
+  /** The profile's camt.029 codes (messages.resolution): which sts.conf confirms a cancellation, which rejects it. */
+  resolution?: { confirmed: readonly string[]; rejected: readonly string[] };
 }
 
 /** A client the worker sent requests as, with its sort code when known (its incoming payments name it). */
@@ -119,8 +121,10 @@ export interface HistoryComplete {
   err?: string;
   /** The resource id the answer names (data.paymentsServiceId of a submission). */
   id?: string;
-  /** txSts of a pacs.002 answer. */
+  /** txSts of a pacs.002 answer; sts.conf of a camt.029 answer. */
   st?: string;
+  /** The creditor agent's sort code an incoming view names: whose incoming payment the target says it is. */
+  bm?: string;
 }
 
 /** One request of a proving sub-history, as a person reads it (checks/history.ts makes them). */
@@ -153,6 +157,8 @@ export interface HistoryRecord {
     requests: number;
     indeterminate: number;
     properties: Record<string, string>;
+    /** What the history could not decide, each in the test (or background work) whose requests left it open. */
+    undecided?: { property: string; rule: string; test: string; what: string; why: string }[];
     violations: {
       property: string;
       rule: string;

@@ -6,7 +6,8 @@
  * Dialect extraInput decides what happens with input the spec has no rule about: `refuse` (nesting
  * deeper than 64, any __proto__ key -> malformed) or `accept` (parsed at any depth, members nested
  * deeper than 64 dropped, __proto__ and constructor keys dropped). Dialect utf8 decides whether
- * invalid UTF-8 is malformed (`strict`) or decoded with U+FFFD (`lenient`).
+ * invalid UTF-8 is malformed (`strict`) or decoded with U+FFFD (`lenient`), and whether a body in
+ * UTF-16 or UTF-32 is read in its own encoding (`detect`) or as the UTF-8 it is not.
  */
 import type { Dialect } from './dialects';
 import type { FaultSet } from './faults';
@@ -15,6 +16,53 @@ import { ApiError } from './errors';
 export const MAX_DEPTH = 64;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
+
+type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
+
+/**
+ * The encoding a JSON text's first bytes tell (RFC 4627 §3, as Python's json.detect_encoding): a BOM,
+ * else the zero bytes an ASCII first character leaves in UTF-16 and UTF-32.
+ */
+function detectEncoding(raw: Buffer): Encoding {
+  const [a, b, c, d] = [raw[0], raw[1], raw[2], raw[3]];
+  if (a === 0xff && b === 0xfe) return c === 0 && d === 0 ? 'utf-32le' : 'utf-16le';
+  if (a === 0xfe && b === 0xff) return 'utf-16be';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'utf-32be';
+  if (raw.length >= 4) {
+    if (a === 0) return b === 0 ? 'utf-32be' : 'utf-16be';
+    if (b === 0) return c === 0 && d === 0 ? 'utf-32le' : 'utf-16le';
+  } else if (raw.length === 2) {
+    if (a === 0) return 'utf-16be';
+    if (b === 0) return 'utf-16le';
+  }
+  return 'utf-8';
+}
+
+/** UTF-32, which TextDecoder does not know; null when a code unit is no Unicode scalar value. */
+function decodeUtf32(raw: Buffer, littleEndian: boolean): string | null {
+  if (raw.length % 4 !== 0) return null;
+  const points: number[] = [];
+  for (let i = 0; i < raw.length; i += 4) {
+    const point = littleEndian ? raw.readUInt32LE(i) : raw.readUInt32BE(i);
+    if (point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return null;
+    if (i === 0 && point === 0xfeff) continue;
+    points.push(point);
+  }
+  let text = '';
+  for (let i = 0; i < points.length; i += 4096) text += String.fromCodePoint(...points.slice(i, i + 4096));
+  return text;
+}
+
+/** utf8 detect: the body read in the encoding its first bytes tell; null when it is not valid in it. */
+function decodeDetected(raw: Buffer): string | null {
+  const encoding = detectEncoding(raw);
+  if (encoding === 'utf-32le' || encoding === 'utf-32be') return decodeUtf32(raw, encoding === 'utf-32le');
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(raw);
+  } catch {
+    return null;
+  }
+}
 
 const bad = (message: string): ApiError => new ApiError('malformed', { code: 'malformed_body', message });
 
@@ -92,7 +140,11 @@ export function parseJsonBody(raw: Buffer | undefined, faults: FaultSet, dialect
   if (!raw || raw.length === 0) throw bad('the request body is empty');
   let text: string;
   if (dialect.utf8 === 'lenient') text = lenientUtf8.decode(raw);
-  else
+  else if (dialect.utf8 === 'detect') {
+    const decoded = decodeDetected(raw);
+    if (decoded === null) throw bad('the request body is not valid in the encoding its first bytes tell');
+    text = decoded;
+  } else
     try {
       text = strictUtf8.decode(raw);
     } catch {

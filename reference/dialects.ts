@@ -91,8 +91,12 @@ export interface Dialect {
   repeatBody: 'original' | 'empty' | 'id-only';
   /** Input the spec has no rule about (nesting over 64, __proto__ keys): refused as malformed, or accepted and ignored. */
   extraInput: 'refuse' | 'accept';
-  /** Invalid UTF-8 in a body: malformed, or decoded with U+FFFD replacement. */
-  utf8: 'strict' | 'lenient';
+  /**
+   * Invalid UTF-8 in a body: malformed, or decoded with U+FFFD replacement; detect: the encoding told by
+   * the body's first bytes (RFC 4627 §3: UTF-8, UTF-16 or UTF-32, with or without a BOM), as Python's
+   * json.loads reads bytes, invalid UTF-8 still malformed.
+   */
+  utf8: 'strict' | 'lenient' | 'detect';
   /** The data member echoing grpHdr.msgId: §2.3's example writes paymentId, its field table paymentsId. */
   msgIdEchoName: 'paymentId' | 'paymentsId';
   /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
@@ -260,7 +264,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],
   repeatBody: ['original', 'empty', 'id-only'],
   extraInput: ['refuse', 'accept'],
-  utf8: ['strict', 'lenient'],
+  utf8: ['strict', 'lenient', 'detect'],
   msgIdEchoName: ['paymentId', 'paymentsId'],
   scaOnCancellation: ['required', 'notRequired'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],

@@ -340,6 +340,11 @@ const globalFaultCatalogue = [
     'A cancellation before the batch is confirmed (CNCL) but the payment still settles.',
   ),
   f(
+    'cancel-confirmed-yet-settles',
+    'CXL-02',
+    'A cancellation before the batch is confirmed (CNCL) and the payment reads cancelled (CANC), but it stays in its batch and settles accepted all the same.',
+  ),
+  f(
     'cancel-after-batch-succeeds',
     'CXL-03',
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',

@@ -69,7 +69,13 @@ export class Lifecycle {
     const sent: string[] = [];
     const settleAtMs = nowMs + this.config.settlementDelayMs;
     for (const transfer of queue) {
-      if (transfer.phase !== 'submitted') continue; // cancelled while waiting
+      // Cancelled while waiting: left out of the batch (the fault sends it all the same).
+      if (
+        transfer.phase === 'cancelled' &&
+        this.registry.get(transfer.clientId)?.faults.has('cancel-confirmed-yet-settles')
+      )
+        transfer.phase = 'submitted';
+      if (transfer.phase !== 'submitted') continue;
       transfer.phase = 'sent';
       this.inFlight.push({ transfer, settleAtMs });
       sent.push(transfer.id);

@@ -3,7 +3,8 @@
  * judged as one (checks/history.ts), kept in the run folder (history.json, run.json's `history`),
  * shown in the report as results of their own (epic "History", one per property, citing its rules,
  * the proving sub-history attached) and in the terminal as one "History" block. A violation fails
- * the run; an undecided property (only indeterminate requests would break it) is shown, never failed.
+ * the run; an undecided judgement (only indeterminate requests would break it) is shown, never failed,
+ * and leaves its property inconclusive only when it is all the property has.
  */
 import { randomUUID, createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -47,8 +48,12 @@ export function historyRuleOutcomes(verdict: HistoryVerdict): TestOutcomes[] {
     .map((p) => ({ test: `the run's history (${p.property})`, outcomes: propertyRuleOutcomes(p) }));
 }
 
+/** A rule whose every judgement was undecided is left out: the history says nothing of it. */
 function propertyRuleOutcomes(p: PropertyResult): RuleOutcome[] {
-  return [...new Set([...p.rules, ...Object.keys(p.violationsByRule)])].map((rule): RuleOutcome => {
+  const said = [...new Set([...p.rules, ...Object.keys(p.violationsByRule)])].filter(
+    (rule) => !p.undecidedRules.includes(rule),
+  );
+  return said.map((rule): RuleOutcome => {
     const count = p.violationsByRule[rule] ?? 0;
     if (!count) return { rule, status: 'passed' };
     const v = p.violations.find((x) => x.rule === rule);
@@ -97,6 +102,9 @@ export function historyRecord(verdicts: readonly HistoryVerdict[]): HistoryRecor
       requests: v.requests,
       indeterminate: v.indeterminate.count,
       properties: Object.fromEntries(v.properties.map((p) => [p.property, p.status])),
+      undecided: v.properties.flatMap((p) =>
+        p.undecided.map(({ property, rule, test, what, why }) => ({ property, rule, test, what, why })),
+      ),
       violations: v.properties.flatMap((p) =>
         p.violations.map(({ property, rule, what, expected, received, evidence }) => ({
           property,
@@ -140,8 +148,12 @@ const MARK: Record<PropertyResult['status'], string> = {
 
 /** One property's result in words: its violations (with evidence) or what left it undecided. */
 export function propertyText(p: PropertyResult, indent = '  '): string[] {
+  const open =
+    p.status === 'passed' && p.undecidedCount
+      ? ` (${p.undecidedCount} undecided, inconclusive for their tests alone)`
+      : '';
   const out = [
-    `${indent}${MARK[p.status]} ${p.property.padEnd(10)} ${p.status}${p.status === 'not exercised' ? '' : `, ${p.checked} checked`}: ${p.title}`,
+    `${indent}${MARK[p.status]} ${p.property.padEnd(10)} ${p.status}${p.status === 'not exercised' ? '' : `, ${p.checked} checked`}${open}: ${p.title}`,
   ];
   for (const v of p.violations) {
     out.push(`${indent}  ✖ ${v.rule} ${v.what}`, `${indent}    expected ${v.expected}; received ${v.received}`);
@@ -150,7 +162,7 @@ export function propertyText(p: PropertyResult, indent = '  '): string[] {
   if (p.violationCount > p.violations.length)
     out.push(`${indent}  … and ${p.violationCount - p.violations.length} more violations (history.json)`);
   for (const u of p.undecided) {
-    out.push(`${indent}  ? ${u.rule} ${u.what}: undecided, ${u.why}`);
+    out.push(`${indent}  ? ${u.rule} ${u.what}: undecided, ${u.why} (evidence of ${u.test})`);
     out.push(...evidenceText(u.evidence, `${indent}      `));
   }
   if (p.undecidedCount > p.undecided.length)
@@ -186,7 +198,7 @@ export function historyBlock(verdicts: readonly HistoryVerdict[], runDir?: strin
     )} as one history, ${indeterminate} indeterminate POSTs, checked in ${sum(verdicts, (v) => v.checkedInMs)} ms: ${marks}`,
   ];
   for (const v of verdicts) {
-    const shown = v.properties.filter((p) => p.status === 'failed' || p.status === 'inconclusive');
+    const shown = v.properties.filter((p) => p.status === 'failed' || p.status === 'inconclusive' || p.undecidedCount);
     if (several && shown.length) lines.push(`  ${v.project}: ${v.status}`);
     for (const p of shown) lines.push(...propertyText(p, several ? '    ' : '  '));
     if (!several && v.indeterminate.count) {
@@ -274,7 +286,7 @@ export function writeHistoryAllure(
           ? p.violations.map((x) => `${x.rule} ${x.what}: expected ${x.expected}; received ${x.received}`).join('\n')
           : p.status === 'inconclusive'
             ? `undecided: ${p.undecided[0]?.why ?? ''}`
-            : `${p.checked} checked over the run's history`;
+            : `${p.checked} checked over the run's history${p.undecidedCount ? `; ${p.undecidedCount} undecided, inconclusive for the evidence of ${[...new Set(p.undecided.map((u) => u.test))].join(', ')} alone` : ''}`;
       const result = {
         uuid,
         historyId,

@@ -1,5 +1,5 @@
 /**
- * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>]`
+ * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--without batchControl] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>]`
  *
  * The kill matrix: proves that each ledger rule the reference can break is caught by the suite. Every
  * fault of reference/faults.ts breaks one rule (on one operation, for `base@operation` faults). One
@@ -9,6 +9,9 @@
  *
  * `--clean-run` takes the clean project's results from a run of the same profile and code instead
  * (npm test passes its conformance run's folder): the suite is not run twice without faults.
+ * `--without` turns capability switches of the profile off, the clean project's too: a fault proven
+ * killed where a target grants no more than a sandbox does (no batch control, no notifications).
+ * (A sandbox-like profile has no admin API to register clients with a fault.)
  *
  * Verdicts: killed (a test failed the fault's rule), survived (none did: a missing or weak test), not
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
@@ -34,7 +37,7 @@ import { judgeRunHistory } from '../runner/history';
 import { historyViolations } from './lib/matrix';
 import { checkHistory, type HistoryVerdict } from '../checks/history';
 import { historiesByClientFaults, readRunHistory } from '../record/history';
-import { faultProject, type Fault } from '../ledger/kills';
+import { faultProject, withoutCapabilities, type Fault } from '../ledger/kills';
 
 /**
  * REF_FAULT_LATER_MS of the matrix's reference: its late faults act at once. A fault's few tests end
@@ -43,7 +46,7 @@ import { faultProject, type Fault } from '../ledger/kills';
 const HISTORY_FAULT_LATER_MS = 0;
 
 const USAGE =
-  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
+  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--without capability1,capability2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
 
 /**
  * Faults a batch holds at most: a batch is one worker, and a worker's start (Playwright's modules, the
@@ -55,6 +58,8 @@ const FAULTS_PER_BATCH = 32;
 interface Options {
   profile: string;
   only: string[];
+  /** Capability switches of the profile turned off. */
+  without: string[];
   scope: 'cited' | 'all';
   workers: number;
   /** Stop a fault's tests after this many kills (0 = run them all). */
@@ -71,6 +76,7 @@ export function parseMutationArgs(argv: string[]): Options {
       profile: { type: 'string', default: 'local' },
       project: { type: 'string' },
       only: { type: 'string', multiple: true, default: [] },
+      without: { type: 'string', multiple: true, default: [] },
       scope: { type: 'string', default: 'cited' },
       workers: { type: 'string' },
       'max-kills': { type: 'string', default: '3' },
@@ -84,6 +90,10 @@ export function parseMutationArgs(argv: string[]): Options {
     profile: values.project ?? values.profile!,
     only: values
       .only!.flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
+    without: values
+      .without!.flatMap((s) => s.split(','))
       .map((s) => s.trim())
       .filter(Boolean),
     scope: values.scope,
@@ -132,7 +142,7 @@ function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInf
 
 export async function mutation(options: Options): Promise<{ ok: boolean; matrix: Matrix }> {
   const started = Date.now();
-  const profile = loadProfile(options.profile);
+  const profile = withoutCapabilities(loadProfile(options.profile), options.without);
   if (profile.target.kind !== 'reference')
     throw new Error(`profile ${profile.name} does not target the reference service: faults can only be injected there`);
   const faults = selectFaults(faultCatalogue, options.only);
@@ -169,11 +179,12 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     workers: options.workers,
     clean: cleanTests === undefined,
     batches,
+    ...(options.without.length ? { without: options.without } : {}),
   };
   const planFile = path.join(runDir, 'mutation-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
   console.log(
-    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}${options.without.length ? ` without ${options.without.join(', ')}` : ''}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
   );
 
   const run = await runPlaywright(
@@ -201,6 +212,7 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     'npm run mutation --',
     `--profile ${profile.name}`,
     options.only.length ? `--only ${options.only.join(',')}` : '',
+    options.without.length ? `--without ${options.without.join(',')}` : '',
     options.scope !== 'cited' ? `--scope ${options.scope}` : '',
     options.cleanRun ? `--clean-run ${options.cleanRun}` : '',
   ]

@@ -3,11 +3,21 @@
  * shown: they are exchanged in the shape the profile declares (CXL-06), and a target that refuses
  * that shape blocks these tests instead of failing them. What each outcome means for the payment is
  * documented and strict: a payment whose pacs.002 already reads settled was certainly in a sent
- * batch, so its cancellation is rejected and it stays settled (CXL-03, no capability needed); with
- * batchControl the suite also cancels before the batch is sent (CXL-02).
+ * batch, so its cancellation is rejected and it stays settled (CXL-03, no capability needed); a
+ * cancellation sent right after its payment most likely meets a batch not yet sent, and where the
+ * target confirms it the payment never settles (CXL-02, no capability needed); with batchControl the
+ * suite also decides when the batch is sent, before and after the cancellation.
  */
 import { test, takes } from '../../fixtures/test';
-import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
+import {
+  awaitFinalStatus,
+  finalStatusAs,
+  readStatus,
+  submitPayment,
+  type SubmitResult,
+} from '../../client/flows/payment';
+import { submitReturn } from '../../client/flows/returns';
+import { buildPacs004 } from '../../messages/pacs004';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -33,6 +43,7 @@ import {
   locationNames,
   namesId,
   neverServerError,
+  notReadAs,
   notResolvedAs,
   readsAs,
   resolvedAs,
@@ -41,7 +52,7 @@ import {
 } from '../../checks/answers';
 import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
-import { requireId } from '../../checks/payment-answers';
+import { expectBusinessRefusal, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
@@ -298,6 +309,91 @@ test.describe('cancellation: after the payment settled', () => {
       'the payment stays settled',
       staysSettled(original!.final.txSts, after.txSts, api.profile.expectations),
     );
+  });
+});
+
+/** Payments paid and cancelled at once before every rejection is taken as the target's reading (§1 rule 4). */
+const CANCEL_ATTEMPTS = 3;
+
+test.describe('cancellation: right after its payment (no batch control)', () => {
+  // What a sandbox allows: no say in when a batch is sent, so the cancellation follows its payment at
+  // once, where the batch has most likely not been sent. Confirmed (camt.029, the profile's codes),
+  // §1 rule 3 returns the payment to the payer: it never settles accepted and the beneficiary cannot
+  // return it. Rejected each time, the batches were already sent (rule 4): that conforms, and leaves
+  // rule 3 nothing to judge here. An outcome the profile's codes do not name proves nothing.
+  test('a cancellation confirmed right after its payment: the payment never settles and cannot be returned', {
+    tag: ['@CXL-02', '@CXL-01'],
+  }, async ({ api, verdicts, clients, seed, granted }) => {
+    const beneficiary = beneficiaryOf(clients);
+    const expectations = api.profile.expectations;
+    let confirmed: { payment: Pacs008Message; paymentId: string } | undefined;
+    for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
+      const payment = paymentTo(beneficiary, `${seed}-${attempt}`);
+      const paymentId = await pay(api, verdicts, clients.primary, payment);
+      const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
+        label: 'cancel: right after paying (camt.056)',
+      });
+      verdicts.require(
+        'CXL-01',
+        'the cancellation of an own payment is accepted',
+        acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
+      );
+      const resolution = resolutionServed(
+        verdicts,
+        await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
+        'precondition',
+      );
+      verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {
+        ok: resolution.outcome !== 'other',
+        received: `sts.conf ${resolution.conf}`,
+      });
+      if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId };
+    }
+    if (!confirmed)
+      return verdicts.skip({
+        kind: 'not-applicable',
+        why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
+      });
+    const { payment, paymentId } = confirmed;
+    const now = await readStatus(api, paymentId, {
+      label: 'query status: the payment once its cancellation is confirmed',
+    });
+    verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(now.exchange, [200]));
+    verdicts.check(
+      'CXL-02',
+      'the payment whose cancellation was confirmed does not read accepted',
+      notReadAs(now.txSts, 'accepted', expectations),
+    );
+    // Paid after the cancellation, the control travels in the same batch or a later one: once it is
+    // final, the cancelled payment would have settled too.
+    const controlId = await pay(api, verdicts, clients.primary, paymentTo(beneficiary, `${seed}-control`));
+    const controlFinal = await awaitFinalStatus(api, controlId, {
+      label: 'query status of the control payment (pacs.002)',
+    });
+    verdicts.require(
+      'STS-08',
+      'the control payment paid after the cancellation settles',
+      endsIn(controlFinal, 'accepted'),
+    );
+    const later = await readStatus(api, paymentId, {
+      label: 'query status: the cancelled payment once the control payment settled',
+    });
+    verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(later.exchange, [200]));
+    verdicts.check(
+      'CXL-02',
+      'the payment whose cancellation was confirmed never settles accepted',
+      notReadAs(later.txSts, 'accepted', expectations),
+    );
+    // The money is back with the payer: the beneficiary has nothing to return.
+    if (!granted.has('beneficiarySide')) return;
+    const returned = await submitReturn(api, buildPacs004({ seed, original: payment }), {
+      client: beneficiary,
+      label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
+    });
+    await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
+      settle: finalStatusAs(api, beneficiary),
+      what: 'a return of the payment whose cancellation was confirmed is refused',
+    });
   });
 });
 

@@ -461,6 +461,25 @@ test('utf8: strict refuses invalid UTF-8 as malformed; lenient decodes it with U
   assert.equal((await h.post('pacs008/v10', lenient, tl, bytes)).status, 201);
 });
 
+test('utf8 detect: a body in UTF-16 or UTF-32 is read in its own encoding (as json.loads reads bytes); invalid UTF-8 stays malformed', async () => {
+  const strict = await h.client();
+  const detect = await h.client({ dialect: { utf8: 'detect' } });
+  const text = JSON.stringify(pacs008());
+  const utf16 = Buffer.from(`\ufeff${text}`, 'utf16le');
+  const utf32 = Buffer.alloc(text.length * 4);
+  for (let i = 0; i < text.length; i++) utf32.writeUInt32BE(text.charCodeAt(i), i * 4);
+  const ts = await h.token(strict);
+  assert.equal((await h.post('pacs008/v10', strict, ts, utf16)).status, 400);
+  const td = await h.token(detect);
+  assert.equal((await h.post('pacs008/v10', detect, td, utf16)).status, 201);
+  // The same message in other encodings: its msgId read, so a repeat.
+  assert.equal((await h.post('pacs008/v10', detect, td, Buffer.from(text, 'utf16le').swap16())).status, 200);
+  assert.equal((await h.post('pacs008/v10', detect, td, utf32)).status, 200);
+  const bytes = Buffer.from(text.replace('"Alice"', '"Al\u0001ice"'), 'utf8');
+  bytes[bytes.indexOf(0x01)] = 0xff;
+  assert.equal((await h.post('pacs008/v10', detect, td, bytes)).status, 400);
+});
+
 test('every 401 carries WWW-Authenticate, also when a dialect maps forbidden or missingHeader to 401', async () => {
   const c = await h.client({ dialect: { refusalStatus: { forbidden: 401, missingHeader: 401 } } });
   const other = await h.client();

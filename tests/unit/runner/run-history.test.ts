@@ -11,7 +11,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import RunFolderReporter from '../../../runner/reporters/run-record';
-import { historyBlock, historyRecord, judgeRunHistory, writeHistoryAllure } from '../../../runner/history';
+import {
+  historyBlock,
+  historyRecord,
+  historyRuleOutcomes,
+  judgeRunHistory,
+  writeHistoryAllure,
+} from '../../../runner/history';
 import { checkHistory, type HistoryVerdict } from '../../../checks/history';
 import {
   historiesByClientFaults,
@@ -268,7 +274,147 @@ test('visibility: a stranger reading a payment is a violation; its beneficiary m
   assert.equal(property(checkHistory([beneficiary.history()]), 'visibility').status, 'passed');
   const unknown = settledPayment(new Worker(0).client('A', '111111').client('D'));
   unknown.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1' }, { s: 200 });
-  assert.equal(property(checkHistory([unknown.history()]), 'visibility').status, 'inconclusive');
+  const undecided = property(checkHistory([unknown.history()]), 'visibility');
+  assert.deepEqual([undecided.undecidedCount, undecided.violationCount], [1, 0]);
+});
+
+test('visibility from the target’s answers: a body the history could not read (UTF-16) leaves whose payment it is to the incoming view the target served', () => {
+  /** A payment whose body said nothing the recorder could read: no msgId, sort code or amount. */
+  const unreadable = (w: Worker): Worker =>
+    w
+      .exchange({ op: 'submitPayment', m: 'POST', c: 'A', h: 'utf16' }, { s: 201, id: 'P1' })
+      .exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'PEND' });
+  const before = unreadable(new Worker(0).client('A', '111111').client('B', '222222'));
+  before.exchange({ op: 'incomingPayment', m: 'GET', c: 'B', id: 'P1' }, { s: 200 });
+  assert.equal(
+    property(checkHistory([before.history()]), 'visibility').undecidedCount,
+    1,
+    'an incoming view that names no creditor agent decides nothing',
+  );
+  // B reads the status first, then its incoming view names B's sort code: both reads are decided.
+  const told = unreadable(new Worker(0).client('A', '111111').client('B', '222222'));
+  told.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'PEND' });
+  told.exchange({ op: 'incomingPayment', m: 'GET', c: 'B', id: 'P1' }, { s: 200, bm: '222222' });
+  const v = checkHistory([told.history()]);
+  assert.equal(property(v, 'visibility').status, 'passed', JSON.stringify(property(v, 'visibility').undecided));
+  assert.equal(property(v, 'visibility').undecidedCount, 0);
+  assert.equal(v.status, 'passed');
+  // The target’s own view says whose payment it is: a stranger it served is a violation, that view its evidence.
+  const stranger = unreadable(new Worker(0).client('A', '111111').client('B', '222222').client('C', '333333'));
+  stranger.exchange({ op: 'incomingPayment', m: 'GET', c: 'B', id: 'P1' }, { s: 200, bm: '222222' });
+  stranger.exchange({ op: 'paymentStatus', m: 'GET', c: 'C', id: 'P1' }, { s: 200, st: 'PEND' });
+  const seen = property(checkHistory([stranger.history()]), 'visibility');
+  assert.equal(seen.status, 'failed');
+  assert.equal(seen.violations[0]?.rule, 'STS-13');
+  assert.deepEqual(
+    seen.violations[0]?.evidence.map((e) => e.answer),
+    ['201 naming P1', '200 naming creditor agent 222222', '200 txSts PEND'],
+    'the payment, the incoming view that named its beneficiary, the stranger’s read',
+  );
+  const served = unreadable(new Worker(0).client('A', '111111').client('C', '333333'));
+  served.exchange({ op: 'incomingPayment', m: 'GET', c: 'C', id: 'P1' }, { s: 200, bm: '222222' });
+  assert.equal(
+    property(checkHistory([served.history()]), 'visibility').violations[0]?.rule,
+    'INC-03',
+    'an incoming view served to a client it does not name',
+  );
+});
+
+test('an undecided judgement leaves its own test’s evidence inconclusive, not the property, unless it is all the property has', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222').client('D'));
+  w.lines.push({ k: 'by', x: 0, by: 'robustness › a UTF-16 encoded body' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'ACCC' });
+  w.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1', x: 0 }, { s: 200 });
+  const v = checkHistory([w.history()]);
+  const visibility = property(v, 'visibility');
+  assert.equal(visibility.status, 'passed', 'the beneficiary’s decided read stands');
+  assert.equal(visibility.undecidedCount, 1);
+  assert.equal(visibility.undecided[0]?.test, 'robustness › a UTF-16 encoded body');
+  assert.deepEqual(visibility.undecidedRules, ['INC-03'], 'INC-03 had no other evidence');
+  assert.equal(v.status, 'passed');
+  const outcomes = historyRuleOutcomes(v).find((o) => o.test.includes('visibility'))!.outcomes;
+  assert.deepEqual(
+    outcomes.map((o) => o.rule),
+    ['STS-13', 'CXL-07'],
+    'a rule judged only undecided is not said to pass',
+  );
+  const record = historyRecord([v]);
+  assert.equal(record.status, 'passed');
+  assert.equal(record.projects[0]?.undecided?.[0]?.test, 'robustness › a UTF-16 encoded body');
+  assert.match(
+    historyBlock([v]).join('\n'),
+    /visibility +passed, 3 checked \(1 undecided, inconclusive for their tests alone\)/,
+  );
+  const only = new Worker(0).client('A', '111111').client('D');
+  only.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100' }, { s: 201, id: 'P1' });
+  only.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1' }, { s: 200 });
+  assert.equal(checkHistory([only.history()]).status, 'inconclusive', 'its only evidence');
+});
+
+test('cancellation: a payment whose cancellation the target confirmed never settles accepted (CXL-02); settled first, the confirmation breaks CXL-03', () => {
+  const resolution = { confirmed: ['CNCL'], rejected: ['RJCR'] };
+  const history = (w: Worker) => ({ ...w.history(), meta: { ...w.history().meta!, resolution } });
+  /** A pays B, cancels at once, and reads the camt.029 by the id the camt.056 answer named. */
+  const cancelled = (conf: string): Worker =>
+    new Worker(0)
+      .client('A', '111111')
+      .client('B', '222222')
+      .exchange(
+        { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', tx: 'T-M1', e2e: 'E-M1', bm: '222222', amt: '10000' },
+        { s: 201, id: 'P1' },
+      )
+      .exchange({ op: 'cancel', m: 'POST', c: 'A', key: 'X1', om: 'M1', ot: 'T-M1', oe: 'E-M1' }, { s: 201, id: 'C1' })
+      .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'C1' }, { s: 200, st: conf });
+  const kept = cancelled('CNCL').exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CANC' });
+  const clean = property(checkHistory([history(kept)]), 'cancellation');
+  assert.deepEqual([clean.status, clean.checked], ['passed', 1]);
+  // The target said cancelled, then the money moved all the same (a read later, by the pool).
+  const settles = cancelled('CNCL').exchange(
+    { op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' },
+    { s: 200, st: 'CANC' },
+  );
+  const later = new Worker(1, 60_000).client('A');
+  later.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  const broken = property(checkHistory([history(settles), history(later)]), 'cancellation');
+  assert.equal(broken.status, 'failed');
+  assert.equal(broken.violations[0]?.rule, 'CXL-02');
+  assert.deepEqual(
+    broken.violations[0]?.evidence.map((e) => e.answer),
+    ['201 naming P1', '201 naming C1', '200 sts.conf CNCL', '200 txSts ACCC'],
+    'the payment, its cancellation, the confirmation and the settled read',
+  );
+  // A return of it accepted: the money went back twice.
+  const returned = cancelled('CNCL')
+    .exchange(
+      { op: 'returnPayment', m: 'POST', c: 'B', key: 'R1', om: 'M1', ot: 'T-M1', oe: 'E-M1', amt: '10000' },
+      { s: 201, id: 'R1' },
+    )
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'R1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([history(returned)]), 'cancellation').violations[0]?.rule, 'CXL-02');
+  // A rejected cancellation, or one whose answer the profile's codes do not name, proves nothing.
+  for (const conf of ['RJCR', 'PDCR']) {
+    const w = cancelled(conf).exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+    assert.equal(property(checkHistory([history(w)]), 'cancellation').status, 'not exercised', conf);
+  }
+  // Read settled before the cancellation was asked, then confirmed: its batch was sent, rule 4 (CXL-03).
+  const first = new Worker(0)
+    .client('A', '111111')
+    .exchange(
+      { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', tx: 'T-M1', e2e: 'E-M1', amt: '10000' },
+      { s: 201, id: 'P1' },
+    )
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' })
+    .exchange({ op: 'cancel', m: 'POST', c: 'A', key: 'X1', om: 'M1', ot: 'T-M1' }, { s: 201, id: 'C1' })
+    // Read by the payment's own id (GET camt029/{paymentsServiceId} of §1 rule 5).
+    .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CNCL' });
+  assert.equal(property(checkHistory([history(first)]), 'cancellation').violations[0]?.rule, 'CXL-03');
+  // Another client's camt.056 naming the same references cancels nothing of A's.
+  const stranger = cancelled('CNCL');
+  stranger.lines.forEach((l) => {
+    if (l.k === 'i' && l.op === 'cancel') l.c = 'C';
+  });
+  stranger.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([history(stranger)]), 'cancellation').status, 'not exercised');
 });
 
 test('a request whose answer never came (its worker stopped) is indeterminate', () => {

@@ -13,7 +13,7 @@ import type { Reading } from '../ledger/readings';
 import type { Exchange } from '../transport/http';
 import { loadedIsoSchemas, type IsoFinding } from '../messages/iso20022/validate';
 import { isoMessageOf } from '../messages/iso20022/versions';
-import { answered, type Expectation, type Verdicts } from './verdicts';
+import { answered, notRefused, type Expectation, type Verdicts } from './verdicts';
 
 /** "`grpHdr.msgId` = "…36 characters…": [facet 'maxLength'] … (Max35Text)". */
 export const describeFinding = (f: IsoFinding): string =>
@@ -55,4 +55,15 @@ export function answerHeldToIso(
 export function otherCreditorPlaceReading(expectations: Expectations): Reading {
   const place = expectations.returnCreditorName;
   return place === undefined ? 'either' : place === 'either' ? 'allow' : 'refuse';
+}
+
+/**
+ * A return that must be accepted carries the creditor name where the profile reads it (ISO-03): where
+ * the profile names the place and enforces its assumptions it is trusted, and a refusal is the
+ * documented rule's; otherwise a refusal may be that place's, and the test is blocked by ISO-03,
+ * whose own test reports it.
+ */
+export function creditorPlaceHeld(verdicts: Verdicts, exchange: Exchange): void {
+  if (verdicts.enforcing && verdicts.profile.expectations.returnCreditorName !== undefined) return;
+  verdicts.gate('ISO-03', 'the target reads a return’s creditor name where the profile says', notRefused(exchange));
 }

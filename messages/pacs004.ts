@@ -101,7 +101,7 @@ export interface OriginalTxRef {
   dbtrAgt: FinInstn;
   cdtrAgt: FinInstn;
   /** The name at cdtr.pty.nm (the table, ISO's Party40Choice) or, where the target reads the example, at cdtr.nm. */
-  cdtr: { nm?: string; pty?: { nm: string; pstlAdr?: PostalAddress; id?: OrgId } };
+  cdtr: { nm?: string; pty?: { nm?: string; pstlAdr?: PostalAddress; id?: OrgId } };
   cdtrAcct: { id: { iban: string } };
   ultmtCdtr?: { pty: { nm?: string; id?: OrgId } };
   purp?: string;
@@ -274,7 +274,11 @@ export function buildPacs004Content(
       dbtrAcct: { nm: tx.dbtrAcct.nm, id: { iban: dbtrIban } },
       dbtrAgt,
       cdtrAgt,
-      cdtr: options.creditorName === 'direct' ? { nm: creditor.nm } : { pty: creditor },
+      // The example's place moves the name only: the creditor's address and BIC stay where the table has them.
+      cdtr:
+        options.creditorName === 'direct'
+          ? { nm: creditor.nm, pty: { pstlAdr: cdtrAdr, id: cdtrId } }
+          : { pty: creditor },
       cdtrAcct: { id: { iban: cdtrIban } },
       ultmtCdtr: { pty: { nm: ultmtCdtrName, id: ultmtCdtrId } },
     },
@@ -343,7 +347,7 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
             dbtrAcct: { id: { iban: ref.dbtrAcct.id.iban } },
             dbtrAgt: structuredClone(ref.dbtrAgt),
             cdtrAgt: structuredClone(ref.cdtrAgt),
-            cdtr: ref.cdtr.pty ? { pty: { nm: ref.cdtr.pty.nm } } : { nm: ref.cdtr.nm },
+            cdtr: ref.cdtr.nm !== undefined ? { nm: ref.cdtr.nm } : { pty: { nm: ref.cdtr.pty?.nm } },
             cdtrAcct: { id: { iban: ref.cdtrAcct.id.iban } },
           },
         },

@@ -6,6 +6,7 @@
  * service never saw, where the profile says it accepts their return (client/flows/returns.ts).
  */
 import { test, takes } from '../../fixtures/test';
+import { creditorPlaceHeld } from '../../checks/iso20022';
 import { returnCases, type ReturnCase } from '../../cases/pacs004-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
@@ -92,6 +93,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
       // The suite chose the original: a refused twin blocks by what the choice rests on (RTR-36 for one the
       // target never saw, INC-06 for the client's own on-us payment), whose own test reports it.
       const chosen = known ? verdicts.originalAssumption : 'RTR-36';
+      creditorPlaceHeld(verdicts, twinAnswer.exchange);
       twinAccepted(verdicts, twinAnswer.exchange, { rule: 'RTR-01', ...(chosen ? { refusalBlockedBy: chosen } : {}) });
 
       // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.

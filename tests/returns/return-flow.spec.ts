@@ -8,6 +8,7 @@
  * run by tests/unit/runner/observation-links.test.ts.
  */
 import { test, takes } from '../../fixtures/test';
+import { creditorPlaceHeld } from '../../checks/iso20022';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../arrange/observation-catalogue';
 import {
   endsIn,
@@ -53,6 +54,7 @@ test('flow: pay → notify → read incoming → full return → statuses', {
     seen.answer.exchange,
     seen.final?.statusClass === 'rejected' ? seen.final.history.join(' → ') : undefined,
   );
+  creditorPlaceHeld(verdicts, seen.answer.exchange);
   verdicts.check('RTR-01', 'the full return is accepted', acceptedAnswer(seen.answer.exchange));
   verdicts.checkOrStop(
     'RTR-35',
@@ -83,6 +85,7 @@ test('flow: cancel after the batch is sent → rejected → the beneficiary retu
     notResolvedAs(seen.resolution, 'confirmed', api.profile.messages.resolution.confirmed),
   );
   verdicts.check('CXL-03', 'the payment settles', endsIn(seen.final, 'accepted'));
+  creditorPlaceHeld(verdicts, seen.returned.exchange);
   for (const rule of ['RTR-18', 'RTR-23'])
     verdicts.check(
       rule,

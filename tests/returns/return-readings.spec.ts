@@ -10,7 +10,7 @@ import { returnReadingCases } from '../../cases/pacs004-readings';
 import { applyEdits } from '../../cases/field-rows';
 import { creditorNameOf, originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import { answeredAsRead, twinAccepted } from '../../checks/answers';
-import { otherCreditorPlaceReading } from '../../checks/iso20022';
+import { creditorPlaceHeld, otherCreditorPlaceReading } from '../../checks/iso20022';
 
 test.describe('return (pacs.004): §2.5’s spellings where ISO 20022 differs', { tag: '@op:returnPayment' }, () => {
   for (const c of returnReadingCases) {
@@ -23,6 +23,7 @@ test.describe('return (pacs.004): §2.5’s spellings where ISO 20022 differs', 
         client: returner,
         label: 'valid twin: return the payment (pacs.004)',
       });
+      creditorPlaceHeld(verdicts, twin.exchange);
       twinAccepted(verdicts, twin.exchange, {
         rule: 'RTR-01',
         ...(verdicts.originalAssumption ? { refusalBlockedBy: verdicts.originalAssumption } : {}),

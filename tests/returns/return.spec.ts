@@ -22,6 +22,7 @@ import {
   acceptedAnswer,
   hasStatus,
 } from '../../checks/answers';
+import { creditorPlaceHeld } from '../../checks/iso20022';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
@@ -44,6 +45,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const message = returnFor(api, { seed, original: originals[0]! });
     const { exchange } = await submitReturn(api, message, { client: returner });
     verdicts.originalHeld(exchange);
+    creditorPlaceHeld(verdicts, exchange);
     const declared = api.profile.expectations.returnAnswer ?? 'data';
     const accepted = verdicts.check(
       'RTR-01',
@@ -87,6 +89,7 @@ test.describe('return (pacs.004): accepted returns', () => {
       label: 'return with only the required fields (pacs.004)',
     });
     verdicts.originalHeld(exchange);
+    creditorPlaceHeld(verdicts, exchange);
     verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange));
   });
 
@@ -101,6 +104,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     const message = returnFor(api, { seed, original: originals[0]! });
     const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
     verdicts.originalHeld(first.exchange);
+    creditorPlaceHeld(verdicts, first.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
     verdicts.check('RTR-05', 'the repeated return gets 200', hasStatus(repeat.exchange, [200]));

@@ -31,6 +31,7 @@ export type Activity =
   | 'keys and signing'
   | 'test steps: stack capture'
   | 'evidence: redaction, transcripts'
+  | 'ISO 20022 validation'
   | 'report writing'
   | 'HTTP'
   | 'IPC runner ↔ workers'
@@ -78,6 +79,11 @@ const ENCLOSING: readonly Matcher[] = [
   {
     activity: 'evidence: redaction, transcripts',
     matches: (f) => /\/transport\/(redact|transcript)\.ts$/.test(f.url) || f.functionName === 'writeTranscript',
+  },
+  // libxml2 and the JSON ↔ XML mapping, the suite's (messages/iso20022/) and the reference's (iso-schema.ts).
+  {
+    activity: 'ISO 20022 validation',
+    matches: (f) => /node_modules\/libxml2-wasm\/|\/messages\/iso20022\/|\/reference\/iso-schema\.ts$/.test(f.url),
   },
   {
     activity: 'report writing',

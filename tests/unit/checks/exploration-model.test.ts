@@ -59,7 +59,7 @@ const back = (
   final?: MoneyBack['final'],
   by: MoneyBack['by'] = 'beneficiary',
 ): MoneyBack => ({ label: `${kind} X`, kind, by, amount, http, id: `id-${kind}`, ...(final ? { final } : {}) });
-const shape = { refundShapeConfirmed: true };
+const shape = { refundShapeConfirmed: true, returnShapeConfirmed: true };
 
 test('money that went back counts from evidence: refused is nothing, 2xx is maybe until its status is final', () => {
   assert.equal(counted(back('refund', 100n, 400)), 'no');
@@ -108,29 +108,38 @@ test('MNY-01: holds within the original; maybes that alone break it are followed
 });
 
 test('a return: the beneficiary, the whole amount, once, never after a refund; accepted when all of that holds', () => {
-  assert.deepEqual(pick(expectReturn(settled(), 'stranger', 10_000n)), ['refused', 'RTR-39']);
-  assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 5_000n)), ['refused', 'RTR-33']);
+  assert.deepEqual(pick(expectReturn(settled(), 'stranger', 10_000n, shape)), ['refused', 'RTR-39']);
+  assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 5_000n, shape)), ['refused', 'RTR-33']);
   assert.deepEqual(
-    pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201, 'accepted')] }), 'beneficiary', 10_000n)),
+    pick(
+      expectReturn(settled(10_000n, { back: [back('refund', 1n, 201, 'accepted')] }), 'beneficiary', 10_000n, shape),
+    ),
     ['refused', 'MNY-01'],
   );
   assert.deepEqual(
-    pick(expectReturn(settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }), 'beneficiary', 10_000n)),
+    pick(
+      expectReturn(
+        settled(10_000n, { back: [back('return', 10_000n, 201, 'accepted')] }),
+        'beneficiary',
+        10_000n,
+        shape,
+      ),
+    ),
     ['refused', 'RTR-38'],
   );
   assert.deepEqual(
-    pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201)] }), 'beneficiary', 10_000n)),
+    pick(expectReturn(settled(10_000n, { back: [back('refund', 1n, 201)] }), 'beneficiary', 10_000n, shape)),
     ['either'],
     'the refund may still be rejected',
   );
   assert.deepEqual(
-    pick(expectReturn(settled(10_000n, { status: undefined }), 'beneficiary', 10_000n)),
+    pick(expectReturn(settled(10_000n, { status: undefined }), 'beneficiary', 10_000n, shape)),
     ['either'],
     'not known to have settled',
   );
-  assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 10_000n)), ['accepted', 'RTR-01']);
+  assert.deepEqual(pick(expectReturn(settled(), 'beneficiary', 10_000n, shape)), ['accepted', 'RTR-01']);
   assert.deepEqual(
-    pick(expectReturn(settled(10_000n, { shadowed: true }), 'beneficiary', 10_000n)),
+    pick(expectReturn(settled(10_000n, { shadowed: true }), 'beneficiary', 10_000n, shape)),
     ['accepted', 'XCL-01'],
     'another client reusing the ids changes nothing',
   );
@@ -161,7 +170,7 @@ test('a refund: part of the payment, never the whole at once, never beyond it, n
   );
   assert.deepEqual(pick(expectRefund(settled(), 'beneficiary', 100n, shape)), ['accepted', 'RFD-01']);
   assert.deepEqual(
-    pick(expectRefund(settled(), 'beneficiary', 100n, { refundShapeConfirmed: false })),
+    pick(expectRefund(settled(), 'beneficiary', 100n, { refundShapeConfirmed: false, returnShapeConfirmed: true })),
     ['either'],
     'the pacs.007 shape is an assumption until a refund in it was accepted',
   );
@@ -387,3 +396,14 @@ test('a counterexample replays from one variable: its lane, seed, path and the c
 function pick(e: ReturnType<typeof expectReturn>): string[] {
   return e.answer === 'either' ? ['either'] : [e.answer, e.rule];
 }
+
+test('a return is open until one with the creditor name where the profile reads it was accepted (ISO-03)', () => {
+  const unconfirmed = expectReturn(settled(), 'beneficiary', 10_000n, {
+    refundShapeConfirmed: true,
+    returnShapeConfirmed: false,
+  });
+  assert.deepEqual(
+    [unconfirmed.answer, 'assumption' in unconfirmed ? unconfirmed.assumption : undefined],
+    ['either', 'ISO-03'],
+  );
+});

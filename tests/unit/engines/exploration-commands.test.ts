@@ -26,7 +26,10 @@ const kit = (amounts: bigint[], stranger = true): ModelKit => ({
   clients: stranger ? { stranger: { clientId: 'stranger' } as never } : {},
 });
 const model = (amounts: bigint[] = [10_000n], options: { stranger?: boolean; budget?: number } = {}): SequenceModel =>
-  new SequenceModel(kit(amounts, options.stranger ?? true), options.budget ?? 20, { refundShapeConfirmed: true });
+  new SequenceModel(kit(amounts, options.stranger ?? true), options.budget ?? 20, {
+    refundShapeConfirmed: true,
+    returnShapeConfirmed: true,
+  });
 
 const EVERY_KIND: Step[] = [
   { do: 'pay', cents: 100 },

@@ -171,7 +171,7 @@ const SWITCHES: Readonly<
       field: string;
       seen: 'includes' | 'only' | 'status-path';
       when?: (dialect: Row) => boolean;
-      as?: (value: Level) => Level;
+      as?: (value: Level, dialect: Row) => Level;
     }
   >
 > = {
@@ -213,7 +213,29 @@ const SWITCHES: Readonly<
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
-  amountDigits: { field: 'expectations.amountDigits', seen: 'only' },
+  // A hub that validates against the XSD refuses the 19-digit probe by ISO's totalDigits 18 first.
+  amountDigits: {
+    field: 'expectations.amountDigits',
+    seen: 'only',
+    when: (dialect) => dialect.isoValidation !== 'xsd',
+  },
+  // The XSD refuses each of §2.5's own spellings; a reader of §2.5's table takes them.
+  isoValidation: {
+    field: 'expectations.returnSpecSpellings',
+    seen: 'only',
+    as: (value) => (value === 'xsd' ? 'refuse' : 'allow'),
+  },
+  // Under the XSD only ISO's place passes, whatever the field says.
+  returnCreditorName: {
+    field: 'expectations.returnCreditorName',
+    seen: 'only',
+    as: (value, dialect) => (dialect.isoValidation === 'xsd' ? 'party' : value),
+  },
+  partyName: {
+    field: 'expectations.partyWithoutName',
+    seen: 'only',
+    as: (value) => (value === 'optional' ? 'allow' : 'refuse'),
+  },
   // Returns are answered in every dialect (camt.056 and pacs.007 only in the root a dialect accepts).
   acceptanceStatus: { field: 'expectations.acceptanceStatus.returnPayment', seen: 'only' },
   // Passed through before the accepted code, so interim: unless it is the accepted code itself.
@@ -239,7 +261,7 @@ const SWITCHES: Readonly<
 function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
   return Object.entries(SWITCHES).flatMap(([name, { field, seen, when, as }]) => {
     if (!(name in dialect.fields) || (when && !when(dialect.fields))) return [];
-    const value = as ? as(dialect.fields[name]!) : dialect.fields[name]!;
+    const value = as ? as(dialect.fields[name]!, dialect.fields) : dialect.fields[name]!;
     const observed = answers.get(field) ?? [];
     const ok =
       seen === 'includes'

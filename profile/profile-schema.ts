@@ -220,6 +220,9 @@ const expectations = Strict(
     ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
     scaJtiReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT jti')),
+    scaNonceReplay: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT nonce, in a new token over another message'),
+    ),
     amountPrecision: Type.Optional(
       OneOf(
         ['refuse', 'accept', 'either'],

@@ -81,6 +81,8 @@ export interface Dialect {
   assertionReplay: 'refuse' | 'allow';
   /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
   scaJtiReplay: 'refuse' | 'allow';
+  /** A reused nonce of an SCA JWT (a new token over another message): §5 calls it a "unique message ID, freely defined" and names no result. */
+  scaNonceReplay: 'refuse' | 'allow';
   /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
   cancellationRequestRoot: 'fitoFIPmtCxlReq' | 'FIToFIPmtCxlReq';
   /** Root element of the camt.029 served. */
@@ -162,6 +164,7 @@ export const defaultDialect: Dialect = {
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
   scaJtiReplay: 'refuse',
+  scaNonceReplay: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
@@ -202,6 +205,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     businessRejection: 'status',
     assertionReplay: 'allow',
     scaJtiReplay: 'allow',
+    scaNonceReplay: 'allow',
   },
   // A target that accepts the flows it does not show with 202 and a Location header.
   'accepts-202': { ...defaultDialect, name: 'accepts-202', acceptanceStatus: 202 },
@@ -226,6 +230,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],
   scaJtiReplay: ['refuse', 'allow'],
+  scaNonceReplay: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],

@@ -220,6 +220,9 @@ const expectations = Strict(
     ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
     scaJtiReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT jti')),
+    rtrIdReuse: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a new return reusing the rtrId of an earlier one, for another payment'),
+    ),
     scaNonceReplay: Type.Optional(
       OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT nonce, in a new token over another message'),
     ),

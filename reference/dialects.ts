@@ -81,6 +81,8 @@ export interface Dialect {
   assertionReplay: 'refuse' | 'allow';
   /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
   scaJtiReplay: 'refuse' | 'allow';
+  /** A new return (another msgId) reusing an rtrId of the caller's earlier returns: §2.5 says it "must uniquely identify each request" and names no result. */
+  rtrIdReuse: 'refuse' | 'allow';
   /** A reused nonce of an SCA JWT (a new token over another message): §5 calls it a "unique message ID, freely defined" and names no result. */
   scaNonceReplay: 'refuse' | 'allow';
   /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
@@ -165,6 +167,7 @@ export const defaultDialect: Dialect = {
   assertionReplay: 'refuse',
   scaJtiReplay: 'refuse',
   scaNonceReplay: 'refuse',
+  rtrIdReuse: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
@@ -231,6 +234,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   assertionReplay: ['refuse', 'allow'],
   scaJtiReplay: ['refuse', 'allow'],
   scaNonceReplay: ['refuse', 'allow'],
+  rtrIdReuse: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],

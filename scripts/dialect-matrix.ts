@@ -30,7 +30,7 @@ import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
-import { readingCases } from '../cases/sca-cases';
+import { readingQuestions } from '../engines/discovery/choices';
 import { readingFieldOf } from '../ledger/readings';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
@@ -196,10 +196,10 @@ const SWITCHES: Readonly<
   businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
   idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
   assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },
-  // A header row the spec leaves open: the reference names its dialect field as the profile names the reading's.
+  // A request the spec leaves open: the reference names its dialect field as the profile names the reading's.
   ...Object.fromEntries(
-    readingCases().map((c) => {
-      const field = readingFieldOf(c.reading!);
+    readingQuestions.map(({ rule }) => {
+      const field = readingFieldOf(rule);
       return [field, { field: `expectations.${field}`, seen: 'only' as const }];
     }),
   ),

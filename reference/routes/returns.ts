@@ -58,9 +58,11 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   // From here to the booking below there is no await: the check and the booking are one step, so
   // concurrent returns and refunds of one original cannot all pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
-  // §2.5: rtrId "must uniquely identify each request". A repeat of the same request came back above by
-  // its msgId; a new request (another msgId) under an rtrId the caller already used is a duplicate.
+  // §2.5: rtrId "must uniquely identify each request", the client's duty. A repeat of the same request
+  // came back above by its msgId; a new request (another msgId) under an rtrId the caller already used is
+  // a duplicate where the dialect refuses one (the spec names no result of it).
   const rtrIdReused =
+    sub.caller.dialect.rtrIdReuse === 'refuse' &&
     fields.rtrId !== '' &&
     !faults.has('return-rtrid-reuse-accepted') &&
     ctx.store.findReturnById(client.clientId, fields.rtrId) !== undefined;

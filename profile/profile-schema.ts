@@ -220,6 +220,12 @@ const expectations = Strict(
     ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
     scaJtiReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT jti')),
+    payerIncomingRead: Type.Optional(
+      OneOf(
+        ['refuse', 'allow', 'either'],
+        'the payer reading its own payment through the incoming endpoint (GET pacs008/{id}), the beneficiary’s view',
+      ),
+    ),
     rtrIdReuse: Type.Optional(
       OneOf(['refuse', 'allow', 'either'], 'a new return reusing the rtrId of an earlier one, for another payment'),
     ),

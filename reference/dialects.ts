@@ -81,6 +81,8 @@ export interface Dialect {
   assertionReplay: 'refuse' | 'allow';
   /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
   scaJtiReplay: 'refuse' | 'allow';
+  /** The payer's read of its own payment through the incoming endpoint, the beneficiary's view (the spec does not say the payer is refused it). */
+  payerIncomingRead: 'refuse' | 'allow';
   /** A new return (another msgId) reusing an rtrId of the caller's earlier returns: §2.5 says it "must uniquely identify each request" and names no result. */
   rtrIdReuse: 'refuse' | 'allow';
   /** A reused nonce of an SCA JWT (a new token over another message): §5 calls it a "unique message ID, freely defined" and names no result. */
@@ -168,6 +170,7 @@ export const defaultDialect: Dialect = {
   scaJtiReplay: 'refuse',
   scaNonceReplay: 'refuse',
   rtrIdReuse: 'refuse',
+  payerIncomingRead: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
@@ -235,6 +238,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   scaJtiReplay: ['refuse', 'allow'],
   scaNonceReplay: ['refuse', 'allow'],
   rtrIdReuse: ['refuse', 'allow'],
+  payerIncomingRead: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],

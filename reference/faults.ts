@@ -321,7 +321,12 @@ const globalFaultCatalogue = [
   f(
     'incoming-readable-by-any-client',
     'INC-03',
-    'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary.',
+    'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary: an institution with no part in the payment reads it.',
+  ),
+  f(
+    'incoming-readable-by-payer',
+    'INC-07',
+    'GET pacs008/v08 serves a payment to its payer whatever the dialect’s payerIncomingRead.',
   ),
   // Cancellation
   f(

@@ -31,11 +31,7 @@ async function readIncoming(
   const payerReads =
     transfer.clientId === client.clientId &&
     (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));
-  if (
-    transfer.beneficiaryClientId !== client.clientId &&
-    !payerReads &&
-    !faults.has('incoming-readable-by-any-client')
-  )
+  if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
   const stored = readMessage(transfer.message);
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;

@@ -275,8 +275,8 @@ const expectations = Strict(
     ),
     scaOnCancellation: Type.Optional(
       OneOf(
-        ['required', 'notRequired', 'either'],
-        'whether camt.056 carries and is checked by the sca-token: §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
+        ['required', 'notRequired', 'verifiedWhenPresent', 'either'],
+        'whether camt.056 carries and is checked by the sca-token: required (and checked), not required (nor checked), or verified when present (not required, checked when sent); §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
       ),
     ),
     rejectTrigger: Type.Optional(

@@ -101,8 +101,11 @@ export interface Dialect {
   utf8: 'strict' | 'lenient';
   /** The data member echoing grpHdr.msgId: §2.3's example writes paymentId, its field table paymentsId. */
   msgIdEchoName: 'paymentId' | 'paymentsId';
-  /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
-  scaOnCancellation: 'required' | 'notRequired';
+  /**
+   * §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, not
+   * (neither required nor checked), or verified when present (not required, checked when sent).
+   */
+  scaOnCancellation: 'required' | 'notRequired' | 'verifiedWhenPresent';
   /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
@@ -246,7 +249,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   extraInput: ['refuse', 'accept'],
   utf8: ['strict', 'lenient'],
   msgIdEchoName: ['paymentId', 'paymentsId'],
-  scaOnCancellation: ['required', 'notRequired'],
+  scaOnCancellation: ['required', 'notRequired', 'verifiedWhenPresent'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only'],
   amountPrecision: ['refuse', 'accept'],

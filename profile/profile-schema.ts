@@ -226,6 +226,9 @@ const expectations = Strict(
         'the payer reading its own payment through the incoming endpoint (GET pacs008/{id}), the beneficiary’s view',
       ),
     ),
+    refundUnknownRoot: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a pacs.007 under a root nobody declared (the spec does not name its root)'),
+    ),
     rtrIdReuse: Type.Optional(
       OneOf(['refuse', 'allow', 'either'], 'a new return reusing the rtrId of an earlier one, for another payment'),
     ),
@@ -249,6 +252,12 @@ const expectations = Strict(
       OneOf(
         ['data', 'id-only', 'any'],
         'the answer to an accepted pacs.004 (not shown): a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx body',
+      ),
+    ),
+    cancelAnswer: Type.Optional(
+      OneOf(
+        ['data', 'id-only', 'any'],
+        'the answer to an accepted camt.056 (not shown): a data object like §2.3 (paymentsServiceId, status PENDING, creationDateTime), {"data":{"paymentsServiceId"}}, or any 2xx body naming the cancellation',
       ),
     ),
     acceptanceStatus: Type.Optional(

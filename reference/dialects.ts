@@ -49,6 +49,12 @@ export interface CauseStatus {
    * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how).
    */
   cancelUnknown: 'class' | 422;
+  /**
+   * A business refusal of a request that conflicts with the state of what it acts on (a second return,
+   * a return before settlement or after a refund, refunds past what remains), of class business: 409
+   * Conflict, as web frameworks answer a conflict with a resource's state, where the class keeps its own.
+   */
+  businessState: 'class' | 409;
 }
 
 export type RefusalCause = keyof CauseStatus;
@@ -93,6 +99,8 @@ export interface Dialect {
   resolutionRoot: 'rsltnOfInvstgtn' | 'RsltnOfInvstgtn';
   /** Root element of the pacs.007 requests accepted. */
   refundRoot: 'fIToFIPmtRvsl' | 'fitoFIPmtRvsl';
+  /** A pacs.007 under a root nobody declared: refused like a body without the root, or read as the message (the spec does not name the root). */
+  refundUnknownRoot: 'refuse' | 'allow';
   /** Body of an idempotent 200 repeat: the original data object, nothing, or {"data":{"paymentsServiceId"}}. */
   repeatBody: 'original' | 'empty' | 'id-only';
   /** Input the spec has no rule about (nesting over 64, __proto__ keys): refused as malformed, or accepted and ignored. */
@@ -110,6 +118,11 @@ export interface Dialect {
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
+  /**
+   * The answer to an accepted camt.056 (not shown): a data object like §2.3's (status PENDING), only
+   * {"data":{"paymentsServiceId"}}, or a data object whose status says RECEIVED (§2.3's PENDING is the payment's).
+   */
+  cancelAnswer: 'data' | 'id-only' | 'received';
   /**
    * An amount with more decimals than its currency's minor units (ISO 4217): refused, or accepted and
    * booked rounded to cents. The spec only types amounts as numbers, so both conform (MNY-04).
@@ -177,6 +190,7 @@ export const defaultDialect: Dialect = {
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
+  refundUnknownRoot: 'refuse',
   repeatBody: 'original',
   extraInput: 'refuse',
   utf8: 'strict',
@@ -184,11 +198,12 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
+  cancelAnswer: 'data',
   amountPrecision: 'refuse',
   amountDigits: 'refuse',
   acceptanceStatus: 201,
   settlingStatus: 'none',
-  causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
+  causeStatus: { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' },
   tokenErrorCodes: 'generic',
 };
 
@@ -245,6 +260,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],
+  refundUnknownRoot: ['refuse', 'allow'],
   repeatBody: ['original', 'empty', 'id-only'],
   extraInput: ['refuse', 'accept'],
   utf8: ['strict', 'lenient'],
@@ -252,6 +268,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   scaOnCancellation: ['required', 'notRequired', 'verifiedWhenPresent'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only'],
+  cancelAnswer: ['data', 'id-only', 'received'],
   amountPrecision: ['refuse', 'accept'],
   amountDigits: ['refuse', 'accept'],
   acceptanceStatus: [201, 202],
@@ -299,6 +316,7 @@ export const dialectChoices: readonly DialectChoice[] = [
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
   { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
+  { field: 'causeStatus.businessState', values: ['class', 409], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
 

@@ -94,12 +94,16 @@ async function requestCancellation(
     outcome,
     rejectReason: outcome === 'RJCR' ? BATCH_ALREADY_SENT : null,
     requestHash: sub.rawHash,
-    response: {
-      paymentsServiceId: id,
-      cancellationId: fields.assignmentId,
-      status: 'PENDING',
-      creationDateTime: localDateTime(sub.nowMs),
-    },
+    // §4.4 does not show the answer: the dialect shapes it.
+    response:
+      dialect.cancelAnswer === 'id-only'
+        ? { paymentsServiceId: id }
+        : {
+            paymentsServiceId: id,
+            cancellationId: fields.assignmentId,
+            status: dialect.cancelAnswer === 'received' ? 'RECEIVED' : 'PENDING',
+            creationDateTime: localDateTime(sub.nowMs),
+          },
     createdAtMs: sub.nowMs,
   };
   ctx.store.addCancellation(cancellation);

@@ -69,6 +69,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   if (rtrIdReused) {
     failure = {
       reason: businessReasons.duplicateReturnId,
+      state: true,
       message: 'txInf.rtrId was already used by an earlier return: it must identify each request',
       path: `${T}.rtrId`,
     };
@@ -96,12 +97,14 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   } else if (original.phase !== 'accepted') {
     failure = {
       reason: businessReasons.originalNotAccepted,
+      state: true,
       message: 'the original payment is not settled as accepted',
       path: `${T}.orgnlTxId`,
     };
   } else if (original.returned && !faults.has('return-twice-accepted')) {
     failure = {
       reason: businessReasons.alreadyReturned,
+      state: true,
       message: 'the original payment was already returned',
       path: `${T}.orgnlTxId`,
     };
@@ -109,6 +112,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // A return sends back the whole original; after a refund, that would be more than was paid.
     failure = {
       reason: businessReasons.alreadyRefunded,
+      state: true,
       message:
         'part of the original payment was already refunded: a return of the full amount would send back more than the original',
       path: `${T}.rtrdIntrBkSttlmAmt.value`,

@@ -481,7 +481,7 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
   const fields = dialectChoices.map((c) => c.field);
   for (const field of ['causeStatus.scaHd', 'tokenErrorCodes'])
     assert.ok(fields.includes(field), `${field} is in dialectChoices`);
-  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class' });
+  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' });
   assert.equal(defaultDialect.tokenErrorCodes, 'generic');
   const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });
   assert.deepEqual(

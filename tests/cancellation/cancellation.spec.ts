@@ -8,7 +8,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
-import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   readCancellation,
   readCancellationOf,
@@ -142,13 +142,14 @@ test.describe('cancellation: whose payment', () => {
     );
   });
 
-  test('a client cannot read another client’s cancellation', { tag: ['@CXL-07'] }, async ({
+  test('an institution with no part in a payment cannot read its cancellation', { tag: ['@CXL-07'] }, async ({
     api,
     verdicts,
     clients,
     seed,
   }) => {
-    const own = paymentTo(beneficiaryOf(clients), seed);
+    // To a sort code no client holds: the second client is neither the payment's payer nor its beneficiary's.
+    const own = paymentToNoClient(clients, seed);
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     verdicts.require(
@@ -159,7 +160,11 @@ test.describe('cancellation: whose payment', () => {
     const mine = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
     resolutionServed(verdicts, mine, 'precondition');
     const foreign = await readCancellation(api, mine.id, { client: clients.secondary! });
-    verdicts.check('CXL-07', 'another client is refused the cancellation', refusedAs(foreign.exchange, 'notFound'));
+    verdicts.check(
+      'CXL-07',
+      'an institution with no part in the payment is refused its cancellation',
+      refusedAs(foreign.exchange, 'notFound'),
+    );
   });
 });
 

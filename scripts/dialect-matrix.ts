@@ -235,12 +235,23 @@ const SWITCHES: Readonly<
   ),
   cancellationRequestRoot: { field: 'messages.cancellation.root', seen: 'only' },
   resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
-  refundRoot: { field: 'messages.refund.root', seen: 'only' },
+  // Where any root is read as the refund, the declared one is too: the spelling a dialect accepts shows only where others are refused.
+  refundRoot: {
+    field: 'messages.refund.root',
+    seen: 'only',
+    when: (dialect) => dialect.refundUnknownRoot !== 'allow',
+  },
   repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
+  // A data object whose status is RECEIVED is neither §2.3's nor the id alone: the profile reads it as any.
+  cancelAnswer: {
+    field: 'expectations.cancelAnswer',
+    seen: 'only',
+    as: (value) => (value === 'received' ? 'any' : value),
+  },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
   amountDigits: { field: 'expectations.amountDigits', seen: 'only' },

@@ -15,6 +15,7 @@ import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-voc
 import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf, type Reading } from '../ledger/readings';
+import { scaCheckedOnCancellation } from './refusals';
 
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
@@ -334,7 +335,7 @@ export function answeredAsRead(
   verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
   const reading = answer.reading ?? readingOf(expectations, rule);
   if (reading === 'either') return;
-  const cancellationChecked = expectations.scaOnCancellation === 'required' && verdicts.enforcing;
+  const cancellationChecked = scaCheckedOnCancellation(expectations) && verdicts.enforcing;
   if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
     verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
       ok: false,

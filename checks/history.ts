@@ -12,7 +12,7 @@
  *   visibility  no client reads another client's resource unless the history shows it is that
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
  *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
- *               whichever test sent it (IDEM-01, IDEM-02; a return's is no 201, RTR-05)
+ *               whichever test sent it (IDEM-01, IDEM-02; a return's names no other return, RTR-05)
  *   cancellation a payment whose cancellation the target confirmed (camt.029, the profile's codes)
  *               never reads accepted, nor is it returned or refunded: §1 rule 3 returns it to the
  *               payer before its batch is sent (CXL-02); read settled before the cancellation was
@@ -69,7 +69,7 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
   },
   {
     property: 'repeats',
-    title: 'a repeat is answered 200 and names the resource of the first submission',
+    title: 'a repeat names the resource of the first submission, and a payment’s is answered 200',
     rules: ['IDEM-01', 'IDEM-02', 'RTR-05'],
   },
   {
@@ -574,10 +574,22 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const keyState = key === undefined ? undefined : keys.get(key);
 
     // Repeats, sent after a submission of their msgId was answered 2xx: a payment's names its
-    // payment (§2.3, §4.2); a payment's or a return's with the same body is no 201 (§4.2, §2.5).
+    // payment (§2.3, §4.2) and is no 201 with the same body (§4.2); a return's with the same body names
+    // no other return (§2.5: the msgId is used for idempotency; how a repeat is answered is not shown).
     if (op.firstOfKey && keyState && (kind === 'submitPayment' || kind === 'returnPayment')) {
       repeats.checked++;
-      if (kind === 'submitPayment' && done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id)
+      const sameBody = op.inv.h !== undefined && op.inv.h === op.firstOfKey.inv.h;
+      const namesAnother = done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id;
+      if (kind === 'returnPayment') {
+        if (sameBody && namesAnother)
+          repeats.violation({
+            rule: 'RTR-05',
+            what: `a repeat of ${inv.key} with the same body names the return of the first submission (a repeat never creates another)`,
+            expected: `${keyState.id}, or no id`,
+            received: `HTTP ${done.s} naming ${done.id}`,
+            evidence: render.lines([keyState.idOp ?? keyState.first, op]),
+          });
+      } else if (namesAnother)
         repeats.violation({
           rule: 'IDEM-02',
           what: `a repeat of ${inv.key} names the payment of the first submission (a repeat never creates another)`,
@@ -585,9 +597,9 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
           received: `HTTP ${done.s} naming ${done.id}`,
           evidence: render.lines([keyState.idOp ?? keyState.first, op]),
         });
-      else if (done.s === 201 && op.inv.h !== undefined && op.inv.h === op.firstOfKey.inv.h)
+      else if (done.s === 201 && sameBody)
         repeats.violation({
-          rule: kind === 'submitPayment' ? 'IDEM-01' : 'RTR-05',
+          rule: 'IDEM-01',
           what: `a repeat of ${inv.key} with the same body is answered 200, not created again`,
           expected: 'HTTP 200',
           received: `HTTP 201${done.id ? ` naming ${done.id}` : ''}`,

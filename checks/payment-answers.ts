@@ -19,6 +19,8 @@ import type { Profile, StatusClass } from '../profile/profile';
 import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs } from './refusals';
+import { neverServerError } from './answers';
+import { readingOf } from '../ledger/readings';
 
 /** What these checks read of the client (client/api.ts Api has it): the profile, and the fields that name a payment. */
 export interface AnswerContext extends IdFields {
@@ -180,6 +182,36 @@ export async function expectBusinessRefusal(
     received: `2xx, then pacs.002 ${final.txSts}`,
   });
   return 'status';
+}
+
+/**
+ * A request the spec leaves open whose refusal, where a target refuses it, is a business refusal (a
+ * reused rtrId, RTR-40): answered as the profile reads it (ledger/readings.ts). Never a 5xx (ROB-03,
+ * documented); then, as the reading's field says, refused (a 4xx at submission, or a 2xx whose status
+ * ends rejected) or taken (a 2xx that does not end rejected); `either` asks nothing more.
+ */
+export async function businessAnsweredAsRead(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  rule: string,
+  exchange: Exchange,
+  options: Omit<BusinessRefusalOptions, 'field'>,
+): Promise<void> {
+  const what = options.what ?? 'the request';
+  verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
+  const reading = readingOf(api.profile.expectations, rule);
+  if (reading === 'either' || isServerError(exchange.response.status)) return;
+  const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
+  const final = id === undefined ? undefined : await options.settle(id);
+  const refused = is4xx(exchange) || final?.statusClass === 'rejected';
+  const answer = `HTTP ${exchange.response.status}${final ? `, then pacs.002 ${final.history.join(' → ')}` : ''}`;
+  verdicts.assume(rule, `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`, {
+    ok: reading === 'refuse' ? refused : !refused,
+    expected:
+      reading === 'refuse' ? 'a 4xx, or a 2xx whose status ends rejected' : 'a 2xx whose status does not end rejected',
+    received: answer,
+    answer: exchange,
+  });
 }
 
 /**

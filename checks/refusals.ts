@@ -67,7 +67,7 @@ export function refusedAs(
 /**
  * An SCA refusal on `op` (Verdicts.scaGoverns). On a cancellation, an acceptance shows the target does
  * not check the sca-token there: that fails the rule only where the profile enforces the reading that
- * it must (required); otherwise the test is blocked by SCA-18, whose own test reports the reading. A
+ * it must (required, or verified when present); otherwise the test is blocked by SCA-18, whose own test reports the reading. A
  * refusal is evidence for the rule either way.
  */
 export function scaRefusedOn(
@@ -80,7 +80,7 @@ export function scaRefusedOn(
   return {
     ...refused,
     before: (verdicts, what) => {
-      const readingEnforced = verdicts.profile.expectations.scaOnCancellation === 'required' && verdicts.enforcing;
+      const readingEnforced = scaCheckedOnCancellation(verdicts.profile.expectations) && verdicts.enforcing;
       if (op === 'cancel' && !readingEnforced)
         verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
           ok: !is2xx(exchange),
@@ -90,6 +90,10 @@ export function scaRefusedOn(
     },
   };
 }
+
+/** Whether the profile reads a camt.056's sca-token as checked when sent: required, or verified when present. */
+export const scaCheckedOnCancellation = (expectations: Profile['expectations']): boolean =>
+  expectations.scaOnCancellation === 'required' || expectations.scaOnCancellation === 'verifiedWhenPresent';
 
 function isTokenRequest(profile: Profile, exchange: Exchange): boolean {
   return new URL(exchange.request.url).pathname.endsWith(profile.tokenPath ?? '/oauth/token');

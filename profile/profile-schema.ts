@@ -226,6 +226,21 @@ const expectations = Strict(
     ),
     assertionReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused authentication JWT jti')),
     scaJtiReplay: Type.Optional(OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT jti')),
+    payerIncomingRead: Type.Optional(
+      OneOf(
+        ['refuse', 'allow', 'either'],
+        'the payer reading its own payment through the incoming endpoint (GET pacs008/{id}), the beneficiary’s view',
+      ),
+    ),
+    refundUnknownRoot: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a pacs.007 under a root nobody declared (the spec does not name its root)'),
+    ),
+    rtrIdReuse: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a new return reusing the rtrId of an earlier one, for another payment'),
+    ),
+    scaNonceReplay: Type.Optional(
+      OneOf(['refuse', 'allow', 'either'], 'a reused SCA JWT nonce, in a new token over another message'),
+    ),
     amountPrecision: Type.Optional(
       OneOf(
         ['refuse', 'accept', 'either'],
@@ -243,6 +258,12 @@ const expectations = Strict(
       OneOf(
         ['data', 'id-only', 'any'],
         'the answer to an accepted pacs.004 (not shown): a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx body',
+      ),
+    ),
+    cancelAnswer: Type.Optional(
+      OneOf(
+        ['data', 'id-only', 'any'],
+        'the answer to an accepted camt.056 (not shown): a data object like §2.3 (paymentsServiceId, status PENDING, creationDateTime), {"data":{"paymentsServiceId"}}, or any 2xx body naming the cancellation',
       ),
     ),
     acceptanceStatus: Type.Optional(
@@ -293,8 +314,8 @@ const expectations = Strict(
     ),
     scaOnCancellation: Type.Optional(
       OneOf(
-        ['required', 'notRequired', 'either'],
-        'whether camt.056 carries and is checked by the sca-token: §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
+        ['required', 'notRequired', 'verifiedWhenPresent', 'either'],
+        'whether camt.056 carries and is checked by the sca-token: required (and checked), not required (nor checked), or verified when present (not required, checked when sent); §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
       ),
     ),
     rejectTrigger: Type.Optional(

@@ -49,6 +49,12 @@ export interface CauseStatus {
    * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how).
    */
   cancelUnknown: 'class' | 422;
+  /**
+   * A business refusal of a request that conflicts with the state of what it acts on (a second return,
+   * a return before settlement or after a refund, refunds past what remains), of class business: 409
+   * Conflict, as web frameworks answer a conflict with a resource's state, where the class keeps its own.
+   */
+  businessState: 'class' | 409;
 }
 
 export type RefusalCause = keyof CauseStatus;
@@ -81,12 +87,20 @@ export interface Dialect {
   assertionReplay: 'refuse' | 'allow';
   /** A reused jti of an SCA JWT (a new token with a new nonce): §5 calls it a "unique token ID" and names no result. */
   scaJtiReplay: 'refuse' | 'allow';
+  /** The payer's read of its own payment through the incoming endpoint, the beneficiary's view (the spec does not say the payer is refused it). */
+  payerIncomingRead: 'refuse' | 'allow';
+  /** A new return (another msgId) reusing an rtrId of the caller's earlier returns: §2.5 says it "must uniquely identify each request" and names no result. */
+  rtrIdReuse: 'refuse' | 'allow';
+  /** A reused nonce of an SCA JWT (a new token over another message): §5 calls it a "unique message ID, freely defined" and names no result. */
+  scaNonceReplay: 'refuse' | 'allow';
   /** Root element of the camt.056 requests accepted (the other spelling is refused like a missing root). */
   cancellationRequestRoot: 'fitoFIPmtCxlReq' | 'FIToFIPmtCxlReq';
   /** Root element of the camt.029 served. */
   resolutionRoot: 'rsltnOfInvstgtn' | 'RsltnOfInvstgtn';
   /** Root element of the pacs.007 requests accepted. */
   refundRoot: 'fIToFIPmtRvsl' | 'fitoFIPmtRvsl';
+  /** A pacs.007 under a root nobody declared: refused like a body without the root, or read as the message (the spec does not name the root). */
+  refundUnknownRoot: 'refuse' | 'allow';
   /** Body of an idempotent 200 repeat: the original data object, nothing, or {"data":{"paymentsServiceId"}}. */
   repeatBody: 'original' | 'empty' | 'id-only';
   /** Input the spec has no rule about (nesting over 64, __proto__ keys): refused as malformed, or accepted and ignored. */
@@ -99,12 +113,20 @@ export interface Dialect {
   utf8: 'strict' | 'lenient' | 'detect';
   /** The data member echoing grpHdr.msgId: §2.3's example writes paymentId, its field table paymentsId. */
   msgIdEchoName: 'paymentId' | 'paymentsId';
-  /** §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, or not (neither required nor checked). */
-  scaOnCancellation: 'required' | 'notRequired';
+  /**
+   * §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, not
+   * (neither required nor checked), or verified when present (not required, checked when sent).
+   */
+  scaOnCancellation: 'required' | 'notRequired' | 'verifiedWhenPresent';
   /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
   returnAnswer: 'data' | 'id-only';
+  /**
+   * The answer to an accepted camt.056 (not shown): a data object like §2.3's (status PENDING), only
+   * {"data":{"paymentsServiceId"}}, or a data object whose status says RECEIVED (§2.3's PENDING is the payment's).
+   */
+  cancelAnswer: 'data' | 'id-only' | 'received';
   /**
    * An amount with more decimals than its currency's minor units (ISO 4217): refused, or accepted and
    * booked rounded to cents. The spec only types amounts as numbers, so both conform (MNY-04).
@@ -182,9 +204,13 @@ export const defaultDialect: Dialect = {
   idempotencyConflict: 'original',
   assertionReplay: 'refuse',
   scaJtiReplay: 'refuse',
+  scaNonceReplay: 'refuse',
+  rtrIdReuse: 'refuse',
+  payerIncomingRead: 'refuse',
   cancellationRequestRoot: 'fitoFIPmtCxlReq',
   resolutionRoot: 'rsltnOfInvstgtn',
   refundRoot: 'fIToFIPmtRvsl',
+  refundUnknownRoot: 'refuse',
   repeatBody: 'original',
   extraInput: 'refuse',
   utf8: 'strict',
@@ -192,6 +218,7 @@ export const defaultDialect: Dialect = {
   scaOnCancellation: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
+  cancelAnswer: 'data',
   amountPrecision: 'refuse',
   amountDigits: 'refuse',
   acceptanceStatus: 201,
@@ -199,7 +226,7 @@ export const defaultDialect: Dialect = {
   isoValidation: 'none',
   returnCreditorName: 'either',
   partyName: 'required',
-  causeStatus: { scaHd: 'class', cancelUnknown: 'class' },
+  causeStatus: { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' },
   tokenErrorCodes: 'generic',
 };
 
@@ -225,6 +252,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     businessRejection: 'status',
     assertionReplay: 'allow',
     scaJtiReplay: 'allow',
+    scaNonceReplay: 'allow',
   },
   // A target that accepts the flows it does not show with 202 and a Location header.
   'accepts-202': { ...defaultDialect, name: 'accepts-202', acceptanceStatus: 202 },
@@ -259,16 +287,21 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   idempotencyConflict: ['original', 'reject'],
   assertionReplay: ['refuse', 'allow'],
   scaJtiReplay: ['refuse', 'allow'],
+  scaNonceReplay: ['refuse', 'allow'],
+  rtrIdReuse: ['refuse', 'allow'],
+  payerIncomingRead: ['refuse', 'allow'],
   cancellationRequestRoot: ['fitoFIPmtCxlReq', 'FIToFIPmtCxlReq'],
   resolutionRoot: ['rsltnOfInvstgtn', 'RsltnOfInvstgtn'],
   refundRoot: ['fIToFIPmtRvsl', 'fitoFIPmtRvsl'],
+  refundUnknownRoot: ['refuse', 'allow'],
   repeatBody: ['original', 'empty', 'id-only'],
   extraInput: ['refuse', 'accept'],
   utf8: ['strict', 'lenient', 'detect'],
   msgIdEchoName: ['paymentId', 'paymentsId'],
-  scaOnCancellation: ['required', 'notRequired'],
+  scaOnCancellation: ['required', 'notRequired', 'verifiedWhenPresent'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only'],
+  cancelAnswer: ['data', 'id-only', 'received'],
   amountPrecision: ['refuse', 'accept'],
   amountDigits: ['refuse', 'accept'],
   acceptanceStatus: [201, 202],
@@ -319,6 +352,7 @@ export const dialectChoices: readonly DialectChoice[] = [
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
   { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
+  { field: 'causeStatus.businessState', values: ['class', 409], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
 

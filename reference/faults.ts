@@ -326,7 +326,12 @@ const globalFaultCatalogue = [
   f(
     'incoming-readable-by-any-client',
     'INC-03',
-    'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary.',
+    'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary: an institution with no part in the payment reads it.',
+  ),
+  f(
+    'incoming-readable-by-payer',
+    'INC-07',
+    'GET pacs008/v08 serves a payment to its payer whatever the dialect’s payerIncomingRead.',
   ),
   // Cancellation
   f(
@@ -439,6 +444,11 @@ const globalFaultCatalogue = [
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
+  f(
+    'refund-accepts-any-root',
+    'RFD-09',
+    'A pacs.007 under any single root is read as the refund, whatever the dialect’s refundUnknownRoot.',
+  ),
   // Money: exact amounts, what goes back never exceeds the original, references per client
   f(
     'money-return-after-refund',

@@ -128,7 +128,9 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     throw fail('sca-token nonce is required');
   }
   const key = `${client.clientId}\u0000${String(nonce)}`;
-  if (ctx.scaNonces.has(key) && !faults.has('sca-allows-nonce-reuse')) throw fail('sca-token nonce was already used');
+  // §5 asks a "unique message ID, freely defined" of the client and names no result of a repeat: the dialect reads it.
+  if (client.dialect.scaNonceReplay === 'refuse' && ctx.scaNonces.has(key) && !faults.has('sca-allows-nonce-reuse'))
+    throw fail('sca-token nonce was already used');
   // The spec names no result of a reused jti ("unique token ID" is the client's duty): the dialect reads it.
   const jtiKey = `${client.clientId}\u0000${String(jti)}`;
   if (client.dialect.scaJtiReplay === 'refuse' && typeof jti === 'string' && ctx.scaJtis.has(jtiKey))

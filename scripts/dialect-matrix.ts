@@ -30,8 +30,10 @@ import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
-import { readingCases } from '../cases/sca-cases';
+import { readingQuestions } from '../engines/discovery/choices';
 import { readingFieldOf } from '../ledger/readings';
+import { assumptionsNotMetOf, checksOf, skipReasonOf } from '../ledger/outcomes';
+import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
@@ -141,15 +143,43 @@ interface Counts {
   failed: number;
   skipped: number;
   testMs: number;
+  /**
+   * The assumptions the lane found not met, by rule: a report run's notes ('assumption not met'), an
+   * enforce run's failed checks of an assumption rule. On a discovered profile both are discovery's
+   * misses: an answer the run met that discovery never asked for.
+   */
+  notMet: Record<string, number>;
+  /** Tests blocked by an assumption (a gate that did not hold), by rule. */
+  blocked: Record<string, number>;
 }
 
+const tally = (into: Record<string, number>, rules: readonly string[]): void => {
+  for (const rule of new Set(rules)) into[rule] = (into[rule] ?? 0) + 1;
+};
+
 const countsOf = (tests: readonly ReportTest[]): Counts => {
-  const c: Counts = { passed: 0, failed: 0, skipped: 0, testMs: 0 };
+  const c: Counts = { passed: 0, failed: 0, skipped: 0, testMs: 0, notMet: {}, blocked: {} };
   for (const t of tests) {
     c[t.outcome]++;
     c.testMs += t.durationMs;
+    const annotations = [...t.annotations, ...t.resultAnnotations];
+    tally(c.notMet, [
+      ...assumptionsNotMetOf(annotations),
+      ...checksOf(annotations)
+        .filter((check) => !check.ok && ruleById.get(check.rule)?.level === 'assumption')
+        .map((check) => check.rule),
+    ]);
+    const skip = skipReasonOf(annotations);
+    if (skip?.kind === 'blocked' && skip.by.startsWith('assumption ')) tally(c.blocked, [skip.by.slice(11)]);
   }
   return c;
+};
+
+/** "3 (ERR-01 2, RFD-07 1)": a lane's tests by rule, for a reader. */
+const byRule = (counts: Record<string, number>): string => {
+  const entries = Object.entries(counts).sort(([a], [b]) => a.localeCompare(b));
+  const total = entries.reduce((n, [, k]) => n + k, 0);
+  return total ? `${total} (${entries.map(([rule, n]) => `${rule} ${n}`).join(', ')})` : '0';
 };
 
 type Answers = ReadonlyMap<string, readonly Level[]>;
@@ -196,21 +226,32 @@ const SWITCHES: Readonly<
   businessRejection: { field: 'expectations.businessRejection', seen: 'status-path' },
   idempotencyConflict: { field: 'expectations.idempotencyConflict', seen: 'only' },
   assertionReplay: { field: 'expectations.assertionReplay', seen: 'only' },
-  // A header row the spec leaves open: the reference names its dialect field as the profile names the reading's.
+  // A request the spec leaves open: the reference names its dialect field as the profile names the reading's.
   ...Object.fromEntries(
-    readingCases().map((c) => {
-      const field = readingFieldOf(c.reading!);
+    readingQuestions.map(({ rule }) => {
+      const field = readingFieldOf(rule);
       return [field, { field: `expectations.${field}`, seen: 'only' as const }];
     }),
   ),
   cancellationRequestRoot: { field: 'messages.cancellation.root', seen: 'only' },
   resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
-  refundRoot: { field: 'messages.refund.root', seen: 'only' },
+  // Where any root is read as the refund, the declared one is too: the spelling a dialect accepts shows only where others are refused.
+  refundRoot: {
+    field: 'messages.refund.root',
+    seen: 'only',
+    when: (dialect) => dialect.refundUnknownRoot !== 'allow',
+  },
   repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
+  // A data object whose status is RECEIVED is neither §2.3's nor the id alone: the profile reads it as any.
+  cancelAnswer: {
+    field: 'expectations.cancelAnswer',
+    seen: 'only',
+    as: (value) => (value === 'received' ? 'any' : value),
+  },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },
   // A hub that validates against the XSD refuses the 19-digit probe by ISO's totalDigits 18 first.
@@ -248,6 +289,12 @@ const SWITCHES: Readonly<
     field: 'expectations.refusalStatus.sca',
     seen: 'includes',
     when: (dialect) => dialect['causeStatus.scaHd'] !== 'class',
+  },
+  // A business refusal of a request that conflicts with a state (a second return…): discovery sends one.
+  'causeStatus.businessState': {
+    field: 'expectations.refusalStatus.business',
+    seen: 'includes',
+    when: (dialect) => dialect['causeStatus.businessState'] !== 'class' && dialect.businessRejection !== 'status',
   },
   // The class is the reading: the notFound class's status, or 422 read as a business refusal.
   'causeStatus.cancelUnknown': {
@@ -396,6 +443,16 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       console.log(
         `  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
       );
+    // What the runs found of the assumptions: on the discovered profile (enforce) every one should hold.
+    console.log('\n  assumptions not met (tests, by rule), and tests blocked by an assumption:');
+    for (const r of rows)
+      console.log(
+        `  ${r.dialect.name}   enforce: not met ${byRule(r.enforce.notMet)}, blocked ${byRule(r.enforce.blocked)}; report: not met ${byRule(r.report.notMet)}, blocked ${byRule(r.report.blocked)}`,
+      );
+    const enforceNotMet = rows.reduce((n, r) => n + Object.values(r.enforce.notMet).reduce((a, b) => a + b, 0), 0);
+    console.log(
+      `  ${enforceNotMet} assumption${enforceNotMet === 1 ? '' : 's'} not met on the discovered (enforce) profiles`,
+    );
     const failures = tests.filter((t) => t.outcome === 'failed');
     for (const t of failures.slice(0, 40))
       console.log(
@@ -421,6 +478,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     const wallMs = Date.now() - started;
     const ok =
       failures.length === 0 &&
+      enforceNotMet === 0 &&
       errors.length === 0 &&
       empty.length === 0 &&
       unseen.length === 0 &&
@@ -445,6 +503,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
             report: r.report,
             adopted: discovered.find((x) => x.dialect === r.dialect)?.adopted,
           })),
+          enforceNotMet,
           switchesChecked: checked,
           unseenSwitches: unseen,
           failures: failures.map((t) => ({

@@ -5,7 +5,8 @@
  *   - lists every (rule, operation) pair no test covers (--strict makes them a failure: npm test);
  *   - fails when two tests under one operation of the report share a title (a reader cannot tell them apart);
  *   - prints, per flow, how many rules are cited;
- *   - with --project, what that profile can assess: the documented rules it cannot, and why.
+ *   - with --project, what that profile can assess: the documented rules it cannot, and why;
+ *   - with --rules, every rule with the spec's own words beside it (ledger/quotes.ts).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { operationsOf, reportOperationOf, ruleIdsOf } from '../ledger/tags';
 import { flattenReport, reportErrors, type PlaywrightJsonReport } from '../record/playwright-report';
 import { loadProfile } from '../profile/profile';
 import { cliMain } from './lib/cli';
+import { quoteLines, quotesNotInSpec, quotesOf } from '../ledger/quotes';
 import { LANE_SLOTS, REFUSAL_SLOTS } from '../client/flows/live-lane';
 
 export interface ListedTest {
@@ -236,6 +238,13 @@ export function formatLedgerCheck(result: LedgerCheckResult, options: { strict?:
   const byRule = new Map<string, Operation[]>();
   for (const p of result.uncoveredPairs) byRule.set(p.rule, [...(byRule.get(p.rule) ?? []), p.operation]);
   for (const [rule, ops] of byRule) lines.push(`  ${rule.padEnd(8)} ${ops.join(', ')}`);
+  const documented = rules.filter((r) => r.level === 'documented' && !r.retired);
+  const unquoted = documented.filter((r) => quotesOf(r).length === 0 || quotesNotInSpec(r).length > 0);
+  lines.push(
+    `${unquoted.length ? '✖' : '✓'} documented rules quoting the spec word for word: ${documented.length - unquoted.length} of ${documented.length} (npm run ledger -- --rules shows each beside its quote)`,
+  );
+  for (const r of unquoted)
+    lines.push(`  ${r.id.padEnd(8)} ${quotesOf(r).length ? 'a quote the spec does not hold' : 'no quote'}`);
   if (result.uncitedAssumptions.length) {
     lines.push('', `assumptions no test cites: ${result.uncitedAssumptions.length}`);
     for (const r of result.uncitedAssumptions) lines.push(`  ${r.id.padEnd(8)} ${r.section.padEnd(14)} ${r.statement}`);
@@ -351,19 +360,35 @@ export function formatAssessable(profileName: string, tests: readonly ListedTest
   return lines.join('\n');
 }
 
+/**
+ * Every live rule as a reader checks it against the spec: its ID, level, section and statement, and
+ * below it the spec's own words that make it one (an assumption: the words that leave it open, where
+ * it quotes them, and the profile field that reads it).
+ */
+export function formatRules(ledger: readonly Rule[] = rules): string {
+  const lines: string[] = [];
+  for (const r of ledger.filter((x) => !x.retired)) {
+    const level = r.level === 'documented' ? 'documented' : `assumption, ${r.profileField}`;
+    lines.push(`${r.id.padEnd(8)} ${r.section} (${level}): ${r.statement}`);
+    for (const q of quoteLines(r)) lines.push(`           ${q}`);
+  }
+  return lines.join('\n');
+}
+
 export function ledgerCheck(
-  options: { profiles?: string[]; strict?: boolean; print?: boolean } = {},
+  options: { profiles?: string[]; strict?: boolean; print?: boolean; rules?: boolean } = {},
 ): LedgerCheckResult {
   const profiles = options.profiles?.length ? options.profiles : ['local'];
   const result = checkLedger(listTests(profiles), options);
   if (options.print !== false) {
+    if (options.rules) console.log(`${formatRules()}\n`);
     console.log(formatLedgerCheck(result, options));
     if (options.profiles?.length) for (const p of profiles) console.log(formatAssessable(p, result.tests));
   }
   return result;
 }
 
-const USAGE = 'usage: npm run ledger [-- --project local[,other]] [--strict]';
+const USAGE = 'usage: npm run ledger [-- --project local[,other]] [--strict] [--rules]';
 
 if (require.main === module) {
   cliMain(USAGE, async () => {
@@ -373,12 +398,13 @@ if (require.main === module) {
         project: { type: 'string', multiple: true },
         profile: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        rules: { type: 'boolean' },
       },
       strict: true,
     });
     const profiles = [...(values.project ?? []), ...(values.profile ?? [])]
       .flatMap((p) => p.split(','))
       .filter(Boolean);
-    return ledgerCheck({ profiles, strict: Boolean(values.strict) }).ok;
+    return ledgerCheck({ profiles, strict: Boolean(values.strict), rules: Boolean(values.rules) }).ok;
   });
 }

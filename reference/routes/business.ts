@@ -15,6 +15,12 @@ export interface BusinessFailure {
   reason: 'NOOR' | 'AG01' | 'AG02' | 'AM09' | 'DUPL';
   message: string;
   path: string;
+  /**
+   * The request conflicts with the state of what it acts on (the original not settled yet, already
+   * returned or refunded, an rtrId already used, refunds past what remains): a dialect may answer that
+   * cause otherwise than the class (causeStatus.businessState, 409 Conflict).
+   */
+  state?: true;
 }
 
 export const businessReasons = {
@@ -36,11 +42,12 @@ export const MONEY_RACE_WINDOW_MS = 50;
 export function businessOutcome(dialect: Dialect, failure: BusinessFailure | null): string | null {
   if (!failure) return null;
   if (dialect.businessRejection === 'http') {
-    throw new ApiError('business', {
-      code: 'business_rule',
-      message: `${failure.message} (${failure.reason})`,
-      path: failure.path,
-    });
+    throw new ApiError(
+      'business',
+      { code: 'business_rule', message: `${failure.message} (${failure.reason})`, path: failure.path },
+      {},
+      failure.state ? 'businessState' : undefined,
+    );
   }
   return failure.reason;
 }

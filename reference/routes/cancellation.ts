@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context';
 import type { Dialect } from '../dialects';
 import type { FaultSet } from '../faults';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
-import { authenticate, checkAccept } from '../headers';
+import { authenticate, checkAccept, headerValue } from '../headers';
 import { ApiError, errorsOf } from '../errors';
 import { validateCamt056 } from '../validate/camt056';
 import { peekString, prepareSubmission, repeatBody, sendAccepted, validationError } from './submit';
@@ -39,8 +39,14 @@ async function requestCancellation(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one.
-  const sub = prepareSubmission(ctx, req, (caller) => caller.dialect.scaOnCancellation === 'notRequired');
+  // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one,
+  // and then check a token sent all the same (verifiedWhenPresent) or not at all (notRequired).
+  const sub = prepareSubmission(ctx, req, (caller) => {
+    const reading = caller.dialect.scaOnCancellation;
+    return (
+      reading === 'notRequired' || (reading === 'verifiedWhenPresent' && headerValue(req, 'sca-token') === undefined)
+    );
+  });
   const { client, faults, dialect } = sub.caller;
   const root = dialect.cancellationRequestRoot;
   const assignmentId = peekString(sub.body, root, 'assgnmt', 'id');
@@ -90,12 +96,16 @@ async function requestCancellation(
     outcome,
     rejectReason: outcome === 'RJCR' ? BATCH_ALREADY_SENT : null,
     requestHash: sub.rawHash,
-    response: {
-      paymentsServiceId: id,
-      cancellationId: fields.assignmentId,
-      status: 'PENDING',
-      creationDateTime: localDateTime(sub.nowMs),
-    },
+    // §4.4 does not show the answer: the dialect shapes it.
+    response:
+      dialect.cancelAnswer === 'id-only'
+        ? { paymentsServiceId: id }
+        : {
+            paymentsServiceId: id,
+            cancellationId: fields.assignmentId,
+            status: dialect.cancelAnswer === 'received' ? 'RECEIVED' : 'PENDING',
+            creationDateTime: localDateTime(sub.nowMs),
+          },
     createdAtMs: sub.nowMs,
   };
   ctx.store.addCancellation(cancellation);

@@ -26,9 +26,13 @@ async function readIncoming(
   const { client, faults, dialect } = authenticate(ctx, req, 'incomingPayment');
   checkAccept(req);
   const transfer = ctx.store.get(req.params.id);
-  // Only the beneficiary (memberId = creditor agent) may read it; everyone else gets 404.
+  // The beneficiary (memberId = creditor agent) reads it; its payer where the dialect lets it (the spec
+  // gives this view to the beneficiary and does not say the payer is refused it); anyone else gets 404.
   if (transfer?.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
-  if (transfer.beneficiaryClientId !== client.clientId && !faults.has('incoming-readable-by-any-client'))
+  const payerReads =
+    transfer.clientId === client.clientId &&
+    (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));
+  if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
   // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.
   const stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { validatePacs007 } from '../validate/pacs007';
+import { isObject } from '../validate/check';
 import { peekString, prepareSubmission, sendAccepted, validationError } from './submit';
 import {
   businessOutcome,
@@ -19,7 +20,13 @@ export const PACS007_NAME = 'pacs.007.001.08';
 async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sub = prepareSubmission(ctx, req);
   const { client, faults } = sub.caller;
-  const PACS007_ROOT = sub.caller.dialect.refundRoot; // the root this caller's dialect accepts
+  // The root this caller's dialect accepts; the spec does not name pacs.007's root, and a dialect may
+  // read a body's single root, whatever its name, as the message (refundUnknownRoot allow).
+  const single = isObject(sub.body) && Object.keys(sub.body).length === 1 ? Object.keys(sub.body)[0] : undefined;
+  const PACS007_ROOT =
+    (sub.caller.dialect.refundUnknownRoot === 'allow' || faults.has('refund-accepts-any-root')) && single !== undefined
+      ? single
+      : sub.caller.dialect.refundRoot;
   const msgId = peekString(sub.body, PACS007_ROOT, 'grpHdr', 'msgId');
   const existing = msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
   if (existing)
@@ -71,6 +78,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   } else if (original.phase !== 'accepted') {
     failure = {
       reason: businessReasons.originalNotAccepted,
+      state: true,
       message: 'the original payment is not settled as accepted',
       path: `${T}.orgnlTxId`,
     };
@@ -78,6 +86,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // The return sent the whole original back: nothing is left to refund.
     failure = {
       reason: businessReasons.alreadyReturned,
+      state: true,
       message: 'the original payment was already returned: nothing is left to refund',
       path: `${T}.orgnlTxId`,
     };
@@ -110,6 +119,7 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     else if (overTotal)
       failure = {
         reason: businessReasons.wrongAmount,
+        state: true,
         message: 'the refunds together would exceed the original amount',
         path: amountPath,
       };

@@ -58,15 +58,18 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   // From here to the booking below there is no await: the check and the booking are one step, so
   // concurrent returns and refunds of one original cannot all pass the check (MNY-01).
   let failure: BusinessFailure | null = null;
-  // §2.5: rtrId "must uniquely identify each request". A repeat of the same request came back above by
-  // its msgId; a new request (another msgId) under an rtrId the caller already used is a duplicate.
+  // §2.5: rtrId "must uniquely identify each request", the client's duty. A repeat of the same request
+  // came back above by its msgId; a new request (another msgId) under an rtrId the caller already used is
+  // a duplicate where the dialect refuses one (the spec names no result of it).
   const rtrIdReused =
+    sub.caller.dialect.rtrIdReuse === 'refuse' &&
     fields.rtrId !== '' &&
     !faults.has('return-rtrid-reuse-accepted') &&
     ctx.store.findReturnById(client.clientId, fields.rtrId) !== undefined;
   if (rtrIdReused) {
     failure = {
       reason: businessReasons.duplicateReturnId,
+      state: true,
       message: 'txInf.rtrId was already used by an earlier return: it must identify each request',
       path: `${T}.rtrId`,
     };
@@ -94,12 +97,14 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   } else if (original.phase !== 'accepted') {
     failure = {
       reason: businessReasons.originalNotAccepted,
+      state: true,
       message: 'the original payment is not settled as accepted',
       path: `${T}.orgnlTxId`,
     };
   } else if (original.returned && !faults.has('return-twice-accepted')) {
     failure = {
       reason: businessReasons.alreadyReturned,
+      state: true,
       message: 'the original payment was already returned',
       path: `${T}.orgnlTxId`,
     };
@@ -107,6 +112,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // A return sends back the whole original; after a refund, that would be more than was paid.
     failure = {
       reason: businessReasons.alreadyRefunded,
+      state: true,
       message:
         'part of the original payment was already refunded: a return of the full amount would send back more than the original',
       path: `${T}.rtrdIntrBkSttlmAmt.value`,

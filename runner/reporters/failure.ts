@@ -13,6 +13,7 @@ import { checksOf, RULE_OUTCOMES_LABEL } from '../../ledger/outcomes';
 import { ruleById } from '../../ledger/rules';
 import { ruleIdsOf } from '../../ledger/tags';
 import { specSourceLine } from '../../record/spec-html';
+import { quoteLines } from '../../ledger/quotes';
 
 export interface Paint {
   red(text: string): string;
@@ -116,7 +117,10 @@ export function formatFailure(test: TestCase, result: TestResult, index: number,
   const failedRules = failedChecks.length ? [...new Set(failedChecks.map((c) => c.rule))] : ruleIdsOf(test.tags);
   for (const id of failedRules) {
     const rule = ruleById.get(id);
-    if (rule) out.push(`    spec: ${id} ${rule.section} → ${specSourceLine(rule.section)}`);
+    if (!rule) continue;
+    out.push(`    spec: ${id} ${rule.section} → ${specSourceLine(rule.section)}`);
+    // The clause's own words beside the failed check: a reader sees whether the test asked more of it.
+    for (const line of quoteLines(rule)) out.push(paint.dim(`      ${line}`));
   }
   out.push('');
   const judged = new Set(failedChecks.flatMap((c) => (c.answer ? [c.answer] : [])));

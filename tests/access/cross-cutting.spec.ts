@@ -9,7 +9,14 @@
 import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
-import { acceptedScaVariants, caseTitle, documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
+import {
+  acceptedScaVariants,
+  caseTitle,
+  documentedRules,
+  headerCases,
+  onePerRule,
+  sendsScaToken,
+} from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
 import { scaAttackMutant } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
@@ -104,7 +111,7 @@ for (const driver of drivers.filter(submitting)) {
           on(driver, caseTitle(c)),
           details(driver, [...c.rules, ...(c.reading ? ['ROB-03'] : [])], c.needsOtherClient),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
-            verdicts.scaGoverns(driver.op);
+            verdicts.scaGoverns(driver.op, sendsScaToken(c));
             const { mutant } = await twinThenMutant(driver, c, { api, verdicts, clients, seed, settledOriginals });
             if (c.reading)
               return answeredAsRead(verdicts, api.profile.expectations, {
@@ -131,7 +138,8 @@ for (const driver of drivers.filter(submitting)) {
             verdicts.check('ROB-03', 'a camt.056 without sca-token never gets a 5xx', neverServerError(answer));
             if (reading === 'required')
               verdicts.assume('SCA-18', 'a camt.056 without sca-token is refused', refusedAnswer(answer));
-            if (reading === 'notRequired')
+            // Verified when present: not required, so accepted without one (a token sent is judged by the SCA cases above).
+            if (reading === 'notRequired' || reading === 'verifiedWhenPresent')
               verdicts.assume('SCA-18', 'a camt.056 without sca-token is accepted', acceptedAnswer(answer));
           },
         );

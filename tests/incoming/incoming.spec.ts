@@ -1,8 +1,8 @@
 /**
  * Incoming payment (spec §1, §4.4, §6): the main flow seen from the beneficiary. Client A (primary)
  * pays client B (secondary, whose memberId is the creditor agent). B reads the payment with GET
- * pacs008/{id} using the id of A's submission answer (no notification needed), and nobody else may
- * read it. Where the suite can receive notifications, B is notified with that id. The answer's shape
+ * pacs008/{id} using the id of A's submission answer (no notification needed), and an institution
+ * with no part in a payment may not read it; what A's own read of that view gets is a reading (INC-07). Where the suite can receive notifications, B is notified with that id. The answer's shape
  * is not shown: the pacs.008 under its root is an assumption (INC-05) that gates the content checks.
  */
 import { test, takes } from '../../fixtures/test';
@@ -14,6 +14,9 @@ import {
   notificationArrived,
   twinAccepted,
   acceptedAnswer,
+  endsIn,
+  hasStatus,
+  refusedAnswer,
 } from '../../checks/answers';
 import { answerOf } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../arrange/observations';
@@ -24,14 +27,16 @@ import {
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
-import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
+import { beneficiaryOf, paymentToNoClient, readIncoming } from '../../client/flows/incoming';
+import { awaitFinalStatus, readStatus, submitPayment } from '../../client/flows/payment';
+import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../transport/loopback-server';
 import { paymentTransaction } from '../../messages/pacs008';
 import type { Exchange } from '../../transport/http';
 import { is2xx } from '../../messages/http-status';
-import { incomingTransaction } from '../../checks/payment-answers';
+import { incomingTransaction, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 
 const idOf = (n: ReceivedNotification): unknown =>
@@ -108,14 +113,50 @@ test.describe('incoming payment: reading it', () => {
     verdicts.check('INC-02', 'the sender (debtor) A named', equals(seen.dbtr, sent.dbtr));
   });
 
-  test('only the beneficiary can read an incoming payment', { tag: ['@INC-03'], ...ONE }, async ({
-    api,
-    verdicts,
-    clients,
-    granted,
-    newClient,
-    settledOriginals,
-  }) => {
+  test('an institution with no part in a payment cannot read it', {
+    tag: ['@INC-03', '@STS-13', '@op:incomingPayment', '@op:paymentStatus'],
+  }, async ({ api, verdicts, clients, granted, newClient, seed }) => {
+    // The primary pays a sort code neither client holds: the secondary is neither the payment's payer
+    // nor its beneficiary's institution, and reads it once it settled (an incoming payment by then).
+    const { exchange } = await submitPayment(api, paymentToNoClient(clients, seed), {
+      label: 'pay: the primary pays a sort code no client of the profile holds',
+    });
+    verdicts.require('P8-01', 'the payment is created', hasStatus(exchange, [201]));
+    const id = requireId(api, verdicts, exchange);
+    const own = await readStatus(api, id, { label: 'valid twin: the payer reads its status' });
+    twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
+    verdicts.require('STS-08', 'the payment settles', endsIn(await awaitFinalStatus(api, id), 'accepted'));
+    const stranger = clients.secondary!;
+    const status = await readStatus(api, id, {
+      client: stranger,
+      label: 'an institution with no part in the payment reads its status',
+    });
+    verdicts.check('STS-13', 'it is refused the status', refusedAs(status.exchange, 'notFound'));
+    const incoming = await readIncoming(api, id, {
+      client: stranger,
+      label: 'an institution with no part in the payment reads it as incoming',
+    });
+    verdicts.check('INC-03', 'it is refused the incoming view', refusedAs(incoming, 'notFound'));
+    if (granted.has('keyRegistration')) {
+      const unregistered = await newClient('stranger');
+      const byStranger = await readIncoming(api, id, {
+        client: unregistered,
+        label: 'an institution new to the run reads it as incoming',
+      });
+      verdicts.check('INC-03', 'a third institution is refused the incoming view', refusedAs(byStranger, 'notFound'));
+    }
+    const unknown = await readIncoming(api, `${id}-unknown`, {
+      client: beneficiaryOf(clients),
+      label: 'an id that names no payment, read as incoming',
+    });
+    verdicts.check('INC-03', 'an id that names no payment is not served', refusedAs(unknown, 'notFound'));
+  });
+
+  test('the payer reads its own payment through the incoming endpoint: refused or served, as the profile reads it', {
+    tag: ['@INC-07'],
+    ...ONE,
+  }, async ({ api, verdicts, clients, profile, settledOriginals }) => {
+    // §1 and §4.4 give GET pacs008/{id} to the beneficiary; neither refuses it to the payer, the payment's other party.
     const beneficiary = beneficiaryOf(clients);
     const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
     const id = payment!.paymentsServiceId;
@@ -123,22 +164,15 @@ test.describe('incoming payment: reading it', () => {
     twinAccepted(verdicts, own, { rule: 'INC-02' });
     const byPayer = await readIncoming(api, id, {
       client: clients.primary,
-      label: 'the payer (not the beneficiary) tries to read it as incoming',
+      label: 'the payer reads its own payment as incoming',
     });
-    verdicts.check('INC-03', 'the payer is refused the incoming view', refusedAs(byPayer, 'notFound'));
-    if (granted.has('keyRegistration')) {
-      const stranger = await newClient('stranger');
-      const byStranger = await readIncoming(api, id, {
-        client: stranger,
-        label: 'an institution with no part in the payment tries to read it',
-      });
-      verdicts.check('INC-03', 'a third institution is refused the incoming view', refusedAs(byStranger, 'notFound'));
-    }
-    const unknown = await readIncoming(api, `${id}-unknown`, {
-      client: beneficiary,
-      label: 'B reads an id that names no payment',
-    });
-    verdicts.check('INC-03', 'an id that names no payment is not served', refusedAs(unknown, 'notFound'));
+    const reading = readingOf(profile.expectations, 'INC-07');
+    if (reading !== 'either')
+      verdicts.assume(
+        'INC-07',
+        `the payer’s incoming read is ${reading === 'refuse' ? 'refused' : 'served'}, as the profile reads it`,
+        reading === 'refuse' ? refusedAnswer(byPayer) : acceptedAnswer(byPayer),
+      );
   });
 });
 
@@ -161,8 +195,13 @@ test.describe('incoming payment: a payment to one’s own sort code', () => {
     const seen = await observe(onUsPayments);
     const incoming = (profile.expectations.onUs ?? 'incoming') === 'incoming';
     const expected = incoming ? 'taken (2xx, not rejected in pacs.002)' : 'refused (4xx, or rejected in pacs.002)';
+    // A payer the profile does not read as refused its own payment's incoming view (INC-07) reads it
+    // whoever the beneficiary: the read then says nothing of the on-us reading.
+    const readDecides = readingOf(profile.expectations, 'INC-07') === 'refuse';
     const parts = [
-      { rule: 'INC-02', what: 'the client reads its on-us payment as incoming', exchange: seen.read },
+      ...(readDecides
+        ? [{ rule: 'INC-02', what: 'the client reads its on-us payment as incoming', exchange: seen.read }]
+        : []),
       { rule: 'RTR-01', what: 'the client returns its on-us payment', followed: seen.returned },
       { rule: 'RFD-01', what: 'the client refunds part of its on-us payment', followed: seen.refunded },
     ];

@@ -17,11 +17,16 @@ import type { Pacs004Message } from '../../messages/pacs004';
 import type { Pacs008Message } from '../../messages/pacs008';
 import type { Clients } from '../../client/target';
 import { twinAccepted, acceptedAnswer } from '../../checks/answers';
-import { expectBusinessRefusal } from '../../checks/payment-answers';
+import { businessAnsweredAsRead, expectBusinessRefusal } from '../../checks/payment-answers';
 import { finalStatusAs } from '../../client/flows/payment';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 
-const verb = (c: ReturnCase): string => (c.outcome === 'accepted' ? 'accepts' : 'refuses');
+const verb = (c: ReturnCase): string =>
+  c.outcome === 'accepted'
+    ? 'accepts'
+    : c.outcome === 'reading'
+      ? 'refused or accepted, as the profile reads it'
+      : 'refuses';
 
 /**
  * Two originals for the twin and the mutant: settled payments the returner received, or payments the
@@ -54,11 +59,15 @@ const needsOf = (c: ReturnCase) =>
     : [
         {
           needs:
-            c.cancellationRequested || c.outcome === 'businessRefusal'
+            c.cancellationRequested || c.outcome === 'businessRefusal' || c.outcome === 'reading'
               ? ('beneficiarySide' as const)
               : ('returnableOriginal' as const),
         },
       ];
+
+/** What a case's answer is judged by besides its rules: a refusal's status and body, a reading's never-a-5xx. */
+const judgedBesides = (c: ReturnCase): string[] =>
+  c.outcome === 'accepted' ? [] : c.outcome === 'reading' ? ['ROB-03'] : refusalAssumptions(c.field);
 
 test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
   for (const c of returnCases) {
@@ -70,7 +79,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
             ...needsOf(c),
           );
     test(`${verb(c)}: ${c.name}`, {
-      tag: [...c.rules, ...(c.outcome === 'accepted' ? [] : refusalAssumptions(c.field))].map((r) => `@${r}`),
+      tag: [...c.rules, ...judgedBesides(c)].map((r) => `@${r}`),
       ...pool,
     }, async ({ api, verdicts, clients, seed, profile, settledOriginals }) => {
       if (c.original === 'unknown' && profile.expectations.returnUnknownOriginal !== 'accept') {
@@ -121,6 +130,12 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
               `a return with ${c.name} is refused`,
               refusedAs(answer.exchange, c.refusal ?? 'validation', { ...(c.field ? { field: c.field } : {}) }),
             );
+            break;
+          case 'reading':
+            await businessAnsweredAsRead(api, verdicts, rule, answer.exchange, {
+              settle: finalStatusAs(api, returner),
+              what: `a return with ${c.name}`,
+            });
             break;
           case 'businessRefusal':
             await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {

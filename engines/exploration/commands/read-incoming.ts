@@ -1,11 +1,11 @@
 import { toMinor } from '../../../messages/money';
 import { incomingMessage, readIncoming } from '../../../client/flows/incoming';
 import type { SequenceSystem } from '../executor';
-import { judgeIncoming, judgeStrangerRead } from '../../../checks/exploration';
+import { judgeIncoming, judgeOpenRead, judgeStrangerRead } from '../../../checks/exploration';
 import type { SequenceModel } from '../model';
 import { PaymentCommand, type StepOf } from './step-command';
 
-/** A payment as an incoming payment, read by the beneficiary (INC-02) or by another (INC-03). */
+/** A payment as an incoming payment, read by the beneficiary (INC-02), by its payer (a reading, INC-07) or by another (INC-03). */
 export class ReadIncoming extends PaymentCommand<StepOf<'read incoming'>> {
   async run(model: SequenceModel, real: SequenceSystem): Promise<void> {
     const p = this.target(model);
@@ -16,6 +16,9 @@ export class ReadIncoming extends PaymentCommand<StepOf<'read incoming'>> {
         label: `${p.label} as an incoming payment, read by the ${who}`,
       });
       const status = read.response.status;
+      // The payer's own read of that view is a reading of the profile (INC-07): only a 5xx is a finding.
+      if (who === 'payer')
+        return real.record(judgeOpenRead(p, 'INC-02', 'the payer reads its incoming view (pacs.008)', status), read);
       if (who !== 'beneficiary') return real.record(judgeStrangerRead(p, 'incoming', status), read);
       const message = incomingMessage(api, read);
       const value = message?.cdtTrfTxInf?.[0]?.intrBkSttlmAmt?.value;

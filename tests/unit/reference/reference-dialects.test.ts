@@ -18,6 +18,7 @@ import {
   JWT_BEARER,
   camt056,
   ids,
+  jwt,
   pacs004,
   pacs007,
   pacs008,
@@ -500,7 +501,7 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
   const fields = dialectChoices.map((c) => c.field);
   for (const field of ['causeStatus.scaHd', 'tokenErrorCodes'])
     assert.ok(fields.includes(field), `${field} is in dialectChoices`);
-  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class' });
+  assert.deepEqual(defaultDialect.causeStatus, { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' });
   assert.equal(defaultDialect.tokenErrorCodes, 'generic');
   const split = resolveDialect({ 'causeStatus.scaHd': 400, tokenErrorCodes: 'specific' });
   assert.deepEqual(
@@ -620,4 +621,107 @@ test('onUs: a payment to the payer’s own sort code is its incoming payment, or
   const theirs = await paid(payer, payee);
   const t = await h.token(payee);
   assert.equal((await h.post('pacs004/v08', payee, t, JSON.stringify(pacs004(theirs)))).status, 201);
+});
+
+/** The id a payments POST's answer names. */
+const idIn = (reply: { json: unknown }): string =>
+  (reply.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
+
+test('readings the spec leaves open, each a dialect field: a reused SCA nonce, the payer’s incoming read, a reused rtrId, a pacs.007 under another root', async () => {
+  for (const reading of ['refuse', 'allow'] as const) {
+    const dialect = {
+      scaNonceReplay: reading,
+      payerIncomingRead: reading,
+      rtrIdReuse: reading,
+      refundUnknownRoot: reading,
+    };
+    const payer = await h.client({ dialect });
+    const payee = await h.client({ dialect });
+    const stranger = await h.client({ dialect });
+    const t = await h.token(payer);
+    // A new SCA JWT over another message carrying the first one's nonce.
+    const first = JSON.stringify(pacs008(payee.memberId));
+    const claims = h.scaClaims(payer, first);
+    assert.equal(
+      (
+        await h.post('pacs008/v10', payer, t, first, {
+          'sca-token': jwt({ alg: 'RS256', typ: 'JWT', kid: payer.kid }, claims, payer.keys.privateKey),
+        })
+      ).status,
+      201,
+    );
+    const second = JSON.stringify(pacs008(payee.memberId));
+    const reused = { ...h.scaClaims(payer, second), nonce: claims.nonce };
+    const again = await h.post('pacs008/v10', payer, t, second, {
+      'sca-token': jwt({ alg: 'RS256', typ: 'JWT', kid: payer.kid }, reused, payer.keys.privateKey),
+    });
+    assert.equal(again.status, reading === 'refuse' ? 401 : 201, `scaNonceReplay ${reading}: ${again.text}`);
+    // The payer reads its own payment through the incoming endpoint; an institution with no part never does.
+    const id = idIn(again.status === 201 ? again : await h.post('pacs008/v10', payer, t, second));
+    assert.equal(
+      (await h.get(`pacs008/v08/${id}`, payer, t)).status,
+      reading === 'refuse' ? 404 : 200,
+      `payerIncomingRead ${reading}`,
+    );
+    assert.equal((await h.get(`pacs008/v08/${id}`, stranger, await h.token(stranger))).status, 404, 'a stranger');
+    // A new return (its own msgId) under the rtrId of an earlier one, for another payment.
+    const tp = await h.token(payee);
+    const [a, b] = await Promise.all([paid(payer, payee), paid(payer, payee)]);
+    const ra = pacs004(a) as { pmtRtr: { txInf: { rtrId: string }[] } };
+    assert.equal((await h.post('pacs004/v08', payee, tp, JSON.stringify(ra))).status, 201);
+    const rb = pacs004(b) as { pmtRtr: { txInf: { rtrId: string }[] } };
+    rb.pmtRtr.txInf[0]!.rtrId = ra.pmtRtr.txInf[0]!.rtrId;
+    const reuse = await h.post('pacs004/v08', payee, tp, JSON.stringify(rb));
+    assert.equal(reuse.status, reading === 'refuse' ? 400 : 201, `rtrIdReuse ${reading}: ${reuse.text}`);
+    // A pacs.007 under a root nobody declared.
+    const c = await paid(payer, payee);
+    const unknownRoot = { suiteUnknownRoot: (pacs007(c, 1) as { fIToFIPmtRvsl: unknown }).fIToFIPmtRvsl };
+    const refund = await h.post('pacs007/v08', payee, tp, JSON.stringify(unknownRoot));
+    assert.equal(refund.status, reading === 'refuse' ? 400 : 201, `refundUnknownRoot ${reading}: ${refund.text}`);
+  }
+});
+
+test('answers the spec does not show: SCA on camt.056 verified when present, the camt.056 answer, 409 for a business refusal that conflicts with a state', async () => {
+  const c = await h.client({ dialect: { scaOnCancellation: 'verifiedWhenPresent', cancelAnswer: 'received' } });
+  const t = await h.token(c);
+  const pay = async (): Promise<Record<string, unknown>> => {
+    const p = pacs008();
+    assert.equal((await h.post('pacs008/v10', c, t, JSON.stringify(p))).status, 201);
+    return p;
+  };
+  const noToken = await h.post('camt056/v08', c, t, JSON.stringify(camt056(await pay())), { 'sca-token': null });
+  assert.equal(noToken.status, 201, `no sca-token: ${noToken.text}`);
+  assert.equal((noToken.json as { data: { status: string } }).data.status, 'RECEIVED');
+  const badToken = await h.post('camt056/v08', c, t, JSON.stringify(camt056(await pay())), { 'sca-token': 'a.b.c' });
+  assert.equal(badToken.status, 401, 'an sca-token sent is checked');
+  const idOnly = await h.client({ dialect: { cancelAnswer: 'id-only' } });
+  const ti = await h.token(idOnly);
+  const p = pacs008();
+  await h.post('pacs008/v10', idOnly, ti, JSON.stringify(p));
+  const answer = await h.post('camt056/v08', idOnly, ti, JSON.stringify(camt056(p)));
+  assert.deepEqual(Object.keys((answer.json as { data: object }).data), ['paymentsServiceId']);
+
+  // A second return conflicts with the payment's state: 409 where the dialect says so, the class's status otherwise.
+  for (const [state, status] of [
+    ['class', 422],
+    [409, 409],
+  ] as const) {
+    const dialect = { 'refusalStatus.business': 422, 'causeStatus.businessState': state };
+    const payer = await h.client({ dialect });
+    const payee = await h.client({ dialect });
+    const tp = await h.token(payee);
+    const original = await paid(payer, payee);
+    assert.equal((await h.post('pacs004/v08', payee, tp, JSON.stringify(pacs004(original)))).status, 201);
+    assert.equal(
+      (await h.post('pacs004/v08', payee, tp, JSON.stringify(pacs004(original)))).status,
+      status,
+      `businessState ${state}`,
+    );
+    // Not a state: a payment the caller does not have the part to return keeps the class.
+    assert.equal(
+      (await h.post('pacs004/v08', payer, await h.token(payer), JSON.stringify(pacs004(await paid(payer, payee)))))
+        .status,
+      422,
+    );
+  }
 });

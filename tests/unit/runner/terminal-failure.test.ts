@@ -36,6 +36,7 @@ test('a failed test is printed once, whole, at its own line, and the summary end
   assert.match(out, /^ {4}> +\d+ \| .*verdicts\.check\(.*refusedAs\(/m);
   assert.doesNotMatch(out, /checks\/verdicts\.ts/, 'no frame of the oracle');
   assert.match(out, /^ {4}spec: SCA-09 §5 §7 → spec\/payments-api\.md:\d+$/m);
+  assert.match(out, /^ {6}“\| Payload \| hd \| required \| Base64-encoded SHA-256 hash .* the request fails \|”$/m);
   assert.match(out, /^ {4}valid twin — POST \/payments\/pacs008\/v10 → 201$/m);
   assert.match(out, /^ {4}✘ mutant: SCA hd of another body — POST \/payments\/pacs008\/v10 → 201$/m);
   assert.match(

@@ -8,7 +8,7 @@
  * the findings are only reported beside the test, as the summary reports them for the whole run
  * (record/iso-tally.ts). Each finding names the field, its value and the facet it breaks.
  */
-import type { Expectations, OperationName } from '../profile/profile';
+import type { Expectations, OperationName, Profile } from '../profile/profile';
 import type { Reading } from '../ledger/readings';
 import type { Exchange } from '../transport/http';
 import { loadedIsoSchemas, type IsoFinding } from '../messages/iso20022/validate';
@@ -64,6 +64,10 @@ export function otherCreditorPlaceReading(expectations: Expectations): Reading {
  * whose own test reports it.
  */
 export function creditorPlaceHeld(verdicts: Verdicts, exchange: Exchange): void {
-  if (verdicts.enforcing && verdicts.profile.expectations.returnCreditorName !== undefined) return;
+  if (creditorPlaceTrusted(verdicts.profile)) return;
   verdicts.gate('ISO-03', 'the target reads a return’s creditor name where the profile says', notRefused(exchange));
 }
+
+/** A profile that names where its target reads a return's creditor name, and enforces its assumptions: the suite trusts it. */
+export const creditorPlaceTrusted = (profile: Pick<Profile, 'expectations'>): boolean =>
+  profile.expectations.assumptions === 'enforce' && profile.expectations.returnCreditorName !== undefined;

@@ -233,6 +233,12 @@ const SWITCHES: Readonly<
       return [field, { field: `expectations.${field}`, seen: 'only' as const }];
     }),
   ),
+  // A hub that validates against the XSD refuses a root ISO does not define before its own reading.
+  refundUnknownRoot: {
+    field: 'expectations.refundUnknownRoot',
+    seen: 'only',
+    when: (dialect) => dialect.isoValidation !== 'xsd',
+  },
   cancellationRequestRoot: { field: 'messages.cancellation.root', seen: 'only' },
   resolutionRoot: { field: 'messages.resolution.root', seen: 'only' },
   // Where any root is read as the refund, the declared one is too: the spelling a dialect accepts shows only where others are refused.

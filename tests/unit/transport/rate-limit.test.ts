@@ -15,7 +15,9 @@ import path from 'node:path';
 import {
   AdaptiveRateLimit,
   BETA,
+  DeclaredRateLimit,
   FileRateLimitStore,
+  SendRates,
   MemoryRateLimitStore,
   RATE_HEADROOM,
   describeLearnedLimits,
@@ -342,4 +344,126 @@ test('rateLimitVerdict: --write declares the measured rate where the profile sta
   assert.equal(declarableRate(4.96), 5);
   assert.equal(declarableRate(2.04), 2);
   assert.equal(declarableRate(0.01), 0.1);
+});
+
+test('SendRates: each worker shares its last second of sends by class; the run’s counts add them up, a stale file counts for nothing', () => {
+  const dir = tmp();
+  try {
+    let now = 1_000;
+    const one = new SendRates(dir, 0, () => now);
+    const two = new SendRates(dir, 1, () => now);
+    one.startSharing();
+    two.startSharing();
+    const a = { origin: 'o', kind: 'api', client: 'A' } as const;
+    const token = { origin: 'o', kind: 'token', client: 'A' } as const;
+    for (let i = 0; i < 5; i++) one.record(a, false);
+    now += 150;
+    one.share();
+    two.record(a, true);
+    two.record(token, false);
+    const seen = two.counts(true);
+    assert.deepEqual(
+      [...seen.values()].map((c) => [c.cls.kind, c.sent, c.refused, [...c.workers].sort()]),
+      [
+        ['api', 6, 1, [0, 1]],
+        ['token', 1, 0, [1]],
+      ],
+    );
+    assert.ok(
+      readdirSync(dir).every((f) => !f.includes('A')),
+      'fingerprints only, never a client id (the classes are given fingerprinted)',
+    );
+    now += 2_000;
+    assert.equal(
+      two.counts(true).size,
+      0,
+      'a second later nothing is in the last second, and the other’s file is stale',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the token endpoint’s scope: refused alone again and again, a bucket of its own; then, refused when its client sent no other, one for the address', () => {
+  let now = 10_000;
+  const store = new MemoryRateLimitStore();
+  const rates = new SendRates(undefined, 0, () => now);
+  const limits = new AdaptiveRateLimit(store, 1, () => now, { rates, worker: 0, workers: 1 });
+  const A = limits.classOf('o', 'api', 'A');
+  const tokenA = limits.classOf('o', 'token', 'A');
+  const tokenB = limits.classOf('o', 'token', 'B');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(A), 'at first in the client’s bucket');
+  const tick = () => {
+    now += 30;
+  };
+  const refuseToken = (cls: typeof tokenA) => {
+    tick();
+    limits.answered(cls, 429, {}, limits.epochOf(limits.bucketOf(cls)));
+  };
+  for (let i = 0; i < 5; i++) {
+    tick();
+    limits.answered(A, 200, {}, 0);
+  }
+  refuseToken(tokenA);
+  refuseToken(tokenA);
+  tick();
+  limits.answered(A, 429, {}, limits.epochOf(limits.bucketOf(A)));
+  const origin = A.origin;
+  assert.equal(store.readScope(origin)?.own, 0, 'the client’s own refusal: start over');
+  now += 1_000;
+  for (let i = 0; i < 3; i++) {
+    tick();
+    limits.answered(A, 200, {}, 0);
+    refuseToken(tokenA);
+  }
+  assert.equal(store.readScope(origin)?.scope, 'own');
+  assert.notEqual(limits.bucketOf(tokenA), limits.bucketOf(A), 'its own bucket now');
+  assert.notEqual(limits.bucketOf(tokenA), limits.bucketOf(tokenB), 'one per client');
+  // Its own token requests of the last second refused: nothing said of the address.
+  refuseToken(tokenA);
+  assert.equal(store.readScope(origin)?.address, 0);
+  for (let i = 0; i < 2; i++) {
+    now += 1_500;
+    tick();
+    limits.answered(tokenB, 200, {}, 0);
+    refuseToken(tokenA);
+  }
+  assert.equal(store.readScope(origin)?.scope, 'address');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(tokenB), 'one bucket for every client');
+  const learned = store.read(limits.bucketOf(tokenA));
+  assert.deepEqual(learned?.bucket, { kind: 'token', per: 'address' });
+  assert.match(
+    describeLearnedLimits([learned!], [store.readScope(origin)!])!,
+    /the token endpoint a bucket of its own for every client of the address, requests\/s: /,
+  );
+});
+
+test('a declared limit: each bucket’s rate shared by the workers sending into it now, the token endpoint’s apart', () => {
+  const dir = tmp();
+  try {
+    let now = 5_000;
+    const rates = [0, 1, 2].map((w) => new SendRates(dir, w, () => now));
+    const limits = rates.map(
+      (r, worker) =>
+        new DeclaredRateLimit({ requestsPerSecond: 40, tokenEndpoint: { requestsPerSecond: 20, per: 'address' } }, 3, {
+          rates: r,
+          worker,
+          workers: 3,
+        }),
+    );
+    const A = limits[0]!.classOf('o', 'api', 'A');
+    const tokenA = limits[0]!.classOf('o', 'token', 'A');
+    assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 1000 / (40 * RATE_HEADROOM), 'alone: the whole rate');
+    limits[1]!.answered(A, 200);
+    rates[1]!.share(true);
+    now += 150;
+    assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 2000 / (40 * RATE_HEADROOM), 'two sending: half each');
+    assert.equal(
+      limits[0]!.intervalMs(limits[0]!.bucketOf(tokenA)),
+      1000 / (20 * RATE_HEADROOM),
+      'the token bucket apart',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -130,7 +130,7 @@ export function runPaths(dir: string): RunPaths {
   };
 }
 
-/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json): empty when it is all there. */
+/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json, junit.xml): empty when it is all there. */
 export function missingFromRecord(dir: string, options: { allure?: boolean } = {}): string[] {
   const files = runPaths(dir);
   const missing: string[] = [];
@@ -142,6 +142,7 @@ export function missingFromRecord(dir: string, options: { allure?: boolean } = {
   )
     missing.push('Allure results');
   if (!existsSync(files.plan)) missing.push('plan.json');
+  if (!existsSync(files.junit)) missing.push('junit.xml');
   return missing;
 }
 

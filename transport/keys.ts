@@ -2,7 +2,7 @@
  * RSA key material for clients. Generation is slow, so callers create keys once per worker or per
  * run, never per test.
  */
-import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { workerRedactor } from './redact';
@@ -124,6 +124,35 @@ export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
   );
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
+
+let making: Promise<void> | undefined;
+
+/**
+ * shareClientKeys off this process's main thread: the keys are made by libuv's thread pool while the
+ * runner loads the tests and the reference starts, and are in the environment once the promise
+ * resolves (before any worker forks: the global setup waits for it). A second call waits for the
+ * first's keys.
+ */
+export function shareClientKeysSoon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (sharedPems(env).length >= SHARED_KEYS) return Promise.resolve();
+  making ??= Promise.all(
+    Array.from(
+      { length: SHARED_KEYS },
+      () =>
+        new Promise<string>((resolve, reject) =>
+          generateKeyPair('rsa', { modulusLength: 2048 }, (error, _publicKey, privateKey) =>
+            error ? reject(error) : resolve(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+          ),
+        ),
+    ),
+  ).then((pems) => {
+    if (sharedPems(env).length < SHARED_KEYS) env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
+  });
+  return making;
+}
+
+/** The keys shareClientKeysSoon is making, or none: what the global setup waits for. */
+export const clientKeysBeingMade = (): Promise<void> | undefined => making;
 
 function sharedPems(env: NodeJS.ProcessEnv): string[] {
   const shared = suiteEnvironment(env).clientKeys;

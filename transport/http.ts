@@ -8,6 +8,8 @@ import { suiteEnvironment, type ProxySettings } from '../profile/run-settings';
 import {
   AdaptiveRateLimit,
   DeclaredRateLimit,
+  ROOM_RECHECK_MS,
+  type Pace,
   type RateLimits,
   type RateLimitStore,
   type RequestClass,
@@ -256,6 +258,10 @@ class FixedPace implements RateLimits {
   bucketOf(cls: RequestClass): string {
     return `${cls.origin} ${cls.client}`;
   }
+  pace(): Pace {
+    return { intervalMs: 1000 / this.requestsPerSecond };
+  }
+  sending(): void {}
   intervalMs(): number {
     return 1000 / this.requestsPerSecond;
   }
@@ -304,7 +310,7 @@ export class HttpClient {
             )
           : undefined;
     const limits = this.limits;
-    this.pacer = new Pacer((key) => limits?.intervalMs(key));
+    this.pacer = new Pacer((key) => limits?.pace(key));
   }
 
   /** What this client sent, by request class (its clients' fingerprints, never their ids, when `fp` is given). */
@@ -344,8 +350,10 @@ export class HttpClient {
       const kind = sendOptions.kind ?? (isTokenRequest(attempt) ? 'token' : 'api');
       const cls = limits?.classOf(origin, kind, client);
       const key = cls ? limits!.bucketOf(cls) : '';
-      const turn = cls ? this.pacer.turn(key) : undefined;
+      const background = sendOptions.origin?.by?.startsWith('background:') === true;
+      const turn = cls ? this.pacer.turn(key, () => limits!.sending(cls), background) : undefined;
       if (turn) await turn;
+      else if (cls) limits!.sending(cls);
       const epoch = cls ? limits!.epochOf(key) : 0;
       let response: HttpResponse;
       this.requestsSent++;
@@ -481,57 +489,89 @@ export function clientKey(req: HttpRequest): string {
   return '';
 }
 
+interface Waiting {
+  since: number;
+  go: () => void;
+  leaving?: () => void;
+}
+
 interface Lane {
   /** When the lane last let a request go (its nominal slot). */
   last: number;
-  /** The requests waiting for their turn, each with when it came. */
-  waiting: { since: number; go: () => void }[];
+  /** The requests waiting for their turn, each with when it came and what to do as it goes: a test's first, then background work's. */
+  waiting: Waiting[];
+  background: Waiting[];
   timer?: NodeJS.Timeout;
 }
 
-/** How often the head of a client's queue asks for its interval again while it waits. */
+/** How often the head of a client's queue asks for its pace again while it waits. */
 const PACER_RECHECK_MS = 250;
 
 /**
- * Spaces the requests of each client: a request waits in its client's queue until the client's
- * interval has passed since the one before it. The head of the queue asks for the interval again at
- * least every PACER_RECHECK_MS, so a rate that changes while requests wait (a learned one) applies to
- * them at once, rather than to slots they reserved at the old rate. A client with no interval is not
- * paced and costs nothing.
+ * Spaces the requests of each bucket: a request waits in its bucket's queue until the bucket's
+ * interval has passed since the one before it and, with the run's shared schedule, until the
+ * bucket's next slot is its own. A test's requests go before background work's (the pool refilling,
+ * observations started with the worker): against a limit the background's requests would otherwise
+ * hold every test's behind them, and a test waits on round trips it could make while the background
+ * takes the rest of the bucket. The head of the queue asks for its pace again at
+ * least every PACER_RECHECK_MS (ROOM_RECHECK_MS while it waits for room), so a rate that changes
+ * while requests wait (a learned one) applies to them at once, rather than to slots they reserved at
+ * the old rate. A bucket not paced costs nothing.
  */
 export class Pacer {
   private readonly lanes = new Map<string, Lane>();
   constructor(
-    private readonly intervalOf: (key: string) => number | undefined,
+    private readonly paceOf: (key: string) => Pace | number | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when the caller's request may go; undefined when it may go now (a client not paced). */
-  turn(key: string): Promise<void> | undefined {
+  private pace(key: string): Pace | undefined {
+    const pace = this.paceOf(key);
+    return typeof pace === 'number' ? { intervalMs: pace } : pace;
+  }
+
+  /**
+   * Resolves when the caller's request may go (`leaving` runs as it is let go, before anything else
+   * is: what the run counts as sent); undefined when it may go now (a bucket not paced).
+   * `background`: the request waits behind every test's.
+   */
+  turn(key: string, leaving?: () => void, background = false): Promise<void> | undefined {
     let lane = this.lanes.get(key);
-    if (!lane?.waiting.length && this.intervalOf(key) === undefined) return undefined;
-    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [] }));
+    if (!lane?.waiting.length && !lane?.background.length && this.pace(key) === undefined) return undefined;
+    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [], background: [] }));
     const queued = lane;
     return new Promise<void>((resolve) => {
-      queued.waiting.push({ since: this.now(), go: resolve });
+      (background ? queued.background : queued.waiting).push({
+        since: this.now(),
+        go: resolve,
+        ...(leaving ? { leaving } : {}),
+      });
       if (!queued.timer) this.release(key, queued);
     });
   }
 
   private release(key: string, lane: Lane): void {
     lane.timer = undefined;
-    while (lane.waiting.length) {
+    while (lane.waiting.length || lane.background.length) {
       const now = this.now();
-      const due = lane.last + (this.intervalOf(key) ?? 0);
+      const pace = this.pace(key);
+      const due = lane.last + (pace?.intervalMs ?? 0);
       if (due > now) {
         lane.timer = setTimeout(() => this.release(key, lane), Math.min(PACER_RECHECK_MS, Math.ceil(due - now)));
         return;
       }
-      const head = lane.waiting.shift()!;
+      // Asked last: a shared schedule's slot is taken by the asking.
+      const room = pace?.roomInMs?.() ?? 0;
+      if (room > 0) {
+        lane.timer = setTimeout(() => this.release(key, lane), Math.min(room, ROOM_RECHECK_MS));
+        return;
+      }
+      const head = (lane.waiting.length ? lane.waiting : lane.background).shift()!;
       // Its slot: the one due after the last, when it was already waiting then (a timer that fires
       // late, a busy event loop, leave the schedule as it was); when it came after, the time it came:
       // a client idle for a while saves up no burst.
       lane.last = Math.max(due, head.since);
+      head.leaving?.();
       head.go();
     }
   }

@@ -22,7 +22,16 @@
  * refused at is what the whole run sent into it, and each bucket's rate is shared by the workers
  * sending into it now, so a worker busy with another client's tests leaves its share to the others.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fingerprint } from './redact';
 
@@ -374,23 +383,41 @@ export class SendRates {
     this.sharing = true;
   }
 
+  /** A request of the class leaves now: it counts in the run's last second at once. */
+  sent(cls: RequestClass): void {
+    const entry = this.entry(cls);
+    entry.sent.push(this.now());
+    this.changed = true;
+    this.share(cls.kind === 'token');
+  }
+
+  /** Its answer came: a refusal (429) is shared at once, a refused token request's scope decided on it. */
+  answered(cls: RequestClass, refused: boolean): void {
+    if (!refused) return;
+    this.entry(cls).refused.push(this.now());
+    this.changed = true;
+    this.sharing = true;
+    this.share(true);
+  }
+
+  /** A request sent and answered at once (a caller that paces nothing). */
   record(cls: RequestClass, refused: boolean): void {
+    this.sent(cls);
+    this.answered(cls, refused);
+  }
+
+  private entry(cls: RequestClass): { cls: RequestClass; sent: number[]; refused: number[] } {
     const id = classId(cls);
     let entry = this.own.get(id);
     if (!entry) this.own.set(id, (entry = { cls, sent: [], refused: [] }));
-    const now = this.now();
-    entry.sent.push(now);
-    if (refused) entry.refused.push(now);
-    this.changed = true;
-    if (refused) this.sharing = true;
-    this.share(refused || cls.kind === 'token');
+    return entry;
   }
 
   private prune(now: number): void {
     for (const [id, entry] of this.own) {
       while (entry.sent.length && entry.sent[0]! <= now - WINDOW_MS) entry.sent.shift();
       while (entry.refused.length && entry.refused[0]! <= now - WINDOW_MS) entry.refused.shift();
-      if (!entry.sent.length) this.own.delete(id);
+      if (!entry.sent.length && !entry.refused.length) this.own.delete(id);
     }
   }
 
@@ -479,11 +506,30 @@ function bucketCounts(
   return { sent, accepted, workers };
 }
 
-/** The pacing side of a rate limit, declared or learned: which bucket a request counts in, how far apart to send, what an answer teaches. */
+/** How a worker paces one bucket now. */
+export interface Pace {
+  /** Milliseconds between this worker's requests into the bucket. */
+  intervalMs: number;
+  /**
+   * With the run's shared schedule: milliseconds until the bucket's next slot (0: the request goes
+   * now, the slot taken). A worker then sends as fast as the bucket allows whatever the other workers
+   * send, rather than its fixed share of it. Asked only when the request would otherwise go.
+   */
+  roomInMs?: () => number;
+}
+
+/** How soon, at most, a worker asks again for a bucket's next slot. */
+export const ROOM_RECHECK_MS = 25;
+
+/** The pacing side of a rate limit, declared or learned: which bucket a request counts in, how to pace it, what an answer teaches. */
 export interface RateLimits {
   /** The class of a request (its client fingerprinted where workers share counts). */
   classOf(origin: string, kind: RequestClass['kind'], client: string): RequestClass;
   bucketOf(cls: RequestClass): string;
+  /** How to pace the bucket now, or undefined: not paced. */
+  pace(bucket: string): Pace | undefined;
+  /** A request of the class leaves now. */
+  sending(cls: RequestClass): void;
   /** Milliseconds between this worker's requests into the bucket now, or undefined: not paced. */
   intervalMs(bucket: string): number | undefined;
   /** The state a request is sent under (a refusal moves a learned state only if no other refusal did since). */
@@ -498,6 +544,8 @@ export interface SharedSends {
   rates: SendRates;
   worker: number;
   workers: number;
+  /** The run's schedule of each bucket; without it each worker paces its share alone. */
+  schedule?: SharedSchedule;
 }
 
 /**
@@ -520,6 +568,69 @@ function activeShare(
 
 /** Whether a bucket's key is the address's token bucket (every client of every worker). */
 const isAddressBucket = (key: string): boolean => key.endsWith(' token');
+
+/**
+ * The run's schedule of each bucket, one its workers share (GCRA, the generic cell rate algorithm):
+ * a file per bucket in the run's folder holds the time its next request may leave; a worker whose
+ * request is due takes that slot and moves the time on by one interval at the bucket's rate, under a
+ * lock (a directory made atomically, taken back from a worker that died holding it). Whichever worker
+ * has a request for the bucket sends it in the next slot, so the bucket's rate goes to the workers
+ * that need it, never past it, and no slot is reserved ahead at a rate that may change meanwhile.
+ */
+export class SharedSchedule {
+  constructor(
+    private readonly dir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds until a request may go into the bucket at `rate`; 0: it goes now, its slot taken. */
+  take(key: string, rate: number): number {
+    const file = path.join(this.dir, `schedule-${fingerprint(key)}`);
+    const lock = `${file}.lock`;
+    try {
+      mkdirSync(lock);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        mkdirSync(this.dir, { recursive: true });
+        return this.take(key, rate);
+      }
+      // Held: by a worker that died holding it when it is old, else by one taking a slot now.
+      try {
+        if (this.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock);
+      } catch {
+        /* released meanwhile */
+      }
+      return 1;
+    }
+    try {
+      const now = this.now();
+      let next = 0;
+      try {
+        next = Number(readFileSync(file, 'utf8')) || 0;
+      } catch {
+        /* the bucket's first request */
+      }
+      if (next > now) return Math.ceil(next - now);
+      writeFileSync(file, String(Math.max(next, now - 1000 / rate) + 1000 / rate));
+      return 0;
+    } finally {
+      rmdirSync(lock);
+    }
+  }
+}
+
+/** A lock older than this was left by a worker that died holding it. */
+const STALE_LOCK_MS = 1_000;
+
+/**
+ * A bucket paced at `rate` requests a second: with the run's shared schedule, in the next slot any
+ * worker may take (SharedSchedule); alone, at this worker's fixed share of `most` workers.
+ */
+function paceAt(rate: number, key: string, most: number, shared: SharedSends | undefined): Pace {
+  const schedule = shared?.schedule;
+  if (!schedule) return { intervalMs: (1000 * most) / rate };
+  return { intervalMs: 0, roomInMs: () => schedule.take(key, rate) };
+}
 
 /** Fingerprints of the clients and origins a worker shares counts of, made once each. */
 function fingerprinter(shared: boolean): (value: string) => string {
@@ -564,11 +675,26 @@ export class DeclaredRateLimit implements RateLimits {
     return bucketKey(cls, this.scope());
   }
 
-  intervalMs(bucket: string): number {
+  private rateOf(bucket: string): number {
     const token = this.declared.tokenEndpoint;
     const rate = token && bucket.includes(' token') ? token.requestsPerSecond : this.declared.requestsPerSecond;
-    const most = isAddressBucket(bucket) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
-    return (1000 * activeShare(this.shared, most, bucket, this.scope)) / (rate * RATE_HEADROOM);
+    return rate * RATE_HEADROOM;
+  }
+
+  private most(bucket: string): number {
+    return isAddressBucket(bucket) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
+  }
+
+  pace(bucket: string): Pace {
+    return paceAt(this.rateOf(bucket), bucket, this.most(bucket), this.shared);
+  }
+
+  sending(cls: RequestClass): void {
+    this.shared?.rates.sent(cls);
+  }
+
+  intervalMs(bucket: string): number {
+    return (1000 * activeShare(this.shared, this.most(bucket), bucket, this.scope)) / this.rateOf(bucket);
   }
 
   epochOf(): number {
@@ -576,7 +702,7 @@ export class DeclaredRateLimit implements RateLimits {
   }
 
   answered(cls: RequestClass, status: number): void {
-    this.shared?.rates.record(cls, status === 429);
+    this.shared?.rates.answered(cls, status === 429);
   }
 
   flush(): void {
@@ -630,6 +756,19 @@ export class AdaptiveRateLimit implements RateLimits {
     return (1000 * activeShare(this.shared, most, key, this.scopeOf)) / learnedRate(limit, this.now());
   }
 
+  /** How to pace the bucket now (its learned rate), or undefined: no limit met, not paced. */
+  pace(key: string): Pace | undefined {
+    const limit = this.store.read(key);
+    if (!limit) return undefined;
+    this.rates?.startSharing();
+    const most = isAddressBucket(key) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
+    return paceAt(learnedRate(limit, this.now()), key, most, this.shared);
+  }
+
+  sending(cls: RequestClass): void {
+    this.rates?.sent(cls);
+  }
+
   /** The state a request is sent under: its refusal moves the state only if no other refusal did since. */
   epochOf(key: string): number {
     return this.store.read(key)?.epoch ?? 0;
@@ -651,7 +790,7 @@ export class AdaptiveRateLimit implements RateLimits {
   ): void {
     const now = this.now();
     const cls = typeof request === 'string' ? undefined : request;
-    if (cls) this.rates?.record(cls, status === 429);
+    if (cls) this.rates?.answered(cls, status === 429);
     if (cls && status === 429) this.weighTokenScope(cls);
     const key = cls ? this.bucketOf(cls) : (request as string);
     const recent = this.answers.get(key) ?? [];

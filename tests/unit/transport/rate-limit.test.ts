@@ -18,6 +18,7 @@ import {
   DeclaredRateLimit,
   FileRateLimitStore,
   SendRates,
+  SharedSchedule,
   MemoryRateLimitStore,
   RATE_HEADROOM,
   describeLearnedLimits,
@@ -396,24 +397,22 @@ test('the token endpoint’s scope: refused alone again and again, a bucket of i
   const tick = () => {
     now += 30;
   };
-  const refuseToken = (cls: typeof tokenA) => {
+  const answer = (cls: typeof tokenA, status: number) => {
     tick();
-    limits.answered(cls, 429, {}, limits.epochOf(limits.bucketOf(cls)));
+    const epoch = limits.epochOf(limits.bucketOf(cls));
+    limits.sending(cls);
+    limits.answered(cls, status, {}, epoch);
   };
-  for (let i = 0; i < 5; i++) {
-    tick();
-    limits.answered(A, 200, {}, 0);
-  }
+  const refuseToken = (cls: typeof tokenA) => answer(cls, 429);
+  for (let i = 0; i < 5; i++) answer(A, 200);
   refuseToken(tokenA);
   refuseToken(tokenA);
-  tick();
-  limits.answered(A, 429, {}, limits.epochOf(limits.bucketOf(A)));
+  answer(A, 429);
   const origin = A.origin;
   assert.equal(store.readScope(origin)?.own, 0, 'the client’s own refusal: start over');
   now += 1_000;
   for (let i = 0; i < 3; i++) {
-    tick();
-    limits.answered(A, 200, {}, 0);
+    answer(A, 200);
     refuseToken(tokenA);
   }
   assert.equal(store.readScope(origin)?.scope, 'own');
@@ -424,8 +423,7 @@ test('the token endpoint’s scope: refused alone again and again, a bucket of i
   assert.equal(store.readScope(origin)?.address, 0);
   for (let i = 0; i < 2; i++) {
     now += 1_500;
-    tick();
-    limits.answered(tokenB, 200, {}, 0);
+    answer(tokenB, 200);
     refuseToken(tokenA);
   }
   assert.equal(store.readScope(origin)?.scope, 'address');
@@ -454,7 +452,7 @@ test('a declared limit: each bucket’s rate shared by the workers sending into 
     const A = limits[0]!.classOf('o', 'api', 'A');
     const tokenA = limits[0]!.classOf('o', 'token', 'A');
     assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 1000 / (40 * RATE_HEADROOM), 'alone: the whole rate');
-    limits[1]!.answered(A, 200);
+    limits[1]!.sending(A);
     rates[1]!.share(true);
     now += 150;
     assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 2000 / (40 * RATE_HEADROOM), 'two sending: half each');
@@ -463,6 +461,41 @@ test('a declared limit: each bucket’s rate shared by the workers sending into 
       1000 / (20 * RATE_HEADROOM),
       'the token bucket apart',
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the run’s shared schedule: whichever worker has a request takes the bucket’s next slot, none past the rate', () => {
+  const dir = tmp();
+  try {
+    let now = 5_000;
+    const schedule = new SharedSchedule(dir, () => now);
+    const [mine, other] = [0, 1].map(
+      (worker) =>
+        new DeclaredRateLimit({ requestsPerSecond: 10 / RATE_HEADROOM }, 2, {
+          rates: new SendRates(dir, worker, () => now),
+          worker,
+          workers: 2,
+          schedule,
+        }),
+    );
+    const A = mine!.classOf('o', 'api', 'A');
+    const [p1, p2] = [mine!, other!].map((l) => l.pace(l.bucketOf(A)));
+    assert.equal(p1!.intervalMs, 0, 'no share of its own: the schedule spaces them');
+    assert.equal(p1!.roomInMs!(), 0, 'the first request goes');
+    assert.equal(p2!.roomInMs!(), 0, 'idle before: one more at once');
+    const wait = p2!.roomInMs!();
+    assert.ok(wait > 0 && wait <= 100, `then one every 100 ms, whoever asks: ${wait}`);
+    now += 100;
+    assert.equal(p1!.roomInMs!(), 0);
+    assert.ok(p2!.roomInMs!() > 0);
+    let sent = 0;
+    for (let t = 0; t < 2_000; t += 5) {
+      now += 5;
+      for (const p of [p1!, p2!]) if (p.roomInMs!() === 0) sent++;
+    }
+    assert.ok(sent >= 19 && sent <= 21, `10 a second over 2 s, shared: ${sent}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

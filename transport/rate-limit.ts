@@ -338,13 +338,27 @@ export function describeLearnedLimits(
 
 /** How long a worker's sends count as "in the last second". */
 const WINDOW_MS = 1_000;
+/**
+ * The window a refusal's rate is measured over: a bucket refuses once it is empty, and what it let
+ * through in the second before holds the burst it had saved up (up to a second's worth); over two
+ * seconds that burst weighs half as much.
+ */
+const MEASURE_WINDOW_MS = 2_000;
 /** How often a worker shares its counts (at most), and reads the others' (at most). */
 const SHARE_MS = 100;
 const SEND_RATES_FILE = /^send-rates-w(\d+)\.json$/;
 
 interface SharedCounts {
   at: number;
-  classes: { origin: string; kind: RequestClass['kind']; client: string; sent: number; refused: number }[];
+  classes: {
+    origin: string;
+    kind: RequestClass['kind'];
+    client: string;
+    sent: number;
+    refused: number;
+    /** Accepted (sent, not refused) in the last MEASURE_WINDOW_MS. */
+    accepted2: number;
+  }[];
 }
 
 /** A class's requests in the last second, the whole run's: sent, refused with 429, and by which workers. */
@@ -352,6 +366,8 @@ export interface ClassCount {
   cls: RequestClass;
   sent: number;
   refused: number;
+  /** Sent and not refused in the last MEASURE_WINDOW_MS. */
+  accepted2: number;
   workers: Set<number>;
 }
 
@@ -415,10 +431,24 @@ export class SendRates {
 
   private prune(now: number): void {
     for (const [id, entry] of this.own) {
-      while (entry.sent.length && entry.sent[0]! <= now - WINDOW_MS) entry.sent.shift();
-      while (entry.refused.length && entry.refused[0]! <= now - WINDOW_MS) entry.refused.shift();
+      while (entry.sent.length && entry.sent[0]! <= now - MEASURE_WINDOW_MS) entry.sent.shift();
+      while (entry.refused.length && entry.refused[0]! <= now - MEASURE_WINDOW_MS) entry.refused.shift();
       if (!entry.sent.length && !entry.refused.length) this.own.delete(id);
     }
+  }
+
+  /** An entry's counts: sent and refused in the last second, accepted in the last MEASURE_WINDOW_MS. */
+  private tally(entry: { sent: number[]; refused: number[] }, now: number) {
+    const recent = (times: number[]): number => {
+      let n = 0;
+      for (let i = times.length - 1; i >= 0 && times[i]! > now - WINDOW_MS; i--) n++;
+      return n;
+    };
+    return {
+      sent: recent(entry.sent),
+      refused: recent(entry.refused),
+      accepted2: Math.max(0, entry.sent.length - entry.refused.length),
+    };
   }
 
   /** Writes this worker's counts, when sharing, at most every SHARE_MS unless `now` is asked. */
@@ -429,7 +459,7 @@ export class SendRates {
     this.prune(at);
     const counts: SharedCounts = {
       at,
-      classes: [...this.own.values()].map((e) => ({ ...e.cls, sent: e.sent.length, refused: e.refused.length })),
+      classes: [...this.own.values()].map((e) => ({ ...e.cls, ...this.tally(e, at) })),
     };
     try {
       writeWhole(path.join(this.dir, `send-rates-w${this.worker}.json`), counts);
@@ -455,8 +485,8 @@ export class SendRates {
       const worker = Number(SEND_RATES_FILE.exec(f)?.[1] ?? Number.NaN);
       if (!Number.isFinite(worker) || worker === this.worker) return [];
       const counts = readJson<SharedCounts>(path.join(this.dir!, f));
-      // A worker that stopped sending a second and a half ago sends nothing now.
-      return counts && at - counts.at < WINDOW_MS * 1.5 ? [{ worker, counts }] : [];
+      // A worker that stopped sending a while ago sends nothing now.
+      return counts && at - counts.at < MEASURE_WINDOW_MS ? [{ worker, counts }] : [];
     });
   }
 
@@ -466,25 +496,42 @@ export class SendRates {
     this.prune(now);
     this.readOthers(fresh);
     const out = new Map<string, ClassCount>();
-    const add = (cls: RequestClass, sent: number, refused: number, worker: number): void => {
+    const add = (
+      cls: RequestClass,
+      counts: { sent: number; refused: number; accepted2: number },
+      worker: number,
+    ): void => {
       const id = classId(cls);
-      const entry = out.get(id) ?? { cls, sent: 0, refused: 0, workers: new Set<number>() };
-      entry.sent += sent;
-      entry.refused += refused;
-      if (sent) entry.workers.add(worker);
+      const entry = out.get(id) ?? { cls, sent: 0, refused: 0, accepted2: 0, workers: new Set<number>() };
+      entry.sent += counts.sent;
+      entry.refused += counts.refused;
+      entry.accepted2 += counts.accepted2 ?? 0;
+      if (counts.sent >= 0.5) entry.workers.add(worker);
       out.set(id, entry);
     };
-    for (const e of this.own.values()) add(e.cls, e.sent.length, e.refused.length, this.worker);
-    for (const { worker, counts } of this.others)
+    for (const e of this.own.values()) add(e.cls, this.tally(e, now), this.worker);
+    for (const { worker, counts } of this.others) {
+      // Shared a while ago (a worker that stopped sending writes no more): of a window that ended
+      // then, only the part still in the window now counts, as if its requests were spread evenly.
+      const age = Math.max(0, now - counts.at);
+      const inSecond = Math.max(0, 1 - age / WINDOW_MS);
+      const inMeasure = Math.max(0, 1 - age / MEASURE_WINDOW_MS);
       for (const c of counts.classes)
-        add({ origin: c.origin, kind: c.kind, client: c.client }, c.sent, c.refused, worker);
+        add(
+          { origin: c.origin, kind: c.kind, client: c.client },
+          { sent: c.sent * inSecond, refused: c.refused * inSecond, accepted2: c.accepted2 * inMeasure },
+          worker,
+        );
+    }
     return out;
   }
 
   /** This worker's own sends of a class in the last second. */
   ownSent(cls: RequestClass): number {
-    this.prune(this.now());
-    return this.own.get(classId(cls))?.sent.length ?? 0;
+    const now = this.now();
+    this.prune(now);
+    const entry = this.own.get(classId(cls));
+    return entry ? this.tally(entry, now).sent : 0;
   }
 }
 
@@ -493,17 +540,17 @@ function bucketCounts(
   counts: ReadonlyMap<string, ClassCount>,
   key: string,
   scopeOf: (origin: string) => TokenScope,
-): { sent: number; accepted: number; workers: Set<number> } {
+): { sent: number; acceptedPerSecond: number; workers: Set<number> } {
   let sent = 0;
-  let accepted = 0;
+  let accepted2 = 0;
   const workers = new Set<number>();
   for (const c of counts.values()) {
     if (bucketKey(c.cls, scopeOf(c.cls.origin)) !== key) continue;
     sent += c.sent;
-    accepted += c.sent - c.refused;
+    accepted2 += c.accepted2;
     for (const w of c.workers) workers.add(w);
   }
-  return { sent, accepted, workers };
+  return { sent, acceptedPerSecond: (accepted2 * 1000) / MEASURE_WINDOW_MS, workers };
 }
 
 /** How a worker paces one bucket now. */
@@ -818,14 +865,15 @@ export class AdaptiveRateLimit implements RateLimits {
     }
     const known = this.store.read(key, true);
     if (known && known.epoch !== sentEpoch) return;
-    // The rate the bucket was refused at: what it let through of the whole run's requests in the
-    // last second (the workers' shared counts; those it refused took nothing from it), or, alone,
+    // The rate the bucket was refused at: what it let through of the whole run's requests, a second's
+    // worth of the last MEASURE_WINDOW_MS (the workers' shared counts; those it refused took nothing
+    // from it), or, alone,
     // this worker's answers of the last second (or since its first) times the workers sharing the
     // client; no more than the curve allowed, nor than what the target states.
     const window = Math.max(100, Math.min(MEASURE_MS, now - (this.firstAnswer.get(key) ?? now)));
     const sending =
       this.rates && cls
-        ? Math.max(1, bucketCounts(this.rates.counts(true), key, this.scopeOf).accepted)
+        ? Math.max(MIN_RATE, bucketCounts(this.rates.counts(true), key, this.scopeOf).acceptedPerSecond)
         : (recent.length * 1000 * this.sharedBy) / window;
     const rate = Math.max(
       MIN_RATE,

@@ -153,9 +153,9 @@ export interface HttpClientOptions {
   requestsPerSecond?: number;
   /**
    * The target's declared rate limit (the profile's concurrency.rateLimit): each client's requests,
-   * and the token endpoint's in their client's bucket or in one of their own, paced to it; each
-   * bucket's rate shared by the workers sending into it now (`shared`: the run's send counts), at
-   * most `sharedBy` (the workers sending as one client).
+   * and the token endpoint's in their client's bucket or in one of their own, paced to it, on the
+   * run's shared schedule of each bucket (`shared`), else at this worker's share of `sharedBy` (the
+   * workers sending as one client).
    */
   declaredRate?: {
     requestsPerSecond: number;
@@ -167,8 +167,8 @@ export interface HttpClientOptions {
    * Without a declared rate, each bucket's rate limit is learned from the target's answers (its 429s,
    * its rate-limit headers; transport/rate-limit.ts) and its requests paced to it: `store` is where the
    * workers of a run share what they learned (default: this HttpClient alone), `sharedBy` how many
-   * workers send as the same client (default 1), `shared` the run's send counts. Absent: nothing is
-   * learned, nothing paced.
+   * workers send as the same client (default 1), `shared` the run's send counts and the schedule of
+   * each bucket. Absent: nothing is learned, nothing paced.
    */
   learnedRate?: { store?: RateLimitStore; sharedBy?: number; shared?: SharedSends };
   timeoutMs?: number;

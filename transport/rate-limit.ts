@@ -17,10 +17,11 @@
  * endpoint's requests start in their client's bucket; its 429s show whether it has a bucket of its
  * own (`TokenScope`): refused while the client's other requests are not, it is its own; refused
  * while the client sent no other token request in the last second but other clients did, it counts
- * every client of the address together. What each worker sent and had refused in the last second,
- * by request class, is shared through a small file per worker (`SendRates`): the rate a bucket was
- * refused at is what the whole run sent into it, and each bucket's rate is shared by the workers
- * sending into it now, so a worker busy with another client's tests leaves its share to the others.
+ * every client of the address together. What each worker sent and had refused lately, by request
+ * class, is shared through a small file per worker (`SendRates`): the rate a bucket was refused at is
+ * what it let through of the whole run's requests. Each bucket, learned or declared, is paced on one
+ * schedule for the run (`SharedSchedule`): whichever worker has a request takes the next slot, so a
+ * worker busy with another client's tests leaves the bucket to the others.
  */
 import {
   existsSync,
@@ -577,7 +578,7 @@ export interface RateLimits {
   pace(bucket: string): Pace | undefined;
   /** A request of the class leaves now. */
   sending(cls: RequestClass): void;
-  /** Milliseconds between this worker's requests into the bucket now, or undefined: not paced. */
+  /** Milliseconds between this worker's requests into the bucket now at its fixed share (no shared schedule), or undefined: not paced. */
   intervalMs(bucket: string): number | undefined;
   /** The state a request is sent under (a refusal moves a learned state only if no other refusal did since). */
   epochOf(bucket: string): number;
@@ -593,24 +594,6 @@ export interface SharedSends {
   workers: number;
   /** The run's schedule of each bucket; without it each worker paces its share alone. */
   schedule?: SharedSchedule;
-}
-
-/**
- * The workers sharing a bucket now: those that sent into it in the last second, this one among them,
- * at most `most` (a client's bucket: the workers sending as that client; the address's token bucket:
- * every worker).
- */
-function activeShare(
-  shared: SharedSends | undefined,
-  most: number,
-  key: string,
-  scopeOf: (origin: string) => TokenScope,
-): number {
-  if (most <= 1) return 1;
-  if (!shared) return most;
-  const { workers } = bucketCounts(shared.rates.counts(), key, scopeOf);
-  workers.add(shared.worker);
-  return Math.max(1, Math.min(most, workers.size));
 }
 
 /** Whether a bucket's key is the address's token bucket (every client of every worker). */
@@ -741,7 +724,7 @@ export class DeclaredRateLimit implements RateLimits {
   }
 
   intervalMs(bucket: string): number {
-    return (1000 * activeShare(this.shared, this.most(bucket), bucket, this.scope)) / this.rateOf(bucket);
+    return (1000 * this.most(bucket)) / this.rateOf(bucket);
   }
 
   epochOf(): number {
@@ -800,7 +783,7 @@ export class AdaptiveRateLimit implements RateLimits {
     if (!limit) return undefined;
     this.rates?.startSharing();
     const most = isAddressBucket(key) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
-    return (1000 * activeShare(this.shared, most, key, this.scopeOf)) / learnedRate(limit, this.now());
+    return (1000 * most) / learnedRate(limit, this.now());
   }
 
   /** How to pace the bucket now (its learned rate), or undefined: no limit met, not paced. */

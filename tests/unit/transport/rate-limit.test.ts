@@ -436,34 +436,17 @@ test('the token endpoint’s scope: refused alone again and again, a bucket of i
   );
 });
 
-test('a declared limit: each bucket’s rate shared by the workers sending into it now, the token endpoint’s apart', () => {
-  const dir = tmp();
-  try {
-    let now = 5_000;
-    const rates = [0, 1, 2].map((w) => new SendRates(dir, w, () => now));
-    const limits = rates.map(
-      (r, worker) =>
-        new DeclaredRateLimit({ requestsPerSecond: 40, tokenEndpoint: { requestsPerSecond: 20, per: 'address' } }, 3, {
-          rates: r,
-          worker,
-          workers: 3,
-        }),
-    );
-    const A = limits[0]!.classOf('o', 'api', 'A');
-    const tokenA = limits[0]!.classOf('o', 'token', 'A');
-    assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 1000 / (40 * RATE_HEADROOM), 'alone: the whole rate');
-    limits[1]!.sending(A);
-    rates[1]!.share(true);
-    now += 150;
-    assert.equal(limits[0]!.intervalMs(limits[0]!.bucketOf(A)), 2000 / (40 * RATE_HEADROOM), 'two sending: half each');
-    assert.equal(
-      limits[0]!.intervalMs(limits[0]!.bucketOf(tokenA)),
-      1000 / (20 * RATE_HEADROOM),
-      'the token bucket apart',
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('a declared limit: each client’s bucket at its share of the workers, the token endpoint’s apart, for every worker of the address', () => {
+  const limits = new DeclaredRateLimit(
+    { requestsPerSecond: 40, tokenEndpoint: { requestsPerSecond: 20, per: 'address' } },
+    3,
+    { rates: new SendRates(undefined, 0), worker: 0, workers: 6 },
+  );
+  const A = limits.classOf('o', 'api', 'A');
+  const tokenA = limits.classOf('o', 'token', 'A');
+  assert.equal(limits.intervalMs(limits.bucketOf(A)), 3000 / (40 * RATE_HEADROOM), 'the 3 workers sending as A');
+  assert.equal(limits.intervalMs(limits.bucketOf(tokenA)), 6000 / (20 * RATE_HEADROOM), 'every worker of the run');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(limits.classOf('o', 'token', 'B')));
 });
 
 test('the run’s shared schedule: whichever worker has a request takes the bucket’s next slot, none past the rate', () => {

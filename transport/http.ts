@@ -8,7 +8,7 @@ import { suiteEnvironment, type ProxySettings } from '../profile/run-settings';
 import {
   AdaptiveRateLimit,
   DeclaredRateLimit,
-  ROOM_RECHECK_MS,
+  HELD_RETRY_MS,
   type Pace,
   type RateLimits,
   type RateLimitStore,
@@ -510,11 +510,11 @@ const PACER_RECHECK_MS = 250;
 /**
  * Spaces the requests of each bucket: a request waits in its bucket's queue until the bucket's
  * interval has passed since the one before it and, with the run's shared schedule, until the
- * bucket's next slot is its own. A test's requests go before background work's (the pool refilling,
+ * slot it reserved on it comes. A test's requests go before background work's (the pool refilling,
  * observations started with the worker): against a limit the background's requests would otherwise
  * hold every test's behind them, and a test waits on round trips it could make while the background
  * takes the rest of the bucket. The head of the queue asks for its pace again at
- * least every PACER_RECHECK_MS (ROOM_RECHECK_MS while it waits for room), so a rate that changes
+ * least every PACER_RECHECK_MS, so a rate that changes
  * while requests wait (a learned one) applies to them at once, rather than to slots they reserved at
  * the old rate. A bucket not paced costs nothing.
  */
@@ -560,17 +560,25 @@ export class Pacer {
         lane.timer = setTimeout(() => this.release(key, lane), Math.min(PACER_RECHECK_MS, Math.ceil(due - now)));
         return;
       }
-      // Asked last: a shared schedule's slot is taken by the asking.
-      const room = pace?.roomInMs?.() ?? 0;
-      if (room > 0) {
-        lane.timer = setTimeout(() => this.release(key, lane), Math.min(room, ROOM_RECHECK_MS));
+      // On a shared schedule the head reserves its slot, and goes when it comes.
+      const wait = pace?.reserve ? pace.reserve() : 0;
+      if (wait === undefined) {
+        lane.timer = setTimeout(() => this.release(key, lane), HELD_RETRY_MS);
         return;
       }
       const head = (lane.waiting.length ? lane.waiting : lane.background).shift()!;
       // Its slot: the one due after the last, when it was already waiting then (a timer that fires
       // late, a busy event loop, leave the schedule as it was); when it came after, the time it came:
       // a client idle for a while saves up no burst.
-      lane.last = Math.max(due, head.since);
+      lane.last = Math.max(due, head.since) + wait;
+      if (wait > 0) {
+        lane.timer = setTimeout(() => {
+          head.leaving?.();
+          head.go();
+          this.release(key, lane);
+        }, wait);
+        return;
+      }
       head.leaving?.();
       head.go();
     }

@@ -559,15 +559,16 @@ export interface Pace {
   /** Milliseconds between this worker's requests into the bucket. */
   intervalMs: number;
   /**
-   * With the run's shared schedule: milliseconds until the bucket's next slot (0: the request goes
-   * now, the slot taken). A worker then sends as fast as the bucket allows whatever the other workers
-   * send, rather than its fixed share of it. Asked only when the request would otherwise go.
+   * With the run's shared schedule: reserves the bucket's next slot for the request at the head of
+   * the queue and gives the milliseconds until it (0: now), or undefined when the schedule is held
+   * this instant (ask again). A worker then sends as fast as the bucket allows whatever the other
+   * workers send, rather than its fixed share of it.
    */
-  roomInMs?: () => number;
+  reserve?: () => number | undefined;
 }
 
-/** How soon, at most, a worker asks again for a bucket's next slot. */
-export const ROOM_RECHECK_MS = 25;
+/** How soon a worker asks again for a schedule another worker held. */
+export const HELD_RETRY_MS = 1;
 
 /** The pacing side of a rate limit, declared or learned: which bucket a request counts in, how to pace it, what an answer teaches. */
 export interface RateLimits {
@@ -601,11 +602,12 @@ const isAddressBucket = (key: string): boolean => key.endsWith(' token');
 
 /**
  * The run's schedule of each bucket, one its workers share (GCRA, the generic cell rate algorithm):
- * a file per bucket in the run's folder holds the time its next request may leave; a worker whose
- * request is due takes that slot and moves the time on by one interval at the bucket's rate, under a
- * lock (a directory made atomically, taken back from a worker that died holding it). Whichever worker
- * has a request for the bucket sends it in the next slot, so the bucket's rate goes to the workers
- * that need it, never past it, and no slot is reserved ahead at a rate that may change meanwhile.
+ * a file per bucket in the run's folder holds the time its next request may leave; a worker reserves
+ * that slot for its request and moves the time on by one interval at the bucket's rate, under a lock
+ * (a directory made atomically, taken back from a worker that died holding it), then sends when the
+ * slot comes. Whichever worker has a request for the bucket gets the next slot, so the bucket's rate
+ * goes to the workers that need it, never past it; each worker reserves for one request of a bucket at
+ * a time (the head of its queue), so no slot is reserved far ahead at a rate that may change meanwhile.
  */
 export class SharedSchedule {
   constructor(
@@ -613,8 +615,11 @@ export class SharedSchedule {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Milliseconds until a request may go into the bucket at `rate`; 0: it goes now, its slot taken. */
-  take(key: string, rate: number): number {
+  /**
+   * Reserves the bucket's next slot at `rate` requests a second: the milliseconds until it (0: now),
+   * or undefined when another worker holds the schedule this instant (ask again).
+   */
+  reserve(key: string, rate: number): number | undefined {
     const file = path.join(this.dir, `schedule-${fingerprint(key)}`);
     const lock = `${file}.lock`;
     try {
@@ -622,27 +627,30 @@ export class SharedSchedule {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         mkdirSync(this.dir, { recursive: true });
-        return this.take(key, rate);
+        return this.reserve(key, rate);
       }
-      // Held: by a worker that died holding it when it is old, else by one taking a slot now.
+      // Held: by a worker that died holding it when it is old, else by one reserving now.
       try {
         if (this.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmdirSync(lock);
       } catch {
         /* released meanwhile */
       }
-      return 1;
+      return undefined;
     }
     try {
       const now = this.now();
+      const interval = 1000 / rate;
       let next = 0;
       try {
         next = Number(readFileSync(file, 'utf8')) || 0;
       } catch {
         /* the bucket's first request */
       }
-      if (next > now) return Math.ceil(next - now);
-      writeFileSync(file, String(Math.max(next, now - 1000 / rate) + 1000 / rate));
-      return 0;
+      // A slot left unused a moment ago is taken now (a timer that fired late costs the schedule
+      // nothing); one left longer ago saves up no burst.
+      const slot = Math.max(next, now - interval);
+      writeFileSync(file, String(slot + interval));
+      return Math.max(0, Math.ceil(slot - now));
     } finally {
       rmdirSync(lock);
     }
@@ -653,13 +661,13 @@ export class SharedSchedule {
 const STALE_LOCK_MS = 1_000;
 
 /**
- * A bucket paced at `rate` requests a second: with the run's shared schedule, in the next slot any
- * worker may take (SharedSchedule); alone, at this worker's fixed share of `most` workers.
+ * A bucket paced at `rate` requests a second: with the run's shared schedule, in the slot a worker
+ * reserves on it (SharedSchedule); alone, at this worker's fixed share of `most` workers.
  */
 function paceAt(rate: number, key: string, most: number, shared: SharedSends | undefined): Pace {
   const schedule = shared?.schedule;
   if (!schedule) return { intervalMs: (1000 * most) / rate };
-  return { intervalMs: 0, roomInMs: () => schedule.take(key, rate) };
+  return { intervalMs: 0, reserve: () => schedule.reserve(key, rate) };
 }
 
 /** Fingerprints of the clients and origins a worker shares counts of, made once each. */

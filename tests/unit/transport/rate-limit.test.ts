@@ -449,7 +449,7 @@ test('a declared limit: each client’s bucket at its share of the workers, the 
   assert.equal(limits.bucketOf(tokenA), limits.bucketOf(limits.classOf('o', 'token', 'B')));
 });
 
-test('the run’s shared schedule: whichever worker has a request takes the bucket’s next slot, none past the rate', () => {
+test('the run’s shared schedule: whichever worker has a request reserves the bucket’s next slot, none past the rate', () => {
   const dir = tmp();
   try {
     let now = 5_000;
@@ -466,19 +466,24 @@ test('the run’s shared schedule: whichever worker has a request takes the buck
     const A = mine!.classOf('o', 'api', 'A');
     const [p1, p2] = [mine!, other!].map((l) => l.pace(l.bucketOf(A)));
     assert.equal(p1!.intervalMs, 0, 'no share of its own: the schedule spaces them');
-    assert.equal(p1!.roomInMs!(), 0, 'the first request goes');
-    assert.equal(p2!.roomInMs!(), 0, 'idle before: one more at once');
-    const wait = p2!.roomInMs!();
-    assert.ok(wait > 0 && wait <= 100, `then one every 100 ms, whoever asks: ${wait}`);
-    now += 100;
-    assert.equal(p1!.roomInMs!(), 0);
-    assert.ok(p2!.roomInMs!() > 0);
+    assert.equal(p1!.reserve!(), 0, 'the first request goes');
+    assert.equal(p2!.reserve!(), 0, 'idle before: one more at once');
+    assert.equal(p2!.reserve!(), 100, 'then one every 100 ms, whoever asks');
+    assert.equal(p1!.reserve!(), 200);
+    now += 1_000;
+    // Reserved one at a time, each when its slot has come, as a worker's queue does: 10 a second.
     let sent = 0;
+    const free = [now, now];
     for (let t = 0; t < 2_000; t += 5) {
       now += 5;
-      for (const p of [p1!, p2!]) if (p.roomInMs!() === 0) sent++;
+      [p1!, p2!].forEach((p, i) => {
+        if (free[i]! > now) return;
+        free[i] = now + p.reserve!()!;
+        sent++;
+      });
     }
-    assert.ok(sent >= 19 && sent <= 21, `10 a second over 2 s, shared: ${sent}`);
+    // 20 slots in 2 s, and at most one reserved ahead by each worker and one left unused a moment before.
+    assert.ok(sent >= 20 && sent <= 23, `10 a second over 2 s, shared: ${sent}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -36,8 +36,12 @@ import {
 import path from 'node:path';
 import { fingerprint } from './redact';
 
-/** The share of a stated (declared or announced) limit a run paces to: clocks and the network do not keep the spacing exact. */
-export const RATE_HEADROOM = 0.9;
+/**
+ * The share of a stated (declared or announced) limit a run paces to: its workers share one schedule
+ * per bucket, so the spacing is the schedule's, and what remains is the network's jitter, which a
+ * limiter's burst (a token bucket's second's worth) takes in.
+ */
+export const RATE_HEADROOM = 0.95;
 
 /** What a refusal leaves of the rate it was sent at (the AWS SDKs' and CUBIC's multiplicative decrease). */
 export const BETA = 0.7;

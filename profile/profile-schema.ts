@@ -407,6 +407,21 @@ const concurrency = Strict(
             description:
               'requests a second the target allows one client; the run paces each client to it, shared by the workers',
           }),
+          tokenEndpoint: Type.Optional(
+            Strict(
+              {
+                requestsPerSecond: Type.Number({
+                  exclusiveMinimum: 0,
+                  description: 'requests a second the token endpoint allows its bucket',
+                }),
+                per: Type.Union([Type.Literal('client'), Type.Literal('address')], {
+                  description:
+                    'whom the bucket counts: each client apart, or every client of the run together (the runner’s address)',
+                }),
+              },
+              "the token endpoint's own bucket; absent, token requests count in their client's requests per second",
+            ),
+          ),
         },
         "the target's rate limit per client: requests are paced to it instead of bouncing off 429s",
       ),

@@ -1,11 +1,15 @@
 /**
  * The least time a run against a remote-like target can take: its longest chain of requests one after
- * the other, each a round trip, or all its requests at the target's rate limit, whichever is longer.
- * Printed beside the wall time at the end of a run whose profile declares a rate limit, so a reader
- * sees how far the run is from what the target allows.
+ * the other, each a round trip, or, for each of the target's rate limit buckets (each client's
+ * requests; the token endpoint's, when it counts them apart, per client or for every client of the
+ * address), the requests the bucket let through at its rate, whichever is longest. A rate limit is
+ * per client: the busiest client's bucket, not the run's every request, bounds the run. Printed
+ * bucket by bucket beside the wall time at the end of a run against a rate limit, so a reader sees
+ * how far the run is from what the target allows, and which bucket bounds it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { bucketKey, type RequestClass, type TokenScope } from '../transport/rate-limit';
 import { readWorkerFiles, writeWorkerFile } from './worker-files';
 
 /** What a transcript line (transport/transcript.ts exchangeRecord, with its test) says about timing. */
@@ -26,6 +30,73 @@ export interface RunFloor {
   /** The quickest exchange without retries: a round trip with the target's latency. */
   rttMs: number;
   floorMs: number;
+  /** Each rate limit bucket's requests, rate and floor (busiest first), when the run knows its buckets. */
+  buckets?: BucketFloor[];
+}
+
+/** The requests of one class a worker sent, and those the target refused with 429 (they took nothing from the bucket). */
+export interface ClassCount extends RequestClass {
+  role?: string;
+  sent: number;
+  refused: number;
+}
+
+/** The rate limits a floor is measured against: who plays, declares or learned them, and each bucket's rate. */
+export interface LimitModel {
+  /** played: the embedded reference's knobs (the target's own limits); declared: the profile's; learned: the run's estimates. */
+  source: 'played' | 'declared' | 'learned';
+  /** Where token requests count (transport/rate-limit.ts TokenScope). */
+  scope: TokenScope;
+  /** A client's requests a second (by its fingerprint); undefined: not known. */
+  clientRate: (client: string) => number | undefined;
+  /** The token endpoint's requests a second, when it is a bucket of its own. */
+  tokenRate?: number;
+  /** The model in a few words ("40/s per client; token endpoint 20/s per address"). */
+  words: string;
+}
+
+export interface BucketFloor {
+  /** "client primary", "token endpoint (every client)"… */
+  name: string;
+  /** Requests the bucket let through (sent, less those refused with 429). */
+  requests: number;
+  rate: number;
+  floorMs: number;
+}
+
+/** Each bucket's floor under the model, busiest first; a bucket whose rate is not known is left out. */
+export function bucketFloors(classes: readonly ClassCount[], model: LimitModel): BucketFloor[] {
+  const buckets = new Map<string, { name: string; requests: number; rate: number | undefined }>();
+  for (const c of classes) {
+    const key = bucketKey(c, model.scope);
+    const token = c.kind === 'token' && model.scope !== 'client';
+    const name = token
+      ? model.scope === 'address'
+        ? 'token endpoint (every client)'
+        : `token endpoint (client ${c.role ?? c.client})`
+      : `client ${c.role ?? c.client}`;
+    const rate = token ? model.tokenRate : model.clientRate(c.client);
+    const entry = buckets.get(key) ?? { name, requests: 0, rate };
+    entry.requests += Math.max(0, c.sent - c.refused);
+    buckets.set(key, entry);
+  }
+  // Two registered clients of one role (one per worker) are two buckets: told apart by their count.
+  const named = new Map<string, number>();
+  for (const b of buckets.values()) named.set(b.name, (named.get(b.name) ?? 0) + 1);
+  return [...buckets.entries()]
+    .flatMap(([key, b]) =>
+      b.rate
+        ? [
+            {
+              name: (named.get(b.name) ?? 0) > 1 ? `${b.name} ${key.slice(-6)}` : b.name,
+              requests: b.requests,
+              rate: b.rate,
+              floorMs: (b.requests / b.rate) * 1000,
+            },
+          ]
+        : [],
+    )
+    .sort((a, b) => b.floorMs - a.floorMs);
 }
 
 /** Longest chain of non-overlapping intervals (earliest end first). */
@@ -41,9 +112,28 @@ function longestChain(intervals: [number, number][]): number {
   return count;
 }
 
-/** Where a worker leaves the number of requests it sent, background work included. */
-export function writeRequestCount(dir: string, workerIndex: number, sent: number): void {
-  writeWorkerFile(dir, 'requests', workerIndex, { sent });
+/** Where a worker leaves the number of requests it sent, background work included, and by class (clients by fingerprint). */
+export function writeRequestCount(
+  dir: string,
+  workerIndex: number,
+  sent: number,
+  classes: readonly ClassCount[] = [],
+): void {
+  writeWorkerFile(dir, 'requests', workerIndex, { sent, classes });
+}
+
+/** Every worker's requests by class, summed over the workers. */
+export function readRequestClasses(dir: string): ClassCount[] {
+  const files = (readWorkerFiles(dir, 'requests') ?? []) as { classes?: ClassCount[] }[];
+  const out = new Map<string, ClassCount>();
+  for (const c of files.flatMap((f) => f.classes ?? [])) {
+    const id = `${c.origin}\n${c.kind}\n${c.client}`;
+    const entry = out.get(id) ?? { ...c, sent: 0, refused: 0 };
+    entry.sent += c.sent;
+    entry.refused += c.refused;
+    out.set(id, entry);
+  }
+  return [...out.values()];
 }
 
 /** Requests every worker of the run sent (retries and background work included); undefined when none wrote its count. */
@@ -52,10 +142,13 @@ export function readRequestCounts(dir: string): number | undefined {
   return files?.reduce((sum: number, f) => sum + (Number(f.sent) || 0), 0);
 }
 
-/** `sent`: the workers' own count of requests, when known (the transcripts hold only what a test showed). */
+/**
+ * `limit`: the target's one rate (every request in one bucket), or its buckets' floors (bucketFloors);
+ * `sent`: the workers' own count of requests, when known (the transcripts hold only what a test showed).
+ */
 export function runFloor(
   exchanges: readonly TimedExchange[],
-  requestsPerSecond: number,
+  limit: number | readonly BucketFloor[],
   sent?: number,
 ): RunFloor | undefined {
   if (!exchanges.length) return undefined;
@@ -78,12 +171,15 @@ export function runFloor(
   }
   if (!Number.isFinite(rttMs)) rttMs = 0;
   requests = Math.max(requests, sent ?? 0);
+  const buckets = typeof limit === 'number' ? undefined : [...limit].sort((a, b) => b.floorMs - a.floorMs);
+  const rateFloor = buckets ? (buckets[0]?.floorMs ?? 0) : (requests / (limit as number)) * 1000;
   return {
     requests,
     criticalPath,
     criticalTest,
     rttMs,
-    floorMs: Math.max(criticalPath * rttMs, (requests / requestsPerSecond) * 1000),
+    floorMs: Math.max(criticalPath * rttMs, rateFloor),
+    ...(buckets ? { buckets } : {}),
   };
 }
 
@@ -107,6 +203,28 @@ export function readTranscripts(dir: string): TimedExchange[] {
         }
       }),
   );
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * A floor of buckets in lines: the model, each bucket's requests, rate and floor, the critical path,
+ * then the wall time against the largest.
+ */
+export function describeBucketFloor(floor: RunFloor, model: LimitModel, wallMs: number): string[] {
+  const buckets = floor.buckets ?? [];
+  const width = Math.max(...buckets.map((b) => b.name.length), 0);
+  const path = floor.criticalPath * floor.rttMs;
+  const largest = path >= (buckets[0]?.floorMs ?? 0) ? 'the critical path' : buckets[0]!.name;
+  return [
+    `Rate limits (${model.source === 'played' ? 'as the embedded reference plays them' : model.source === 'declared' ? 'as the profile declares them' : 'as the run learned them'}): ${model.words}`,
+    ...buckets.map(
+      (b) =>
+        `  ${b.name.padEnd(width)}  ${String(b.requests).padStart(6)} requests ÷ ${Number(b.rate.toFixed(1))}/s = ${seconds(b.floorMs)}`,
+    ),
+    `  critical path ${floor.criticalPath} requests × RTT ${floor.rttMs} ms = ${seconds(path)}`,
+    `wall ${seconds(wallMs)}, floor ${seconds(floor.floorMs)} (${largest}): ${(wallMs / floor.floorMs).toFixed(2)}× the floor`,
+  ];
 }
 
 export function describeFloor(floor: RunFloor, requestsPerSecond: number, wallMs: number): string {

@@ -3,6 +3,7 @@
  *
  *   allure-results/   raw Allure results (rendered into reports/allure-report by the scripts)
  *   results.json      Playwright's JSON report (what nightly, certify and compare read)
+ *   junit.xml         the tests as JUnit XML, for CI (GitLab's test tab, Jenkins)
  *   transcripts/      redacted HTTP transcripts, one JSONL file per worker
  *   test-results/     Playwright's output folder
  *   run.json          runId, seed, projects, command, start, end, status, exit code, counts
@@ -109,6 +110,8 @@ export interface RunPaths {
   dir: string;
   allureResults: string;
   jsonReport: string;
+  /** The run's tests as JUnit XML (runner/junit.ts), where CI tools read results. */
+  junit: string;
   transcripts: string;
   outputDir: string;
   /** What the selected tests will take (arrange/plan.ts), written when the run begins. */
@@ -122,6 +125,7 @@ export function runPaths(dir: string): RunPaths {
     dir,
     allureResults: path.join(dir, 'allure-results'),
     jsonReport: path.join(dir, 'results.json'),
+    junit: path.join(dir, 'junit.xml'),
     transcripts: path.join(dir, 'transcripts'),
     outputDir: path.join(dir, 'test-results'),
     plan: path.join(dir, 'plan.json'),
@@ -129,7 +133,7 @@ export function runPaths(dir: string): RunPaths {
   };
 }
 
-/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json): empty when it is all there. */
+/** What of a finished run's record a run folder lacks (run.json with an end, results.json, Allure results, plan.json, junit.xml): empty when it is all there. */
 export function missingFromRecord(dir: string, options: { allure?: boolean } = {}): string[] {
   const files = runPaths(dir);
   const missing: string[] = [];
@@ -141,6 +145,7 @@ export function missingFromRecord(dir: string, options: { allure?: boolean } = {
   )
     missing.push('Allure results');
   if (!existsSync(files.plan)) missing.push('plan.json');
+  if (!existsSync(files.junit)) missing.push('junit.xml');
   return missing;
 }
 

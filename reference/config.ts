@@ -24,6 +24,13 @@ export interface Config {
   latencyMs: number;
   /** Requests a second each client may send (REF_RATE_LIMIT_RPS); more get 429 with Retry-After. 0: no limit. */
   rateLimitRps: number;
+  /**
+   * Requests a second the token endpoint allows (REF_TOKEN_RATE_LIMIT_RPS), a bucket of its own: its
+   * requests then count there, not in their client's REF_RATE_LIMIT_RPS. 0: they count in the client's.
+   */
+  tokenRateLimitRps: number;
+  /** Whom that bucket counts against (REF_TOKEN_RATE_LIMIT_PER): every client from one address together, or each client. */
+  tokenRateLimitPer: 'address' | 'client';
   /** How a 429 or 503 says when to come back (REF_RETRY_AFTER): delta-seconds, or an HTTP-date (RFC 9110 §10.2.3). */
   retryAfter: 'seconds' | 'date';
   /** Every rate-limited answer states the limit in RateLimit-Policy and RateLimit (REF_RATE_LIMIT_HEADERS=1). */
@@ -88,6 +95,13 @@ function retryAfterForm(raw: string | undefined): Config['retryAfter'] {
   return value;
 }
 
+function tokenLimitPer(raw: string | undefined): Config['tokenRateLimitPer'] {
+  const value = (raw ?? '').trim() || 'address';
+  if (value !== 'address' && value !== 'client')
+    throw new Error(`REF_TOKEN_RATE_LIMIT_PER must be address or client, got "${raw}"`);
+  return value;
+}
+
 function flag(name: string, raw: string | undefined): boolean {
   const value = (raw ?? '').trim();
   if (value === '' || value === '0') return false;
@@ -139,6 +153,8 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
     settlingMs: options.settlingMs ?? int('REF_SETTLING_MS', env.REF_SETTLING_MS, 1000, 0),
     latencyMs: options.latencyMs ?? int('REF_LATENCY_MS', env.REF_LATENCY_MS, 0, 0),
     rateLimitRps: options.rateLimitRps ?? int('REF_RATE_LIMIT_RPS', env.REF_RATE_LIMIT_RPS, 0, 0),
+    tokenRateLimitRps: options.tokenRateLimitRps ?? int('REF_TOKEN_RATE_LIMIT_RPS', env.REF_TOKEN_RATE_LIMIT_RPS, 0, 0),
+    tokenRateLimitPer: options.tokenRateLimitPer ?? tokenLimitPer(env.REF_TOKEN_RATE_LIMIT_PER),
     retryAfter: options.retryAfter ?? retryAfterForm(env.REF_RETRY_AFTER),
     rateLimitHeaders: options.rateLimitHeaders ?? flag('REF_RATE_LIMIT_HEADERS', env.REF_RATE_LIMIT_HEADERS),
     status503Percent: options.status503Percent ?? percent('REF_STATUS_503_PERCENT', env.REF_STATUS_503_PERCENT),

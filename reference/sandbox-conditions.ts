@@ -1,6 +1,9 @@
 /**
  * A provider's sandbox as a bank meets it on its first day (README, "Sandbox conditions"): a rate
- * limit per client answered 429 with Retry-After, a share of status reads answered 503 with
+ * limit per client answered 429 with Retry-After (the token endpoint's requests counted with their
+ * client's, or in a bucket of their own, per address or per client: REF_TOKEN_RATE_LIMIT_RPS and
+ * REF_TOKEN_RATE_LIMIT_PER, as gateways in front of an authorisation server often count them), a
+ * share of status reads answered 503 with
  * Retry-After (in delta-seconds or as an HTTP-date, REF_RETRY_AFTER; the limit stated in RateLimit-Policy
  * and RateLimit headers if REF_RATE_LIMIT_HEADERS asks), and a share of payments POSTs whose answer is
  * lost. All are off unless a REF_* knob turns them on; none ever touches the admin API. The 429 and 503
@@ -78,10 +81,58 @@ const STATUS_READ = /^\/payments\/(pacs002|camt029)\//;
 /** The payments API's POSTs (not the token endpoint, not the admin API): their answers may be lost. */
 const PAYMENTS_POST = /^\/payments\//;
 
+/** The token endpoint's path: its requests count in a bucket of their own when REF_TOKEN_RATE_LIMIT_RPS sets one. */
+const TOKEN_PATH = '/oauth/token';
+
+/** A request's rate limit: its bucket's limiter, the key it counts against there, and the limit in words. */
+interface Bucket {
+  limiter: RateLimiter;
+  key: string;
+  rps: number;
+  knob: string;
+  who: string;
+}
+
 export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceContext): void {
-  const { rateLimitRps, status503Percent, transientSeed, retryAfter, rateLimitHeaders, dropPostAnswerPercent } =
-    ctx.config;
+  const {
+    rateLimitRps,
+    tokenRateLimitRps,
+    tokenRateLimitPer,
+    status503Percent,
+    transientSeed,
+    retryAfter,
+    rateLimitHeaders,
+    dropPostAnswerPercent,
+  } = ctx.config;
   const limiter = rateLimitRps > 0 ? new RateLimiter(rateLimitRps) : undefined;
+  const tokenLimiter = tokenRateLimitRps > 0 ? new RateLimiter(tokenRateLimitRps) : undefined;
+  const bucketOf = (req: FastifyRequest, url: string): Bucket | undefined => {
+    if (tokenLimiter && url === TOKEN_PATH)
+      return tokenRateLimitPer === 'address'
+        ? {
+            limiter: tokenLimiter,
+            key: `peer:${req.ip}`,
+            rps: tokenRateLimitRps,
+            knob: 'REF_TOKEN_RATE_LIMIT_RPS',
+            who: 'token requests from this address',
+          }
+        : {
+            limiter: tokenLimiter,
+            key: rateLimitKey(req),
+            rps: tokenRateLimitRps,
+            knob: 'REF_TOKEN_RATE_LIMIT_RPS',
+            who: 'token requests of this client',
+          };
+    return limiter
+      ? {
+          limiter,
+          key: rateLimitKey(req),
+          rps: rateLimitRps,
+          knob: 'REF_RATE_LIMIT_RPS',
+          who: 'requests from this client',
+        }
+      : undefined;
+  };
   const unavailable = status503Percent > 0 ? seededShare(transientSeed, status503Percent) : undefined;
   // A generator of its own: the lost answers do not shift which status reads get a 503.
   const lost = dropPostAnswerPercent > 0 ? seededShare(transientSeed + 1, dropPostAnswerPercent) : undefined;
@@ -91,24 +142,24 @@ export function registerSandboxConditions(app: FastifyInstance, ctx: ServiceCont
       req.raw.socket.destroy();
       return payload;
     });
-  if (!limiter && !unavailable) return;
+  if (!limiter && !tokenLimiter && !unavailable) return;
   app.addHook('onRequest', async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';
     if (url.startsWith('/_admin')) return;
-    const key = rateLimitKey(req);
-    const waitMs = limiter?.take(key) ?? 0;
-    if (limiter && rateLimitHeaders) {
+    const bucket = bucketOf(req, url);
+    const waitMs = bucket?.limiter.take(bucket.key) ?? 0;
+    if (bucket && rateLimitHeaders) {
       // draft-ietf-httpapi-ratelimit-headers: the policy (quota q per w seconds) and what is left of it.
-      const left = limiter.remaining(key);
-      reply.header('RateLimit-Policy', `"default";q=${rateLimitRps};w=1`);
+      const left = bucket.limiter.remaining(bucket.key);
+      reply.header('RateLimit-Policy', `"default";q=${bucket.rps};w=1`);
       reply.header('RateLimit', `"default";r=${left.requests};t=${left.fullInS}`);
     }
-    if (waitMs > 0) {
+    if (bucket && waitMs > 0) {
       const error = new ApiError(
         429,
         {
           code: 'rate_limited',
-          message: `more than ${rateLimitRps} requests a second from this client (REF_RATE_LIMIT_RPS)`,
+          message: `more than ${bucket.rps} ${bucket.who} a second (${bucket.knob})`,
         },
         { 'Retry-After': retryAfterValue(retryAfter, waitMs) },
       );

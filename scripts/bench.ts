@@ -1,8 +1,12 @@
 /**
- * `npm run bench [-- --only targets,history,profile,scale,throughput | --all] [--quick]`: how fast the suite
- * runs, on this machine, with its load beside every number. By default:
- *  - targets (tools/bench/targets-part.ts): a full local run's wall time and peak memory, the
- *    requests of a one-test run, what a 10 s settlement delay adds;
+ * `npm run bench [-- --only targets,throttled,history,profile,scale,throughput | --all] [--quick]`: how
+ * fast the suite runs, on this machine, with its load beside every number. By default:
+ *  - targets (tools/bench/targets-part.ts): a full local run as a person waits for it (`npm run
+ *    conformance`, the report and the secret scan included, the median of three, split into its
+ *    phases), the suite run alone and its peak memory, the requests of a one-test run, what a 10 s
+ *    settlement delay adds;
+ *  - throttled (throttled-part.ts): the throttled sandboxes, undeclared and declared, each against
+ *    the floor it prints (its busiest rate limit bucket);
  *  - history (history.ts): that run's history read and checked, and a synthetic one of a million
  *    events, each in a process of its own (time and peak memory);
  *  - profile (profile-part.ts): the run once more with every process profiled, read as CPU per
@@ -20,6 +24,7 @@ import { parseBenchArgs, USAGE } from '../tools/bench/options';
 import { targetsPart } from '../tools/bench/targets-part';
 import { historyPart } from '../tools/bench/history';
 import { profilePart } from '../tools/bench/profile-part';
+import { throttledPart } from '../tools/bench/throttled-part';
 import { scalePart } from '../tools/bench/scale-part';
 import { throughputPart } from '../tools/bench/throughput';
 import { renderBench, type BenchResults } from '../tools/bench/render';
@@ -59,6 +64,11 @@ async function bench(): Promise<boolean> {
       results.rows.push(...targets.rows);
       results.runs.push(...targets.runs);
       results.notes.push(...targets.notes);
+    }
+    if (options.parts.has('throttled')) {
+      const throttled = await throttledPart();
+      results.rows.push(...throttled.rows);
+      results.notes.push(...throttled.notes);
     }
     if (options.parts.has('history')) {
       const history = await historyPart(targets?.history);

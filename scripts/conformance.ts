@@ -15,8 +15,8 @@ import path from 'node:path';
 import { runSettings } from '../profile/run-settings';
 import { EXIT_INCONCLUSIVE } from '../record/run-folder';
 import { runPlaywright, type SuiteCounts } from './lib/run-playwright';
-import { DEFAULT_OUTPUT, renderReport } from './report';
-import { describeLeak, scanForSecrets } from './scan-secrets';
+import type * as Report from './report';
+import type * as Scan from './scan-secrets';
 
 export interface ConformanceResult {
   ok: boolean;
@@ -44,10 +44,21 @@ export async function conformance(args: string[], options: { reportDir?: string 
         console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
       return { ok: false, exitCode: run.exitCode === 2 ? 2 : 1, counts: run.counts, runDir };
     }
-    const report = renderReport(path.join(runDir, 'allure-results'), options.reportDir ?? DEFAULT_OUTPUT, {
+    // Loaded once the run is over, not before it starts: the runner starts sooner.
+    const { DEFAULT_OUTPUT, renderReportAsync } = require('./report') as typeof Report;
+    const { describeLeak, scanForSecrets } = require('./scan-secrets') as typeof Scan;
+    // The run folder is scanned while Allure renders in a process of its own, then the report.
+    const rendering = renderReportAsync(path.join(runDir, 'allure-results'), options.reportDir ?? DEFAULT_OUTPUT, {
       print: false,
     });
-    const scan = scanForSecrets(canary, [runDir, ...(report ? [path.dirname(report)] : [])]);
+    const ranScan = scanForSecrets(canary, [runDir]);
+    const report = await rendering;
+    const reportScan = report ? scanForSecrets(canary, [path.dirname(report)]) : { leaks: [], files: 0 };
+    const scan = {
+      leaks: [...ranScan.leaks, ...reportScan.leaks],
+      secrets: ranScan.secrets,
+      files: ranScan.files + reportScan.files,
+    };
     for (const leak of scan.leaks) console.error(`✖ ${describeLeak(leak)}`);
     console.log(
       `secret scan: ${scan.secrets} secrets used by the run, ${scan.files} files scanned (embedded base64 decoded), ${scan.leaks.length} leaks`,

@@ -24,6 +24,8 @@ import { shareClientKeys } from '../transport/keys';
 interface Step {
   name: string;
   command: string[];
+  /** What the step runs, in the few words a person reads (default: its command line). */
+  shows?: string;
   env?: Record<string, string>;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
@@ -83,6 +85,7 @@ const rest: Step[] = [
   {
     name: 'unit tests',
     command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles],
+    shows: `node --test, ${unitFiles.length} files of tests/unit, 3 at a time`,
     counts: nodeTestCounts,
   },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
@@ -192,11 +195,14 @@ interface Outcome {
 
 const running = new Map<string, number>();
 
+/** The step's command as the terminal names it: its own words, else its command line without node. */
+const shown = (step: Step): string => step.shows ?? step.command.slice(1).join(' ');
+
 async function run(step: Step): Promise<Outcome> {
   const started = Date.now();
   running.set(step.name, started);
   const log = path.join(LOG_DIR, `${step.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
-  console.log(`\n▶ ${step.name}: ${step.command.slice(1).join(' ')}  (log: ${log})`);
+  console.log(`\n▶ ${step.name}: ${shown(step)}  (log: ${log})`);
   const file = createWriteStream(log);
   // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
   const child = spawn(node, ['--require', 'tsx/cjs', __filename, '--measured', ...step.command], {
@@ -221,8 +227,8 @@ async function run(step: Step): Promise<Outcome> {
   await new Promise((resolve) => file.end(resolve));
   running.delete(step.name);
   const cpu = new RegExp(`^${CPU_LINE}([\\d.]+)$`, 'm').exec(output);
-  const shown = output.replace(new RegExp(`^${CPU_LINE}.*\\n?`, 'm'), '');
-  console.log(`\n━━ ${step.name} ━━ ${step.command.slice(1).join(' ')}\n${shown.trimEnd()}`);
+  const printed = output.replace(new RegExp(`^${CPU_LINE}.*\\n?`, 'm'), '');
+  console.log(`\n━━ ${step.name} ━━ ${shown(step)}\n${printed.trimEnd()}`);
   console.log(
     `━━ ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

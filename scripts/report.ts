@@ -13,7 +13,7 @@
  * variable turns it off yet: allure3 issue #476); the tag is cut out here, and a report that would
  * still load anything from the network is refused.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { specHtml } from '../record/spec-html';
@@ -83,12 +83,18 @@ export interface RenderOptions {
   evidence?: ReportEvidence;
 }
 
-/** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
-export function renderReport(
-  resultsDir: string,
-  outputDir = DEFAULT_OUTPUT,
-  options: RenderOptions = {},
-): string | undefined {
+/** A rendering under way: where Allure writes, the slimmed results it reads, what the page needs from them. */
+interface Rendering {
+  outputDir: string;
+  fresh: string;
+  results: string;
+  slim: ReturnType<typeof reportResults>;
+  options: RenderOptions;
+  /** `allure generate`'s command line, environment and folder. */
+  command: { args: string[]; env: NodeJS.ProcessEnv; cwd: string };
+}
+
+function prepareRendering(resultsDir: string, outputDir: string, options: RenderOptions): Rendering | undefined {
   if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((f) => f.endsWith('-result.json'))) {
     console.error(`✖ no Allure test results in ${resultsDir}: nothing to render`);
     return undefined;
@@ -103,22 +109,60 @@ export function renderReport(
   mkdirSync(path.dirname(historyFile), { recursive: true });
   const results = path.join(parent, `.${path.basename(outputDir)}-results-${process.pid}-${Date.now()}`);
   const slim = reportResults(resultsDir, results, options.evidence ?? 'failures');
-  const run = spawnSync(
-    process.execPath,
-    [cli, 'generate', results, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
+  return {
+    outputDir,
+    fresh,
+    results,
+    slim,
+    options,
+    command: {
+      args: [cli, 'generate', results, '--output', fresh, '--config', path.resolve(__dirname, '..', 'allurerc.mjs')],
       env,
       cwd: path.resolve(__dirname, '..'),
     },
-  );
+  };
+}
+
+/** Renders resultsDir into outputDir/index.html (+ spec.html); the index path, or undefined with the reason printed. */
+export function renderReport(
+  resultsDir: string,
+  outputDir = DEFAULT_OUTPUT,
+  options: RenderOptions = {},
+): string | undefined {
+  const rendering = prepareRendering(resultsDir, outputDir, options);
+  if (!rendering) return undefined;
+  const { args, env, cwd } = rendering.command;
+  const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env, cwd });
+  return finishRendering(rendering, run.status, run.stderr || run.stdout);
+}
+
+/**
+ * renderReport with Allure in a process this one does not wait on: the caller's own work (a secret
+ * scan of the run folder) goes on beside it.
+ */
+export function renderReportAsync(
+  resultsDir: string,
+  outputDir = DEFAULT_OUTPUT,
+  options: RenderOptions = {},
+): Promise<string | undefined> {
+  const rendering = prepareRendering(resultsDir, outputDir, options);
+  if (!rendering) return Promise.resolve(undefined);
+  const { args, env, cwd } = rendering.command;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (code) => resolve(finishRendering(rendering, code, output)));
+  });
+}
+
+function finishRendering(rendering: Rendering, status: number | null, output: string): string | undefined {
+  const { outputDir, fresh, results, slim, options } = rendering;
   try {
     const indexFile = path.join(fresh, 'index.html');
-    if (run.status !== 0 || !existsSync(indexFile)) {
-      console.error(
-        `✖ allure generate failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join(' ')}`,
-      );
+    if (status !== 0 || !existsSync(indexFile)) {
+      console.error(`✖ allure generate failed (exit ${status}): ${output.trim().split('\n').slice(-5).join(' ')}`);
       return undefined;
     }
     const html = withLoadingProgress(

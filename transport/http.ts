@@ -5,7 +5,16 @@
  */
 import type { Dispatcher, request } from 'undici';
 import { suiteEnvironment, type ProxySettings } from '../profile/run-settings';
-import { AdaptiveRateLimit, type RateLimitStore } from './rate-limit';
+import {
+  AdaptiveRateLimit,
+  DeclaredRateLimit,
+  HELD_RETRY_MS,
+  type Pace,
+  type RateLimits,
+  type RateLimitStore,
+  type RequestClass,
+  type SharedSends,
+} from './rate-limit';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
@@ -119,6 +128,8 @@ export interface SendOptions {
   renew?: () => HttpRequest;
   /** Who sends it, for the run's history. */
   origin?: RequestOrigin;
+  /** A token request, whatever its headers (a test's may carry no Basic credentials): the token endpoint's bucket. */
+  kind?: 'api' | 'token';
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
@@ -138,15 +149,28 @@ export interface HttpClientOptions {
   retry?: RetryPolicy;
   /** Former name of `retry` (it retried 429 only), still read. */
   retry429?: RetryPolicy;
-  /** Requests are paced to at most this many a second per client (X-Client-Id, else the Basic user): the target's rate limit, this worker's share. */
+  /** Requests are paced to at most this many a second per client (X-Client-Id, else the Basic user): this worker's fixed share of the target's rate limit. */
   requestsPerSecond?: number;
   /**
-   * Without requestsPerSecond, each client's rate limit is learned from the target's answers (its 429s,
+   * The target's declared rate limit (the profile's concurrency.rateLimit): each client's requests,
+   * and the token endpoint's in their client's bucket or in one of their own, paced to it, on the
+   * run's shared schedule of each bucket (`shared`), else at this worker's share of `sharedBy` (the
+   * workers sending as one client).
+   */
+  declaredRate?: {
+    requestsPerSecond: number;
+    tokenEndpoint?: { requestsPerSecond: number; per: 'client' | 'address' };
+    sharedBy?: number;
+    shared?: SharedSends;
+  };
+  /**
+   * Without a declared rate, each bucket's rate limit is learned from the target's answers (its 429s,
    * its rate-limit headers; transport/rate-limit.ts) and its requests paced to it: `store` is where the
    * workers of a run share what they learned (default: this HttpClient alone), `sharedBy` how many
-   * workers send as the same client (default 1). Absent: nothing is learned, nothing paced.
+   * workers send as the same client (default 1), `shared` the run's send counts and the schedule of
+   * each bucket. Absent: nothing is learned, nothing paced.
    */
-  learnedRate?: { store?: RateLimitStore; sharedBy?: number };
+  learnedRate?: { store?: RateLimitStore; sharedBy?: number; shared?: SharedSends };
   timeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
   /** Sees every attempt and its answer (the run's history). */
@@ -225,25 +249,87 @@ export function targetTransport(): Promise<Transport> {
   return (transport ??= makeTransport(suiteEnvironment().proxy));
 }
 
+/** A fixed pace per client: `requestsPerSecond` of HttpClientOptions. */
+class FixedPace implements RateLimits {
+  constructor(private readonly requestsPerSecond: number) {}
+  classOf(origin: string, kind: RequestClass['kind'], client: string): RequestClass {
+    return { origin, kind, client };
+  }
+  bucketOf(cls: RequestClass): string {
+    return `${cls.origin} ${cls.client}`;
+  }
+  pace(): Pace {
+    return { intervalMs: 1000 / this.requestsPerSecond };
+  }
+  sending(): void {}
+  intervalMs(): number {
+    return 1000 / this.requestsPerSecond;
+  }
+  epochOf(): number {
+    return 0;
+  }
+  answered(): void {}
+  flush(): void {}
+}
+
+/** Requests of one class a worker sent and the target did not refuse with 429 (what a run's floor counts per bucket). */
+export interface ClassTally {
+  origin: string;
+  kind: RequestClass['kind'];
+  client: string;
+  /** The client's role when the sender named it (primary, secondary…). */
+  role?: string;
+  sent: number;
+  refused: number;
+}
+
 export class HttpClient {
   private readonly transport: () => Promise<Transport>;
   private readonly pacer: Pacer;
-  /** The rate limits learned from the target's answers (no declared one). */
-  readonly learned: AdaptiveRateLimit | undefined;
+  /** The rate limits the requests are paced to: declared, or learned from the target's answers. */
+  readonly limits: RateLimits | undefined;
   /** Requests sent, retries included (a run's floor counts them: record/run-floor.ts). */
   requestsSent = 0;
+  private readonly tallies = new Map<string, ClassTally>();
 
   constructor(private readonly options: HttpClientOptions = {}) {
     let own: Promise<Transport> | undefined;
     const proxy = options.proxy;
     this.transport = proxy ? () => (own ??= makeTransport(proxy)) : targetTransport;
-    const declared = options.requestsPerSecond;
-    const learned =
-      declared || !options.learnedRate
-        ? undefined
-        : new AdaptiveRateLimit(options.learnedRate.store, options.learnedRate.sharedBy);
-    this.learned = learned;
-    this.pacer = new Pacer(declared ? () => 1000 / declared : (key) => learned?.intervalMs(key));
+    const declared = options.declaredRate;
+    this.limits = options.requestsPerSecond
+      ? new FixedPace(options.requestsPerSecond)
+      : declared
+        ? new DeclaredRateLimit(declared, declared.sharedBy, declared.shared)
+        : options.learnedRate
+          ? new AdaptiveRateLimit(
+              options.learnedRate.store,
+              options.learnedRate.sharedBy,
+              Date.now,
+              options.learnedRate.shared,
+            )
+          : undefined;
+    const limits = this.limits;
+    this.pacer = new Pacer((key) => limits?.pace(key));
+  }
+
+  /** What this client sent, by request class (its clients' fingerprints, never their ids, when `fp` is given). */
+  sentByClass(fp: (value: string) => string = (v) => v): ClassTally[] {
+    return [...this.tallies.values()].map((t) => ({ ...t, origin: fp(t.origin), client: fp(t.client) }));
+  }
+
+  private tally(
+    origin: string,
+    kind: RequestClass['kind'],
+    client: string,
+    role: string | undefined,
+    status: number,
+  ): void {
+    const id = `${origin}\n${kind}\n${client}`;
+    let t = this.tallies.get(id);
+    if (!t) this.tallies.set(id, (t = { origin, kind, client, ...(role ? { role } : {}), sent: 0, refused: 0 }));
+    t.sent++;
+    if (status === 429) t.refused++;
   }
 
   async send(label: string, req: HttpRequest, sendOptions: SendOptions = {}): Promise<Exchange> {
@@ -255,13 +341,20 @@ export class HttpClient {
     let attempt = req;
     // undici loads on the first request: loaded before pacing, or every request paced while it loads
     // would leave at once when it is there (a burst the target's rate limit answers with 429s).
-    if (this.options.requestsPerSecond) await this.transport();
+    if (this.options.requestsPerSecond || this.options.declaredRate) await this.transport();
+    const limits = this.limits;
     for (;;) {
-      // One limit per client at one target: two targets of a run may know the same client id.
-      const key = `${new URL(attempt.url).origin} ${clientKey(attempt)}`;
-      const turn = this.pacer.turn(key);
+      // One limit per bucket at one target: two targets of a run may know the same client id.
+      const origin = new URL(attempt.url).origin;
+      const client = clientKey(attempt) || sendOptions.origin?.client?.clientId || '';
+      const kind = sendOptions.kind ?? (isTokenRequest(attempt) ? 'token' : 'api');
+      const cls = limits?.classOf(origin, kind, client);
+      const key = cls ? limits!.bucketOf(cls) : '';
+      const background = sendOptions.origin?.by?.startsWith('background:') === true;
+      const turn = cls ? this.pacer.turn(key, () => limits!.sending(cls), background) : undefined;
       if (turn) await turn;
-      const epoch = this.learned?.epochOf(key) ?? 0;
+      else if (cls) limits!.sending(cls);
+      const epoch = cls ? limits!.epochOf(key) : 0;
       let response: HttpResponse;
       this.requestsSent++;
       const observer = this.options.observer;
@@ -276,6 +369,7 @@ export class HttpClient {
             undefined,
             code ?? (error instanceof TargetUnreachableError ? 'unreachable' : 'error'),
           );
+        this.tally(origin, kind, client, sendOptions.origin?.client?.role, 0);
         if (code === undefined) throw error;
         if (repeatable && retries.length < retry.maxRetries && CONNECTION_RETRY_MS <= budget) {
           budget -= CONNECTION_RETRY_MS;
@@ -286,7 +380,8 @@ export class HttpClient {
         }
         throw new TransportFailure(label, attempt, code, retries, error);
       }
-      this.learned?.answered(key, response.status, response.headers, epoch);
+      if (cls) limits!.answered(cls, response.status, response.headers, epoch);
+      this.tally(origin, kind, client, sendOptions.origin?.client?.role, response.status);
       if (ref !== undefined) observer!.answered(ref, response);
       if (retryable(response.status, repeatable) && retries.length < retry.maxRetries) {
         const wait = retryAfterMs(response.headers['retry-after'], response.headers.date);
@@ -372,6 +467,17 @@ function transportErrorCode(error: unknown): string | undefined {
   return typeof code === 'string' && TRANSPORT_ERRORS.has(code) ? code : undefined;
 }
 
+/** A request to the token endpoint, as a rate limit tells it apart: Basic client credentials and no X-Client-Id (spec §4.1, §4.2). */
+export function isTokenRequest(req: HttpRequest): boolean {
+  let basic = false;
+  for (const [name, value] of Object.entries(req.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-client-id' && value) return false;
+    if (lower === 'authorization' && /^basic /i.test(value)) basic = true;
+  }
+  return basic;
+}
+
 /** Whom a target's rate limit counts a request against: its X-Client-Id, else the Basic credentials' client (token requests). */
 export function clientKey(req: HttpRequest): string {
   for (const [name, value] of Object.entries(req.headers)) {
@@ -383,57 +489,97 @@ export function clientKey(req: HttpRequest): string {
   return '';
 }
 
+interface Waiting {
+  since: number;
+  go: () => void;
+  leaving?: () => void;
+}
+
 interface Lane {
   /** When the lane last let a request go (its nominal slot). */
   last: number;
-  /** The requests waiting for their turn, each with when it came. */
-  waiting: { since: number; go: () => void }[];
+  /** The requests waiting for their turn, each with when it came and what to do as it goes: a test's first, then background work's. */
+  waiting: Waiting[];
+  background: Waiting[];
   timer?: NodeJS.Timeout;
 }
 
-/** How often the head of a client's queue asks for its interval again while it waits. */
+/** How often the head of a client's queue asks for its pace again while it waits. */
 const PACER_RECHECK_MS = 250;
 
 /**
- * Spaces the requests of each client: a request waits in its client's queue until the client's
- * interval has passed since the one before it. The head of the queue asks for the interval again at
- * least every PACER_RECHECK_MS, so a rate that changes while requests wait (a learned one) applies to
- * them at once, rather than to slots they reserved at the old rate. A client with no interval is not
- * paced and costs nothing.
+ * Spaces the requests of each bucket: a request waits in its bucket's queue until the bucket's
+ * interval has passed since the one before it and, with the run's shared schedule, until the
+ * slot it reserved on it comes. A test's requests go before background work's (the pool refilling,
+ * observations started with the worker): against a limit the background's requests would otherwise
+ * hold every test's behind them, and a test waits on round trips it could make while the background
+ * takes the rest of the bucket. The head of the queue asks for its pace again at
+ * least every PACER_RECHECK_MS, so a rate that changes
+ * while requests wait (a learned one) applies to them at once, rather than to slots they reserved at
+ * the old rate. A bucket not paced costs nothing.
  */
 export class Pacer {
   private readonly lanes = new Map<string, Lane>();
   constructor(
-    private readonly intervalOf: (key: string) => number | undefined,
+    private readonly paceOf: (key: string) => Pace | number | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when the caller's request may go; undefined when it may go now (a client not paced). */
-  turn(key: string): Promise<void> | undefined {
+  private pace(key: string): Pace | undefined {
+    const pace = this.paceOf(key);
+    return typeof pace === 'number' ? { intervalMs: pace } : pace;
+  }
+
+  /**
+   * Resolves when the caller's request may go (`leaving` runs as it is let go, before anything else
+   * is: what the run counts as sent); undefined when it may go now (a bucket not paced).
+   * `background`: the request waits behind every test's.
+   */
+  turn(key: string, leaving?: () => void, background = false): Promise<void> | undefined {
     let lane = this.lanes.get(key);
-    if (!lane?.waiting.length && this.intervalOf(key) === undefined) return undefined;
-    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [] }));
+    if (!lane?.waiting.length && !lane?.background.length && this.pace(key) === undefined) return undefined;
+    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [], background: [] }));
     const queued = lane;
     return new Promise<void>((resolve) => {
-      queued.waiting.push({ since: this.now(), go: resolve });
+      (background ? queued.background : queued.waiting).push({
+        since: this.now(),
+        go: resolve,
+        ...(leaving ? { leaving } : {}),
+      });
       if (!queued.timer) this.release(key, queued);
     });
   }
 
   private release(key: string, lane: Lane): void {
     lane.timer = undefined;
-    while (lane.waiting.length) {
+    while (lane.waiting.length || lane.background.length) {
       const now = this.now();
-      const due = lane.last + (this.intervalOf(key) ?? 0);
+      const pace = this.pace(key);
+      const due = lane.last + (pace?.intervalMs ?? 0);
       if (due > now) {
         lane.timer = setTimeout(() => this.release(key, lane), Math.min(PACER_RECHECK_MS, Math.ceil(due - now)));
         return;
       }
-      const head = lane.waiting.shift()!;
+      // On a shared schedule the head reserves its slot, and goes when it comes.
+      const wait = pace?.reserve ? pace.reserve() : 0;
+      if (wait === undefined) {
+        lane.timer = setTimeout(() => this.release(key, lane), HELD_RETRY_MS);
+        return;
+      }
+      const head = (lane.waiting.length ? lane.waiting : lane.background).shift()!;
       // Its slot: the one due after the last, when it was already waiting then (a timer that fires
       // late, a busy event loop, leave the schedule as it was); when it came after, the time it came:
       // a client idle for a while saves up no burst.
-      lane.last = Math.max(due, head.since);
+      lane.last = Math.max(due, head.since) + wait;
+      if (wait > 0) {
+        lane.timer = setTimeout(() => {
+          head.leaving?.();
+          head.go();
+          this.release(key, lane);
+        }, wait);
+        return;
+      }
+      head.leaving?.();
       head.go();
     }
   }

@@ -2,7 +2,7 @@
  * RSA key material for clients. Generation is slow, so callers create keys once per worker or per
  * run, never per test.
  */
-import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { workerRedactor } from './redact';
@@ -111,19 +111,55 @@ function readPemFile(file: string): string {
  * stranger's key and the two keys the key cases register in a form the API refuses.
  */
 export const SHARED_KEYS = 6;
-const CLIENT_KEYS = 3;
+/** The first three: the clients' own (primary, secondary, every other); a reference's onboarded clients need them at its start. */
+export const CLIENT_KEYS = 3;
 const SPARE_ROLES = ['stranger', 'encrypted', 'notPem'] as const;
 export type SpareKeyRole = (typeof SPARE_ROLES)[number];
 /** The spare keys this process has loaded, by role. */
 const spares = new Map<SpareKeyRole, KeyPair>();
 
-export function shareClientKeys(env: NodeJS.ProcessEnv = process.env): void {
-  if (sharedPems(env).length >= SHARED_KEYS) return;
-  const pems = Array.from({ length: SHARED_KEYS }, () =>
-    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  );
+/** Makes the run's shared keys now, the first `count` of them at least (what is shared already is kept). */
+export function shareClientKeys(env: NodeJS.ProcessEnv = process.env, count = SHARED_KEYS): void {
+  const pems = sharedPems(env);
+  if (pems.length >= count) return;
+  while (pems.length < count)
+    pems.push(
+      generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+    );
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
+
+let making: Promise<void> | undefined;
+
+/**
+ * The shared keys not made yet, made off this process's main thread: by libuv's thread pool while the
+ * runner loads the tests and the reference starts, in the environment once the promise resolves
+ * (before any worker forks: the global setup waits for it). A second call waits for the first's keys.
+ */
+export function shareClientKeysSoon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const missing = SHARED_KEYS - sharedPems(env).length;
+  if (missing <= 0) return Promise.resolve();
+  making ??= Promise.all(
+    Array.from(
+      { length: missing },
+      () =>
+        new Promise<string>((resolve, reject) =>
+          generateKeyPair('rsa', { modulusLength: 2048 }, (error, _publicKey, privateKey) =>
+            error ? reject(error) : resolve(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+          ),
+        ),
+    ),
+  ).then((made) => {
+    const pems = sharedPems(env);
+    if (pems.length < SHARED_KEYS) env.PAYMENTS_CLIENT_KEYS = JSON.stringify([...pems, ...made].slice(0, SHARED_KEYS));
+  });
+  return making;
+}
+
+/** The keys shareClientKeysSoon is making, or none: what the global setup waits for. */
+export const clientKeysBeingMade = (): Promise<void> | undefined => making;
 
 function sharedPems(env: NodeJS.ProcessEnv): string[] {
   const shared = suiteEnvironment(env).clientKeys;
@@ -146,9 +182,9 @@ function registeredShared(pem: string, index: number): KeyPair {
  */
 export function sharedClientKeys(env: NodeJS.ProcessEnv = process.env): KeyPair[] {
   const pems = sharedPems(env);
-  if (pems.length < SHARED_KEYS) return Array.from({ length: CLIENT_KEYS }, () => generateRsaKeyPair(2048));
+  if (pems.length < CLIENT_KEYS) return Array.from({ length: CLIENT_KEYS }, () => generateRsaKeyPair(2048));
   const pairs = pems.map((pem, i) => registeredShared(pem, i));
-  for (const [i, role] of SPARE_ROLES.entries()) spares.set(role, pairs[CLIENT_KEYS + i]!);
+  for (const [i, role] of SPARE_ROLES.entries()) if (pairs[CLIENT_KEYS + i]) spares.set(role, pairs[CLIENT_KEYS + i]!);
   return pairs.slice(0, CLIENT_KEYS);
 }
 

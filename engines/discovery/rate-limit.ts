@@ -38,7 +38,7 @@ const PHASE_MS = 500;
 const WINDOW_MS = 2_000;
 const MAX_LANES = 32;
 
-/** A measured rate as a profile states it: whole requests a second from 5 up, tenths below (the run paces to 90 % of it). */
+/** A measured rate as a profile states it: whole requests a second from 5 up, tenths below (the run paces to 95 % of it). */
 export const declarableRate = (rate: number): number =>
   rate >= 5 ? Math.round(rate) : Math.max(0.1, Math.round(rate * 10) / 10);
 

@@ -20,6 +20,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { suiteEnvironment } from '../../profile/run-settings';
 import { formatFailure, plainPaint, type Paint } from './failure';
 import SummaryReporter from './summary';
+import type { FloorLimits } from './reporters';
 
 const colored: Paint = {
   red: (t) => `\u001b[31m${t}\u001b[39m`,
@@ -29,7 +30,7 @@ const colored: Paint = {
 const green = (t: string, paint: Paint): string => (paint === colored ? `\u001b[32m${t}\u001b[39m` : t);
 
 export interface TerminalOptions {
-  rateLimit?: number;
+  limits?: FloorLimits;
   transcripts?: string;
   /** Dots instead of a line per test (CI). */
   dots?: boolean;

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { PROGRESS_PREFIX } from '../../runner/reporters/progress';
 import { INCONCLUSIVE_ANNOTATION } from '../../ledger/outcomes';
 import { flattenReport, readReportFile, type ReportTest } from '../../record/playwright-report';
+import { loadProfile, type Profile } from '../../profile/profile';
+import { projectArguments } from '../../profile/run-settings';
 import {
   EXIT_INCONCLUSIVE,
   executedTests,
@@ -94,6 +96,38 @@ function runnerHeap(mb: number | undefined): Record<string, string> {
   };
 }
 
+/** Whether a profile's target limits its requests: a declared rate limit, the reference's rate knobs, or a remote target (whose limits a run learns). */
+function throttled(profile: Profile, shell: NodeJS.ProcessEnv): boolean {
+  if (profile.concurrency?.rateLimit || profile.target.kind === 'remote') return true;
+  const env = profile.target.env ?? {};
+  return ['REF_RATE_LIMIT_RPS', 'REF_TOKEN_RATE_LIMIT_RPS'].some((knob) => Number(env[knob] ?? shell[knob] ?? 0) > 0);
+}
+
+/**
+ * The order the tests are dispatched in. Playwright hands them out file by file, so a run's workers
+ * all run one file's tests at a time: against a target that limits each client's requests (and the
+ * token endpoint's), a file that uses one client leaves the others' buckets idle while it waits on its
+ * own. Such a run's tests go out shuffled (Playwright's --shuffle, seeded with the run's seed, so the
+ * same seed gives the same order): at any moment the workers send into every bucket, and the busiest
+ * one, which bounds the run, is never left idle by a file that uses another. Any other run keeps the
+ * files' order; a --shuffle of the caller's own is kept.
+ */
+export function orderArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  if (args.some((a) => a === '--shuffle' || a.startsWith('--shuffle=') || a === '--list')) return [...args];
+  const named = projectArguments(args);
+  const names = named.length ? named : (env.PAYMENTS_PROFILES ?? '').split(',').filter(Boolean);
+  const profiles = (names.length ? names : ['local']).flatMap((name) => {
+    try {
+      return [loadProfile(name)];
+    } catch {
+      return [];
+    }
+  });
+  if (!profiles.some((p) => throttled(p, env))) return [...args];
+  const seed = Number(env.PAYMENTS_SEED) || 1;
+  return [...args, `--shuffle=${seed}`];
+}
+
 /**
  * Runs the suite into a run folder: env.PAYMENTS_RUN_DIR when the caller names one (the user-facing
  * scripts name reports/runs/<stamp>-<runId>), else a scratch folder under the system temp folder that
@@ -110,7 +144,13 @@ export async function runPlaywright(
   const cli = path.join('node_modules', '@playwright', 'test', 'cli.js');
   const child = spawn(
     process.execPath,
-    [...RUNNER_V8_FLAGS, cli, 'test', ...(options.config ? ['-c', options.config] : []), ...args],
+    [
+      ...RUNNER_V8_FLAGS,
+      cli,
+      'test',
+      ...(options.config ? ['-c', options.config] : []),
+      ...orderArgs(args, { ...process.env, ...env }),
+    ],
     {
       env: {
         ...process.env,

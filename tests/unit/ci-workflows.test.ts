@@ -248,3 +248,31 @@ test('environments/sandbox.json sets a slow lane, so AT-05 is assessed without t
     `a slow lane waiting ${bound} s: shorter misses common token lifetimes, longer holds a runner for hours`,
   );
 });
+
+test('GitLab nightly: the shards and the slow lane publish their run’s junit.xml as the pipeline’s test report', () => {
+  const ci = load('.gitlab-ci.yml');
+  for (const [name, copied] of [
+    ['nightly:sandbox', `reports/junit/shard-\${CI_NODE_INDEX}.xml`],
+    ['nightly:slow', 'reports/junit/slow.xml'],
+  ] as const) {
+    const job = ci[name];
+    assert.equal(job.artifacts?.reports?.junit, 'reports/junit/*.xml', `${name} publishes no JUnit report`);
+    assert.ok(
+      strings(job.script).some((line) => line.includes('"$PAYMENTS_RUN_DIR/junit.xml"') && line.includes(copied)),
+      `${name} does not copy its run folder's junit.xml to ${copied}`,
+    );
+  }
+});
+
+test('GitHub nightly: the merge job writes the rules line and the failed tests into the job summary', () => {
+  const wf = load('.github/workflows/nightly.yml');
+  const steps = wf.jobs.report.steps as { uses?: string; run?: string; if?: string; with?: Record<string, unknown> }[];
+  const json = steps.findIndex(
+    (s) => s.uses?.startsWith('actions/download-artifact') && s.with?.pattern === 'playwright-json-*',
+  );
+  const summary = steps.findIndex((s) => s.run?.includes('scripts/ci-summary.ts reports/json'));
+  assert.ok(summary >= 0, 'no step writes scripts/ci-summary.ts into the job summary');
+  assert.match(steps[summary]!.run!, />> "\$GITHUB_STEP_SUMMARY"$/);
+  assert.equal(steps[summary]!.if, 'always()', 'a failed step before it must not hide the summary');
+  assert.ok(json >= 0 && json < summary, 'the summary is written before the shards’ reports are downloaded');
+});

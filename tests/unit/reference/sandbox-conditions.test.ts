@@ -84,6 +84,44 @@ test('reference knobs: 429 over the rate limit and 503 on status reads, each wit
   }
 });
 
+test('a token endpoint with a bucket of its own: per address it counts every client’s token requests together, and none of them in the clients’ buckets', async () => {
+  for (const per of ['address', 'client'] as const) {
+    const ref = await startReference({ port: 0, rateLimitRps: 50, tokenRateLimitRps: 2, tokenRateLimitPer: per });
+    try {
+      const http = new HttpClient({ retry: { maxRetries: 0, budgetMs: 0 } });
+      const token = (client: string) =>
+        http.send('token', {
+          method: 'POST',
+          url: `${ref.url}/oauth/token`,
+          headers: {
+            authorization: `Basic ${Buffer.from(`${client}:s`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'grant_type=client_credentials',
+        });
+      const read = (client: string) =>
+        http.send('read', {
+          method: 'GET',
+          url: `${ref.url}/payments/pacs002/v12/x`,
+          headers: { 'x-client-id': client },
+        });
+      assert.notEqual((await token('c1')).response.status, 429);
+      assert.notEqual((await token('c1')).response.status, 429);
+      const third = await token('c1');
+      assert.equal(third.response.status, 429, `${per}: the bucket holds 2`);
+      assert.match(third.response.text, /REF_TOKEN_RATE_LIMIT_RPS/);
+      assert.notEqual((await read('c1')).response.status, 429, `${per}: the client's own bucket is untouched`);
+      assert.equal(
+        (await token('c2')).response.status === 429,
+        per === 'address',
+        `${per}: another client's token request is ${per === 'address' ? '' : 'not '}refused`,
+      );
+    } finally {
+      await ref.close();
+    }
+  }
+});
+
 const client = { clientId: 'c1', role: 'primary' } as ClientIdentity;
 
 test('token cache: a 20 s token serves 15 s, a 300 s one 270 s; drop forgets it', () => {
@@ -223,10 +261,14 @@ test('concurrency.retry429, the former name, is read as concurrency.retry; both 
   );
 });
 
-test('the worker paces each declared client to its share of the declared rate limit; registered clients are its own', async () => {
+test('the worker paces each declared client’s bucket to its share of the declared rate limit; registered clients are its own', async () => {
   const { httpOptions } = await import('../../../fixtures/worker');
   const conditions = loadProfile('local-sandbox-conditions');
-  assert.equal(httpOptions(conditions, 6).requestsPerSecond, (50 * 0.9) / 6);
+  assert.deepEqual(httpOptions(conditions, 6).declaredRate, {
+    requestsPerSecond: 50,
+    tokenEndpoint: { requestsPerSecond: 20, per: 'address' },
+    sharedBy: 6,
+  });
   assert.deepEqual(httpOptions(conditions, 6).retry, { maxRetries: 4, budgetMs: 30_000 }, 'retries on by default');
   assert.equal(httpOptions(conditions, 6).learnedRate, undefined, 'a declared rate is not learned');
   const local = httpOptions(loadProfile('local'), 2);
@@ -235,14 +277,33 @@ test('the worker paces each declared client to its share of the declared rate li
   const undeclared = httpOptions(loadProfile('local-sandbox-undeclared-rate'), 6, '/tmp/run/transcripts');
   assert.equal(undeclared.learnedRate?.sharedBy, 6, 'declared clients: every worker takes its share');
   assert.ok(undeclared.learnedRate?.store, 'shared through the run folder');
+  assert.equal(undeclared.learnedRate?.shared?.workers, 6, 'with what every worker sends');
 });
 
-test('the floor of a run is measured against the declared rate, else the rate the embedded reference plays', async () => {
-  const { floorRate } = await import('../../../runner/reporters/reporters');
-  assert.equal(floorRate([loadProfile('local-sandbox-conditions')], {}), 50);
-  assert.equal(floorRate([loadProfile('local-sandbox-undeclared-rate')], {}), 40);
-  assert.equal(floorRate([loadProfile('local')], {}), undefined);
-  assert.equal(floorRate([loadProfile('local')], { REF_RATE_LIMIT_RPS: '25' }), 25, 'a knob set in the shell');
+test('the floor of a run is measured against the limits the embedded reference plays, else those the profile declares', async () => {
+  const { floorLimits } = await import('../../../runner/reporters/reporters');
+  assert.deepEqual(floorLimits([loadProfile('local-sandbox-conditions')], {}), {
+    source: 'played',
+    perClient: 50,
+    tokenEndpoint: { requestsPerSecond: 20, per: 'address' },
+  });
+  assert.deepEqual(floorLimits([loadProfile('local-sandbox-undeclared-rate')], {}), {
+    source: 'played',
+    perClient: 40,
+    tokenEndpoint: { requestsPerSecond: 20, per: 'address' },
+  });
+  assert.equal(floorLimits([loadProfile('local')], {}), undefined);
+  assert.deepEqual(
+    floorLimits([loadProfile('local')], { REF_RATE_LIMIT_RPS: '25' }),
+    { source: 'played', perClient: 25 },
+    'a knob set in the shell',
+  );
+  const sandbox = loadProfile('sandbox');
+  assert.deepEqual(
+    floorLimits([{ ...sandbox, concurrency: { rateLimit: { requestsPerSecond: 30 } } }], {}),
+    { source: 'declared', perClient: 30 },
+    'a remote target: what its profile declares',
+  );
 });
 
 test('a remote profile gets workers sized for round trips, not cores; a declared cap and PAYMENTS_WORKERS still win', async () => {
@@ -299,4 +360,41 @@ test("run floor: the workers' own count of requests (background work included) w
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('run floor by bucket: each client’s requests at its rate, the token endpoint’s apart; the busiest bucket bounds the run, not every request at one rate', async () => {
+  const { bucketFloors, describeBucketFloor, runFloor } = await import('../../../record/run-floor');
+  const classes = [
+    { origin: 'o', kind: 'api' as const, client: 'p', role: 'primary', sent: 2_320, refused: 12 },
+    { origin: 'o', kind: 'api' as const, client: 's', role: 'secondary', sent: 746, refused: 0 },
+    { origin: 'o', kind: 'token' as const, client: 'p', role: 'primary', sent: 150, refused: 10 },
+    { origin: 'o', kind: 'token' as const, client: 's', role: 'secondary', sent: 60, refused: 0 },
+  ];
+  const played = {
+    source: 'played' as const,
+    scope: 'address' as const,
+    clientRate: () => 40,
+    tokenRate: 20,
+    words: '40/s per client; the token endpoint 20/s for every client of the address',
+  };
+  const buckets = bucketFloors(classes, played);
+  assert.deepEqual(
+    buckets.map((b) => [b.name, b.requests, b.rate, b.floorMs]),
+    [
+      ['client primary', 2_308, 40, 57_700],
+      ['client secondary', 746, 40, 18_650],
+      ['token endpoint (every client)', 200, 20, 10_000],
+    ],
+  );
+  const floor = runFloor([{ test: 'a', startedAt: new Date(0).toISOString(), durationMs: 50 }], buckets, 3_270)!;
+  assert.equal(floor.floorMs, 57_700, 'the busiest bucket, not 3,270 requests at 40/s');
+  const lines = describeBucketFloor(floor, played, 69_240);
+  assert.equal(
+    lines[0],
+    'Rate limits (as the embedded reference plays them): 40/s per client; the token endpoint 20/s for every client of the address',
+  );
+  assert.match(lines[1]!, /^ {2}client primary +2308 requests ÷ 40\/s = 57\.7 s$/);
+  assert.equal(lines.at(-1), 'wall 69.2 s, floor 57.7 s (client primary): 1.20× the floor');
+  const shared = bucketFloors(classes, { ...played, scope: 'client' });
+  assert.equal(shared[0]!.requests, 2_308 + 140, 'token requests in their client’s bucket');
 });

@@ -1,6 +1,7 @@
 /**
  * The bench's own parts that can be wrong without a full run: its command line, how a CPU profile
- * is read as activities, and the probe it preloads into every process of a run.
+ * is read as activities, the probe it preloads into every process of a run, and how it reads the
+ * floor a throttled run prints.
  * Run: node --import tsx --test tests/unit/tools/bench.test.ts
  */
 import { test } from 'node:test';
@@ -16,9 +17,12 @@ import { timeByActivity, type CpuProfile } from '../../../tools/bench/cpu-profil
 import { probeEnvironment, readProbe } from '../../../tools/bench/probe';
 import { root } from '../support/cli';
 
-test('command line: targets, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
-  assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'history', 'profile']);
-  assert.deepEqual([...parseBenchArgs(['--all']).parts], ['targets', 'history', 'profile', 'scale', 'throughput']);
+test('command line: targets, the throttled sandboxes, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
+  assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'throttled', 'history', 'profile']);
+  assert.deepEqual(
+    [...parseBenchArgs(['--all']).parts],
+    ['targets', 'throttled', 'history', 'profile', 'scale', 'throughput'],
+  );
   assert.deepEqual([...parseBenchArgs(['--only', 'scale,throughput']).parts], ['scale', 'throughput']);
   assert.equal(parseBenchArgs(['--only=throughput', '--quick']).quick, true);
   assert.throws(() => parseBenchArgs(['--only', 'speed']), /unknown part "speed"/);
@@ -99,4 +103,20 @@ test('the probe records a process, its CPU profile and its requests through undi
     server.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the throttled sandboxes: the floor lines the run printed, and its ratio', async () => {
+  const { floorLines } = await import('../../../tools/bench/throttled-part');
+  const output = [
+    'seed 1 (replay: PAYMENTS_SEED=1 …)',
+    'Rate limits (as the embedded reference plays them): 40/s per client; the token endpoint a bucket of its own, 20/s for every client of the address',
+    '  client primary                  2308 requests ÷ 40/s = 57.7 s',
+    '  critical path 8 requests × RTT 51 ms = 0.4 s',
+    'wall 69.2 s, floor 57.7 s (client primary): 1.20× the floor',
+    '650 passed, 0 failed, 13 skipped',
+  ].join('\n');
+  const { lines, ratio } = floorLines(output);
+  assert.equal(ratio, 1.2);
+  assert.equal(lines.length, 4);
+  assert.deepEqual(floorLines('nothing').lines, []);
 });

@@ -15,7 +15,10 @@ import path from 'node:path';
 import {
   AdaptiveRateLimit,
   BETA,
+  DeclaredRateLimit,
   FileRateLimitStore,
+  SendRates,
+  SharedSchedule,
   MemoryRateLimitStore,
   RATE_HEADROOM,
   describeLearnedLimits,
@@ -342,4 +345,146 @@ test('rateLimitVerdict: --write declares the measured rate where the profile sta
   assert.equal(declarableRate(4.96), 5);
   assert.equal(declarableRate(2.04), 2);
   assert.equal(declarableRate(0.01), 0.1);
+});
+
+test('SendRates: each worker shares its last second of sends by class; the run’s counts add them up, a stale file counts for nothing', () => {
+  const dir = tmp();
+  try {
+    let now = 1_000;
+    const one = new SendRates(dir, 0, () => now);
+    const two = new SendRates(dir, 1, () => now);
+    one.startSharing();
+    two.startSharing();
+    const a = { origin: 'o', kind: 'api', client: 'A' } as const;
+    const token = { origin: 'o', kind: 'token', client: 'A' } as const;
+    for (let i = 0; i < 5; i++) one.record(a, false);
+    now += 150;
+    one.share();
+    two.record(a, true);
+    two.record(token, false);
+    const seen = two.counts(true);
+    assert.deepEqual(
+      [...seen.values()].map((c) => [c.cls.kind, c.sent, c.refused, [...c.workers].sort()]),
+      [
+        ['api', 6, 1, [0, 1]],
+        ['token', 1, 0, [1]],
+      ],
+    );
+    assert.ok(
+      readdirSync(dir).every((f) => !f.includes('A')),
+      'fingerprints only, never a client id (the classes are given fingerprinted)',
+    );
+    now += 2_000;
+    assert.equal(
+      two.counts(true).size,
+      0,
+      'a second later nothing is in the last second, and the other’s file is stale',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the token endpoint’s scope: refused alone again and again, a bucket of its own; then, refused when its client sent no other, one for the address', () => {
+  let now = 10_000;
+  const store = new MemoryRateLimitStore();
+  const rates = new SendRates(undefined, 0, () => now);
+  const limits = new AdaptiveRateLimit(store, 1, () => now, { rates, worker: 0, workers: 1 });
+  const A = limits.classOf('o', 'api', 'A');
+  const tokenA = limits.classOf('o', 'token', 'A');
+  const tokenB = limits.classOf('o', 'token', 'B');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(A), 'at first in the client’s bucket');
+  const tick = () => {
+    now += 30;
+  };
+  const answer = (cls: typeof tokenA, status: number) => {
+    tick();
+    const epoch = limits.epochOf(limits.bucketOf(cls));
+    limits.sending(cls);
+    limits.answered(cls, status, {}, epoch);
+  };
+  const refuseToken = (cls: typeof tokenA) => answer(cls, 429);
+  for (let i = 0; i < 5; i++) answer(A, 200);
+  refuseToken(tokenA);
+  refuseToken(tokenA);
+  answer(A, 429);
+  const origin = A.origin;
+  assert.equal(store.readScope(origin)?.own, 0, 'the client’s own refusal: start over');
+  now += 1_000;
+  for (let i = 0; i < 3; i++) {
+    answer(A, 200);
+    refuseToken(tokenA);
+  }
+  assert.equal(store.readScope(origin)?.scope, 'own');
+  assert.notEqual(limits.bucketOf(tokenA), limits.bucketOf(A), 'its own bucket now');
+  assert.notEqual(limits.bucketOf(tokenA), limits.bucketOf(tokenB), 'one per client');
+  // Its own token requests of the last second refused: nothing said of the address.
+  refuseToken(tokenA);
+  assert.equal(store.readScope(origin)?.address, 0);
+  for (let i = 0; i < 2; i++) {
+    now += 1_500;
+    answer(tokenB, 200);
+    refuseToken(tokenA);
+  }
+  assert.equal(store.readScope(origin)?.scope, 'address');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(tokenB), 'one bucket for every client');
+  const learned = store.read(limits.bucketOf(tokenA));
+  assert.deepEqual(learned?.bucket, { kind: 'token', per: 'address' });
+  assert.match(
+    describeLearnedLimits([learned!], [store.readScope(origin)!])!,
+    /the token endpoint a bucket of its own for every client of the address, requests\/s: /,
+  );
+});
+
+test('a declared limit: each client’s bucket at its share of the workers, the token endpoint’s apart, for every worker of the address', () => {
+  const limits = new DeclaredRateLimit(
+    { requestsPerSecond: 40, tokenEndpoint: { requestsPerSecond: 20, per: 'address' } },
+    3,
+    { rates: new SendRates(undefined, 0), worker: 0, workers: 6 },
+  );
+  const A = limits.classOf('o', 'api', 'A');
+  const tokenA = limits.classOf('o', 'token', 'A');
+  assert.equal(limits.intervalMs(limits.bucketOf(A)), 3000 / (40 * RATE_HEADROOM), 'the 3 workers sending as A');
+  assert.equal(limits.intervalMs(limits.bucketOf(tokenA)), 6000 / (20 * RATE_HEADROOM), 'every worker of the run');
+  assert.equal(limits.bucketOf(tokenA), limits.bucketOf(limits.classOf('o', 'token', 'B')));
+});
+
+test('the run’s shared schedule: whichever worker has a request reserves the bucket’s next slot, none past the rate', () => {
+  const dir = tmp();
+  try {
+    let now = 5_000;
+    const schedule = new SharedSchedule(dir, () => now);
+    const [mine, other] = [0, 1].map(
+      (worker) =>
+        new DeclaredRateLimit({ requestsPerSecond: 10 / RATE_HEADROOM }, 2, {
+          rates: new SendRates(dir, worker, () => now),
+          worker,
+          workers: 2,
+          schedule,
+        }),
+    );
+    const A = mine!.classOf('o', 'api', 'A');
+    const [p1, p2] = [mine!, other!].map((l) => l.pace(l.bucketOf(A)));
+    assert.equal(p1!.intervalMs, 0, 'no share of its own: the schedule spaces them');
+    assert.equal(p1!.reserve!(), 0, 'the first request goes');
+    assert.equal(p2!.reserve!(), 0, 'idle before: one more at once');
+    assert.equal(p2!.reserve!(), 100, 'then one every 100 ms, whoever asks');
+    assert.equal(p1!.reserve!(), 200);
+    now += 1_000;
+    // Reserved one at a time, each when its slot has come, as a worker's queue does: 10 a second.
+    let sent = 0;
+    const free = [now, now];
+    for (let t = 0; t < 2_000; t += 5) {
+      now += 5;
+      [p1!, p2!].forEach((p, i) => {
+        if (free[i]! > now) return;
+        free[i] = now + p.reserve!()!;
+        sent++;
+      });
+    }
+    // 20 slots in 2 s, and at most one reserved ahead by each worker and one left unused a moment before.
+    assert.ok(sent >= 20 && sent <= 23, `10 a second over 2 s, shared: ${sent}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

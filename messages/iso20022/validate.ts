@@ -53,9 +53,6 @@ export function loadIsoSchemas(): Promise<IsoSchemas> {
   return loading;
 }
 
-/** The schemas, when loadIsoSchemas has already resolved in this process (else undefined). */
-export let loadedIsoSchemas: IsoSchemas | undefined;
-
 function schemasWith(lib: Libxml2): IsoSchemas {
   const schemas = new Map<IsoMessage, LoadedSchema>();
   const schemaOf = (message: IsoMessage): LoadedSchema => {
@@ -100,7 +97,6 @@ function schemasWith(lib: Libxml2): IsoSchemas {
       }
     },
   };
-  loadedIsoSchemas = api;
   return api;
 }
 

@@ -9,6 +9,7 @@ import { test, takes } from '../../fixtures/test';
 import { OPERATION_DRIVERS } from '../../arrange/operations';
 import { answerHeldToIso } from '../../checks/iso20022';
 import { isoMessageOf } from '../../messages/iso20022/versions';
+import { loadIsoSchemas } from '../../messages/iso20022/validate';
 
 const readers = ['paymentStatus', 'cancellationStatus', 'incomingPayment'] as const;
 
@@ -19,11 +20,12 @@ test.describe('ISO 20022: the target’s answers', () => {
       tag: ['@ISO-01', `@op:${op}`],
       ...takes(...driver.takes),
     }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      const iso = await loadIsoSchemas();
       const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
       for (const version of api.profile.operations[op]?.versions ?? []) {
         const answer = await send(`read ${op} (${version})`, () => ({ version }));
         driver.acceptTwin(verdicts, answer);
-        answerHeldToIso(verdicts, answer, {
+        answerHeldToIso(verdicts, iso, answer, {
           op,
           version,
           what: `the ${isoMessageOf(op, version) ?? op} served at ${version} is valid under its XSD`,

@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]`
+ * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -13,7 +13,7 @@
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +36,7 @@ import { assumptionsNotMetOf, checksOf, skipReasonOf } from '../ledger/outcomes'
 import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
-const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep]';
+const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover]';
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -49,6 +49,7 @@ interface Options {
   workers: number;
   list: boolean;
   keep: boolean;
+  writeCover: boolean;
   outDir: string;
 }
 
@@ -60,6 +61,7 @@ export function parseDialectArgs(argv: string[]): Options {
       workers: { type: 'string' },
       list: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'write-cover': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
     },
     strict: true,
@@ -77,6 +79,7 @@ export function parseDialectArgs(argv: string[]): Options {
     workers: Number(values.workers) || os.cpus().length + 1,
     list: values.list!,
     keep: values.keep!,
+    writeCover: values['write-cover']!,
     outDir: values.out!,
   };
 }
@@ -111,9 +114,32 @@ export interface MatrixDialect {
 
 const dialectName = (n: number): string => `dialect-${String(n).padStart(2, '0')}`;
 
+/**
+ * The covering array of the last dialect fields it was computed for (`--write-cover`): its search
+ * takes about 10 CPU-s, on the path to the first dialect, for rows that change only when the
+ * reference's dialect fields do.
+ */
+const COVER_FILE = path.join(__dirname, 'lib', 'dialect-cover.json');
+
+interface KeptCover {
+  factors: Factor[];
+  rows: Row[];
+}
+
+/** The kept rows when they were computed for exactly these fields and values, else a new search. */
+export function coverOf(factors: readonly Factor[], file = COVER_FILE): { rows: Row[]; kept: boolean } {
+  const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as KeptCover) : undefined;
+  if (kept && isDeepStrictEqual(kept.factors, factors) && !uncoveredPairs(factors, kept.rows).length)
+    return { rows: kept.rows, kept: true };
+  return { rows: pairwiseCover(factors), kept: false };
+}
+
 /** One dialect per row of the covering array, numbered from 1. */
-export function matrixDialects(factors: readonly Factor[], defaults: Row): MatrixDialect[] {
-  const rows = pairwiseCover(factors);
+export function matrixDialects(
+  factors: readonly Factor[],
+  defaults: Row,
+  rows = pairwiseCover(factors),
+): MatrixDialect[] {
   const missing = uncoveredPairs(factors, rows);
   if (missing.length) throw new Error(`the covering array misses ${missing.length} pairs, e.g. ${missing[0]}`);
   return rows.map((fields, i) => ({
@@ -350,10 +376,17 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'payments-dialects-'));
   try {
     const { factors, defaults } = await dialectFactors(reference.url);
-    const all = matrixDialects(factors, defaults);
+    const cover = coverOf(factors);
+    if (options.writeCover && !cover.kept)
+      writeFileSync(COVER_FILE, `${JSON.stringify({ factors, rows: cover.rows }, null, 1)}\n`);
+    const all = matrixDialects(factors, defaults, cover.rows);
     console.log(
       `dialect matrix: ${all.length} dialects cover every pair of values of the reference's ${factors.length} dialect fields`,
     );
+    if (!cover.kept)
+      console.log(
+        `  (searched for: the reference's fields differ from ${path.relative(process.cwd(), COVER_FILE)}'s${options.writeCover ? ', now written' : '; npm run dialects -- --write-cover keeps these rows'})`,
+      );
     const unknown = options.only.filter((n) => n > all.length);
     if (unknown.length) throw new Error(`no dialect ${unknown.join(', ')}: there are ${all.length}\n${USAGE}`);
     const dialects = options.only.length ? all.filter((d) => options.only.includes(d.number)) : all;

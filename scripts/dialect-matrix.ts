@@ -41,6 +41,12 @@ const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [-
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
 
+/**
+ * The matrix's runner and workers get 8 MB semi-spaces (1 MB elsewhere, scripts/lib/run-playwright.ts):
+ * its cost is CPU, not memory.
+ */
+const SEMI_SPACE_MB = 8;
+
 /** The profile every dialect starts from: its expectations are what the report-mode run keeps. */
 const BASE_PROFILE = 'local';
 
@@ -464,7 +470,12 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
         REF_URL: reference.url,
         PAYMENTS_CLIENT_FAULTS: '',
       },
-      { quiet: true, config: 'playwright.dialects.config.ts', runnerHeapMb: RUNNER_HEAP_MB },
+      {
+        quiet: true,
+        config: 'playwright.dialects.config.ts',
+        runnerHeapMb: RUNNER_HEAP_MB,
+        semiSpaceMb: SEMI_SPACE_MB,
+      },
     );
     const suiteMs = Date.now() - suiteStarted;
     const report = readReportFile(runPaths(runDir).jsonReport);

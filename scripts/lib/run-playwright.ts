@@ -136,7 +136,14 @@ export function orderArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
 export async function runPlaywright(
   args: string[],
   env: Record<string, string> = {},
-  options: { quiet?: boolean; config?: string; command?: string; runnerHeapMb?: number } = {},
+  options: {
+    quiet?: boolean;
+    config?: string;
+    command?: string;
+    runnerHeapMb?: number;
+    /** Semi-spaces of the runner and its workers, where CPU counts more than memory (the matrices). */
+    semiSpaceMb?: number;
+  } = {},
 ): Promise<SuiteRun> {
   const runDir = env.PAYMENTS_RUN_DIR || mkdtempSync(path.join(os.tmpdir(), 'payments-run-'));
   const { jsonReport } = runPaths(runDir);
@@ -145,7 +152,7 @@ export async function runPlaywright(
   const child = spawn(
     process.execPath,
     [
-      ...RUNNER_V8_FLAGS,
+      ...(options.semiSpaceMb ? [`--max-semi-space-size=${options.semiSpaceMb}`] : RUNNER_V8_FLAGS),
       cli,
       'test',
       ...(options.config ? ['-c', options.config] : []),

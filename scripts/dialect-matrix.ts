@@ -79,10 +79,11 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
-  // One worker more than cores: a worker waiting for a settlement leaves its core to another project.
+  // Two workers more than cores: a worker waiting for a settlement leaves its core to another project,
+  // and at the matrix's end, when npm test's other lane is done, the last projects keep both cores busy.
   return {
     only,
-    workers: Number(values.workers) || os.cpus().length + 1,
+    workers: Number(values.workers) || os.cpus().length + 2,
     list: values.list!,
     keep: values.keep!,
     writeCover: values['write-cover']!,

@@ -24,11 +24,12 @@ import {
   incomingForNotification,
   incomingForPayloadShape,
   onUsPayments,
+  paymentToNoClientLifecycle,
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
-import { beneficiaryOf, paymentToNoClient, readIncoming } from '../../client/flows/incoming';
-import { awaitFinalStatus, readStatus, submitPayment } from '../../client/flows/payment';
+import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
+import { readStatus } from '../../client/flows/payment';
 import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
@@ -115,17 +116,15 @@ test.describe('incoming payment: reading it', () => {
 
   test('an institution with no part in a payment cannot read it', {
     tag: ['@INC-03', '@STS-13', '@op:incomingPayment', '@op:paymentStatus'],
-  }, async ({ api, verdicts, clients, granted, newClient, seed }) => {
+    ...takes({ observation: paymentToNoClientLifecycle }),
+  }, async ({ api, verdicts, clients, granted, newClient, observe }) => {
     // The primary pays a sort code neither client holds: the secondary is neither the payment's payer
     // nor its beneficiary's institution, and reads it once it settled (an incoming payment by then).
-    const { exchange } = await submitPayment(api, paymentToNoClient(clients, seed), {
-      label: 'pay: the primary pays a sort code no client of the profile holds',
-    });
-    verdicts.require('P8-01', 'the payment is created', hasStatus(exchange, [201]));
-    const id = requireId(api, verdicts, exchange);
-    const own = await readStatus(api, id, { label: 'valid twin: the payer reads its status' });
-    twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
-    verdicts.require('STS-08', 'the payment settles', endsIn(await awaitFinalStatus(api, id), 'accepted'));
+    const seen = await observe(paymentToNoClientLifecycle);
+    verdicts.require('P8-01', 'the payment is created', hasStatus(seen.submission.exchange, [201]));
+    const id = requireId(api, verdicts, seen.submission.exchange);
+    twinAccepted(verdicts, seen.firstRead!.exchange, { rule: 'STS-01', status: [200] });
+    verdicts.require('STS-08', 'the payment settles', endsIn(seen.final, 'accepted'));
     const stranger = clients.secondary!;
     const status = await readStatus(api, id, {
       client: stranger,

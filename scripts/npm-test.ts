@@ -73,7 +73,7 @@ const longest: Step = {
   counts: playwrightCounts,
 };
 
-/** The rest, one after another, in order of cost. */
+/** The rest, one after another. */
 const rest: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   // The formatter and the linter (biome.jsonc): 0 findings, warnings included.
@@ -95,6 +95,10 @@ const rest: Step[] = [
     env: { PAYMENTS_RUN_DIR: conformanceRun },
     counts: playwrightCounts,
   },
+  // After the local conformance run, whose clean project it reads when that run is among the steps;
+  // mostly waiting on settlements, so it goes while the dialect matrix keeps both cores busy, not at
+  // the end, where a lane that waits leaves a core idle.
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   {
     name: 'exploration (local reference)',
@@ -143,8 +147,6 @@ const rest: Step[] = [
     env: { PAYMENTS_ALLURE: '0' },
     counts: playwrightCounts,
   },
-  // After the local conformance run, whose clean project it reads when that run is among the steps.
-  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
 ];
 
 /** The steps chosen, the kill matrix told where the local conformance run is when it runs before. */

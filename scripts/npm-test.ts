@@ -15,11 +15,12 @@
  * `--serial` runs one step at a time, in the order listed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { shareClientKeys } from '../transport/keys';
+import { childrenCpuSeconds } from './lib/children-cpu';
 
 interface Step {
   name: string;
@@ -157,23 +158,6 @@ function withCleanRun(steps: readonly Step[]): Step[] {
       ? { ...step, command: [...step.command, '--clean-run', conformanceRun] }
       : step,
   );
-}
-
-/**
- * CPU seconds of the processes this one has waited for, children and what they waited for (Linux
- * /proc: cutime + cstime); undefined elsewhere. On a shared machine a step's wall time says little,
- * its CPU time is what a quiet machine would spend.
- */
-function childrenCpuSeconds(): number | undefined {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 16 and 17 of proc(5) (cutime, cstime), counted from the state field, which is the 3rd;
-    // in clock ticks, which /proc gives in USER_HZ (100 a second).
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

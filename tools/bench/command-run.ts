@@ -7,13 +7,14 @@
  * (to the counts line CI reads), and the report with the secret scan beside it (to "report:").
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stripVTControlCharacters } from 'node:util';
 import { trackChild, untrackChild } from './cleanup';
 import { loadNow, seconds, type Load } from './format';
+import { childrenCpuSeconds } from '../../scripts/lib/children-cpu';
 
 export interface CommandPhases {
   /** To "Running N tests using W workers". */
@@ -39,17 +40,6 @@ export interface CommandRun {
   output: string;
 }
 
-/** CPU seconds this process's waited-for children spent so far (Linux /proc), undefined elsewhere. */
-export function childrenCpu(): number | undefined {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Runs `npm run conformance -- <args>` in scratch run, report and history folders, removed after. */
 export async function measureConformance(
   label: string,
@@ -59,7 +49,7 @@ export async function measureConformance(
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'payments-bench-command-'));
   process.stdout.write(`bench: ${label} … `);
   const before = loadNow();
-  const cpuBefore = childrenCpu();
+  const cpuBefore = childrenCpuSeconds();
   const t0 = performance.now();
   const marks: { start?: number; summary?: number; counts?: number; report?: number } = {};
   let output = '';
@@ -95,7 +85,7 @@ export async function measureConformance(
     const exitCode: number = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
     untrackChild(child);
     const wallMs = performance.now() - t0;
-    const cpuAfter = childrenCpu();
+    const cpuAfter = childrenCpuSeconds();
     const phases =
       marks.start !== undefined && marks.summary !== undefined && marks.counts !== undefined
         ? {

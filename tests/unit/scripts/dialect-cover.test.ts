@@ -1,0 +1,56 @@
+/**
+ * scripts/dialect-matrix.ts coverOf: the dialect matrix uses the kept covering array only for the
+ * very fields and values it was computed for, and only while it still covers every pair; anything
+ * else is searched for again. The kept file itself covers the factors it names.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { coverOf } from '../../../scripts/dialect-matrix';
+import { uncoveredPairs, type Factor, type Row } from '../../../scripts/lib/covering-array';
+import { root, tempDir } from '../support/cli';
+
+const factors: Factor[] = [
+  { name: 'a', values: [1, 2] },
+  { name: 'b', values: ['x', 'y'] },
+  { name: 'c', values: ['p', 'q'] },
+];
+const rows: Row[] = [
+  { a: 1, b: 'x', c: 'p' },
+  { a: 1, b: 'y', c: 'q' },
+  { a: 2, b: 'x', c: 'q' },
+  { a: 2, b: 'y', c: 'p' },
+];
+
+function kept(content: unknown): string {
+  const file = path.join(tempDir('dialect-cover'), 'cover.json');
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+test('the kept rows are used for exactly the fields and values they were computed for', () => {
+  assert.deepEqual(coverOf(factors, kept({ factors, rows })), { rows, kept: true });
+});
+
+test('other values, a missing pair or no file: searched for again, and the search covers every pair', () => {
+  const other = [...factors.slice(0, 2), { name: 'c', values: ['p', 'q', 'r'] }];
+  for (const [wanted, file] of [
+    [other, kept({ factors, rows })],
+    [factors, kept({ factors, rows: rows.slice(1) })],
+    [factors, path.join(tempDir('dialect-cover'), 'none.json')],
+  ] as const) {
+    const cover = coverOf(wanted, file);
+    assert.equal(cover.kept, false);
+    assert.deepEqual(uncoveredPairs(wanted, cover.rows), []);
+  }
+});
+
+test('the committed cover covers every pair of the factors it names', () => {
+  const committed = JSON.parse(readFileSync(path.join(root, 'scripts', 'lib', 'dialect-cover.json'), 'utf8')) as {
+    factors: Factor[];
+    rows: Row[];
+  };
+  assert.deepEqual(uncoveredPairs(committed.factors, committed.rows), []);
+  assert.equal(coverOf(committed.factors).kept, true);
+});

@@ -16,8 +16,7 @@ import {
   submitPayment,
   type SubmitResult,
 } from '../../client/flows/payment';
-import { submitReturn } from '../../client/flows/returns';
-import { buildPacs004 } from '../../messages/pacs004';
+import { returnFor, submitReturn } from '../../client/flows/returns';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -370,14 +369,15 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
         why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
       });
     const { payment, paymentId } = confirmed;
-    const now = await readStatus(api, paymentId, {
-      label: 'query status: the payment once its cancellation is confirmed',
-    });
-    verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(now.exchange, [200]));
-    verdicts.check(
-      'CXL-02',
+    /** CXL-02 on one read of the cancelled payment's status. */
+    const neverAccepted = async (when: string, claim: string): Promise<void> => {
+      const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
+      verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
+      verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
+    };
+    await neverAccepted(
+      'once its cancellation is confirmed',
       'the payment whose cancellation was confirmed does not read accepted',
-      notReadAs(now.txSts, 'accepted', expectations),
     );
     // Paid after the cancellation, the control travels in the same batch or a later one: once it is
     // final, the cancelled payment would have settled too.
@@ -390,18 +390,13 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
       'the control payment paid after the cancellation settles',
       endsIn(controlFinal, 'accepted'),
     );
-    const later = await readStatus(api, paymentId, {
-      label: 'query status: the cancelled payment once the control payment settled',
-    });
-    verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(later.exchange, [200]));
-    verdicts.check(
-      'CXL-02',
+    await neverAccepted(
+      'once the control payment settled',
       'the payment whose cancellation was confirmed never settles accepted',
-      notReadAs(later.txSts, 'accepted', expectations),
     );
     // The money is back with the payer: the beneficiary has nothing to return.
     if (!granted.has('beneficiarySide')) return;
-    const returned = await submitReturn(api, buildPacs004({ seed, original: payment }), {
+    const returned = await submitReturn(api, returnFor(api, { seed, original: payment }), {
       client: beneficiary,
       label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
     });

@@ -79,11 +79,12 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
-  // Two workers more than cores: a worker waiting for a settlement leaves its core to another project,
-  // and at the matrix's end, when npm test's other lane is done, the last projects keep both cores busy.
+  // Three workers more than cores: a worker waiting for a settlement leaves its core to another
+  // project, and while npm test's other lane waits (the kill matrix) or is done, the matrix's projects
+  // keep both cores busy.
   return {
     only,
-    workers: Number(values.workers) || os.cpus().length + 2,
+    workers: Number(values.workers) || os.cpus().length + 3,
     list: values.list!,
     keep: values.keep!,
     writeCover: values['write-cover']!,
@@ -453,7 +454,11 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     );
     for (const u of unseen) console.log(`  ✖ ${u}`);
 
-    const projectNames = dialects.flatMap((d) => [`${d.name}-enforce`, `${d.name}-report`]);
+    // Playwright starts projects in this order and runs each in one worker, so the matrix ends with
+    // the last projects alone, their workers mostly waiting on settlements: the report projects, each
+    // longer than its dialect's enforce project (the local profile's readings meet refusals and
+    // statuses it did not expect), go first, and the shorter enforce projects end the run.
+    const projectNames = [...dialects.map((d) => `${d.name}-report`), ...dialects.map((d) => `${d.name}-enforce`)];
     const plan: DialectPlan = { dir: profiles, profiles: projectNames, workers: options.workers };
     const planFile = path.join(work, 'dialect-plan.json');
     writeFileSync(planFile, JSON.stringify(plan));

@@ -9,7 +9,8 @@
  * and the one closing line CI reads.
  *
  * Two lanes: the dialect matrix, the longest step and one that leaves part of a core idle while its
- * tests wait on settlements, runs from the start beside the others, which run one after another. A
+ * tests wait on settlements, runs from the start beside the others, which run one after another; the
+ * lane that is free first takes the next of them, so neither ends alone while the other has work. A
  * step's output is kept in reports/npm-test/<step>.log as it comes and printed whole when the step
  * ends, so two steps never interleave; progress lines and a heartbeat show what is running meanwhile.
  * `--serial` runs one step at a time, in the order listed.
@@ -28,6 +29,8 @@ interface Step {
   /** What the step runs, in the few words a person reads (default: its command line). */
   shows?: string;
   env?: Record<string, string>;
+  /** A step this one reads the output of: when both are chosen, this one starts after it ends. */
+  after?: string;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
 }
@@ -99,7 +102,11 @@ const rest: Step[] = [
   // After the local conformance run, whose clean project it reads when that run is among the steps;
   // mostly waiting on settlements, so it goes while the dialect matrix keeps both cores busy, not at
   // the end, where a lane that waits leaves a core idle.
-  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
+  {
+    name: 'mutation kill matrix',
+    command: [node, ...tsx, 'scripts/mutation.ts'],
+    after: 'conformance (local reference)',
+  },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   {
     name: 'exploration (local reference)',
@@ -221,10 +228,26 @@ async function run(step: Step): Promise<Outcome> {
   return { step, code, output, ms: Date.now() - started, ...(cpu ? { cpuSeconds: Number(cpu[1]) } : {}) };
 }
 
-async function lane(steps: readonly Step[]): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  for (const step of steps) outcomes.push(await run(step));
-  return outcomes;
+/**
+ * Each lane runs its own steps, then takes the next step of the shared queue until none is left: the
+ * lane that is free first goes on, whichever it is. A step whose `after` step is running waits for it.
+ */
+async function runLanes(own: readonly (readonly Step[])[], queue: readonly Step[]): Promise<Outcome[]> {
+  const started = new Map<string, Promise<Outcome>>();
+  const waiting = [...queue];
+  const start = (step: Step): Promise<Outcome> => {
+    const before = step.after ? started.get(step.after) : undefined;
+    const outcome = (before ?? Promise.resolve()).then(() => run(step));
+    started.set(step.name, outcome);
+    return outcome;
+  };
+  const lane = async (steps: readonly Step[]): Promise<Outcome[]> => {
+    const outcomes: Outcome[] = [];
+    for (const step of steps) outcomes.push(await start(step));
+    for (let step = waiting.shift(); step; step = waiting.shift()) outcomes.push(await start(step));
+    return outcomes;
+  };
+  return (await Promise.all(own.map(lane))).flat();
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -251,8 +274,9 @@ async function main(argv: string[]): Promise<void> {
     if (names.length) console.log(`… running: ${names.join(', ')}`);
   }, HEARTBEAT_MS);
   const others = withCleanRun(chosen(rest));
-  const lanes = serial ? [[...others, ...chosen([longest])]] : [chosen([longest]), others];
-  const finished = (await Promise.all(lanes.map((steps) => lane(steps)))).flat();
+  const finished = serial
+    ? await runLanes([[]], [...others, ...chosen([longest])])
+    : await runLanes([chosen([longest]), []], others);
   clearInterval(heartbeat);
   rmSync(path.dirname(conformanceRun), { recursive: true, force: true });
 
@@ -284,7 +308,7 @@ async function main(argv: string[]): Promise<void> {
     `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
   );
   console.log(
-    `\nnpm test summary (${serial ? 'one step at a time' : 'the dialect matrix beside the rest'}):\n${table.join('\n')}`,
+    `\nnpm test summary (${serial ? 'one step at a time' : 'two lanes: the dialect matrix beside the rest'}):\n${table.join('\n')}`,
   );
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   process.exit(ok ? 0 : 1);

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { XmlDocument as XmlDocumentType, XsdValidator as XsdValidatorType } from 'libxml2-wasm';
 import { ISO_MESSAGES, type IsoMessage } from './versions';
 import { xsdModel, type XsdModel } from './xsd-model';
@@ -47,9 +48,22 @@ export interface IsoSchemas {
 
 let loading: Promise<IsoSchemas> | undefined;
 
-/** libxml2 and the XSDs, loaded once per process; a schema is parsed when first used. */
+/**
+ * libxml2 and the XSDs, loaded once per process; a schema is parsed when first used.
+ *
+ * V8 first compiles WebAssembly with its baseline compiler (Liftoff), then recompiles the functions
+ * it sees run with its optimizing one on background threads: for libxml2, a tenth of a CPU-second
+ * at its import and more with each schema, in every process that loads it (each worker, each worker
+ * restarted after a failure), to speed up validations that take a fraction of a millisecond either
+ * way. So the process keeps the baseline code: V8 reads `--liftoff-only` when it compiles a module,
+ * which is why it can be set here, before libxml2 is compiled (NODE_OPTIONS does not take it). It
+ * also holds for any WebAssembly the process compiles later (undici's HTTP parser, if not yet).
+ */
 export function loadIsoSchemas(): Promise<IsoSchemas> {
-  loading ??= import('libxml2-wasm').then((lib) => schemasWith(lib as Libxml2));
+  if (!loading) {
+    setFlagsFromString('--liftoff-only');
+    loading = import('libxml2-wasm').then((lib) => schemasWith(lib as Libxml2));
+  }
   return loading;
 }
 

@@ -29,7 +29,7 @@ interface Step {
   /** What the step runs, in the few words a person reads (default: its command line). */
   shows?: string;
   env?: Record<string, string>;
-  /** A step this one reads the output of: when both are chosen, this one starts after it ends. */
+  /** The step whose output this one reads: it starts after that one ends. */
   after?: string;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
@@ -77,7 +77,7 @@ const longest: Step = {
   counts: playwrightCounts,
 };
 
-/** The rest, one after another. */
+/** The rest, in this order, each taken by the lane that is free first. */
 const rest: Step[] = [
   { name: 'typecheck', command: [node, 'node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
   // The formatter and the linter (biome.jsonc): 0 findings, warnings included.
@@ -102,11 +102,7 @@ const rest: Step[] = [
   // After the local conformance run, whose clean project it reads when that run is among the steps;
   // mostly waiting on settlements, so it goes while the dialect matrix keeps both cores busy, not at
   // the end, where a lane that waits leaves a core idle.
-  {
-    name: 'mutation kill matrix',
-    command: [node, ...tsx, 'scripts/mutation.ts'],
-    after: 'conformance (local reference)',
-  },
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   {
     name: 'exploration (local reference)',
@@ -157,12 +153,15 @@ const rest: Step[] = [
   },
 ];
 
-/** The steps chosen, the kill matrix told where the local conformance run is when it runs before. */
+/**
+ * The steps chosen; when the local conformance run is among them, the kill matrix reads its clean
+ * project from it, so it starts after that run ends.
+ */
 function withCleanRun(steps: readonly Step[]): Step[] {
-  const conformance = steps.some((step) => step.name === 'conformance (local reference)');
+  const conformance = steps.find((step) => step.name === 'conformance (local reference)');
   return steps.map((step) =>
     step.name === 'mutation kill matrix' && conformance
-      ? { ...step, command: [...step.command, '--clean-run', conformanceRun] }
+      ? { ...step, command: [...step.command, '--clean-run', conformanceRun], after: conformance.name }
       : step,
   );
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover]`
+ * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -9,7 +9,9 @@
  *   enforce  discovery against the dialect adopted into a copy of the local profile, then the suite
  *            with that profile, assumptions enforced: the discovered profile describes the dialect;
  *   report   the suite with the local profile as it is, assumptions reported: whatever the dialect,
- *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked).
+ *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked);
+ *            with --discovered-report, the discovered profile instead, assumptions reported: each
+ *            discovered profile in both modes, where a report run's notes are discovery's misses too.
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
@@ -36,7 +38,8 @@ import { assumptionsNotMetOf, checksOf, skipReasonOf } from '../ledger/outcomes'
 import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
-const USAGE = 'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover]';
+const USAGE =
+  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report]';
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -56,6 +59,8 @@ interface Options {
   list: boolean;
   keep: boolean;
   writeCover: boolean;
+  /** The report lane runs the discovered profile (assumptions reported), not the local one. */
+  discoveredReport: boolean;
   outDir: string;
 }
 
@@ -68,6 +73,7 @@ export function parseDialectArgs(argv: string[]): Options {
       list: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'write-cover': { type: 'boolean', default: false },
+      'discovered-report': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
     },
     strict: true,
@@ -88,6 +94,7 @@ export function parseDialectArgs(argv: string[]): Options {
     list: values.list!,
     keep: values.keep!,
     writeCover: values['write-cover']!,
+    discoveredReport: values['discovered-report']!,
     outDir: values.out!,
   };
 }
@@ -436,6 +443,22 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
         referenceUrl: reference.url,
         print: false,
       });
+      if (options.discoveredReport) {
+        const discoveredText = readFileSync(path.join(profiles, `${enforce}.json`), 'utf8');
+        const report = setJsonValue(discoveredText, ['name'], `${d.name}-report`);
+        writeFileSync(
+          path.join(profiles, `${d.name}-report.json`),
+          setJsonValue(
+            setJsonValue(
+              report,
+              ['description'],
+              `What discovery observed of reference dialect ${d.name}, assumptions reported.`,
+            ),
+            ['expectations', 'assumptions'],
+            'report',
+          ),
+        );
+      }
       const answers: Answers = new Map(outcome.diff.fields.map((f) => [f.field, f.observed]));
       return {
         dialect: d,
@@ -497,7 +520,8 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     });
     const line = (c: Counts): string =>
       `${String(c.passed).padStart(4)} passed ${String(c.failed).padStart(3)} failed ${String(c.skipped).padStart(3)} skipped`;
-    console.log(`\n  dialect      enforce (discovered profile)         report (local profile)               test time`);
+    const reportOf = options.discoveredReport ? 'report (discovered profile)    ' : 'report (local profile)         ';
+    console.log(`\n  dialect      enforce (discovered profile)         ${reportOf}      test time`);
     for (const r of rows)
       console.log(
         `  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
@@ -508,9 +532,12 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       console.log(
         `  ${r.dialect.name}   enforce: not met ${byRule(r.enforce.notMet)}, blocked ${byRule(r.enforce.blocked)}; report: not met ${byRule(r.report.notMet)}, blocked ${byRule(r.report.blocked)}`,
       );
-    const enforceNotMet = rows.reduce((n, r) => n + Object.values(r.enforce.notMet).reduce((a, b) => a + b, 0), 0);
+    const notMet = (lane: 'enforce' | 'report') =>
+      rows.reduce((n, r) => n + Object.values(r[lane].notMet).reduce((a, b) => a + b, 0), 0);
+    // On a discovered profile an unmet assumption is discovery's miss, in either mode.
+    const enforceNotMet = notMet('enforce') + (options.discoveredReport ? notMet('report') : 0);
     console.log(
-      `  ${enforceNotMet} assumption${enforceNotMet === 1 ? '' : 's'} not met on the discovered (enforce) profiles`,
+      `  ${enforceNotMet} assumption${enforceNotMet === 1 ? '' : 's'} not met on the discovered profiles (${options.discoveredReport ? 'enforce and report' : 'enforce'})`,
     );
     const failures = tests.filter((t) => t.outcome === 'failed');
     for (const t of failures.slice(0, 40))
@@ -553,6 +580,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
           discoverMs,
           suiteMs,
           workers: options.workers,
+          reportLaneProfile: options.discoveredReport ? 'discovered' : 'local',
           fields: factors.length,
           dialects: rows.map((r) => ({
             name: r.dialect.name,

@@ -40,8 +40,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const result = ctx.registry.register(jsonBody(req));
     if (!result.ok || !result.client) {
       throw new ApiError(
-        400,
-        result.problems.map((message) => ({ code: 'invalid_registration', message })),
+        result.memberIdTaken ? 409 : 400,
+        result.problems.map((message) => ({
+          code: result.memberIdTaken ? 'member_id_taken' : 'invalid_registration',
+          message,
+        })),
       );
     }
     return reply.code(201).send({ clientId: result.client.clientId });

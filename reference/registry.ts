@@ -33,6 +33,8 @@ export interface Client {
 export interface RegistrationResult {
   ok: boolean;
   problems: string[];
+  /** The memberId is another client's: a sort code names one institution, so routing stays unambiguous. */
+  memberIdTaken?: boolean;
   client?: Client;
 }
 
@@ -125,6 +127,9 @@ export class Registry {
       else problems.push('predefinedTokens must be {"assertionJti": "…", "scaJti": "…"}');
     }
     if (problems.length > 0 || !clientId || !clientSecret || !kid || !iss || !publicKey) return { ok: false, problems };
+    const holder = memberId === null ? undefined : this.members.get(memberId);
+    if (holder !== undefined && holder !== clientId)
+      return { ok: false, problems: [`memberId ${memberId} is another client's`], memberIdTaken: true };
 
     const client: Client = {
       clientId,

@@ -68,8 +68,7 @@ async function clientFor(
   const client = generatedClient(role, 'curlenv', 0, generateRsaKeyPair());
   const dialect =
     profile.target.dialect && profile.target.dialect !== 'default' ? { dialect: profile.target.dialect } : {};
-  await registerClient(http, target, client, { faults: options.faults, ...dialect });
-  return client;
+  return registerClient(http, target, client, { faults: options.faults, ...dialect });
 }
 
 async function accessToken(

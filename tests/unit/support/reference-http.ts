@@ -5,7 +5,7 @@
  */
 import { startReference, type ReferenceHandle } from '../../../reference/server';
 import type { ConfigOptions } from '../../../reference/config';
-import { generatedClient } from '../../../client/target';
+import { generatedClient, newMemberId } from '../../../client/target';
 import { generateRsaKeyPair } from '../../../transport/keys';
 import { authenticationJwt, scaJwt, type ClientIdentity } from '../../../transport/client-jwts';
 import { buildPacs008, freshIds, type Pacs008Ids, type Pacs008Message } from '../../../messages/pacs008';
@@ -66,23 +66,30 @@ export interface PartyOptions {
 
 /** Registers a new client (own RSA key, own memberId) and gets its access token. */
 export async function newParty(ref: ReferenceHandle, role: string, options: PartyOptions = {}): Promise<Party> {
-  const identity = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
-  const registered = await fetch(`${ref.url}/_admin/clients`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      clientId: identity.clientId,
-      clientSecret: identity.clientSecret,
-      kid: identity.kid,
-      iss: identity.iss,
-      publicKey: identity.publicPem,
-      memberId: identity.memberId,
-      ...(options.faults ? { faults: options.faults } : {}),
-      ...(options.batching ? { batching: options.batching } : {}),
-      ...(options.notificationUrl ? { notificationUrl: options.notificationUrl } : {}),
-      ...(options.dialect ? { dialect: options.dialect } : {}),
-    }),
-  });
+  let identity = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
+  const register = () =>
+    fetch(`${ref.url}/_admin/clients`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        clientId: identity.clientId,
+        clientSecret: identity.clientSecret,
+        kid: identity.kid,
+        iss: identity.iss,
+        publicKey: identity.publicPem,
+        memberId: identity.memberId,
+        ...(options.faults ? { faults: options.faults } : {}),
+        ...(options.batching ? { batching: options.batching } : {}),
+        ...(options.notificationUrl ? { notificationUrl: options.notificationUrl } : {}),
+        ...(options.dialect ? { dialect: options.dialect } : {}),
+      }),
+    });
+  let registered = await register();
+  // A sort code another party drew first (409): another, as client/target.ts registerClient does.
+  if (registered.status === 409) {
+    identity = { ...identity, memberId: newMemberId(new Set([identity.memberId!])) };
+    registered = await register();
+  }
   if (registered.status !== 201)
     throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
   const token = await requestToken(ref, identity);

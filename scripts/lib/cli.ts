@@ -4,12 +4,15 @@ export function cliMain(usage: string, run: () => Promise<boolean>): void {
     console.log(usage);
     process.exit(0);
   }
-  run().then(
-    (ok) => process.exit(ok ? 0 : 1),
-    (error: unknown) => {
-      const message = (error as Error).message ?? String(error);
-      console.error(`✖ ${message}${/^usage:/m.test(message) ? '' : `\n${usage}`}`);
-      process.exit(2);
-    },
-  );
+  // Through a promise: a usage error thrown while the arguments are read is one sentence too, not a stack.
+  Promise.resolve()
+    .then(run)
+    .then(
+      (ok) => process.exit(ok ? 0 : 1),
+      (error: unknown) => {
+        const message = (error as Error).message ?? String(error);
+        console.error(`✖ ${message}${/^usage:/m.test(message) ? '' : `\n${usage}`}`);
+        process.exit(2);
+      },
+    );
 }

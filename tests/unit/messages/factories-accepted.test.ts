@@ -10,6 +10,7 @@ import { generatedClient } from '../../../client/target';
 import { generateRsaKeyPair } from '../../../transport/keys';
 import { authenticationJwt, scaJwt } from '../../../transport/client-jwts';
 import { HttpClient } from '../../../transport/http';
+import { registrationOf } from '../support/reference-http';
 
 const http = new HttpClient();
 let reference: Awaited<ReturnType<typeof startReference>>;
@@ -27,14 +28,7 @@ test('1,000 seeded pacs.008 messages are all accepted by the reference', async (
     method: 'POST',
     url: `${reference.url}/_admin/clients`,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-      kid: client.kid,
-      iss: client.iss,
-      publicKey: client.publicPem,
-      memberId: client.memberId,
-    }),
+    body: JSON.stringify(registrationOf(client)),
   });
   assert.equal(registered.response.status, 201);
   const form = new URLSearchParams({

@@ -13,7 +13,7 @@ import { resolveDialect } from '../../../reference/dialects';
 import { HttpClient } from '../../../transport/http';
 import { generateRsaKeyPair } from '../../../transport/keys';
 import { generatedClient, registerClient } from '../../../client/target';
-import { startRef } from '../support/reference-http';
+import { registrationOf, startRef } from '../support/reference-http';
 
 let ref: ReferenceHandle;
 before(async () => {
@@ -29,14 +29,7 @@ function registration(client: ReturnType<typeof generatedClient>, memberId = cli
   return fetch(`${ref.url}/_admin/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-      kid: client.kid,
-      iss: client.iss,
-      publicKey: client.publicPem,
-      memberId,
-    }),
+    body: JSON.stringify(registrationOf(client, { memberId })),
   });
 }
 
@@ -53,16 +46,10 @@ test('a memberId another client holds is refused with 409 member_id_taken; its h
 test('Registry: a refused clash leaves the sort code routing to its holder', () => {
   const registry = new Registry([], resolveDialect('default'));
   const holder = generatedClient('holder', 'unit', 0, keys);
-  const body = (c: typeof holder, memberId = c.memberId) => ({
-    clientId: c.clientId,
-    clientSecret: c.clientSecret,
-    kid: c.kid,
-    iss: c.iss,
-    publicKey: c.publicPem,
-    memberId,
-  });
-  assert.equal(registry.register(body(holder)).ok, true);
-  const clash = registry.register(body(generatedClient('other', 'unit', 0, keys), holder.memberId));
+  assert.equal(registry.register(registrationOf(holder)).ok, true);
+  const clash = registry.register(
+    registrationOf(generatedClient('other', 'unit', 0, keys), { memberId: holder.memberId }),
+  );
   assert.deepEqual([clash.ok, clash.memberIdTaken], [false, true]);
   assert.equal(registry.byMemberId(holder.memberId!)?.clientId, holder.clientId);
 });

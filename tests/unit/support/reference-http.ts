@@ -64,6 +64,19 @@ export interface PartyOptions {
   dialect?: string | Record<string, unknown>;
 }
 
+/** The body of POST /_admin/clients for `identity`, with its own sort code unless another is given. */
+export function registrationOf(identity: ClientIdentity, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    clientId: identity.clientId,
+    clientSecret: identity.clientSecret,
+    kid: identity.kid,
+    iss: identity.iss,
+    publicKey: identity.publicPem,
+    memberId: identity.memberId,
+    ...extra,
+  };
+}
+
 /** Registers a new client (own RSA key, own memberId) and gets its access token. */
 export async function newParty(ref: ReferenceHandle, role: string, options: PartyOptions = {}): Promise<Party> {
   let identity = generatedClient(role, 'unit', 0, generateRsaKeyPair(2048));
@@ -71,18 +84,14 @@ export async function newParty(ref: ReferenceHandle, role: string, options: Part
     fetch(`${ref.url}/_admin/clients`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        clientId: identity.clientId,
-        clientSecret: identity.clientSecret,
-        kid: identity.kid,
-        iss: identity.iss,
-        publicKey: identity.publicPem,
-        memberId: identity.memberId,
-        ...(options.faults ? { faults: options.faults } : {}),
-        ...(options.batching ? { batching: options.batching } : {}),
-        ...(options.notificationUrl ? { notificationUrl: options.notificationUrl } : {}),
-        ...(options.dialect ? { dialect: options.dialect } : {}),
-      }),
+      body: JSON.stringify(
+        registrationOf(identity, {
+          ...(options.faults ? { faults: options.faults } : {}),
+          ...(options.batching ? { batching: options.batching } : {}),
+          ...(options.notificationUrl ? { notificationUrl: options.notificationUrl } : {}),
+          ...(options.dialect ? { dialect: options.dialect } : {}),
+        }),
+      ),
     });
   let registered = await register();
   // A sort code another party drew first (409): another, as client/target.ts registerClient does.

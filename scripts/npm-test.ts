@@ -170,11 +170,11 @@ function withCleanRun(steps: readonly Step[]): Step[] {
  * `--measured <command…>`: runs the command with this process's output and prints, last, the CPU
  * seconds it spent: with two steps running at once, only a process of its own can tell one step's.
  */
-function measured(command: string[]): never {
+function measured(command: string[]): void {
   const result = spawnSync(command[0]!, command.slice(1), { stdio: 'inherit' });
   const cpu = childrenCpuSeconds();
   if (cpu !== undefined) console.log(`${CPU_LINE}${cpu.toFixed(1)}`);
-  process.exit(result.status ?? 1);
+  process.exitCode = result.status ?? 1;
 }
 
 interface Outcome {
@@ -310,7 +310,10 @@ async function main(argv: string[]): Promise<void> {
     `\nnpm test summary (${serial ? 'one step at a time' : 'two lanes: the dialect matrix beside the rest'}):\n${table.join('\n')}`,
   );
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-  process.exit(ok ? 0 : 1);
+  // An exit code, not process.exit: run by npm into a pipe, stdout can still hold the last step's
+  // output and this summary when the work is done, and process.exit drops them
+  // (`npm test -- 'unit tests' | tail` ended in the middle of the unit tests' log).
+  process.exitCode = ok ? 0 : 1;
 }
 
 if (process.argv[2] === '--measured') measured(process.argv.slice(3));

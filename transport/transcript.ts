@@ -32,26 +32,46 @@ export function requestTitle(label: string, request: { method: string; url: stri
 export const exchangeTitle = (exchange: Exchange): string =>
   `${requestTitle(exchange.label, exchange.request)} → ${exchange.response.status}`;
 
+/**
+ * What the attachment and the transcript line of an exchange share, redacted once for both: the
+ * request's headers and body and the response's headers (the response body is pretty-printed in one
+ * and cut in the other).
+ */
+export interface RedactedParts {
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseHeaders: Record<string, string>;
+}
+
+export const redactedParts = ({ request, response }: Exchange, redactor: Redactor): RedactedParts => ({
+  requestHeaders: redactor.headers(request.headers),
+  requestBody: redactor.text(bodyText(request.body)),
+  responseHeaders: redactor.headers(response.headers),
+});
+
 /** The exchange as an HTTP/1.1-style text, request then response. */
-export function renderExchange(exchange: Exchange, redactor: Redactor): string {
+export function renderExchange(
+  exchange: Exchange,
+  redactor: Redactor,
+  parts: RedactedParts = redactedParts(exchange, redactor),
+): string {
   const { request, response } = exchange;
   const url = new URL(request.url);
   const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
-  for (const [k, v] of Object.entries(redactor.headers(request.headers))) lines.push(`${k}: ${v}`);
-  lines.push(
-    '',
-    redactor.text(bodyText(request.body)),
-    '',
-    `── response ${response.status} in ${exchange.durationMs} ms ──`,
-  );
+  for (const [k, v] of Object.entries(parts.requestHeaders)) lines.push(`${k}: ${v}`);
+  lines.push('', parts.requestBody, '', `── response ${response.status} in ${exchange.durationMs} ms ──`);
   for (const r of exchange.retries) lines.push(`(retried after ${r.status}, waited ${r.waitedMs} ms)`);
-  for (const [k, v] of Object.entries(redactor.headers(response.headers))) lines.push(`${k}: ${v}`);
+  for (const [k, v] of Object.entries(parts.responseHeaders)) lines.push(`${k}: ${v}`);
   lines.push('', redactor.text(pretty(response.text)));
   return lines.join('\n');
 }
 
 /** The exchange as a redacted, structured record for transcripts and evidence bundles. */
-export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<string, unknown> {
+export function exchangeRecord(
+  exchange: Exchange,
+  redactor: Redactor,
+  parts: RedactedParts = redactedParts(exchange, redactor),
+): Record<string, unknown> {
   return {
     label: exchange.label,
     startedAt: exchange.startedAt,
@@ -59,12 +79,12 @@ export function exchangeRecord(exchange: Exchange, redactor: Redactor): Record<s
     request: {
       method: exchange.request.method,
       url: exchange.request.url,
-      headers: redactor.headers(exchange.request.headers),
-      body: redactor.text(bodyText(exchange.request.body)),
+      headers: parts.requestHeaders,
+      body: parts.requestBody,
     },
     response: {
       status: exchange.response.status,
-      headers: redactor.headers(exchange.response.headers),
+      headers: parts.responseHeaders,
       body: redactor.text(exchange.response.text.slice(0, MAX_BODY_CHARS)),
     },
     retries: exchange.retries,

@@ -3,8 +3,9 @@
  * path version the profile lists, the response has the documented shape, and each optional part of
  * the message may be left out or used.
  */
-import { test } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
+import { test, takes } from '../../fixtures/test';
+import { paymentToFinalBeforeAnother } from '../../arrange/observation-catalogue';
+import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import { answered } from '../../checks/verdicts';
 import {
   buildPacs008,
@@ -92,13 +93,14 @@ test.describe('payment submission: valid message', () => {
   });
 
   // An id the service once gave stays that payment's, also once the payment is final and the client pays again.
+  // The first payment is paid and followed to its final status in the background from the worker's start.
   test('a payment made after another is final gets an id of its own', {
     tag: ['@P8-33'],
-  }, async ({ api, verdicts, seed }) => {
-    const first = await submitPayment(api, buildPacs008({ seed: `${seed}-1` }), { label: 'first payment' });
+    ...takes({ observation: paymentToFinalBeforeAnother }),
+  }, async ({ api, verdicts, seed, observe }) => {
+    const { submission: first } = await observe(paymentToFinalBeforeAnother);
     verdicts.require('P8-01', 'the first payment is created', hasStatus(first.exchange, [201]));
     const firstId = requireId(api, verdicts, first.exchange);
-    await awaitFinalStatus(api, firstId);
     const second = await submitPayment(api, buildPacs008({ seed: `${seed}-2` }), {
       label: 'second payment, once the first is final',
     });

@@ -31,7 +31,7 @@ export interface CommandRun {
   wallMs: number;
   exitCode: number;
   phases: CommandPhases | undefined;
-  /** The counts line ("663 passed, 0 failed, 0 skipped"). */
+  /** The counts line ("673 passed, 0 failed, 0 skipped"). */
   counts: string | undefined;
   /** CPU seconds of the command and every process it waited for (Linux: the bench's children's times). */
   cpuSeconds: number | undefined;

@@ -22,15 +22,13 @@ import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { shareClientKeys } from '../transport/keys';
 import { childrenCpuSeconds } from './lib/children-cpu';
+import { type LaneStep, runLanes } from './lib/lanes';
 
-interface Step {
-  name: string;
+interface Step extends LaneStep {
   command: string[];
   /** What the step runs, in the few words a person reads (default: its command line). */
   shows?: string;
   env?: Record<string, string>;
-  /** The step whose output this one reads: it starts after that one ends. */
-  after?: string;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
 }
@@ -227,28 +225,6 @@ async function run(step: Step): Promise<Outcome> {
   return { step, code, output, ms: Date.now() - started, ...(cpu ? { cpuSeconds: Number(cpu[1]) } : {}) };
 }
 
-/**
- * Each lane runs its own steps, then takes the next step of the shared queue until none is left: the
- * lane that is free first goes on, whichever it is. A step whose `after` step is running waits for it.
- */
-async function runLanes(own: readonly (readonly Step[])[], queue: readonly Step[]): Promise<Outcome[]> {
-  const started = new Map<string, Promise<Outcome>>();
-  const waiting = [...queue];
-  const start = (step: Step): Promise<Outcome> => {
-    const before = step.after ? started.get(step.after) : undefined;
-    const outcome = (before ?? Promise.resolve()).then(() => run(step));
-    started.set(step.name, outcome);
-    return outcome;
-  };
-  const lane = async (steps: readonly Step[]): Promise<Outcome[]> => {
-    const outcomes: Outcome[] = [];
-    for (const step of steps) outcomes.push(await start(step));
-    for (let step = waiting.shift(); step; step = waiting.shift()) outcomes.push(await start(step));
-    return outcomes;
-  };
-  return (await Promise.all(own.map(lane))).flat();
-}
-
 async function main(argv: string[]): Promise<void> {
   const serial = argv.includes('--serial');
   const only = argv.filter((a) => a !== '--serial');
@@ -274,8 +250,8 @@ async function main(argv: string[]): Promise<void> {
   }, HEARTBEAT_MS);
   const others = withCleanRun(chosen(rest));
   const finished = serial
-    ? await runLanes([[]], [...others, ...chosen([longest])])
-    : await runLanes([chosen([longest]), []], others);
+    ? await runLanes([[]], [...others, ...chosen([longest])], run)
+    : await runLanes([chosen([longest]), []], others, run);
   clearInterval(heartbeat);
   rmSync(path.dirname(conformanceRun), { recursive: true, force: true });
 

@@ -1,0 +1,32 @@
+/**
+ * npm test's scheduling (scripts/npm-test.ts): lanes that run side by side, each with steps of its own
+ * and then the next step of a shared queue, so the lane free first goes on, whichever it is. A step
+ * that reads another's output names it (`after`) and starts once that one has ended.
+ */
+export interface LaneStep {
+  name: string;
+  /** The step whose output this one reads: it starts after that one ends. */
+  after?: string;
+}
+
+export async function runLanes<S extends LaneStep, O>(
+  own: readonly (readonly S[])[],
+  queue: readonly S[],
+  run: (step: S) => Promise<O>,
+): Promise<O[]> {
+  const started = new Map<string, Promise<O>>();
+  const waiting = [...queue];
+  const start = (step: S): Promise<O> => {
+    const before = step.after ? started.get(step.after) : undefined;
+    const outcome = (before ?? Promise.resolve()).then(() => run(step));
+    started.set(step.name, outcome);
+    return outcome;
+  };
+  const lane = async (steps: readonly S[]): Promise<O[]> => {
+    const outcomes: O[] = [];
+    for (const step of steps) outcomes.push(await start(step));
+    for (let step = waiting.shift(); step; step = waiting.shift()) outcomes.push(await start(step));
+    return outcomes;
+  };
+  return (await Promise.all(own.map(lane))).flat();
+}

@@ -1,0 +1,75 @@
+/**
+ * npm test's lanes (scripts/lib/lanes.ts): the lane free first takes the next queued step, and a step
+ * that reads another's output starts only once that one has ended. Steps here are timers, not commands.
+ * Run: node --import tsx --test tests/unit/scripts/lanes.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runLanes, type LaneStep } from '../../../scripts/lib/lanes';
+
+interface Timed extends LaneStep {
+  ms: number;
+}
+
+/** Runs the steps as timers and notes when each started and ended. */
+function recorder(): { run: (step: Timed) => Promise<string>; events: string[] } {
+  const events: string[] = [];
+  return {
+    events,
+    run: async (step) => {
+      events.push(`start ${step.name}`);
+      await sleep(step.ms);
+      events.push(`end ${step.name}`);
+      return step.name;
+    },
+  };
+}
+
+test('the lane free first takes the next queued step, whichever lane it is', async () => {
+  const { run, events } = recorder();
+  // The first lane's own step is long; the second lane has none and takes the queue in order.
+  const outcomes = await runLanes(
+    [[{ name: 'long', ms: 120 }], []],
+    [
+      { name: 'a', ms: 20 },
+      { name: 'b', ms: 20 },
+      { name: 'c', ms: 20 },
+    ],
+    run,
+  );
+  assert.deepEqual(new Set(outcomes), new Set(['long', 'a', 'b', 'c']));
+  // a, b and c ran one after the other on the free lane while the long step ran, not after it.
+  assert.ok(events.indexOf('end c') < events.indexOf('end long'), events.join(', '));
+});
+
+test('a step with `after` starts once that step has ended, though a lane is free before', async () => {
+  const { run, events } = recorder();
+  await runLanes(
+    [[{ name: 'matrix', ms: 100 }], []],
+    [
+      { name: 'clean run', ms: 40 },
+      { name: 'kill matrix', ms: 10, after: 'clean run' },
+      { name: 'quick', ms: 10 },
+    ],
+    run,
+  );
+  assert.ok(events.indexOf('end clean run') < events.indexOf('start kill matrix'), events.join(', '));
+  // The free lane went on past the waiting step: the matrix was still running.
+  assert.ok(events.indexOf('start quick') < events.indexOf('end matrix'), events.join(', '));
+});
+
+test('one lane runs its steps and then the whole queue in order (npm test --serial)', async () => {
+  const { run, events } = recorder();
+  const outcomes = await runLanes(
+    [[]],
+    [
+      { name: 'x', ms: 5 },
+      { name: 'y', ms: 5 },
+      { name: 'z', ms: 5 },
+    ],
+    run,
+  );
+  assert.deepEqual(outcomes, ['x', 'y', 'z']);
+  assert.deepEqual(events, ['start x', 'end x', 'start y', 'end y', 'start z', 'end z']);
+});

@@ -3,6 +3,7 @@
  * itself compiled to WebAssembly, no native build): the message is mapped to XML (./xml.ts) and
  * validated by libxml2's schema validator, each schema parsed once per process. Each finding names the
  * JSON field, its value and what libxml2 says it breaks, in ISO's words (the facet and the type).
+ * A message the quick proof (./proof.ts) shows valid is not handed to libxml2: it would accept it.
  *
  * libxml2-wasm is an ES module with top-level await: it is loaded once, asynchronously
  * (`loadIsoSchemas`); validation itself is synchronous and takes a fraction of a millisecond.
@@ -14,6 +15,7 @@ import type { XmlDocument as XmlDocumentType, XsdValidator as XsdValidatorType }
 import { ISO_MESSAGES, type IsoMessage } from './versions';
 import { xsdModel, type XsdModel } from './xsd-model';
 import { jsonNamesOf, toIsoXml, type MappedXml } from './xml';
+import { validityProof } from './proof';
 
 export const ISO_XSD_DIR = path.resolve(__dirname, '..', '..', 'spec', 'iso20022');
 
@@ -36,12 +38,14 @@ export interface IsoVerdict {
 
 interface LoadedSchema {
   model: XsdModel;
-  validator: XsdValidatorType;
+  proof: (message: unknown) => boolean;
+  /** libxml2's compiled schema, made when a message first needs it. */
+  validator: () => XsdValidatorType;
 }
 
 export interface IsoSchemas {
-  /** The message held to its XSD. */
-  validate(message: IsoMessage, json: unknown): IsoVerdict;
+  /** The message held to its XSD (by libxml2 alone, not first by the quick proof, with `libxml2Only`). */
+  validate(message: IsoMessage, json: unknown, options?: { libxml2Only?: boolean }): IsoVerdict;
   /** Whether the XSD requires the member a JSON path names in its parent (minOccurs ≥ 1); undefined where no definition knows the path. */
   requires(message: IsoMessage, jsonPath: string): boolean | undefined;
 }
@@ -74,8 +78,10 @@ function schemasWith(lib: Libxml2): IsoSchemas {
     if (!loaded) {
       if (!(ISO_MESSAGES as readonly string[]).includes(message)) throw new Error(`no XSD for ${message}`);
       const doc: XmlDocumentType = lib.XmlDocument.fromBuffer(readFileSync(path.join(ISO_XSD_DIR, `${message}.xsd`)));
+      const model = xsdModel(doc);
       // The schema document stays alive with its validator for the process's life.
-      loaded = { model: xsdModel(doc), validator: lib.XsdValidator.fromDoc(doc) };
+      let validator: XsdValidatorType | undefined;
+      loaded = { model, proof: validityProof(model), validator: () => (validator ??= lib.XsdValidator.fromDoc(doc)) };
       schemas.set(message, loaded);
     }
     return loaded;
@@ -85,8 +91,9 @@ function schemasWith(lib: Libxml2): IsoSchemas {
       const { model } = schemaOf(message);
       return requiredIn(model, jsonPath);
     },
-    validate(message, json) {
-      const { model, validator } = schemaOf(message);
+    validate(message, json, options) {
+      const { model, proof, validator } = schemaOf(message);
+      if (!options?.libxml2Only && proof(json)) return { message, valid: true, findings: [] };
       let mapped: ReturnType<typeof toIsoXml>;
       try {
         mapped = toIsoXml(model, json);
@@ -101,10 +108,11 @@ function schemasWith(lib: Libxml2): IsoSchemas {
       let doc: XmlDocumentType | undefined;
       try {
         doc = lib.XmlDocument.fromString(mapped.xml);
-        validator.validate(doc);
+        validator().validate(doc);
         return { message, valid: true, findings: [] };
       } catch (error) {
-        if (!(error instanceof lib.XmlValidateError)) throw error;
+        // A character XML 1.0 forbids (a control character in a value) makes no document: libxml2's parser says where.
+        if (!(error instanceof lib.XmlValidateError || error instanceof lib.XmlParseError)) throw error;
         return { message, valid: false, findings: findingsOf(error.details, mapped, json) };
       } finally {
         doc?.dispose();

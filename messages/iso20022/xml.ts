@@ -73,7 +73,8 @@ export function plainNumber(n: number): string {
   return (negative ? '-' : '') + plain;
 }
 
-const scalarText = (value: unknown): string =>
+/** The text the mapping writes for a JSON value that is not an object. */
+export const scalarText = (value: unknown): string =>
   typeof value === 'number' ? plainNumber(value) : typeof value === 'string' ? value : String(JSON.stringify(value));
 
 class Writer {

@@ -23,6 +23,8 @@ import { returnCases } from '../../../cases/pacs004-cases';
 import { applyEdits } from '../../../cases/field-rows';
 
 const SEEDS = 150;
+// libxml2 itself, not first the quick proof (its own test: iso20022-proof.test.ts).
+const LIBXML2 = { libxml2Only: true } as const;
 const problems = (v: IsoVerdict): string => v.findings.map((f) => `${f.path}: ${f.message}`).join('; ');
 
 test('the XSDs are ISO’s files unchanged: each matches the SHA-256 its README records', () => {
@@ -50,7 +52,7 @@ test('every builder’s message passes its XSD, over many seeds and with every o
   for (let i = 0; i < SEEDS; i++) {
     const payment = buildPacs008({ seed: `p${i}`, withTotal: i % 2 === 0 });
     for (const version of ['pacs.008.001.08', 'pacs.008.001.10'] as const) {
-      const v = iso.validate(version, payment);
+      const v = iso.validate(version, payment, LIBXML2);
       assert.ok(v.valid, `${version} seed p${i}: ${problems(v)}`);
     }
     const full = buildPacs004({
@@ -64,12 +66,12 @@ test('every builder’s message passes its XSD, over many seeds and with every o
     // The example's cdtr.nm is §2.5's, not ISO's: only the table's placement is ISO 20022.
     const returns = full.pmtRtr.txInf[0]!.orgnlTxRef.cdtr.nm === undefined ? [full, minimalPacs004(full)] : [];
     for (const message of returns) {
-      const v = iso.validate('pacs.004.001.09', message);
+      const v = iso.validate('pacs.004.001.09', message, LIBXML2);
       assert.ok(v.valid, `pacs.004 seed r${i}: ${problems(v)}`);
     }
-    const cancellation = iso.validate('camt.056.001.08', buildCamt056({ seed: `c${i}`, original: payment }));
+    const cancellation = iso.validate('camt.056.001.08', buildCamt056({ seed: `c${i}`, original: payment }), LIBXML2);
     assert.ok(cancellation.valid, `camt.056 seed c${i}: ${problems(cancellation)}`);
-    const refund = iso.validate('pacs.007.001.08', buildPacs007({ seed: `f${i}`, original: payment }));
+    const refund = iso.validate('pacs.007.001.08', buildPacs007({ seed: `f${i}`, original: payment }), LIBXML2);
     assert.ok(refund.valid, `pacs.007 seed f${i}: ${problems(refund)}`);
   }
 });
@@ -77,16 +79,16 @@ test('every builder’s message passes its XSD, over many seeds and with every o
 test('every case table’s valid twin, and every variant it calls allowed, passes its XSD', async () => {
   const iso = await loadIsoSchemas();
   for (const c of pacs008Cases) {
-    const v = iso.validate('pacs.008.001.10', buildPacs008({ seed: `twin|${c.name}`, ...c.base }));
+    const v = iso.validate('pacs.008.001.10', buildPacs008({ seed: `twin|${c.name}`, ...c.base }), LIBXML2);
     assert.ok(v.valid, `pacs.008 twin of "${c.name}": ${problems(v)}`);
   }
   for (const c of returnCases) {
     const original = buildPacs008({ seed: `orig|${c.name}` });
     const twin = buildPacs004({ seed: `twin|${c.name}`, original, ...(c.twin ?? {}) });
-    const v = iso.validate('pacs.004.001.09', twin);
+    const v = iso.validate('pacs.004.001.09', twin, LIBXML2);
     assert.ok(v.valid, `pacs.004 twin of "${c.name}": ${problems(v)}`);
     if (c.outcome !== 'accepted') continue;
-    const variant = iso.validate('pacs.004.001.09', applyEdits(twin, c.edits ?? [], { twin }));
+    const variant = iso.validate('pacs.004.001.09', applyEdits(twin, c.edits ?? [], { twin }), LIBXML2);
     assert.ok(variant.valid, `pacs.004 allowed variant "${c.name}": ${problems(variant)}`);
   }
 });
@@ -95,7 +97,7 @@ test('a finding names the JSON field, its value and the facet and type it breaks
   const iso = await loadIsoSchemas();
   const payment = buildPacs008({ seed: 'facet' });
   payment.fitoFICstmrCdtTrf.grpHdr.msgId = 'M'.repeat(36);
-  const v = iso.validate('pacs.008.001.08', payment);
+  const v = iso.validate('pacs.008.001.08', payment, LIBXML2);
   assert.equal(v.valid, false);
   const finding = v.findings.find((f) => f.path === 'fitoFICstmrCdtTrf.grpHdr.msgId');
   assert.ok(finding, JSON.stringify(v.findings));
@@ -107,9 +109,13 @@ test('a missing required element is named by what libxml2 expected, in ISO’s s
   const iso = await loadIsoSchemas();
   const cancellation = buildCamt056({ seed: 'missing', original: buildPacs008({ seed: 'missing' }) });
   const { assgnr: _dropped, ...assignment } = cancellation.fitoFIPmtCxlReq.assgnmt;
-  const v = iso.validate('camt.056.001.08', {
-    fitoFIPmtCxlReq: { ...cancellation.fitoFIPmtCxlReq, assgnmt: assignment },
-  });
+  const v = iso.validate(
+    'camt.056.001.08',
+    {
+      fitoFIPmtCxlReq: { ...cancellation.fitoFIPmtCxlReq, assgnmt: assignment },
+    },
+    LIBXML2,
+  );
   assert.equal(v.valid, false);
   assert.match(problems(v), /Expected is \( Assgnr \)/);
 });
@@ -137,7 +143,7 @@ test('what maps to no document at all is a finding, not an exception', async () 
   let deep: Record<string, unknown> = {};
   const root = deep;
   for (let i = 0; i < 100_000; i++) deep = deep.x = {};
-  const v = iso.validate('pacs.008.001.08', { fitoFICstmrCdtTrf: root });
+  const v = iso.validate('pacs.008.001.08', { fitoFICstmrCdtTrf: root }, LIBXML2);
   assert.equal(v.valid, false);
-  assert.equal(iso.validate('pacs.008.001.08', undefined).valid, false);
+  assert.equal(iso.validate('pacs.008.001.08', undefined, LIBXML2).valid, false);
 });

@@ -79,6 +79,7 @@ async function bench(): Promise<boolean> {
       const profiled = await profilePart();
       results.breakdown = profiled;
       results.runs.push(profiled.run);
+      results.rows.push(...profiled.rows);
     }
     if (options.parts.has('scale')) {
       const scale = await scalePart(targets?.full);

@@ -14,6 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBenchArgs } from '../../../tools/bench/options';
 import { timeByActivity, type CpuProfile } from '../../../tools/bench/cpu-profile';
+import { isoShareRow } from '../../../tools/bench/profile-part';
+import type { Breakdown } from '../../../tools/bench/breakdown';
 import { probeEnvironment, readProbe } from '../../../tools/bench/probe';
 import { root } from '../support/cli';
 
@@ -74,6 +76,21 @@ test('a CPU profile read as activities: the enclosing step, signing or writer wi
     { 'keys and signing': 10, 'reference handlers': 10 },
     'a window of the profile',
   );
+});
+
+test('ISO 20022 validation’s share: its CPU over every process’s busy CPU, idle left out', () => {
+  const b = {
+    cpu: [
+      { activity: 'idle', runner: 9000, workers: 9000, reference: 9000 },
+      { activity: 'HTTP', runner: 1000, workers: 10_000, reference: 4000 },
+      { activity: 'ISO 20022 validation', runner: 0, workers: 800, reference: 200 },
+    ],
+  } as unknown as Breakdown;
+  const row = isoShareRow(b, { before: 1, after: 2 });
+  assert.equal(row.value, '1.00 of 16.0 CPU-s = 6.3 %');
+  assert.equal(row.ok, false);
+  const lighter = { cpu: b.cpu.map((r) => (r.activity === 'HTTP' ? { ...r, workers: 30_000 } : r)) } as Breakdown;
+  assert.equal(isoShareRow(lighter, { before: 1, after: 2 }).ok, true, '1 of 36 CPU-s: 2.8 %');
 });
 
 test('the probe records a process, its CPU profile and its requests through undici', async () => {

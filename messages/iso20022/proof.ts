@@ -62,6 +62,13 @@ const DATE = /^([1-9]\d{3})-(\d{2})-(\d{2})$/;
 // Hours 00 to 23, seconds to 59 with at most nine decimals, a zone of Z or up to ±13:59.
 const DATE_TIME =
   /^([1-9]\d{3})-(\d{2})-(\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:0\d|1[0-3]):[0-5]\d)?$/;
+/** Text of a date form whose year, month and day (its first three groups) make a day that exists. */
+const dated =
+  (form: RegExp) =>
+  (text: string): boolean => {
+    const m = form.exec(text);
+    return m !== null && plainDate(m[1]!, m[2]!, m[3]!);
+  };
 // A decimal as the mapping writes a JSON number (plainNumber): no sign but a minus, no exponent.
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
@@ -122,19 +129,9 @@ function builtInCheck(
     case 'xs:boolean':
       return facets.length === 0 ? (t) => t === 'true' || t === 'false' : undefined;
     case 'xs:date':
-      return facets.length === 0
-        ? (t) => {
-            const m = DATE.exec(t);
-            return m !== null && plainDate(m[1]!, m[2]!, m[3]!);
-          }
-        : undefined;
+      return facets.length === 0 ? dated(DATE) : undefined;
     case 'xs:dateTime':
-      return facets.length === 0
-        ? (t) => {
-            const m = DATE_TIME.exec(t);
-            return m !== null && plainDate(m[1]!, m[2]!, m[3]!);
-          }
-        : undefined;
+      return facets.length === 0 ? dated(DATE_TIME) : undefined;
     default:
       return undefined;
   }

@@ -13,8 +13,8 @@
  * validating each one in libxml2 (WebAssembly) costs several times what this walk costs.
  * tests/unit/messages/iso20022-proof.test.ts holds it to libxml2: whatever it proves, libxml2 accepts.
  */
-import { jsonNamesOf, scalarText } from './xml';
-import type { ComplexType, Particle, SimpleType, XsdModel } from './xsd-model';
+import { attributeFor, particleFor, scalarText } from './xml';
+import type { Attribute, ComplexType, Particle, SimpleType, XsdModel } from './xsd-model';
 
 type Check = (value: unknown) => boolean;
 
@@ -172,54 +172,46 @@ export function validityProof(model: XsdModel): (message: unknown) => boolean {
     if (type.open) return () => false;
     if (type.kind === 'simpleContent') {
       const text = textCheckOf(type.base);
-      const attributes = type.attributes.map((a) => ({
-        names: jsonNamesOf(a.name),
-        required: a.required,
-        text: textCheckOf(a.type),
-      }));
-      if (!text || attributes.some((a) => !a.text)) return () => false;
+      const attributeText = new Map(type.attributes.map((a) => [a, textCheckOf(a.type)]));
+      if (!text || [...attributeText.values()].some((t) => !t)) return () => false;
       return (value) => {
         if (!isObject(value) || !isScalar(value.value) || !text(scalarText(value.value))) return false;
-        const keys = Object.keys(value).filter((k) => k !== 'value');
-        const seen = new Set<(typeof attributes)[number]>();
-        for (const key of keys) {
-          const attribute = attributes.find((a) => a.names.includes(key));
+        const seen = new Set<Attribute>();
+        for (const key of Object.keys(value)) {
+          if (key === 'value') continue;
+          const attribute = attributeFor(type, key);
           const v = value[key];
-          if (!attribute || seen.has(attribute) || !isScalar(v) || !attribute.text!(scalarText(v))) return false;
+          if (!attribute || seen.has(attribute) || !isScalar(v) || !attributeText.get(attribute)!(scalarText(v)))
+            return false;
           seen.add(attribute);
         }
-        return attributes.every((a) => !a.required || seen.has(a));
+        return type.attributes.every((a) => !a.required || seen.has(a));
       };
     }
-    const byName = new Map<string, { particle: Particle; index: number }>();
-    type.children.forEach((particle, index) => {
-      for (const name of jsonNamesOf(particle.name)) byName.set(name, { particle, index });
-    });
     const required = type.children.filter((p) => p.minOccurs > 0).length;
     return (value) => {
       if (!isObject(value)) return false;
-      const counted = new Set<number>();
+      // Each particle once: two spellings of one member (its tag and its JSON name) would be two elements.
+      const present = new Set<Particle>();
       let requiredSeen = 0;
       for (const key of Object.keys(value)) {
         const member = value[key];
         // null is no element (xml.ts); an array whose items are all null is none either.
         if (member === null || member === undefined) continue;
-        const known = byName.get(key);
-        if (!known || counted.has(known.index)) return false;
+        const particle = particleFor(type, key);
+        if (!particle || present.has(particle)) return false;
         const items = Array.isArray(member) ? member.filter((i) => i !== null && i !== undefined) : [member];
         if (items.length === 0) continue;
-        const { particle } = known;
         if (items.length < particle.minOccurs || items.length > particle.maxOccurs) return false;
         const check = checkOf(particle.type);
         for (const item of items) if (Array.isArray(item) || !check(item)) return false;
-        counted.add(known.index);
+        present.add(particle);
         if (particle.minOccurs > 0) requiredSeen++;
       }
       // A choice: exactly one of its elements. A sequence: every required element.
-      return type.kind === 'choice' ? counted.size === 1 : requiredSeen === required;
+      return type.kind === 'choice' ? present.size === 1 : requiredSeen === required;
     };
   };
 
-  const document = checkOf(model.documentType);
-  return (message) => document(message);
+  return checkOf(model.documentType);
 }

@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { XmlDocument as XmlDocumentType, XsdValidator as XsdValidatorType } from 'libxml2-wasm';
 import { ISO_MESSAGES, type IsoMessage } from './versions';
 import { xsdModel, type XsdModel } from './xsd-model';
-import { jsonNamesOf, toIsoXml, type MappedXml } from './xml';
+import { attributeFor, particleFor, toIsoXml, type MappedXml } from './xml';
 import { validityProof } from './proof';
 
 export const ISO_XSD_DIR = path.resolve(__dirname, '..', '..', 'spec', 'iso20022');
@@ -128,10 +128,9 @@ function requiredIn(model: XsdModel, jsonPath: string): boolean | undefined {
   let last: { minOccurs: number } | undefined;
   for (const step of jsonPath.split('.').filter((s) => s !== '' && !/^\d+$/.test(s))) {
     // An amount's value is its text; its other members are attributes (Ccy, use="required").
-    if (type?.kind === 'simpleContent')
-      return step === 'value' || type.attributes.some((a) => a.required && jsonNamesOf(a.name).includes(step));
+    if (type?.kind === 'simpleContent') return step === 'value' || attributeFor(type, step)?.required === true;
     if (!type) return undefined;
-    const particle = type.children.find((p) => jsonNamesOf(p.name).includes(step));
+    const particle = particleFor(type, step);
     if (!particle) return undefined;
     last = particle;
     type = model.complexTypes.get(particle.type);

@@ -9,7 +9,7 @@
  * a value is wanted becomes children: whatever is wrong with the JSON is wrong with the XML, and
  * libxml2 says what.
  */
-import type { ComplexType, Particle, XsdModel } from './xsd-model';
+import type { Attribute, ComplexType, Particle, XsdModel } from './xsd-model';
 
 /** The XML of one message and, per line (1-based), the JSON path and XSD type of the element that starts there. */
 export interface MappedXml {
@@ -35,8 +35,8 @@ export function jsonNamesOf(tag: string): string[] {
 /** Per complex type, its particles by every JSON name they are read under (built once a type). */
 const particlesByName = new WeakMap<ComplexType, ReadonlyMap<string, Particle>>();
 
-/** The particle of a complex type a JSON member names, if any. */
-function particleFor(type: ComplexType | undefined, key: string): Particle | undefined {
+/** The particle of a complex type a JSON member names, if any: how the mapping, the proof and `requires` read a member. */
+export function particleFor(type: ComplexType | undefined, key: string): Particle | undefined {
   if (!type || type.kind === 'simpleContent') return undefined;
   let byName = particlesByName.get(type);
   if (!byName) {
@@ -44,6 +44,11 @@ function particleFor(type: ComplexType | undefined, key: string): Particle | und
     particlesByName.set(type, byName);
   }
   return byName.get(key);
+}
+
+/** The attribute of a type with simple content a JSON member names, if any (an amount's `ccy` is its Ccy). */
+export function attributeFor(type: ComplexType | undefined, key: string): Attribute | undefined {
+  return type?.kind === 'simpleContent' ? type.attributes.find((a) => jsonNamesOf(a.name).includes(key)) : undefined;
 }
 
 const escapeText = (s: string): string =>
@@ -117,10 +122,7 @@ function writeElement(
   if (type?.kind === 'simpleContent') {
     const attributes = Object.entries(members)
       .filter(([key]) => key !== 'value')
-      .map(
-        ([key, v]) =>
-          ` ${type.attributes.find((a) => jsonNamesOf(a.name).includes(key))?.name ?? upperFirst(key)}="${escapeAttr(scalarText(v))}"`,
-      )
+      .map(([key, v]) => ` ${attributeFor(type, key)?.name ?? upperFirst(key)}="${escapeAttr(scalarText(v))}"`)
       .join('');
     const text = 'value' in members ? escapeText(scalarText(members.value)) : '';
     out.line(`<${tag}${attributes}>${text}</${tag}>`, jsonPath, typeName);

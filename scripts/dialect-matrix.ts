@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report]`
+ * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -11,7 +11,8 @@
  *   report   the suite with the local profile as it is, assumptions reported: whatever the dialect,
  *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked);
  *            with --discovered-report, the discovered profile instead, assumptions reported: each
- *            discovered profile in both modes, where a report run's notes are discovery's misses too.
+ *            discovered profile in both modes, where a report run's notes are discovery's misses too;
+ *            with --report-every N, only dialects 1, 1+N, 1+2N… (npm test's 2: half the lane's CPU).
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
@@ -39,7 +40,7 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report]';
+  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N]';
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -61,6 +62,8 @@ interface Options {
   writeCover: boolean;
   /** The report lane runs the discovered profile (assumptions reported), not the local one. */
   discoveredReport: boolean;
+  /** The report lane runs for dialects 1, 1+N, 1+2N… (1: every dialect). */
+  reportEvery: number;
   outDir: string;
 }
 
@@ -74,6 +77,7 @@ export function parseDialectArgs(argv: string[]): Options {
       keep: { type: 'boolean', default: false },
       'write-cover': { type: 'boolean', default: false },
       'discovered-report': { type: 'boolean', default: false },
+      'report-every': { type: 'string', default: '1' },
       out: { type: 'string', default: 'reports/dialects' },
     },
     strict: true,
@@ -85,6 +89,9 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
+  const reportEvery = Number(values['report-every']);
+  if (!Number.isInteger(reportEvery) || reportEvery < 1)
+    throw new Error(`--report-every takes a whole number of 1 or more\n${USAGE}`);
   // Three workers more than cores: a worker waiting for a settlement leaves its core to another
   // project, and while npm test's other lane waits (the kill matrix) or is done, the matrix's projects
   // keep both cores busy.
@@ -95,6 +102,7 @@ export function parseDialectArgs(argv: string[]): Options {
     keep: values.keep!,
     writeCover: values['write-cover']!,
     discoveredReport: values['discovered-report']!,
+    reportEvery,
     outDir: values.out!,
   };
 }
@@ -474,13 +482,17 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     // its last projects alone, their workers mostly waiting on settlements. The report projects go
     // first: in npm test's runs nearly every one took longer than its dialect's enforce project (766
     // against 449 test-seconds over the 18), so the shorter enforce projects end the run.
-    const projectNames = [...dialects.map((d) => `${d.name}-report`), ...dialects.map((d) => `${d.name}-enforce`)];
+    const reported = (d: MatrixDialect): boolean => (d.number - 1) % options.reportEvery === 0;
+    const projectNames = [
+      ...dialects.filter(reported).map((d) => `${d.name}-report`),
+      ...dialects.map((d) => `${d.name}-enforce`),
+    ];
     const plan: DialectPlan = { dir: profiles, profiles: projectNames, workers: options.workers };
     const planFile = path.join(work, 'dialect-plan.json');
     writeFileSync(planFile, JSON.stringify(plan));
     const runDir = path.join(work, 'run');
     console.log(
-      `suite: ${projectNames.length} projects (${dialects.length} dialects × enforce, report) on one reference, ${options.workers} workers…`,
+      `suite: ${projectNames.length} projects (${dialects.length} dialects × enforce, ${dialects.filter(reported).length} × report) on one reference, ${options.workers} workers…`,
     );
     const suiteStarted = Date.now();
     const run = await runPlaywright(
@@ -517,7 +529,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     console.log(`\n  dialect      enforce (discovered profile)         ${reportOf.padEnd(37)}test time`);
     for (const r of rows)
       console.log(
-        `  ${r.dialect.name}   ${line(r.enforce)}   ${line(r.report)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
+        `  ${r.dialect.name}   ${line(r.enforce)}   ${reported(r.dialect) ? line(r.report) : 'not run (--report-every)'.padEnd(34)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
       );
     // What the runs found of the assumptions: on the discovered profile (enforce) every one should hold.
     console.log('\n  assumptions not met (tests, by rule), and tests blocked by an assumption:');
@@ -549,7 +561,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     const empty = rows.filter(
       (r) =>
         r.enforce.passed + r.enforce.failed + r.enforce.skipped === 0 ||
-        r.report.passed + r.report.failed + r.report.skipped === 0,
+        (reported(r.dialect) && r.report.passed + r.report.failed + r.report.skipped === 0),
     );
     for (const r of empty) console.log(`  ✖ ${r.dialect.name}: a project ran no test`);
     for (const line of historyBlock(history)) console.log(`  ${line}`);

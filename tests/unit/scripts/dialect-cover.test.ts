@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { coverOf } from '../../../scripts/dialect-matrix';
+import { coverOf, parseDialectArgs } from '../../../scripts/dialect-matrix';
 import { uncoveredPairs, type Factor, type Row } from '../../../scripts/lib/covering-array';
 import { root, tempDir } from '../support/cli';
 
@@ -53,4 +53,11 @@ test('the committed cover covers every pair of the factors it names', () => {
   };
   assert.deepEqual(uncoveredPairs(committed.factors, committed.rows), []);
   assert.equal(coverOf(committed.factors).kept, true);
+});
+
+test('--report-every N: the report lane on dialects 1, 1+N…; every dialect by default; N a whole number of 1 or more', () => {
+  assert.equal(parseDialectArgs([]).reportEvery, 1);
+  assert.equal(parseDialectArgs(['--report-every', '2']).reportEvery, 2);
+  assert.throws(() => parseDialectArgs(['--report-every', '0']), /--report-every takes a whole number/);
+  assert.throws(() => parseDialectArgs(['--report-every', 'half']), /--report-every takes a whole number/);
 });

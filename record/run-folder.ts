@@ -16,7 +16,8 @@
  * function here is given it.
  */
 import type { IsoCounts } from './iso-tally';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { runIdInFolderName } from '../profile/run-settings';
 import os from 'node:os';
 import path from 'node:path';
@@ -216,19 +217,39 @@ export function mayBeRunning(entry: RunEntry, now = Date.now()): boolean {
   return entry.record?.host === os.hostname() && pidAlive(entry.record.pid) && now - modified < 24 * RUNNING_GRACE_MS;
 }
 
+/** A rotated run folder waits under this prefix for its deletion: no listing reads the name (RUN_FOLDER). */
+const ROTATED_PREFIX = '.rotated-';
+
+export interface Rotation {
+  /** The run folders rotated out, by the name they had. */
+  removed: string[];
+  /** Their deletion (and that of any an earlier run set aside and left), which never rejects. */
+  deleted: Promise<void>;
+}
+
 /**
- * Deletes run folders beyond the newest `keep`, except `current` and any that may belong to a run
- * still going. Returns the folders deleted.
+ * Rotates out the run folders beyond the newest `keep`, except `current` and any that may belong to a
+ * run still going. Each is renamed at once out of every listing, then deleted off the main thread: a
+ * full run's folder holds some 4,000 files, whose deletion kept the runner from starting its workers.
  */
-export function rotateRuns(root: string, keep: number, current?: string, now = Date.now()): string[] {
+export function rotateRuns(root: string, keep: number, current?: string, now = Date.now()): Rotation {
   const removed: string[] = [];
   const currentAbs = current ? path.resolve(current) : undefined;
   for (const entry of listRuns(root).slice(keep)) {
     if (path.resolve(entry.dir) === currentAbs || mayBeRunning(entry, now)) continue;
-    rmSync(entry.dir, { recursive: true, force: true });
+    try {
+      renameSync(entry.dir, path.join(root, `${ROTATED_PREFIX}${entry.name}`));
+    } catch {
+      rmSync(entry.dir, { recursive: true, force: true });
+    }
     removed.push(entry.dir);
   }
-  return removed;
+  const aside = existsSync(root) ? readdirSync(root).filter((name) => name.startsWith(ROTATED_PREFIX)) : [];
+  // Best effort: a folder another run is deleting at the same time, or one that will not go, waits for the next run.
+  const deleted = Promise.all(
+    aside.map((name) => rm(path.join(root, name), { recursive: true, force: true }).catch(() => undefined)),
+  ).then(() => undefined);
+  return { removed, deleted };
 }
 
 const describe = (e: RunEntry): string => {

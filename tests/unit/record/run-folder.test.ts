@@ -65,13 +65,19 @@ test('run folder names sort by time and carry the run id', () => {
   assert.match(newRunDir('x', suiteEnvironment({}).runsRoot), /^reports[/\\]runs[/\\]\d{8}T\d{6}Z-x$/);
 });
 
-test('rotation keeps the newest 10, and never a folder that may belong to a run still going', () => {
+test('rotation keeps the newest 10, and never a folder that may belong to a run still going', async () => {
   const root = tempDir('rotate');
   for (let i = 0; i < 14; i++) makeRun(root, i, `done${i}`, { ageMs: 3 * HOUR });
   const goingYoung = makeRun(root, 0, 'going-young', { finished: false }); // oldest by name, but no end and fresh
   const goingDead = makeRun(root, 1, 'going-dead', { finished: false, ageMs: 3 * HOUR }); // no end, old, runner gone
-  const removed = rotateRuns(root, 10).map((d) => path.basename(d));
+  const leftOver = path.join(root, '.rotated-20261122T170000Z-killed-before-its-deletion');
+  writeRunRecord(leftOver, record('killed', true));
+  const rotation = rotateRuns(root, 10);
+  const removed = rotation.removed.map((d) => path.basename(d));
+  assert.equal(listRuns(root).length, 11, 'rotated folders leave every listing at once');
+  await rotation.deleted;
   const left = readdirSync(root).sort();
+  assert.ok(!left.includes(path.basename(leftOver)), 'a folder an earlier run set aside and left is deleted too');
   assert.ok(left.includes(path.basename(goingYoung)), 'a young folder without an end mark stays');
   assert.ok(!left.includes(path.basename(goingDead)), 'an old folder without an end mark whose runner is gone goes');
   assert.equal(left.filter((n) => n.includes('-done')).length, 10, 'the newest 10 finished runs stay');

@@ -17,7 +17,7 @@
  */
 import type { IsoCounts } from './iso-tally';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rmdir, unlink } from 'node:fs/promises';
 import { runIdInFolderName } from '../profile/run-settings';
 import os from 'node:os';
 import path from 'node:path';
@@ -246,10 +246,23 @@ export function rotateRuns(root: string, keep: number, current?: string, now = D
   }
   const aside = existsSync(root) ? readdirSync(root).filter((name) => name.startsWith(ROTATED_PREFIX)) : [];
   // Best effort: a folder another run is deleting at the same time, or one that will not go, waits for the next run.
-  const deleted = Promise.all(
-    aside.map((name) => rm(path.join(root, name), { recursive: true, force: true }).catch(() => undefined)),
-  ).then(() => undefined);
+  const deleted = (async () => {
+    for (const name of aside) await removeOneAtATime(path.join(root, name)).catch(() => undefined);
+  })();
   return { removed, deleted };
+}
+
+/**
+ * A folder deleted one entry at a time: fs.rm deletes a folder's entries all at once, and its
+ * thousands of calls would fill the thread pool the run's own file writes (the Allure results) wait on.
+ */
+async function removeOneAtATime(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const at = path.join(dir, entry.name);
+    if (entry.isDirectory()) await removeOneAtATime(at);
+    else await unlink(at);
+  }
+  await rmdir(dir);
 }
 
 const describe = (e: RunEntry): string => {

@@ -4,7 +4,7 @@
  * test never touches reports/ of the checkout.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -23,7 +23,20 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export const tempDir = (prefix: string): string => mkdtempSync(path.join(os.tmpdir(), `payments-test-${prefix}-`));
+/** The folders tempDir made in this process (one test file), deleted as it exits. */
+const made: string[] = [];
+process.once('exit', () => {
+  // PAYMENTS_KEEP_TEST_DIRS=1 keeps them, to read what a failing test's runs left.
+  if (process.env.PAYMENTS_KEEP_TEST_DIRS !== '1')
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder under the system's temporary folder, gone when the test file's process exits. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `payments-test-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
 
 export interface Ran {
   status: number | null;

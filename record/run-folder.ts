@@ -119,6 +119,8 @@ export interface RunPaths {
   plan: string;
   /** A failed test's replay files (fixtures/api.ts): `<test>.sh` reruns it, `<test>.curl.sh` sends its last request. */
   replay: string;
+  /** A live run's payment budget: a file per slot claimed, another per payment made (client/live-budget.ts). */
+  liveBudget: string;
 }
 
 export function runPaths(dir: string): RunPaths {
@@ -131,6 +133,7 @@ export function runPaths(dir: string): RunPaths {
     outputDir: path.join(dir, 'test-results'),
     plan: path.join(dir, 'plan.json'),
     replay: path.join(dir, 'replay'),
+    liveBudget: path.join(dir, 'live-budget'),
   };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { tempDir } from '../support/cli';
 import {
   claimLivePayment,
   describeLiveBudget,
@@ -21,19 +21,19 @@ test('a non-live profile is never limited', () => {
 });
 
 test('a live run gets exactly maxPayments slots, shared by every caller of the run', () => {
-  const runId = randomBytes(6).toString('hex');
-  assert.equal(claimLivePayment(live, message(1), runId).ok, true);
-  assert.equal(claimLivePayment(live, message(1), runId).ok, true);
-  const third = claimLivePayment(live, message(1), runId);
+  const budget = tempDir('live-budget');
+  assert.equal(claimLivePayment(live, message(1), budget).ok, true);
+  assert.equal(claimLivePayment(live, message(1), budget).ok, true);
+  const third = claimLivePayment(live, message(1), budget);
   assert.equal(third.ok, false);
   assert.match(third.ok ? '' : third.reason, /used up/);
 });
 
 test('an amount above maxAmount is refused before any slot is taken', () => {
-  const runId = randomBytes(6).toString('hex');
-  const verdict = claimLivePayment(live, message(5.01), runId);
+  const budget = tempDir('live-budget');
+  const verdict = claimLivePayment(live, message(5.01), budget);
   assert.equal(verdict.ok, false);
-  assert.equal(claimLivePayment(live, message(5), runId).ok, true);
+  assert.equal(claimLivePayment(live, message(5), budget).ok, true);
 });
 
 test('largestAmount finds every {value, ccy} in a message', () => {
@@ -46,15 +46,15 @@ test('a live profile without liveLimits allows no payment', () => {
 });
 
 test('the budget counts slots used and payments made (a refused or repeated submission uses a slot, makes no payment)', () => {
-  const runId = randomBytes(6).toString('hex');
-  assert.deepEqual(liveBudgetUse(runId), { claimed: 0, made: 0 });
-  const first = claimLivePayment(live, message(1), runId);
-  claimLivePayment(live, message(1), runId);
+  const budget = tempDir('live-budget');
+  assert.deepEqual(liveBudgetUse(budget), { claimed: 0, made: 0 });
+  const first = claimLivePayment(live, message(1), budget);
+  claimLivePayment(live, message(1), budget);
   assert.ok(first.ok && first.slot);
   recordLivePayment(first.slot);
-  assert.deepEqual(liveBudgetUse(runId), { claimed: 2, made: 1 });
+  assert.deepEqual(liveBudgetUse(budget), { claimed: 2, made: 1 });
   assert.equal(
-    describeLiveBudget(live, liveBudgetUse(runId), 'after'),
+    describeLiveBudget(live, liveBudgetUse(budget), 'after'),
     'live payments after the run (live): 1 made, 2 of 2 budget slots used (maxPayments 2, maxAmount 5)',
   );
 });

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { scanForSecrets } from '../../../scripts/scan-secrets';
 import { generateRsaKeyPair } from '../../../transport/keys';
+import { tempDir } from '../support/cli';
 
 function fixture(
   files: Record<string, string>,
   secrets: { label: string; value: string }[],
 ): { dir: string; canary: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'scan-'));
+  const dir = tempDir('scan');
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, 'reports', name)), { recursive: true });
     writeFileSync(path.join(dir, 'reports', name), content);

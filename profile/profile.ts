@@ -6,7 +6,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { JsonSyntaxError, readJsonFile } from './json-file';
 import path from 'node:path';
-import type { Ajv as AjvInstance, ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { profileValidator, type ProfileValidator } from './profile-validator';
 import type { ProfileFile } from './profile-schema';
 import type { MessageShape } from './message-shape';
 import { profileVariable } from './run-settings';
@@ -98,19 +99,13 @@ export class ProfileError extends Error {
 
 export const environmentsDir = path.resolve(__dirname, '..', 'environments');
 
-let compiled: (((json: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
+let compiled: ProfileValidator | undefined;
 /**
- * Compiled on first use, and the schema (TypeBox) and ajv loaded then too: a worker loads profiles
- * the runner has validated and never pays for either.
+ * Loaded on first use (./profile-validator.ts, cached on disk): a worker loads profiles the runner
+ * has validated and never pays for it.
  */
 function validateProfile(json: unknown): boolean {
-  if (!compiled) {
-    const { Ajv } = require('ajv') as typeof import('ajv');
-    const addFormatsModule = require('ajv-formats') as { default?: unknown };
-    const addFormats = (addFormatsModule.default ?? addFormatsModule) as (a: AjvInstance) => AjvInstance;
-    const { profileSchema } = require('./profile-schema') as typeof import('./profile-schema');
-    compiled = addFormats(new Ajv({ allErrors: false, strict: true, discriminator: true })).compile(profileSchema);
-  }
+  compiled ??= profileValidator();
   return compiled(json) === true;
 }
 const profileErrors = (): ErrorObject[] => compiled?.errors ?? [];

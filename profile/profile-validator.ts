@@ -2,8 +2,9 @@
  * The validator of profile files (profile-schema.ts compiled by ajv), kept on disk as ajv's standalone
  * code under node_modules/.cache/payments-suite/. Compiling it cost each process that loads a profile
  * (the runner, the script that starts it) about half a second: loading ajv and the TypeBox schema, then
- * ajv's code generation. The cached file is named by a hash of everything it is made from: the schema
- * module's text, the locked dependency versions and ajv's options. Any change compiles it anew.
+ * ajv's code generation. The cached file is named by a hash of everything it is made from: this
+ * module (ajv's options, how it compiles), the schema module and the locked dependency versions. Any
+ * change to one of them compiles it anew.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,8 @@ export type ProfileValidator = ((json: unknown) => boolean) & { errors?: ErrorOb
 
 const root = path.resolve(__dirname, '..');
 export const validatorCacheDir = path.join(root, 'node_modules', '.cache', 'payments-suite');
-/** What the validator is made from besides ajv's options: the schema, and the versions of ajv, ajv-formats and TypeBox. */
-const SOURCES = [path.join(__dirname, 'profile-schema.ts'), path.join(root, 'package-lock.json')];
+/** What the validator is made from: this module, the schema, and the versions of ajv, ajv-formats and TypeBox. */
+const SOURCES = [__filename, path.join(__dirname, 'profile-schema.ts'), path.join(root, 'package-lock.json')];
 const OPTIONS = { allErrors: false, strict: true, discriminator: true } as const;
 
 /** The cached validator when there is one for these sources, else one compiled now (and cached for the next process). */
@@ -48,7 +49,6 @@ function cachedFile(cacheDir: string): string | undefined {
   try {
     const hash = createHash('sha256');
     for (const source of SOURCES) hash.update(readFileSync(source));
-    hash.update(JSON.stringify(OPTIONS));
     return path.join(cacheDir, `profile-validator-${hash.digest('hex').slice(0, 16)}.cjs`);
   } catch {
     return undefined;

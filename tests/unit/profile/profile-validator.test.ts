@@ -3,13 +3,17 @@
  * written once, loaded by every later process, and judges every profile and every broken one as a
  * validator compiled now does, to the error.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { compileProfileValidator, profileValidator, type ProfileValidator } from '../../../profile/profile-validator';
+import {
+  compileProfileValidator,
+  profileValidator,
+  validatorCacheDir,
+  type ProfileValidator,
+} from '../../../profile/profile-validator';
 import { environmentsDir, listProfileNames } from '../../../profile/profile';
-import { tempDir } from '../support/cli';
 
 type Json = Record<string, any>;
 const read = (name: string): Json => JSON.parse(readFileSync(path.join(environmentsDir, name), 'utf8'));
@@ -38,14 +42,29 @@ function verdict(validate: ProfileValidator, json: unknown): { valid: boolean; e
   };
 }
 
-test('written once, then loaded from its file: the same verdict and errors as ajv compiling the schema now', () => {
-  const cache = tempDir('profile-validator');
+/**
+ * A cache folder of a test's own, where the real one is: the cached code requires ajv's runtime, which
+ * resolves from inside node_modules/ (from a folder under /tmp it would not, and every call would compile).
+ */
+function cacheFolder(t: TestContext): string {
+  mkdirSync(validatorCacheDir, { recursive: true });
+  const dir = mkdtempSync(path.join(validatorCacheDir, 'test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('written once, then loaded from its file: the same verdict and errors as ajv compiling the schema now', (t) => {
+  const cache = cacheFolder(t);
   const written = profileValidator(cache);
   const files = readdirSync(cache);
   assert.equal(files.length, 1, `one file in the cache: ${files}`);
   assert.match(files[0]!, /^profile-validator-[0-9a-f]{16}\.cjs$/);
-  const loaded = profileValidator(cache);
-  assert.deepEqual(readdirSync(cache), files, 'the second process reads the file, and writes nothing');
+  // Marked, so that what the second call returns can only have come from the file.
+  const cached = path.join(cache, files[0]!);
+  writeFileSync(cached, `${readFileSync(cached, 'utf8')}\nmodule.exports.fromCache = true;\n`);
+  const loaded = profileValidator(cache) as ProfileValidator & { fromCache?: boolean };
+  assert.equal(loaded.fromCache, true, 'the second call loads the file');
+  assert.deepEqual(readdirSync(cache), files, 'and writes nothing');
   const fresh = compileProfileValidator().validate;
   const local = read('local.json');
   for (const name of profiles) {
@@ -62,8 +81,8 @@ test('written once, then loaded from its file: the same verdict and errors as aj
   }
 });
 
-test('a cached file that holds no validator (an empty file, say) is compiled and written again', () => {
-  const cache = tempDir('profile-validator-empty');
+test('a cached file that holds no validator (an empty file, say) is compiled and written again', (t) => {
+  const cache = cacheFolder(t);
   profileValidator(cache);
   const [file] = readdirSync(cache);
   writeFileSync(path.join(cache, file!), '');

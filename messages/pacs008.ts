@@ -1,10 +1,13 @@
 /**
  * pacs.008 payment submissions (spec §2.2) built from a seed. The business content (parties,
- * accounts, amount, remittance, uetr) comes from a private seeded faker, so a failing test is
- * replayed with exactly the same data; the identifiers come from uniqueId so that a replay, or a
- * second run against a service that remembers every msgId, never turns into an idempotent repeat.
+ * accounts, amount, remittance) comes from a private seeded faker, so a failing test is replayed
+ * with exactly the same data; the identifiers come from uniqueId so that a replay, or a second run
+ * against a service that remembers every msgId, never turns into an idempotent repeat. The uetr is
+ * an identifier too: ISO 20022 defines it as universally unique, one per payment, so each message
+ * gets a random one. Seeded, a test's valid twin and its mutant, or every payment of the pool, would
+ * share one, and a target that refuses a UETR it has seen would refuse them for that.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 
@@ -70,6 +73,8 @@ export interface Pacs008Ids {
   msgId: string;
   endToEndId: string;
   txId: string;
+  /** cdtTrfTxInf.pmtId.uetr; when fixed ids leave it out, the seed draws it. */
+  uetr?: string;
 }
 
 export interface Pacs008Options {
@@ -98,7 +103,7 @@ export function isoDateTime(date: Date): string {
 }
 
 export function freshIds(): Pacs008Ids {
-  return { msgId: uniqueId('MSG'), endToEndId: uniqueId('E2E'), txId: uniqueId('TX') };
+  return { msgId: uniqueId('MSG'), endToEndId: uniqueId('E2E'), txId: uniqueId('TX'), uetr: randomUUID() };
 }
 
 // One private instance, reseeded per message: the global faker is shared with other modules and
@@ -146,7 +151,7 @@ export function buildPacs008Content(
   const dbtrMmbId = sortCode();
   const cdtrMmbId = sortCode();
   const seededAmount = faker.number.float({ min: 1, max: 500, fractionDigits: 2 });
-  const uetr = faker.string.uuid();
+  const seededUetr = faker.string.uuid();
   const chrgBr = faker.helpers.arrayElement(['SLEV', 'SHAR'] as const);
   const ustrd = [faker.lorem.sentence({ min: 2, max: 5 }).slice(0, 140)];
   const ref = `INV-${faker.string.alphanumeric({ length: 10, casing: 'upper' })}`;
@@ -164,7 +169,7 @@ export function buildPacs008Content(
     sttlmInf: { sttlmMtd: 'CLRG' },
   };
   const tx: CreditTransfer = {
-    pmtId: { endToEndId: ids.endToEndId, txId: ids.txId, uetr },
+    pmtId: { endToEndId: ids.endToEndId, txId: ids.txId, uetr: ids.uetr ?? seededUetr },
     pmtTpInf: { svcLvl: [{ prtry: 'FP' }] },
     intrBkSttlmAmt: amount,
     chrgBr,

@@ -35,6 +35,8 @@ export interface Transfer {
   acceptedAt: string | null;
   /** The client whose memberId is the creditor agent (payments only). */
   beneficiaryClientId: string | null;
+  /** cdtTrfTxInf.pmtId.uetr of a payment, when it carried one. */
+  uetr: string | null;
   creditorAccount: string;
   cancellationRequested: boolean;
   /** A return of this payment is booked (counted from its submission, unless it will settle as rejected). */
@@ -146,6 +148,8 @@ export class Store {
   /** (msgId, txId) -> every payment with that reference, oldest first: clients choose their ids
    *  independently, so several payments (of different clients) may share one. */
   private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
+  /** UETR -> the payment that carried it, whoever sent it: ISO 20022 makes a UETR one payment's. */
+  private readonly uetrs = new Map<string, Transfer>();
   private readonly cancellations = new Map<string, Cancellation>();
   private readonly cancellationsByAssignment = new Map<string, Cancellation>();
   /** Payment id -> its cancellations, oldest first (camt.029 by payment id reads the latest). */
@@ -193,6 +197,11 @@ export class Store {
     return this.idempotency.get(Store.idemKey(kind, clientId, msgId));
   }
 
+  /** The payment that carried this UETR, whoever sent it. */
+  findPaymentByUetr(uetr: string): Transfer | undefined {
+    return this.uetrs.get(uetr);
+  }
+
   /** The caller's earlier return carrying this rtrId (a return's txId is its rtrId). */
   findReturnById(clientId: string, rtrId: string): Transfer | undefined {
     return this.returnIds.get(Store.idemKey('return', clientId, rtrId));
@@ -211,6 +220,7 @@ export class Store {
     if (transfer.kind === 'return' && transfer.txId)
       this.returnIds.set(Store.idemKey('return', transfer.clientId, transfer.txId), transfer);
     if (transfer.kind === 'payment') {
+      if (indexIdempotency && transfer.uetr) this.uetrs.set(transfer.uetr, transfer);
       // One transfer per reference is the rule, so the common case stores no array.
       const key = Store.refKey(transfer.msgId, transfer.txId);
       const previous = this.paymentsByRef.get(key);
@@ -317,6 +327,7 @@ export class Store {
     const returnId = Store.idemKey('return', transfer.clientId, transfer.txId);
     if (transfer.kind === 'return' && this.returnIds.get(returnId) === transfer) this.returnIds.delete(returnId);
     if (transfer.kind !== 'payment') return;
+    if (transfer.uetr && this.uetrs.get(transfer.uetr) === transfer) this.uetrs.delete(transfer.uetr);
     const ref = Store.refKey(transfer.msgId, transfer.txId);
     const entry = this.paymentsByRef.get(ref);
     if (entry === transfer) this.paymentsByRef.delete(ref);
@@ -380,7 +391,9 @@ export type NewTransfer = Pick<
   | 'response'
   | 'createdAtMs'
 > &
-  Partial<Pick<Transfer, 'beneficiaryClientId' | 'creditorAccount' | 'original' | 'pendingRejection' | 'alias'>>;
+  Partial<
+    Pick<Transfer, 'beneficiaryClientId' | 'creditorAccount' | 'original' | 'pendingRejection' | 'alias' | 'uetr'>
+  >;
 
 export function createTransfer(input: NewTransfer): Transfer {
   return {
@@ -402,6 +415,7 @@ export function createTransfer(input: NewTransfer): Transfer {
     rejectReason: null,
     acceptedAt: null,
     beneficiaryClientId: input.beneficiaryClientId ?? null,
+    uetr: input.uetr ?? null,
     creditorAccount: input.creditorAccount ?? '',
     cancellationRequested: false,
     returned: false,

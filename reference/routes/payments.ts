@@ -13,7 +13,7 @@ import {
   validationError,
   type Submission,
 } from './submit';
-import { idempotencyConflict } from './business';
+import { businessOutcome, idempotencyConflict } from './business';
 import { lateFaultMs } from '../config';
 
 export const PACS008_NAME = 'pacs.008.001.08';
@@ -26,6 +26,7 @@ function createPayment(
   rootKey: string,
   fields: Pacs008Fields,
   index: boolean,
+  pendingRejection: string | null = null,
 ): Transfer {
   const { client, faults } = sub.caller;
   // id-reused-after-final: the defect gives an earlier, final payment's id to this one.
@@ -65,6 +66,8 @@ function createPayment(
     createdAtMs: sub.nowMs,
     beneficiaryClientId: beneficiary?.clientId ?? null,
     creditorAccount: fields.creditorAccount,
+    uetr: fields.uetr || null,
+    pendingRejection,
   });
   ctx.store.add(transfer, index);
   ctx.lifecycle.enqueue(transfer);
@@ -130,7 +133,21 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     faults.has('extra-member-alters-payment') && extraMember
       ? { ...result.fields, txId: `${result.fields.txId}-X` }
       : result.fields;
-  const payment = createPayment(ctx, sub, rootKey, fields, true);
+  // ISO 20022 makes a UETR one payment's (the spec is silent): a new payment carrying a UETR the
+  // service has seen is refused as a duplicate, as the dialect reports business refusals. Strict on
+  // purpose: a suite that ever reused one would fail here.
+  const seen = fields.uetr ? ctx.store.findPaymentByUetr(fields.uetr) : undefined;
+  const pendingRejection = businessOutcome(
+    sub.caller.dialect,
+    seen
+      ? {
+          reason: 'DUPL',
+          message: `${PACS008_ROOT}.cdtTrfTxInf[0].pmtId.uetr was already used by another payment: a UETR identifies one payment`,
+          path: `${PACS008_ROOT}.cdtTrfTxInf[0].pmtId.uetr`,
+        }
+      : null,
+  );
+  const payment = createPayment(ctx, sub, rootKey, fields, true, pendingRejection);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
 }
 

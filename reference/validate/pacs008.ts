@@ -13,6 +13,8 @@ export interface Pacs008Fields {
   amountCents: number;
   creditorAccount: string;
   creditorMemberId: string;
+  /** cdtTrfTxInf.pmtId.uetr, '' when absent. */
+  uetr: string;
 }
 
 export type Pacs008Result = { ok: true; fields: Pacs008Fields } | { ok: false; errors: FieldError[] };
@@ -140,15 +142,17 @@ export function validatePacs008(
   let amountCents: number | null = null;
   let creditorAccount = '';
   let creditorMemberId = '';
+  let uetr = '';
   if (tx) {
     const pmtId = c.object(tx, 'pmtId', `${T}.pmtId`);
     endToEndId = faults.has('payment-e2e-optional')
       ? peek(pmtId, 'endToEndId')
       : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
     txId = faults.has('payment-txid-optional') ? peek(pmtId, 'txId') : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
-    const uetr = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
-    if (uetr !== null && !isUuid(uetr) && !faults.has('payment-uetr-unchecked'))
+    const given = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
+    if (given !== null && !isUuid(given) && !faults.has('payment-uetr-unchecked'))
       c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
+    uetr = given ?? '';
 
     const pmtTpInf = c.object(tx, 'pmtTpInf', `${T}.pmtTpInf`, false);
     const svcLvlRaw = pmtTpInf?.svcLvl;
@@ -233,6 +237,7 @@ export function validatePacs008(
       amountCents: amountCents ?? 0,
       creditorAccount,
       creditorMemberId,
+      uetr,
     },
   };
 }

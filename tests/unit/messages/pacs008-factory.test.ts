@@ -30,6 +30,10 @@ test('identifiers are fresh per build and Max35Text', () => {
   const b = paymentIds(buildPacs008({ seed: 's' }));
   assert.notEqual(a.msgId, b.msgId);
   assert.notEqual(a.txId, b.txId);
+  // ISO 20022's UETR is one per payment: the same seed's twin and mutant never share one.
+  const uetr = (seed: string) => buildPacs008({ seed }).fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.uetr;
+  assert.notEqual(uetr('s'), uetr('s'));
+  assert.match(uetr('s')!, /^[a-f0-9]{8}-[a-f0-9]{4}-4[a-f0-9]{3}-[89ab][a-f0-9]{3}-[a-f0-9]{12}$/);
   for (let i = 0; i < 1000; i++) assert.match(uniqueId('A-very-long-prefix'), /^[A-Za-z0-9-]{1,35}$/);
 });
 

@@ -5,6 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import {
   defaultDialect,
   dialectChoices,
@@ -679,6 +680,37 @@ test('readings the spec leaves open, each a dialect field: a reused SCA nonce, t
     const refund = await h.post('pacs007/v08', payee, tp, JSON.stringify(unknownRoot));
     assert.equal(refund.status, reading === 'refuse' ? 400 : 201, `refundUnknownRoot ${reading}: ${refund.text}`);
   }
+});
+
+test('a UETR is one payment’s (ISO 20022): another payment carrying a seen one is refused as the dialect reports business refusals; its own repeat is still a repeat', async () => {
+  const uetr = randomUUID();
+  const withUetr = (): Record<string, unknown> => {
+    const p = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { pmtId: Record<string, string> }[] } };
+    p.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.uetr = uetr;
+    return p;
+  };
+  const payer = await h.client();
+  const t = await h.token(payer);
+  const first = JSON.stringify(withUetr());
+  assert.equal((await h.post('pacs008/v10', payer, t, first)).status, 201);
+  assert.equal((await h.post('pacs008/v10', payer, t, first)).status, 200, 'the same msgId: an idempotent repeat');
+  const again = await h.post('pacs008/v10', payer, t, JSON.stringify(withUetr()));
+  assert.equal(again.status, 400, again.text);
+  assert.match(again.text, /uetr was already used/);
+  // Another client, reporting by status: 201, then rejected as a duplicate.
+  const other = await h.client({ dialect: { businessRejection: 'status' } });
+  const to = await h.token(other);
+  const late = await h.post('pacs008/v10', other, to, JSON.stringify(withUetr()));
+  assert.equal(late.status, 201, late.text);
+  let report: { txSts: string; stsRsnInf?: { rsn: { cd: string } }[] } | undefined;
+  for (let i = 0; i < 100 && report?.txSts !== 'RJCT'; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const st = await h.get(`pacs002/v12/${idIn(late)}`, other, to);
+    report = (st.json as { fitoFIPmtStsRpt: { txInfAndSts: (typeof report & object)[] } }).fitoFIPmtStsRpt
+      .txInfAndSts[0];
+  }
+  assert.equal(report?.txSts, 'RJCT');
+  assert.equal(report?.stsRsnInf?.[0]?.rsn.cd, 'DUPL');
 });
 
 test('answers the spec does not show: SCA on camt.056 verified when present, the camt.056 answer, 409 for a business refusal that conflicts with a state', async () => {

@@ -136,12 +136,48 @@ export const namesId = (
   ...answered(answer.exchange),
 });
 
-/** A value is the one expected, compared as JSON (a member, an object, an array) and shown so. */
+/**
+ * A value is the one expected, compared as JSON (a member, an object, an array) and shown so. An
+ * object's members are unordered (RFC 8259 §4): a server that writes {"ccy","value"} sends the same amount.
+ */
 export const equals = (received: unknown, expected: unknown): Expectation => ({
-  ok: JSON.stringify(received) === JSON.stringify(expected),
+  ok: sameJson(received, expected),
   expected: show(expected),
   received: show(received),
 });
+
+/**
+ * The received value holds everything expected: an object each expected member (and may add members
+ * of its own), an array each expected element in its place and no other, anything else the same value.
+ * For what the spec names in a part of a message (the sender a payment named), not the whole of it.
+ */
+export const holds = (received: unknown, expected: unknown): Expectation => ({
+  ok: contains(received, expected),
+  expected: `${show(expected)} (members of its own allowed)`,
+  received: show(received),
+});
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return contains(a, b) && contains(b, a);
+}
+
+function contains(received: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(received) &&
+      received.length === expected.length &&
+      expected.every((item, i) => contains(received[i], item))
+    );
+  if (expected !== null && typeof expected === 'object') {
+    if (received === null || typeof received !== 'object' || Array.isArray(received)) return false;
+    return Object.entries(expected).every(
+      ([key, item]) =>
+        item === undefined ||
+        (Object.hasOwn(received, key) && contains((received as Record<string, unknown>)[key], item)),
+    );
+  }
+  return Object.is(received, expected) || received === expected;
+}
 
 function show(value: unknown): string {
   if (value === undefined) return 'nothing (absent)';

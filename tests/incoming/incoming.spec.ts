@@ -10,6 +10,7 @@ import type { Verdicts } from '../../checks/verdicts';
 import {
   acceptedOrRefused,
   equals,
+  holds,
   localDateTime,
   notificationArrived,
   twinAccepted,
@@ -111,7 +112,7 @@ test.describe('incoming payment: reading it', () => {
     const seen = incomingTransaction(api, verdicts, read);
     const sent = paymentTransaction(payment!.message);
     verdicts.check('INC-02', 'the amount A sent', equals(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt));
-    verdicts.check('INC-02', 'the sender (debtor) A named', equals(seen.dbtr, sent.dbtr));
+    verdicts.check('INC-02', 'the sender (debtor) A named', holds(seen.dbtr, sent.dbtr));
   });
 
   test('an institution with no part in a payment cannot read it', {

@@ -18,7 +18,7 @@ import type { Clients } from '../../client/target';
 import { paymentIds, paymentTransaction, type Pacs008Message } from '../../messages/pacs008';
 import { ensure } from '../../client/context';
 import { isDeepStrictEqual } from 'node:util';
-import { twinAccepted, equals } from '../../checks/answers';
+import { twinAccepted, equals, holds } from '../../checks/answers';
 import { is2xx } from '../../messages/http-status';
 import { requireId, incomingTransaction } from '../../checks/payment-answers';
 
@@ -80,7 +80,7 @@ async function checkUnchanged(
   verdicts.check(
     'ROB-03',
     'the beneficiary sees the amount and debtor sent',
-    equals({ amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr }),
+    holds({ amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr }),
   );
 }
 

@@ -20,9 +20,10 @@ export type Vocabulary = Pick<Expectations, 'statusCodes'>;
 /** ISO 20022 ExternalPaymentTransactionStatus1Code, grouped by what they mean for a payer. */
 const ISO_CLASSES: Record<StatusClass, readonly string[]> = {
   pending: ['PEND', 'PDNG', 'ACSP', 'ACTC', 'ACCP', 'ACWC', 'ACWP', 'RCVD', 'PART', 'PATC', 'ACFC', 'ACIS', 'PRES'],
-  accepted: ['ACCC', 'ACSC', 'ACCR'],
+  accepted: ['ACCC', 'ACSC'],
   rejected: ['RJCT', 'RJTC', 'BLCK'],
-  cancelled: ['CANC'],
+  // ACCR, AcceptedCancellationRequest: what a pacs.002 may say of a payment whose cancellation went through.
+  cancelled: ['CANC', 'ACCR'],
 };
 
 /** The codes §3 documents as final, with their class: nothing a target chooses makes them interim. */

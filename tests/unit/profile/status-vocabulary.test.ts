@@ -38,6 +38,7 @@ test('finality: §3’s codes by rule, the profile’s lists (pending first), th
   assert.equal(finalityOf(undefined, local), 'unknown');
   assert.equal(classifyStatus('ACSC', local), 'accepted');
   assert.equal(classifyStatus('ACSC', learned), 'pending');
+  assert.equal(classifyStatus('ACCR', local), 'cancelled', 'ISO’s AcceptedCancellationRequest: a cancelled payment');
   assert.equal(classifyStatus('ACCC', lists(['ACCC'])), 'accepted');
   assert.equal(classifyStatus('constructor', local), undefined);
   assert.equal(isFinalStatus('ACSC', local), true);

@@ -135,11 +135,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       : result.fields;
   // ISO 20022 makes a UETR one payment's (the spec is silent): a new payment carrying a UETR the
   // service has seen is refused as a duplicate, as the dialect reports business refusals. Strict on
-  // purpose: a suite that ever reused one would fail here.
+  // purpose: a suite that ever reused one would fail here. The same msgId's payment is this request's
+  // own (a repeat the idempotency-race fault let through), which the idempotency rules judge.
   const seen = fields.uetr ? ctx.store.findPaymentByUetr(fields.uetr) : undefined;
+  const duplicate = seen !== undefined && (seen.clientId !== client.clientId || seen.msgId !== fields.msgId);
   const pendingRejection = businessOutcome(
     sub.caller.dialect,
-    seen
+    duplicate
       ? {
           reason: 'DUPL',
           message: `${PACS008_ROOT}.cdtTrfTxInf[0].pmtId.uetr was already used by another payment: a UETR identifies one payment`,

@@ -164,6 +164,10 @@ export function parseProfile(json: unknown, file: string, options: { validated?:
     ];
     for (const [role, refs] of roles) {
       if (!refs) continue;
+      if (role === 'secondary' && !refs.memberId)
+        throw new ProfileError(
+          `${file}: field "target.clients.secondary.memberId" is required (the second institution's sort code: the suite pays it there, §2.2 cdtrAgt, so that it reads, returns and refunds those payments as their beneficiary's institution)`,
+        );
       if (refs.privateKey) {
         for (const field of ['kid', 'iss'] as const)
           if (!refs[field])

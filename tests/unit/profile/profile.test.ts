@@ -101,6 +101,14 @@ const cases: { what: string; mutate: (p: Json) => void; message: RegExp }[] = [
     message: /field "expectations\.expiresIn" must be one of/,
   },
   {
+    what: 'a secondary without its sort code (it could not be paid as the beneficiary)',
+    mutate: (p) => {
+      p.target = remoteTarget();
+      p.target.clients.secondary = { ...p.target.clients.primary, clientId: 'PAY_B_ID' };
+    },
+    message: /field "target\.clients\.secondary\.memberId" is required/,
+  },
+  {
     what: 'bad URL (not a URL)',
     mutate: (p) => (p.target = { ...remoteTarget(), baseUrl: 'api dot example' }),
     message: /field "target\.baseUrl"/,

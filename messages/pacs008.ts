@@ -86,7 +86,7 @@ export interface Pacs008Options {
   creditorAccount?: string;
   /** Adds grpHdr.ttlIntrBkSttlmAmt equal to the transaction amount. */
   withTotal?: boolean;
-  /** Fixed identifiers (unit tests, replays); fresh unique ones otherwise. */
+  /** Fixed identifiers (unit tests, replays); fresh unique ones otherwise. Give a uetr too when the message is sent. */
   ids?: Pacs008Ids;
   /** Creation time written to grpHdr.creDtTm; defaults to now. */
   now?: Date;

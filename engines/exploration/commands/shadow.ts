@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { uniqueId } from '../../../messages/ids';
 import { buildPacs008 } from '../../../messages/pacs008';
 import { submitPayment } from '../../../client/flows/payment';
@@ -18,7 +19,8 @@ export class Shadow extends PaymentCommand<StepOf<'shadow'>> {
     await real.step(this.describe(model), async (api) => {
       // To an institution that is not the beneficiary: the beneficiary then holds one payment with
       // that reference, and nothing in the spec lets another client's choice of ids change that.
-      const ids = { msgId: p.msgId, txId: p.txId, endToEndId: uniqueId('E2E') };
+      // A UETR of its own: ISO 20022 makes one a payment's, and every sequence's shadow shares a seed.
+      const ids = { msgId: p.msgId, txId: p.txId, endToEndId: uniqueId('E2E'), uetr: randomUUID() };
       const message = buildPacs008({ seed: `${real.seed}|shadow`, ids, amount: 5 });
       const answer = await submitPayment(api, message, {
         client: real.client('stranger'),

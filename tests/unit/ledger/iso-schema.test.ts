@@ -11,6 +11,9 @@ import { loadIsoSchemas } from '../../../messages/iso20022/validate';
 import { MARKS_FILE, schemaMarks, tallyCases } from '../../../tools/iso-schema-marks';
 import { schemaMarkOf } from '../../../ledger/iso-schema';
 import { rules } from '../../../ledger/rules';
+import { pacs008Cases } from '../../../cases/pacs008-cases';
+import { applyEdits } from '../../../cases/field-rows';
+import { buildPacs008 } from '../../../messages/pacs008';
 
 test('each mark is what the rule’s cases show against the XSD (else: node --import tsx tools/iso-schema-marks.ts --write)', async () => {
   const computed = schemaMarks(tallyCases(await loadIsoSchemas()));
@@ -30,4 +33,20 @@ test('a schema that refuses a missing required element marks its rule; a busines
   assert.equal(schemaMarkOf({ id: 'P8-11', level: 'documented' }), 'schema');
   assert.equal(schemaMarkOf({ id: 'RTR-33', level: 'documented' }), 'beyond');
   assert.equal(schemaMarkOf({ id: 'SCA-09', level: 'documented' }), 'beyond');
+});
+
+test('a pacs.008 case judged either way (a 4xx, or rejected by status) is one ISO’s XSD allows; a code ISO’s list lacks stays a 4xx', async () => {
+  const iso = await loadIsoSchemas();
+  const valid = (c: (typeof pacs008Cases)[number]): boolean => {
+    const mutant = applyEdits(structuredClone(buildPacs008({ seed: 'either', ...c.base })), c.edits);
+    return ['pacs.008.001.08', 'pacs.008.001.10'].every((v) => iso.validate(v as 'pacs.008.001.08', mutant).valid);
+  };
+  const either = pacs008Cases.filter((c) => c.oracle === 'either');
+  assert.ok(either.length >= 11, `${either.length} cases`);
+  for (const c of either) assert.ok(valid(c), `${c.name}: ISO's XSD refuses it, so it is a 4xx refusal`);
+  for (const name of ['cdtTrfTxInf.0.chrgBr is slev (lower case)', 'grpHdr.sttlmInf.sttlmMtd is clrg (lower case)']) {
+    const c = pacs008Cases.find((x) => x.name === name);
+    assert.equal(c?.oracle, 'validation', name);
+    assert.equal(valid(c!), false, name);
+  }
 });

@@ -28,14 +28,19 @@ export const labelled = (label: string, value: unknown): LabelledValue => ({ lab
 /** A value the spec excludes and ISO 20022's XSD allows (LabelledValue.isoAllows). */
 export const isoAllowed = (label: string, value: unknown): LabelledValue => ({ label, value, isoAllows: true });
 
-/** The wrong-type value of each kind: a value of another JSON type than the field's. */
+/**
+ * The wrong-type value of each kind: a value of another JSON type than the field's, one no reading
+ * takes for the field. Not a scalar for a scalar: common JSON stacks coerce a number to a string
+ * field and a digit string to a number (Jackson's defaults, pydantic's lax mode), so a target that
+ * reads 12345 as "12345" still reads a valid message; nothing reads an object as a string or a number.
+ */
 export const WRONG_TYPE: Readonly<Record<FieldKind, LabelledValue>> = {
-  string: labelled('a number', 12345),
+  string: labelled('an object', { text: 'x' }),
   digitString: labelled('an object', { value: '1' }),
   object: labelled('a string', 'text'),
   array: labelled('an object', {}),
   stringArray: labelled('an object', { line: 'x' }),
-  number: labelled('a digit string', '10.00'),
+  number: labelled('an object', { value: 10 }),
 };
 
 /** Named changes of a value read from a message (`ownValue`, `twinValue`). */

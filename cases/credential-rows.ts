@@ -246,6 +246,35 @@ export function resolveRequest<T>(template: Template<T>, sources: RequestSources
 }
 
 /** Whether the options read `source` anywhere: the valid twin (sent first, as sent), the other client (a second client needed). */
+/**
+ * The fields a case takes unchanged from the other client that this client holds too (two clients of
+ * one bank may register one iss, or one kid): there the mutant is the valid twin, and proves nothing.
+ */
+export function sharedWithOther(
+  template: unknown,
+  client: ClientIdentity,
+  other: ClientIdentity | undefined,
+): PartyField[] {
+  const shared = new Set<PartyField>();
+  const walk = (t: unknown): void => {
+    if (t instanceof CredentialValue) {
+      const field = t.path as PartyField;
+      if (
+        t.from === 'other' &&
+        Object.keys(t.transformation).length === 0 &&
+        (field === 'kid' || field === 'iss' || field === 'clientId') &&
+        other?.[field] === client[field]
+      )
+        shared.add(field);
+      walk(t.transformation.payloadEdited);
+    } else if (t instanceof ComposedValue) t.parts.forEach(walk);
+    else if (Array.isArray(t)) t.forEach(walk);
+    else if (isPlainObject(t)) Object.values(t).forEach(walk);
+  };
+  walk(template);
+  return [...shared];
+}
+
 export function reads(template: unknown, source: 'twin' | 'other'): boolean {
   if (template instanceof CredentialValue)
     return template.from === source || reads(template.transformation.payloadEdited, source);

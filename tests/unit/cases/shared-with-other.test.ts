@@ -1,0 +1,33 @@
+/**
+ * A case that takes the other client's kid or iss is the valid twin again where both clients
+ * registered the same value (two clients of one bank): sharedWithOther names it, and the test is
+ * not applicable there. Run: node --import tsx --test tests/unit/cases/shared-with-other.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedWithOther } from '../../../cases/credential-rows';
+import { headerCases } from '../../../cases/sca-cases';
+import { tokenCases } from '../../../cases/token-cases';
+import type { ClientIdentity } from '../../../transport/client-jwts';
+
+const a: ClientIdentity = { role: 'primary', clientId: 'A', clientSecret: 's', kid: 'key-1', iss: 'bank.example' };
+const b: ClientIdentity = { role: 'secondary', clientId: 'B', clientSecret: 't', kid: 'key-2', iss: 'other.example' };
+const byName = <C extends { name: string }>(cases: readonly C[], name: string): C => {
+  const found = cases.find((c) => c.name === name);
+  assert.ok(found, name);
+  return found;
+};
+
+test('the other client’s kid or iss, where it is this client’s too', () => {
+  const kid = byName(headerCases, 'SCA kid of the secondary client');
+  const iss = byName(headerCases, 'SCA iss of the secondary client');
+  const tokenIss = byName(tokenCases, 'iss of another client');
+  assert.deepEqual(sharedWithOther(kid.change, a, b), []);
+  assert.deepEqual(sharedWithOther(kid.change, a, { ...b, kid: a.kid }), ['kid']);
+  assert.deepEqual(sharedWithOther(iss.change, a, { ...b, iss: a.iss }), ['iss']);
+  assert.deepEqual(sharedWithOther(iss.change, a, { ...b, kid: a.kid }), [], 'the kid is not what this case takes');
+  assert.deepEqual(sharedWithOther(tokenIss.change, a, { ...b, iss: a.iss }), ['iss']);
+  assert.deepEqual(sharedWithOther(kid.change, a, undefined), []);
+  // A value changed from the client's own is never the twin's.
+  assert.deepEqual(sharedWithOther(byName(headerCases, 'SCA kid not the registered one').change, a, a), []);
+});

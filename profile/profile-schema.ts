@@ -434,7 +434,17 @@ const slowLane = Strict(
   {
     tokenExpiry: Type.Optional(
       Strict(
-        { maxWaitSeconds: Type.Integer({ minimum: 1, maximum: 86400 }) },
+        {
+          maxWaitSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
+          leewaySeconds: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 3600,
+              description:
+                'how long past expires_in the target may still take the token (RFC 7519 §4.1.4: a leeway for clock skew, usually no more than a few minutes); default 300',
+            }),
+          ),
+        },
         'wait out an access token expires_in when it is at most this',
       ),
     ),

@@ -1,7 +1,9 @@
 /**
  * The @slow lane (PAYMENTS_SLOW=1, the nightly template): an access token is refused after
  * expires_in (spec §2.1, §8), proven without tokenLifetimeControl by waiting the real lifetime out,
- * when it is at most the profile's bound (slowLane.tokenExpiry.maxWaitSeconds).
+ * when it is at most the profile's bound (slowLane.tokenExpiry.maxWaitSeconds), and then the leeway a
+ * server may allow for clock skew (RFC 7519 §4.1.4, "usually no more than a few minutes": Spring's
+ * resource server allows 60 s, ASP.NET's 300 s; slowLane.tokenExpiry.leewaySeconds, default 300).
  */
 import { test } from '../../fixtures/test';
 import { submitPayment } from '../../client/flows/payment';
@@ -44,14 +46,15 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
     });
     verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(read, [200]));
 
-    // Counted from the token's issue, one second past expires_in (a server may round it up).
-    const waitMs = Date.parse(issued.startedAt) + (lifetime + 1) * 1000 - Date.now();
+    // Counted from the token's issue, past expires_in and the leeway, and one second more (a server may round it up).
+    const leeway = profile.slowLane?.tokenExpiry?.leewaySeconds ?? 300;
+    const waitMs = Date.parse(issued.startedAt) + (lifetime + leeway + 1) * 1000 - Date.now();
     test.setTimeout(test.info().timeout + Math.max(0, waitMs) + 30_000);
-    await test.step(`wait out expires_in (${lifetime} s)`, () =>
+    await test.step(`wait out expires_in (${lifetime} s) and the leeway (${leeway} s)`, () =>
       new Promise((r) => setTimeout(r, Math.max(0, waitMs))));
     test.info().annotations.push({
       type: 'waited',
-      description: `${Math.round(Math.max(0, waitMs) / 1000)} s for expires_in ${lifetime} s`,
+      description: `${Math.round(Math.max(0, waitMs) / 1000)} s for expires_in ${lifetime} s and a leeway of ${leeway} s`,
     });
 
     const late = await submitPayment(api, buildPacs008({ seed: `${seed}|after` }), {
@@ -60,7 +63,7 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
     });
     verdicts.check(
       'AT-05',
-      `submitPayment refuses the token after expires_in (${lifetime} s)`,
+      `submitPayment refuses the token after expires_in (${lifetime} s) and the leeway (${leeway} s)`,
       refusedAs(late.exchange, 'unauthenticated'),
     );
     const lateRead = await api.read('paymentStatus', id, {
@@ -69,7 +72,7 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
     });
     verdicts.check(
       'AT-05',
-      `paymentStatus refuses the token after expires_in (${lifetime} s)`,
+      `paymentStatus refuses the token after expires_in (${lifetime} s) and the leeway (${leeway} s)`,
       refusedAs(lateRead, 'unauthenticated'),
     );
   });

@@ -148,7 +148,7 @@ export class Store {
   /** (msgId, txId) -> every payment with that reference, oldest first: clients choose their ids
    *  independently, so several payments (of different clients) may share one. */
   private readonly paymentsByRef = new Map<string, Transfer | Transfer[]>();
-  /** UETR -> the payment that carried it, whoever sent it: ISO 20022 makes a UETR one payment's. */
+  /** (client, UETR) -> the client's payment that carried it: ISO 20022 makes a UETR one payment's. */
   private readonly uetrs = new Map<string, Transfer>();
   private readonly cancellations = new Map<string, Cancellation>();
   private readonly cancellationsByAssignment = new Map<string, Cancellation>();
@@ -197,9 +197,9 @@ export class Store {
     return this.idempotency.get(Store.idemKey(kind, clientId, msgId));
   }
 
-  /** The payment that carried this UETR, whoever sent it. */
-  findPaymentByUetr(uetr: string): Transfer | undefined {
-    return this.uetrs.get(uetr);
+  /** The client's payment that carried this UETR. */
+  findPaymentByUetr(clientId: string, uetr: string): Transfer | undefined {
+    return this.uetrs.get(Store.idemKey('uetr', clientId, uetr));
   }
 
   /** The caller's earlier return carrying this rtrId (a return's txId is its rtrId). */
@@ -220,7 +220,8 @@ export class Store {
     if (transfer.kind === 'return' && transfer.txId)
       this.returnIds.set(Store.idemKey('return', transfer.clientId, transfer.txId), transfer);
     if (transfer.kind === 'payment') {
-      if (indexIdempotency && transfer.uetr) this.uetrs.set(transfer.uetr, transfer);
+      if (indexIdempotency && transfer.uetr)
+        this.uetrs.set(Store.idemKey('uetr', transfer.clientId, transfer.uetr), transfer);
       // One transfer per reference is the rule, so the common case stores no array.
       const key = Store.refKey(transfer.msgId, transfer.txId);
       const previous = this.paymentsByRef.get(key);
@@ -327,7 +328,8 @@ export class Store {
     const returnId = Store.idemKey('return', transfer.clientId, transfer.txId);
     if (transfer.kind === 'return' && this.returnIds.get(returnId) === transfer) this.returnIds.delete(returnId);
     if (transfer.kind !== 'payment') return;
-    if (transfer.uetr && this.uetrs.get(transfer.uetr) === transfer) this.uetrs.delete(transfer.uetr);
+    const uetr = transfer.uetr ? Store.idemKey('uetr', transfer.clientId, transfer.uetr) : undefined;
+    if (uetr && this.uetrs.get(uetr) === transfer) this.uetrs.delete(uetr);
     const ref = Store.refKey(transfer.msgId, transfer.txId);
     const entry = this.paymentsByRef.get(ref);
     if (entry === transfer) this.paymentsByRef.delete(ref);

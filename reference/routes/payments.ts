@@ -133,12 +133,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     faults.has('extra-member-alters-payment') && extraMember
       ? { ...result.fields, txId: `${result.fields.txId}-X` }
       : result.fields;
-  // ISO 20022 makes a UETR one payment's (the spec is silent): a new payment carrying a UETR the
-  // service has seen is refused as a duplicate, as the dialect reports business refusals. Strict on
-  // purpose: a suite that ever reused one would fail here. The same msgId's payment is this request's
-  // own (a repeat the idempotency-race fault let through), which the idempotency rules judge.
-  const seen = fields.uetr ? ctx.store.findPaymentByUetr(fields.uetr) : undefined;
-  const duplicate = seen !== undefined && (seen.clientId !== client.clientId || seen.msgId !== fields.msgId);
+  // ISO 20022 makes a UETR one payment's (the spec is silent): a new payment carrying a UETR of one
+  // of the client's payments is refused as a duplicate, as the dialect reports business refusals.
+  // Strict on purpose: a suite that ever reused one would fail here. Per client, so that a replay's
+  // fresh client may send a failed test's body again. The same msgId's payment is this request's own
+  // (a repeat the idempotency-race fault let through), which the idempotency rules judge.
+  const seen = fields.uetr ? ctx.store.findPaymentByUetr(client.clientId, fields.uetr) : undefined;
+  const duplicate = seen !== undefined && seen.msgId !== fields.msgId;
   const pendingRejection = businessOutcome(
     sub.caller.dialect,
     duplicate

@@ -682,7 +682,7 @@ test('readings the spec leaves open, each a dialect field: a reused SCA nonce, t
   }
 });
 
-test('a UETR is one payment’s (ISO 20022): another payment carrying a seen one is refused as the dialect reports business refusals; its own repeat is still a repeat', async () => {
+test('a UETR is one payment’s (ISO 20022): the client’s next payment carrying it is refused as the dialect reports business refusals; its own repeat is still a repeat, another client’s payment is its own', async () => {
   const uetr = randomUUID();
   const withUetr = (): Record<string, unknown> => {
     const p = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { pmtId: Record<string, string> }[] } };
@@ -697,9 +697,11 @@ test('a UETR is one payment’s (ISO 20022): another payment carrying a seen one
   const again = await h.post('pacs008/v10', payer, t, JSON.stringify(withUetr()));
   assert.equal(again.status, 400, again.text);
   assert.match(again.text, /uetr was already used/);
-  // Another client, reporting by status: 201, then rejected as a duplicate.
+  // Another client, reporting by status: the first payment with that UETR is its own (201); its
+  // second is 201, then rejected as a duplicate.
   const other = await h.client({ dialect: { businessRejection: 'status' } });
   const to = await h.token(other);
+  assert.equal((await h.post('pacs008/v10', other, to, JSON.stringify(withUetr()))).status, 201);
   const late = await h.post('pacs008/v10', other, to, JSON.stringify(withUetr()));
   assert.equal(late.status, 201, late.text);
   let report: { txSts: string; stsRsnInf?: { rsn: { cd: string } }[] } | undefined;

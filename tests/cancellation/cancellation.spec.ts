@@ -20,6 +20,7 @@ import { returnFor, submitReturn } from '../../client/flows/returns';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   readCancellation,
+  awaitCancellationOf,
   readCancellationOf,
   requestCancellation,
   unknownPaymentRefusal,
@@ -241,7 +242,7 @@ test.describe('cancellation: repeats and shapes', () => {
         expected: 'data with only paymentsServiceId',
         ...answered(answer.exchange),
       });
-    const resolution = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
+    const resolution = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
     verdicts.check(
       'CXL-04',
       'GET camt029 serves the cancellation (by its id or the payment’s)',

@@ -15,7 +15,7 @@ import {
   msgIdEchoes,
 } from '../messages/answers';
 import type { Pacs008Message } from '../messages/pacs008';
-import type { Profile, StatusClass } from '../profile/profile';
+import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
 import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs } from './refusals';
@@ -190,6 +190,61 @@ export async function expectBusinessRefusal(
     received: `2xx, then pacs.002 ${final.txSts}`,
   });
   return 'status';
+}
+
+/** A read of a cancellation's camt.029 (client/flows/cancellation.ts Resolution), seen structurally: checks sit below the client. */
+export interface CancellationRead {
+  exchange: Exchange;
+  /** What its status means in the profile's vocabulary (messages.resolution.confirmed / rejected). */
+  outcome: 'confirmed' | 'rejected' | 'other';
+}
+
+/**
+ * A cancellation that must not go through (a payment the caller does not have) may be refused two
+ * ways: a 4xx at once, or accepted and rejected in its camt.029, the flow table's own channel
+ * ("camt.029.001.09 for a rejection"), once the scheme's service answers (§1 rules 2 and 4).
+ * `resolve` reads the camt.029 of the id the accepted answer names until it is served. A confirmed
+ * one, or none served, fails `rule`; a status the profile's vocabulary does not know is CXL-06's.
+ */
+export async function expectCancellationRefused(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  rule: string,
+  exchange: Exchange,
+  options: {
+    refusal: RefusalClass | readonly RefusalClass[];
+    what: string;
+    resolve: (id: string) => Promise<CancellationRead>;
+  },
+): Promise<void> {
+  const { what } = options;
+  if (!is2xx(exchange)) {
+    verdicts.check(rule, what, refusedAs(exchange, options.refusal));
+    return;
+  }
+  const id = idOf(api, exchange);
+  if (
+    !verdicts.check(rule, `${what}: the accepted camt.056 names the cancellation whose camt.029 shows the rejection`, {
+      ok: id !== undefined,
+      expected: 'a 4xx refusal, or data.paymentsServiceId',
+      received: brief(exchange),
+    })
+  )
+    return;
+  const read = await options.resolve(id!);
+  if (read.outcome === 'other' && is2xx(read.exchange)) {
+    verdicts.assume('CXL-06', 'the camt.029 status is one of the profile’s (messages.resolution)', {
+      ok: false,
+      expected: `one of ${[...api.profile.messages.resolution.confirmed, ...api.profile.messages.resolution.rejected].join(', ')}`,
+      ...answered(read.exchange),
+    });
+    return;
+  }
+  verdicts.check(rule, `${what}: accepted at submission, its camt.029 rejects it`, {
+    ok: read.outcome === 'rejected',
+    expected: 'a 4xx refusal, or a served camt.029 that rejects the cancellation',
+    ...answered(read.exchange),
+  });
 }
 
 /**

@@ -52,7 +52,7 @@ import {
 import { conformsTo } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { namesOnlyItsId } from '../../messages/answers';
-import { expectBusinessRefusal, requireId } from '../../checks/payment-answers';
+import { expectBusinessRefusal, expectCancellationRefused, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 
 async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
@@ -120,11 +120,11 @@ test.describe('cancellation: whose payment', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), {
       label: 'cancel a payment that was never made',
     });
-    verdicts.check(
-      'CXL-01',
-      'the cancellation of a payment that was never made is refused',
-      refusedAs(answer.exchange, unknownPaymentRefusal(api.profile)),
-    );
+    await expectCancellationRefused(api, verdicts, 'CXL-01', answer.exchange, {
+      refusal: unknownPaymentRefusal(api.profile),
+      what: 'the cancellation of a payment that was never made is refused',
+      resolve: (id) => awaitCancellationOf(api, { cancellation: id, payment: id }),
+    });
   });
 
   test('a cancellation of another client’s payment is refused', {
@@ -145,11 +145,11 @@ test.describe('cancellation: whose payment', () => {
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
       label: 'cancel a payment the other client made',
     });
-    verdicts.check(
-      'CXL-01',
-      'the cancellation of another client’s payment is refused',
-      refusedAs(answer.exchange, unknownPaymentRefusal(api.profile)),
-    );
+    await expectCancellationRefused(api, verdicts, 'CXL-01', answer.exchange, {
+      refusal: unknownPaymentRefusal(api.profile),
+      what: 'the cancellation of another client’s payment is refused',
+      resolve: (id) => awaitCancellationOf(api, { cancellation: id, payment: id }),
+    });
   });
 
   test('an institution with no part in a payment cannot read its cancellation', { tag: ['@CXL-07'] }, async ({

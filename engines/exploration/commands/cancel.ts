@@ -1,5 +1,5 @@
 import { buildCamt056 } from '../../../messages/camt056';
-import { readCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
+import { awaitCancellationOf, readCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
 import type { SequenceSystem } from '../executor';
 import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
 import { refOf, type SequenceModel } from '../model';
@@ -20,8 +20,20 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
       );
       const status = answer.exchange.response.status;
       if (who === 'stranger') {
-        if (is2xx(status)) p.strangerCancelled = true;
-        return real.record(judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p))), answer.exchange);
+        // Accepted, the cancellation may still be rejected in its camt.029 (the flow table's channel).
+        const resolution =
+          is2xx(status) && answer.paymentsServiceId
+            ? await awaitCancellationOf(
+                api,
+                { cancellation: answer.paymentsServiceId, payment: answer.paymentsServiceId },
+                { client },
+              )
+            : undefined;
+        if (is2xx(status) && resolution?.outcome !== 'rejected') p.strangerCancelled = true;
+        return real.record(
+          judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p)), resolution?.outcome),
+          answer.exchange,
+        );
       }
       const unanswered = judgeCancellationAnswer(p, status);
       if (unanswered) return real.record(unanswered, answer.exchange);

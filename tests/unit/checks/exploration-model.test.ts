@@ -261,6 +261,10 @@ test('reads by others and cancellations', () => {
   assert.equal(judgeCancellation(settled(), 'confirmed').ok, false);
   assert.equal(judgeCancellation(settled(10_000n, { status: undefined }), 'confirmed').ok, true);
   assert.equal(judgeStrangerCancellation(settled(), 201, false).ok, false);
+  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'rejected').ok, true, 'rejected in its camt.029');
+  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'confirmed').ok, false);
+  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'other').ok, false);
+  assert.equal(judgeStrangerCancellation(settled(), 404, false).ok, true);
   assert.equal(
     judgeStrangerCancellation(settled(), 201, true).ok,
     true,

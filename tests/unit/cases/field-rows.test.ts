@@ -17,7 +17,7 @@ test('a row gives removed (when required), the wrong type, then each value not a
     cases.map((c) => [c.kind, c.label, c.edits]),
     [
       ['removed', 'removed', [{ path: 'a.b', remove: true }]],
-      ['wrongType', 'a number', [{ path: 'a.b', set: 12345 }]],
+      ['wrongType', 'an object', [{ path: 'a.b', set: { text: 'x' } }]],
       ['invalid', 'empty', [{ path: 'a.b', set: '' }]],
     ],
   );

@@ -245,10 +245,11 @@ export function resolveRequest<T>(template: Template<T>, sources: RequestSources
   return walk(template) as T;
 }
 
-/** Whether the options read `source` anywhere: the valid twin (sent first, as sent), the other client (a second client needed). */
 /**
- * The fields a case takes unchanged from the other client that this client holds too (two clients of
- * one bank may register one iss, or one kid): there the mutant is the valid twin, and proves nothing.
+ * The fields a case takes from the other client that this client holds too (two clients of one bank
+ * may register one iss, or one kid), where everything it takes from the other client is such a field:
+ * there the mutant is the valid twin, and proves nothing. A case that also takes the other client's
+ * key (its kid, signed with its key) is no twin, and gets none.
  */
 export function sharedWithOther(
   template: unknown,
@@ -256,25 +257,28 @@ export function sharedWithOther(
   other: ClientIdentity | undefined,
 ): PartyField[] {
   const shared = new Set<PartyField>();
+  let differs = false;
   const walk = (t: unknown): void => {
     if (t instanceof CredentialValue) {
       const field = t.path as PartyField;
-      if (
-        t.from === 'other' &&
-        Object.keys(t.transformation).length === 0 &&
-        (field === 'kid' || field === 'iss' || field === 'clientId') &&
-        other?.[field] === client[field]
-      )
-        shared.add(field);
+      if (t.from === 'other') {
+        const same =
+          Object.keys(t.transformation).length === 0 &&
+          (field === 'kid' || field === 'iss' || field === 'clientId') &&
+          other?.[field] === client[field];
+        if (same) shared.add(field);
+        else differs = true;
+      }
       walk(t.transformation.payloadEdited);
     } else if (t instanceof ComposedValue) t.parts.forEach(walk);
     else if (Array.isArray(t)) t.forEach(walk);
     else if (isPlainObject(t)) Object.values(t).forEach(walk);
   };
   walk(template);
-  return [...shared];
+  return differs ? [] : [...shared];
 }
 
+/** Whether the options read `source` anywhere: the valid twin (sent first, as sent), the other client (a second client needed). */
 export function reads(template: unknown, source: 'twin' | 'other'): boolean {
   if (template instanceof CredentialValue)
     return template.from === source || reads(template.transformation.payloadEdited, source);

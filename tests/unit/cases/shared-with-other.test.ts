@@ -28,6 +28,9 @@ test('the other client’s kid or iss, where it is this client’s too', () => {
   assert.deepEqual(sharedWithOther(iss.change, a, { ...b, kid: a.kid }), [], 'the kid is not what this case takes');
   assert.deepEqual(sharedWithOther(tokenIss.change, a, { ...b, iss: a.iss }), ['iss']);
   assert.deepEqual(sharedWithOther(kid.change, a, undefined), []);
+  // Signed with the other client's key: no twin, whatever the kids.
+  const signed = byName(tokenCases, "another client's kid, signed with that client's key");
+  assert.deepEqual(sharedWithOther(signed.change, a, { ...b, kid: a.kid }), []);
   // A value changed from the client's own is never the twin's.
   assert.deepEqual(sharedWithOther(byName(headerCases, 'SCA kid not the registered one').change, a, a), []);
 });

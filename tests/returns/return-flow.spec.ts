@@ -12,6 +12,7 @@ import { creditorPlaceHeld } from '../../checks/iso20022';
 import { payNotifyReturn, returnAfterRejectedCancellation } from '../../arrange/observation-catalogue';
 import {
   endsIn,
+  equals,
   notificationArrived,
   notResolvedAs,
   statusServed,
@@ -39,11 +40,11 @@ test('flow: pay → notify → read incoming → full return → statuses', {
     // The flow goes on to the return whatever shape the read has: only its content check waits for INC-05.
     const incoming = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
     if (incoming)
-      verdicts.require('INC-02', 'the beneficiary sees the amount sent', {
-        ok: JSON.stringify(incoming.intrBkSttlmAmt) === JSON.stringify(paymentAmount(seen.original.message)),
-        expected: JSON.stringify(paymentAmount(seen.original.message)),
-        received: JSON.stringify(incoming.intrBkSttlmAmt) ?? 'nothing (absent)',
-      });
+      verdicts.require(
+        'INC-02',
+        'the beneficiary sees the amount sent',
+        equals(incoming.intrBkSttlmAmt, paymentAmount(seen.original.message)),
+      );
     else
       test.info().annotations.push({
         type: 'note',

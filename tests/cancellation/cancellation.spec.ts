@@ -21,7 +21,6 @@ import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/
 import {
   readCancellation,
   awaitCancellationOf,
-  readCancellationOf,
   requestCancellation,
   unknownPaymentRefusal,
   type Resolution,
@@ -167,7 +166,7 @@ test.describe('cancellation: whose payment', () => {
       'the cancellation of an own payment is accepted',
       acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
     );
-    const mine = await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
+    const mine = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId });
     resolutionServed(verdicts, mine, 'precondition');
     const foreign = await readCancellation(api, mine.id, { client: clients.secondary! });
     verdicts.check(
@@ -298,7 +297,7 @@ test.describe('cancellation: after the payment settled', () => {
       neverServerError(answer.exchange),
     );
     if (is2xx(answer.exchange)) {
-      const resolution = await readCancellationOf(api, {
+      const resolution = await awaitCancellationOf(api, {
         cancellation: answer.paymentsServiceId,
         payment: original!.paymentsServiceId,
       });
@@ -355,7 +354,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
       );
       const resolution = resolutionServed(
         verdicts,
-        await readCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
+        await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
         'precondition',
       );
       verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {

@@ -1,5 +1,5 @@
 import { buildCamt056 } from '../../../messages/camt056';
-import { awaitCancellationOf, readCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
+import { awaitCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
 import type { SequenceSystem } from '../executor';
 import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
 import { refOf, type SequenceModel } from '../model';
@@ -39,7 +39,7 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
       if (unanswered) return real.record(unanswered, answer.exchange);
       if (!is2xx(status)) return;
       if (p.cancellation === 'none') p.cancellation = 'asked';
-      const resolution = await readCancellationOf(
+      const resolution = await awaitCancellationOf(
         api,
         { ...(answer.paymentsServiceId ? { cancellation: answer.paymentsServiceId } : {}), payment: p.id },
         { client },

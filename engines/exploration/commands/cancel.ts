@@ -30,8 +30,9 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
               )
             : undefined;
         if (is2xx(status) && resolution?.outcome !== 'rejected') p.strangerCancelled = true;
+        const resolved = resolution && !is2xx(resolution.exchange) ? 'unserved' : resolution?.outcome;
         return real.record(
-          judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p)), resolution?.outcome),
+          judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p)), resolved),
           answer.exchange,
         );
       }

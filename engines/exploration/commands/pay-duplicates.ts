@@ -7,7 +7,7 @@ import type { SequenceModel } from '../model';
 import { describeStep } from '../steps';
 import { StepCommand, type StepOf } from './step-command';
 
-/** N copies of one new payment at once: one 201, the rest 200 (IDEM-03), never a second payment (IDEM-02). */
+/** N copies of one new payment at once: one 201, the rest 200 (IDEM-03; 409 in flight, then 200), never a second payment (IDEM-02). */
 export class PayDuplicates extends StepCommand<StepOf<'pay duplicates'>> {
   async run(model: SequenceModel, real: SequenceSystem): Promise<void> {
     await real.step(describeStep(this.step), async (api) => {
@@ -21,13 +21,25 @@ export class PayDuplicates extends StepCommand<StepOf<'pay duplicates'>> {
         ),
       );
       model.submitted++;
+      // A copy refused while the first was in flight (409) is sent again once it is done.
+      const again = await Promise.all(
+        answers
+          .filter((a) => a.exchange.response.status === 409)
+          .map((_, i) =>
+            submitPayment(api, message, {
+              client: real.clients.payer,
+              label: `${label}, copy refused in flight, again (${i + 1})`,
+            }),
+          ),
+      );
       real.record(
         judgeDuplicates(
           label,
           answers.map((a) => a.exchange.response.status),
+          again.map((a) => a.exchange.response.status),
         ),
       );
-      const created = answers.filter((a) => a.exchange.response.status === 201);
+      const created = [...answers, ...again].filter((a) => a.exchange.response.status === 201);
       for (const a of created.slice(1))
         if (a.paymentsServiceId) model.created.set(a.paymentsServiceId, paymentIds(message).msgId);
       if (created[0]) model.track(label, message, 1000n, 201, created[0].paymentsServiceId);

@@ -263,7 +263,13 @@ test('reads by others and cancellations', () => {
   assert.equal(judgeStrangerCancellation(settled(), 201, false).ok, false);
   assert.equal(judgeStrangerCancellation(settled(), 202, false, 'rejected').ok, true, 'rejected in its camt.029');
   assert.equal(judgeStrangerCancellation(settled(), 202, false, 'confirmed').ok, false);
-  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'other').ok, false);
+  assert.equal(
+    judgeStrangerCancellation(settled(), 202, false, 'other').rule,
+    'CXL-06',
+    'an undeclared code: the profile’s',
+  );
+  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'unserved').rule, 'CXL-01');
+  assert.equal(judgeStrangerCancellation(settled(), 202, false, 'unserved').ok, false);
   assert.equal(judgeStrangerCancellation(settled(), 404, false).ok, true);
   assert.equal(
     judgeStrangerCancellation(settled(), 201, true).ok,
@@ -300,6 +306,10 @@ test('payments, repeats and duplicates: a used msgId never creates a payment', (
   assert.equal(judgeDuplicates('P3', [201, 200, 200]).ok, true);
   assert.equal(judgeDuplicates('P3', [201, 201, 200]).rule, 'IDEM-02');
   assert.equal(judgeDuplicates('P3', [200, 200, 200]).rule, 'IDEM-03');
+  assert.equal(judgeDuplicates('P3', [201, 409, 200], [200]).ok, true, '409 in flight, then 200');
+  assert.equal(judgeDuplicates('P3', [201, 409, 200]).ok, false, 'a 409 never sent again');
+  assert.equal(judgeDuplicates('P3', [201, 409, 200], [409]).ok, false);
+  assert.equal(judgeDuplicates('P3', [201, 409, 200], [201]).rule, 'IDEM-02', 'sent again, a second payment');
 });
 
 test('XCL-01: another client paying with the same msgId and txId gets a payment of its own', () => {

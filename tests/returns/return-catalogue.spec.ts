@@ -138,10 +138,12 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
             });
             break;
           case 'businessRefusal':
+          case 'either':
             await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
               settle: finalStatusAs(api, returner),
               ...(c.field ? { field: c.field } : {}),
               what: `a return with ${c.name} is refused`,
+              ...(c.outcome === 'either' ? { either: true as const } : {}),
             });
             break;
         }

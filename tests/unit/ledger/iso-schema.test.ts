@@ -12,6 +12,8 @@ import { MARKS_FILE, schemaMarks, tallyCases } from '../../../tools/iso-schema-m
 import { schemaMarkOf } from '../../../ledger/iso-schema';
 import { rules } from '../../../ledger/rules';
 import { pacs008Cases } from '../../../cases/pacs008-cases';
+import { returnCases } from '../../../cases/pacs004-cases';
+import { buildPacs004 } from '../../../messages/pacs004';
 import { applyEdits } from '../../../cases/field-rows';
 import { buildPacs008 } from '../../../messages/pacs008';
 
@@ -48,5 +50,16 @@ test('a pacs.008 case judged either way (a 4xx, or rejected by status) is one IS
     const c = pacs008Cases.find((x) => x.name === name);
     assert.equal(c?.oracle, 'validation', name);
     assert.equal(valid(c!), false, name);
+  }
+});
+
+test('a pacs.004 case judged either way is one ISO’s XSD allows', async () => {
+  const iso = await loadIsoSchemas();
+  const either = returnCases.filter((c) => c.outcome === 'either');
+  assert.ok(either.length >= 20, `${either.length} cases`);
+  for (const c of either) {
+    const twin = buildPacs004({ seed: 'either', original: buildPacs008({ seed: 'either' }), ...(c.twin ?? {}) });
+    const mutant = applyEdits(structuredClone(twin), c.edits ?? [], { twin });
+    assert.ok(iso.validate('pacs.004.001.09', mutant).valid, `${c.name}: ISO's XSD refuses it, so it is a 4xx refusal`);
   }
 });

@@ -46,9 +46,11 @@ export interface CauseStatus {
   scaHd: 'class' | 400 | 401 | 403;
   /**
    * A camt.056 cancelling a payment the caller does not have (never made, or another client's), of
-   * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how).
+   * class notFound: 422 reads it as a business refusal instead (§1 rule 1 says it is refused, not how);
+   * camt029 accepts it and rejects it in its camt.029 (RJCR), the flow table's "camt.029.001.09 for a
+   * rejection", as a service that forwards every cancellation to the scheme's (§1 rules 2 and 4).
    */
-  cancelUnknown: 'class' | 422;
+  cancelUnknown: 'class' | 422 | 'camt029';
   /**
    * A business refusal of a request that conflicts with the state of what it acts on (a second return,
    * a return before settlement or after a refund, refunds past what remains), of class business: 409
@@ -351,7 +353,7 @@ export const dialectChoices: readonly DialectChoice[] = [
   })),
   // A class split by cause, and the OAuth codes' two readings (a JSON dialect: `"causeStatus.scaHd": 400`).
   { field: 'causeStatus.scaHd', values: ['class', 400, 401, 403], default: 'class' },
-  { field: 'causeStatus.cancelUnknown', values: ['class', 422], default: 'class' },
+  { field: 'causeStatus.cancelUnknown', values: ['class', 422, 'camt029'], default: 'class' },
   { field: 'causeStatus.businessState', values: ['class', 409], default: 'class' },
   { field: 'tokenErrorCodes', values: ['generic', 'specific'], default: 'generic' },
 ];
@@ -361,7 +363,8 @@ const choiceByField = new Map(dialectChoices.map((c) => [c.field, c]));
 /** The status of a refusal of `refusal` (and `cause`, when it has one) in `dialect`. */
 export function refusalStatusIn(dialect: Dialect, refusal: RefusalClass, cause?: RefusalCause): number {
   const own = cause ? dialect.causeStatus[cause] : 'class';
-  return own === 'class' ? dialect.refusalStatus[refusal] : own;
+  // camt029 (cancelUnknown) refuses nothing at once: where a refusal is asked of it, its class answers.
+  return typeof own === 'number' ? own : dialect.refusalStatus[refusal];
 }
 
 /**

@@ -351,11 +351,13 @@ const SWITCHES: Readonly<
     seen: 'includes',
     when: (dialect) => dialect['causeStatus.businessState'] !== 'class' && dialect.businessRejection !== 'status',
   },
-  // The class is the reading: the notFound class's status, or 422 read as a business refusal.
+  // The class is the reading: the notFound class's status, or 422 read as a business refusal. Accepted
+  // and rejected in its camt.029, it has no refusal class to learn (the profile keeps either).
   'causeStatus.cancelUnknown': {
     field: 'expectations.cancelUnknownPayment',
     seen: 'only',
     as: (value) => (value === 'class' ? 'notFound' : 'business'),
+    when: (dialect) => dialect['causeStatus.cancelUnknown'] !== 'camt029',
   },
 };
 

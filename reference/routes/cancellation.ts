@@ -15,6 +15,8 @@ import { peekString, prepareSubmission, repeatBody, sendAccepted, validationErro
 import { idempotencyConflict } from './business';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
+/** The reason of a cancellation rejected because the caller has no such payment (causeStatus.cancelUnknown camt029). */
+const NO_SUCH_PAYMENT = 'NO_SUCH_PAYMENT';
 
 function decide(
   ctx: ServiceContext,
@@ -70,8 +72,10 @@ async function requestCancellation(
     }) ?? null;
   if (!target && faults.has('cancel-accepts-foreign-payment'))
     target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
-  // Not found, or a business refusal (causeStatus.cancelUnknown): two readings of the same refusal.
-  if (!target && !faults.has('cancel-accepts-foreign-payment'))
+  // Not found, a business refusal, or accepted and rejected in its camt.029 (causeStatus.cancelUnknown):
+  // three readings of the same refusal.
+  const rejectedLater = dialect.causeStatus.cancelUnknown === 'camt029';
+  if (!target && !faults.has('cancel-accepts-foreign-payment') && !rejectedLater)
     throw new ApiError(
       'notFound',
       { code: 'not_found', message: 'no payment of this client matches orgnlMsgId and orgnlTxId' },
@@ -94,7 +98,7 @@ async function requestCancellation(
     orgnlEndToEndId: fields.orgnlEndToEndId ?? target?.endToEndId ?? '',
     orgnlTxId: fields.orgnlTxId,
     outcome,
-    rejectReason: outcome === 'RJCR' ? BATCH_ALREADY_SENT : null,
+    rejectReason: outcome !== 'RJCR' ? null : target ? BATCH_ALREADY_SENT : NO_SUCH_PAYMENT,
     requestHash: sub.rawHash,
     // §4.4 does not show the answer: the dialect shapes it.
     response:

@@ -563,14 +563,14 @@ test('causeStatus.scaHd splits SCA by cause, tokenErrorCodes names a missing par
   }
 });
 
-test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not have is 404, or 422 (a business refusal)', async () => {
+test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not have is 404, or 422 (a business refusal), or accepted and rejected in its camt.029', async () => {
   assert.ok(
     dialectChoices.some((c) => c.field === 'causeStatus.cancelUnknown'),
     'the dialect matrix varies it',
   );
   assert.throws(
     () => resolveDialect({ 'causeStatus.cancelUnknown': 409 }),
-    /causeStatus\.cancelUnknown must be one of "class", 422/,
+    /causeStatus\.cancelUnknown must be one of "class", 422, "camt029"/,
   );
   const business = await h.client({ dialect: { 'causeStatus.cancelUnknown': 422 } });
   const plain = await h.client();
@@ -584,6 +584,14 @@ test('causeStatus.cancelUnknown: a cancellation of a payment the caller does not
     // Only this cause: an unknown status read stays the class's 404.
     assert.equal((await h.get('pacs002/v12/NOSUCHID', c, t)).status, 404);
   }
+  const later = await h.client({ dialect: { 'causeStatus.cancelUnknown': 'camt029' } });
+  const t = await h.token(later);
+  const accepted = await h.post('camt056/v08', later, t, JSON.stringify(camt056(pacs008())));
+  assert.equal(accepted.status, 201, accepted.text);
+  const read = await h.get(`camt029/v09/${idIn(accepted)}`, later, t);
+  assert.equal(read.status, 200, read.text);
+  assert.match(read.text, /"conf":"RJCR"/);
+  assert.match(read.text, /NO_SUCH_PAYMENT/);
 });
 
 test('onUs: a payment to the payer’s own sort code is its incoming payment, or (notIncoming) nobody’s', async () => {

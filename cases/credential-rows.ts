@@ -278,6 +278,13 @@ export function sharedWithOther(
   return differs ? [] : [...shared];
 }
 
+/** Why a case is not applicable where sharedWithOther names fields; undefined where it names none. */
+export function sameAsTwin(shared: readonly PartyField[]): string | undefined {
+  return shared.length
+    ? `both clients registered the same ${shared.join(' and ')}: the mutant would be the valid twin`
+    : undefined;
+}
+
 /** Whether the options read `source` anywhere: the valid twin (sent first, as sent), the other client (a second client needed). */
 export function reads(template: unknown, source: 'twin' | 'other'): boolean {
   if (template instanceof CredentialValue)

@@ -176,7 +176,7 @@ function contains(received: unknown, expected: unknown): boolean {
         (Object.hasOwn(received, key) && contains((received as Record<string, unknown>)[key], item)),
     );
   }
-  return Object.is(received, expected) || received === expected;
+  return received === expected;
 }
 
 function show(value: unknown): string {

@@ -18,7 +18,7 @@ import {
 } from '../../checks/answers';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../transport/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant } from '../../cases/mutations';
-import { sharedWithOther } from '../../cases/credential-rows';
+import { sameAsTwin, sharedWithOther } from '../../cases/credential-rows';
 import { jwtAttacks, oversizedHeaderToken } from '../../cases/jwt-attacks';
 import { refusedTokenGrantsNothing } from '../../checks/created-nothing';
 
@@ -123,12 +123,10 @@ test.describe('token endpoint: refusals', () => {
       tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'],
       ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
     }, async ({ api, verdicts, clients }) => {
-      const shared = c.needsOtherClient ? sharedWithOther(c.change, clients.primary, clients.secondary) : [];
-      if (shared.length)
-        verdicts.skip({
-          kind: 'not-applicable',
-          why: `both clients registered the same ${shared.join(' and ')}: the mutant would be the valid twin`,
-        });
+      const why = c.needsOtherClient
+        ? sameAsTwin(sharedWithOther(c.change, clients.primary, clients.secondary))
+        : undefined;
+      if (why) verdicts.skip({ kind: 'not-applicable', why });
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
       const mutant = await api.requestToken({

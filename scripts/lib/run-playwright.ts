@@ -58,8 +58,9 @@ export interface SuiteRun {
  * and lets the old one grow 4× before collecting, far more than a worker's live heap needs.
  *  - Workers (through NODE_OPTIONS, which the runner hands them): 1 MB semi-spaces, a 256 MB old
  *    generation, which V8 then grows by a smaller factor.
- *  - The runner: 1 MB semi-spaces on its command line; no heap cap there, because Playwright forks
- *    workers with the runner's command-line flags, which would replace theirs.
+ *  - The runner: the same NODE_OPTIONS, and no V8 flag on its command line (a matrix's semiSpaceMb
+ *    aside): Playwright forks the workers with the runner's command-line flags, which win over
+ *    NODE_OPTIONS, so that a flag the user set there (`--max-semi-space-size=16`) would lose in every process.
  *  - glibc malloc: one arena instead of one per thread, and blocks of 128 KB and more given back to
  *    the system when freed: less resident memory per worker, no slower (other C libraries ignore them).
  * The reference sets its own flags on its command line (runner/projects.ts).
@@ -69,13 +70,17 @@ export interface SuiteRun {
  * the workers' through PAYMENTS_WORKER_NODE_OPTIONS, which the config puts back in NODE_OPTIONS before
  * any worker forks (profile/run-settings.ts).
  */
-const RUNNER_V8_FLAGS = ['--max-semi-space-size=1'];
 const WORKER_V8_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
 /** `options` plus each flag it does not set yet: a flag the user set wins. */
 function withFlags(options: string, flags: readonly string[]): string {
   const missing = flags.filter((flag) => !options.includes(flag.split('=')[0]!));
   return [options, ...missing].filter(Boolean).join(' ');
+}
+
+/** The V8 flags of the runner's command line: a matrix's semi-spaces, else none (see above). */
+export function runnerV8Flags(semiSpaceMb: number | undefined): string[] {
+  return semiSpaceMb ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
 }
 
 export function memoryEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -152,7 +157,7 @@ export async function runPlaywright(
   const child = spawn(
     process.execPath,
     [
-      ...(options.semiSpaceMb ? [`--max-semi-space-size=${options.semiSpaceMb}`] : RUNNER_V8_FLAGS),
+      ...runnerV8Flags(options.semiSpaceMb),
       cli,
       'test',
       ...(options.config ? ['-c', options.config] : []),

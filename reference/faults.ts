@@ -132,6 +132,11 @@ const globalFaultCatalogue = [
   // SCA JWT
   f('sca-optional', 'SCA-01', 'A submission without sca-token is accepted without SCA.'),
   f('sca-skips-signature', 'SCA-02', 'The SCA signature is not verified (alg RS256 still required).'),
+  f(
+    'sca-key-of-any-client',
+    'SCA-02',
+    "The SCA key is the one registered with the JWT's kid by any client, and iss is checked against that client's: another client's whole SCA JWT is accepted.",
+  ),
   f('sca-ignores-kid', 'SCA-03', 'The SCA header kid is not checked.'),
   f('sca-ignores-iss', 'SCA-04', 'The SCA iss is not checked.'),
   f('sca-ignores-exp', 'SCA-05', 'The SCA exp is neither required nor checked.'),

@@ -153,6 +153,13 @@ export class Registry {
     return { ok: true, problems, client };
   }
 
+  /** A client that registered `kid`: `preferred` when it did, else the first found (a fault's lookup, not a hot path). */
+  withKid(kid: unknown, preferred: Client): Client | undefined {
+    if (preferred.kid === kid) return preferred;
+    for (const client of this.clients.values()) if (client.kid === kid) return client;
+    return undefined;
+  }
+
   /** The beneficiary of an incoming payment: the client whose memberId is the creditor agent's mmbId. */
   byMemberId(memberId: string): Client | undefined {
     const clientId = this.members.get(memberId);

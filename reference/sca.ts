@@ -63,13 +63,15 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const jws = parseCompactJws(input.token, { unencodedPayload: attacks.b64 });
   if (!jws) throw fail('sca-token is not a JWS of three Base64url parts');
   const { header, payload } = jws;
-  const check = usableKey(client, faults);
+  // Under sca-key-of-any-client, the key, kid and iss are those of whichever client registered the kid.
+  const owner = faults.has('sca-key-of-any-client') ? (ctx.registry.withKid(header.kid, client) ?? client) : client;
+  const check = usableKey(owner, faults);
   if (check === null) throw fail('the public key registered for this client is unusable');
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
   if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
     throw fail('sca-token typ must be JWT');
-  if (!faults.has('sca-ignores-kid') && header.kid !== client.kid)
+  if (!faults.has('sca-ignores-kid') && header.kid !== owner.kid)
     throw fail('sca-token kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw fail(`sca-token ${crit}`);
@@ -83,7 +85,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
 
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('sca-ignores-iss') && payload.iss !== client.iss)
+  if (!faults.has('sca-ignores-iss') && payload.iss !== owner.iss)
     throw fail('sca-token iss does not match the registered iss');
   const exp = payload.exp;
   if (!faults.has('sca-ignores-exp')) {

@@ -57,9 +57,9 @@ test('flow: pay → notify → read incoming → full return → statuses', {
   );
   creditorPlaceHeld(verdicts, seen.answer.exchange);
   verdicts.check('RTR-01', 'the full return is accepted', acceptedAnswer(seen.answer.exchange));
-  verdicts.checkOrStop(
-    'RTR-35',
-    'the return names its paymentsServiceId',
+  verdicts.require(
+    'RTR-37',
+    'the return’s answer names its paymentsServiceId',
     statusServed(seen.final, seen.answer.exchange),
   );
   verdicts.check('RTR-35', 'the return is accepted', endsIn(seen.final, 'accepted'));
@@ -93,9 +93,9 @@ test('flow: cancel after the batch is sent → rejected → the beneficiary retu
       'a return answering a cancellation request (FOCR, addtlInf, rtrdInstdAmt) is accepted',
       acceptedAnswer(seen.returned.exchange),
     );
-  verdicts.checkOrStop(
-    'RTR-35',
-    'the return names its paymentsServiceId',
+  verdicts.require(
+    'RTR-37',
+    'the return’s answer names its paymentsServiceId',
     statusServed(seen.returnFinal, seen.returned.exchange),
   );
   verdicts.check('RTR-35', 'the return settles accepted', endsIn(seen.returnFinal, 'accepted'));

@@ -11,8 +11,10 @@ import { startRef } from '../support/reference-http';
 
 let ref: ReferenceHandle;
 
+// The service reads a refused body to its end: on a loaded machine a 2 MB body once took longer
+// than the default 10 s a request may take (a 408, ci45). The timeout is not what these tests test.
 before(async () => {
-  ref = await startRef();
+  ref = await startRef({ requestTimeoutMs: 120_000, headersTimeoutMs: 5_000 });
 });
 after(async () => {
   await ref.close();

@@ -117,11 +117,13 @@ test.describe('payment idempotency', () => {
       expected: 'both notifications',
       received: `payment ${seen.firstNotified ? 'notified' : 'not notified'}, sentinel ${seen.sentinelNotified ? 'notified' : 'not notified'}`,
     });
+    // A second payment shows as a notification naming another id. How many notifications one payment
+    // gets (received, then settled; a redelivery) §6 does not show: that count is no second payment.
     const firstId = seen.first.paymentsServiceId;
     const others = seen.received.filter((id) => id !== firstId && id !== seen.sentinel.paymentsServiceId);
-    verdicts.check('IDEM-02', 'the beneficiary is notified once for the payment and of no other payment', {
-      ok: seen.received.filter((id) => id === firstId).length === 1 && others.length === 0,
-      expected: `one notification for ${firstId} and one for the sentinel`,
+    verdicts.check('IDEM-02', 'the beneficiary is notified of no payment but the first and the sentinel', {
+      ok: others.length === 0,
+      expected: `notifications for ${firstId} and for the sentinel only`,
       received: `notifications for ${seen.received.map(String).join(', ')}`,
     });
   });

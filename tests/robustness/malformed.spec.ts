@@ -79,8 +79,11 @@ async function checkUnchanged(
   const sent = paymentTransaction(message);
   verdicts.check(
     'ROB-03',
-    'the beneficiary sees the amount and debtor sent',
-    holds({ amount: seen.intrBkSttlmAmt, debtor: seen.dbtr }, { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr }),
+    'the beneficiary sees the amount and the debtor’s name sent',
+    holds(
+      { amount: seen.intrBkSttlmAmt, debtor: seen.dbtr?.nm },
+      { amount: sent.intrBkSttlmAmt, debtor: sent.dbtr.nm },
+    ),
   );
 }
 

@@ -13,6 +13,7 @@ import { is2xx, is4xx, isServerError } from '../messages/http-status';
 import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
+import { notificationCarries } from '../messages/answers';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf, type Reading } from '../ledger/readings';
 import { scaCheckedOnCancellation } from './refusals';
@@ -217,6 +218,13 @@ interface Final {
   statusClass: StatusClass;
   history: string[];
 }
+
+/** A notification carries the identifier to query its payment (INC-01), wherever its payload puts it. */
+export const carriesId = (body: unknown, id: string | undefined): Expectation => ({
+  ok: id !== undefined && notificationCarries(body, id),
+  expected: `the identifier ${id ?? '(none named)'}`,
+  received: (typeof body === 'string' ? body : (JSON.stringify(body) ?? 'no body')).slice(0, 300),
+});
 
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({

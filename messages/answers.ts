@@ -41,6 +41,22 @@ export function msgIdEchoes(data: Obj | undefined): Partial<Record<MsgIdEchoName
   );
 }
 
+/**
+ * Whether a notification's body carries `id`, the identifier used to query the payment (INC-01). §6
+ * does not show the payload, so anywhere in it: a string at any depth (a link to the payment too), the
+ * text of a body that is not JSON, or the payload of a body that is a compact JWS.
+ */
+export function notificationCarries(body: unknown, id: string): boolean {
+  if (typeof body === 'string') {
+    if (body.includes(id)) return true;
+    const jws = /^[\w-]+\.([\w-]+)\.[\w-]*$/.exec(body.trim());
+    return jws !== null && Buffer.from(jws[1]!, 'base64url').toString('utf8').includes(id);
+  }
+  if (Array.isArray(body)) return body.some((v) => notificationCarries(v, id));
+  const o = obj(body);
+  return o !== undefined && Object.values(o).some((v) => notificationCarries(v, id));
+}
+
 /** The id a submission answer names: documented data.paymentsServiceId, else a declared rename of it. */
 export function idOf(api: IdFields, exchange: Exchange): string | undefined {
   const data = dataOf(exchange);

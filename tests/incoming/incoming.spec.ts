@@ -9,6 +9,7 @@ import { test, takes } from '../../fixtures/test';
 import type { Verdicts } from '../../checks/verdicts';
 import {
   acceptedOrRefused,
+  carriesId,
   equals,
   localDateTime,
   notificationArrived,
@@ -39,9 +40,6 @@ import type { Exchange } from '../../transport/http';
 import { is2xx } from '../../messages/http-status';
 import { incomingTransaction, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
-
-const idOf = (n: ReceivedNotification): unknown =>
-  (n.body as { paymentsServiceId?: unknown } | undefined)?.paymentsServiceId;
 
 /** A pays B and B's notification arrives: observed from the worker's start (arrange/observation-catalogue.ts). */
 async function notified(
@@ -240,7 +238,7 @@ test.describe('incoming payment: notifications', () => {
     verdicts.check(
       'INC-01',
       'the notification carries the identifier to query the payment',
-      equals(idOf(notification), settled.paymentsServiceId),
+      carriesId(notification.body, settled.paymentsServiceId),
     );
   });
 

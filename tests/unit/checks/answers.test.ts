@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { equals, holds } from '../../../checks/answers';
+import { carriesId, equals, holds } from '../../../checks/answers';
 
 test('equals ignores the order of an object’s members, nothing else', () => {
   assert.equal(equals({ ccy: 'GBP', value: 12.5 }, { value: 12.5, ccy: 'GBP' }).ok, true);
@@ -27,4 +27,21 @@ test('holds: every expected member, in any order, members of its own allowed; ar
   assert.equal(holds({ nm: 'Anne Lee', pstlAdr: sent.pstlAdr }, sent).ok, false);
   assert.equal(holds(null, sent).ok, false);
   assert.equal(holds([sent], sent).ok, false);
+});
+
+test('carriesId finds the id wherever a notification puts it: a member at any depth, a link, plain text, a JWS payload', () => {
+  const id = '5f0c6a2e-8b1d-4c3e-9a7f-2d4b6e8c0a11';
+  const jws = (payload: unknown): string =>
+    ['{"alg":"RS256"}', JSON.stringify(payload)].map((p) => Buffer.from(p).toString('base64url')).join('.') + '.sig';
+  for (const body of [
+    { paymentsServiceId: id },
+    { data: { id } },
+    { links: [{ href: `https://bank.example/payments/pacs008/${id}` }] },
+    `payment ${id} received`,
+    jws({ event: 'incoming', resource: id }),
+  ])
+    assert.equal(carriesId(body, id).ok, true, JSON.stringify(body));
+  for (const body of [{ paymentsServiceId: 'another' }, 'payment received', undefined, jws({ id: 'another' })])
+    assert.equal(carriesId(body, id).ok, false, JSON.stringify(body));
+  assert.equal(carriesId({ id }, undefined).ok, false, 'no id named: nothing to carry');
 });

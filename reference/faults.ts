@@ -57,6 +57,11 @@ const globalFaultCatalogue = [
     'An assertion with alg none (any spelling) is accepted without a signature check.',
   ),
   f('token-skips-signature', 'AJWT-02', 'The assertion signature is not verified (alg RS256 still required).'),
+  f(
+    'token-key-of-any-client',
+    'AJWT-02',
+    "The assertion's key is the one registered with its kid by any client, and iss and sub are checked against that client's: another client's whole assertion gets the caller a token.",
+  ),
   f('token-ignores-kid', 'AJWT-03', 'The assertion header kid is not checked.'),
   f('token-ignores-typ', 'AJWT-04', 'The assertion header typ is not checked.'),
   f('token-ignores-iss', 'AJWT-05', 'The assertion iss is not checked.'),

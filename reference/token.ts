@@ -123,15 +123,17 @@ function verifyAssertion(
   remoteKeys: RemoteKeys,
 ): void {
   const { header, payload } = jws;
-  const check = usableKey(client, faults);
+  // Under token-key-of-any-client, the key, kid, iss and sub are those of whichever client registered the kid.
+  const owner = faults.has('token-key-of-any-client') ? (ctx.registry.withKid(header.kid, client) ?? client) : client;
+  const check = usableKey(owner, faults);
   // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
-  if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${client.key.detail}`);
+  if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${owner.key.detail}`);
   const attacks = assertionAttackFaults(faults);
   const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
   if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
     throw invalidGrant('assertion typ must be JWT');
-  if (!faults.has('token-ignores-kid') && header.kid !== client.kid)
+  if (!faults.has('token-ignores-kid') && header.kid !== owner.kid)
     throw invalidGrant('assertion kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw invalidGrant(`assertion ${crit}`);
@@ -141,9 +143,9 @@ function verifyAssertion(
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('token-ignores-iss') && payload.iss !== client.iss)
+  if (!faults.has('token-ignores-iss') && payload.iss !== owner.iss)
     throw invalidGrant('assertion iss does not match the registered iss');
-  if (!faults.has('token-ignores-sub') && payload.sub !== client.clientId)
+  if (!faults.has('token-ignores-sub') && payload.sub !== owner.clientId)
     throw invalidGrant('assertion sub must be the client id');
   const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {

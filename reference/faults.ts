@@ -453,6 +453,11 @@ const globalFaultCatalogue = [
   f('refund-by-any-institution', 'RFD-08', 'Any institution, not only the beneficiary’s, may refund a known payment.'),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
+  f(
+    'refund-accepts-negative',
+    'RFD-10',
+    'A refund of a negative amount is accepted (and counted against what is left to refund).',
+  ),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
   f(
     'refund-accepts-any-root',

@@ -52,7 +52,10 @@ export function validatePacs007(
     { ccy: 'GBP', positive: true },
     false,
   );
-  const refundCents = c.amount(tx, 'rvsdIntrBkSttlmAmt', `${T}.rvsdIntrBkSttlmAmt`, { ccy: 'GBP', positive: true });
+  const refundCents = c.amount(tx, 'rvsdIntrBkSttlmAmt', `${T}.rvsdIntrBkSttlmAmt`, {
+    ccy: 'GBP',
+    positive: !faults.has('refund-accepts-negative'),
+  });
   const reasons = c.array(tx, 'rvslRsnInf', `${T}.rvslRsnInf`, false);
   reasons?.forEach((item, i) => {
     const p = `${T}.rvslRsnInf[${i}]`;

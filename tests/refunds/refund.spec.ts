@@ -152,6 +152,35 @@ test.describe('refund (pacs.007): one refund', () => {
     });
   });
 
+  test('a refund of a negative amount is refused', { tag: ['@RFD-10'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
+    const refunder = beneficiaryOf(clients);
+    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
+    const twin = await refund(
+      api,
+      refunder,
+      twinOriginal!,
+      seed,
+      undefined,
+      'valid twin: refund part of another payment',
+    );
+    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
+    // No reading takes less than nothing as part of the amount, and ISO 20022's XSD allows no
+    // negative amount: a 4xx, as every value the schema refuses.
+    const message = buildPacs007({ seed, original: original!.message, amount: -1 });
+    const answer = await submitRefund(api, message, {
+      client: refunder,
+      label: 'refund a negative amount (-1.00)',
+      sentAs: 'mutant',
+    });
+    verdicts.check('RFD-10', 'a refund of a negative amount is refused', refusedAnswer(answer.exchange));
+  });
+
   test('a refund repeating a used msgId is idempotent (200, same refund)', {
     tag: ['@RFD-06', '@RFD-01'],
     ...ONE,

@@ -29,6 +29,8 @@ import {
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
 import type { Api } from '../../client/api';
+import type { Clients } from '../../client/target';
+import type { TakeSettled } from '../../arrange/pool';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../messages/pacs007';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
@@ -66,6 +68,25 @@ function refundAccepted(
 /** A refund twin: a refusal blocks the test, as refundAccepted says. */
 const twinOf = (verdicts: Verdicts) => ({ rule: 'RFD-01', refusalBlockedBy: verdicts.originalAssumption ?? 'RFD-07' });
 
+/**
+ * Two settled payments to the beneficiary's institution: the first refunded in part, the valid twin
+ * that must be accepted; the second left for the test's one mutation.
+ */
+async function afterRefundTwin(
+  api: Api,
+  verdicts: Verdicts,
+  clients: Clients,
+  seed: string,
+  settledOriginals: TakeSettled,
+  label: string,
+): Promise<{ refunder: ClientIdentity; original: SettledPayment }> {
+  const refunder = beneficiaryOf(clients);
+  const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
+  const twin = await refund(api, refunder, twinOriginal!, seed, undefined, label);
+  twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
+  return { refunder, original: original! };
+}
+
 const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 
@@ -97,21 +118,18 @@ test.describe('refund (pacs.007): one refund', () => {
     seed,
     settledOriginals,
   }) => {
-    const refunder = beneficiaryOf(clients);
-    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const twin = await refund(
+    const { original } = await afterRefundTwin(
       api,
-      refunder,
-      twinOriginal!,
+      verdicts,
+      clients,
       seed,
-      undefined,
+      settledOriginals,
       'valid twin: the merchant’s institution refunds part',
     );
-    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
     const { answer } = await refund(
       api,
       clients.primary,
-      original!,
+      original,
       seed,
       undefined,
       'mutant: the payer’s institution tries to refund it',
@@ -126,23 +144,20 @@ test.describe('refund (pacs.007): one refund', () => {
     tag: ['@RFD-02'],
     ...TWO,
   }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const refunder = beneficiaryOf(clients);
-    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const twin = await refund(
+    const { refunder, original } = await afterRefundTwin(
       api,
-      refunder,
-      twinOriginal!,
+      verdicts,
+      clients,
       seed,
-      undefined,
+      settledOriginals,
       'valid twin: refund part of another payment',
     );
-    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
     const { answer } = await refund(
       api,
       refunder,
-      original!,
+      original,
       seed,
-      original!.amount.value,
+      original.amount.value,
       'refund the full amount in one go',
     );
     await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, {
@@ -159,20 +174,17 @@ test.describe('refund (pacs.007): one refund', () => {
     seed,
     settledOriginals,
   }) => {
-    const refunder = beneficiaryOf(clients);
-    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
-    const twin = await refund(
+    const { refunder, original } = await afterRefundTwin(
       api,
-      refunder,
-      twinOriginal!,
+      verdicts,
+      clients,
       seed,
-      undefined,
+      settledOriginals,
       'valid twin: refund part of another payment',
     );
-    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
     // No reading takes less than nothing as part of the amount, and ISO 20022's XSD allows no
     // negative amount: a 4xx, as every value the schema refuses.
-    const message = buildPacs007({ seed, original: original!.message, amount: -1 });
+    const message = buildPacs007({ seed, original: original.message, amount: -1 });
     const answer = await submitRefund(api, message, {
       client: refunder,
       label: 'refund a negative amount (-1.00)',

@@ -70,16 +70,20 @@ test('id-reused-after-final: once, a new payment is given the id of the clientâ€
 test('refund-race-overrun: two refunds within 50 ms together exceed the original; apart, the second is refused', async () => {
   const payer = await newParty(ref, 'payer');
   const beneficiary = await newParty(ref, 'beneficiary', { faults: ['refund-race-overrun'] });
-  const together = paymentTo(beneficiary, 100);
-  await paySettled(ref, payer, together);
-  const both = await Promise.all([
-    post(ref, beneficiary, PATHS.refund, refundOf(together, 60)),
-    post(ref, beneficiary, PATHS.refund, refundOf(together, 60)),
-  ]);
-  assert.deepEqual(
-    both.map((a) => a.status),
-    [201, 201],
-  );
+  // Two refunds sent at once reach the service within its 50 ms window on a quiet machine; beside
+  // other work (ci46, load 10 on 2 cores) a pair once did not. Up to five pairs, each on a payment
+  // of its own: the fault shows once the timing holds.
+  let statuses: number[] = [];
+  for (let pair = 0; pair < 5 && statuses.join() !== '201,201'; pair++) {
+    const together = paymentTo(beneficiary, 100);
+    await paySettled(ref, payer, together);
+    const both = await Promise.all([
+      post(ref, beneficiary, PATHS.refund, refundOf(together, 60)),
+      post(ref, beneficiary, PATHS.refund, refundOf(together, 60)),
+    ]);
+    statuses = both.map((a) => a.status);
+  }
+  assert.deepEqual(statuses, [201, 201]);
   const apart = paymentTo(beneficiary, 100);
   await paySettled(ref, payer, apart);
   assert.equal((await post(ref, beneficiary, PATHS.refund, refundOf(apart, 60))).status, 201);

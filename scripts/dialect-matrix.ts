@@ -12,7 +12,7 @@
  *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked);
  *            with --discovered-report, the discovered profile instead, assumptions reported: each
  *            discovered profile in both modes, where a report run's notes are discovery's misses too;
- *            with --report-every N, only dialects 1, 1+N, 1+2N… (npm test's 2: half the lane's CPU).
+ *            with --report-every N, only dialects 1, 1+N, 1+2N… (npm test's 3).
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { readReportFile, type ReportTest, flattenReport } from '../record/playwright-report';
 import { runPaths } from '../record/run-folder';
 import { cliMain } from './lib/cli';
+import { rmSync } from 'node:fs';
 import { runPlaywright } from './lib/run-playwright';
 import { conformance } from './conformance';
 import type { ExplorationSummary } from '../engines/exploration/report';
@@ -134,6 +135,12 @@ export async function exploreCommand(options: ExploreOptions): Promise<boolean> 
   }
   const report = readReportFile(runPaths(runDir).jsonReport);
   console.log(formatExplorations(explorationsOf(report ? flattenReport(report) : [])));
+  // --no-report without PAYMENTS_RUN_DIR runs in a scratch folder (runPlaywright): kept, and named,
+  // only when something failed; npm test's exploration step left one in the temp folder per run.
+  if (!options.report && !process.env.PAYMENTS_RUN_DIR) {
+    if (ok) rmSync(runDir, { recursive: true, force: true });
+    else console.log(`run folder: ${runDir}`);
+  }
   return ok;
 }
 

@@ -135,9 +135,9 @@ export async function exploreCommand(options: ExploreOptions): Promise<boolean> 
   }
   const report = readReportFile(runPaths(runDir).jsonReport);
   console.log(formatExplorations(explorationsOf(report ? flattenReport(report) : [])));
-  // --no-report without PAYMENTS_RUN_DIR runs in a scratch folder (runPlaywright): kept, and named,
-  // only when something failed; npm test's exploration step left one in the temp folder per run.
-  if (!options.report && !process.env.PAYMENTS_RUN_DIR) {
+  // --no-report runs in a scratch folder (runPlaywright, no PAYMENTS_RUN_DIR given): kept, and
+  // named, only when something failed; npm test's exploration step left one in the temp folder per run.
+  if (!options.report) {
     if (ok) rmSync(runDir, { recursive: true, force: true });
     else console.log(`run folder: ${runDir}`);
   }

@@ -226,6 +226,20 @@ export const carriesId = (body: unknown, id: string | undefined): Expectation =>
   received: (typeof body === 'string' ? body : (JSON.stringify(body) ?? 'no body')).slice(0, 300),
 });
 
+/**
+ * The beneficiary is notified of no payment but those named (IDEM-02): a second payment shows as a
+ * notification naming another id. How many notifications one payment gets (received, then settled; a
+ * redelivery) §6 does not show, so no count is judged.
+ */
+export function notifiesOnly(bodies: readonly unknown[], ids: readonly string[]): Expectation {
+  const others = bodies.filter((body) => !ids.some((id) => notificationCarries(body, id)));
+  return {
+    ok: others.length === 0,
+    expected: `notifications naming ${ids.join(' or ')} only`,
+    received: `${others.length} naming neither: ${others.map((b) => JSON.stringify(b)).join(', ')}`.slice(0, 600),
+  };
+}
+
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
   ok: read !== undefined,

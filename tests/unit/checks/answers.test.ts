@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carriesId, equals, holds } from '../../../checks/answers';
+import { carriesId, equals, holds, notifiesOnly } from '../../../checks/answers';
 
 test('equals ignores the order of an object’s members, nothing else', () => {
   assert.equal(equals({ ccy: 'GBP', value: 12.5 }, { value: 12.5, ccy: 'GBP' }).ok, true);
@@ -44,4 +44,14 @@ test('carriesId finds the id wherever a notification puts it: a member at any de
   for (const body of [{ paymentsServiceId: 'another' }, 'payment received', undefined, jws({ id: 'another' })])
     assert.equal(carriesId(body, id).ok, false, JSON.stringify(body));
   assert.equal(carriesId({ id }, undefined).ok, false, 'no id named: nothing to carry');
+});
+
+test('notifiesOnly: any number of notifications of the payments named, none of another', () => {
+  const [first, sentinel] = ['pay-1', 'pay-2'];
+  const received = [{ paymentsServiceId: first, sts: 'RCVD' }, { data: { id: first } }, `settled ${sentinel}`];
+  assert.equal(notifiesOnly(received, [first, sentinel]).ok, true, 'a payment notified twice is one payment');
+  assert.equal(notifiesOnly([], [first, sentinel]).ok, true);
+  const second = notifiesOnly([...received, { paymentsServiceId: 'pay-3' }], [first, sentinel]);
+  assert.equal(second.ok, false, 'a notification naming a third payment');
+  assert.match(second.received ?? '', /1 naming neither: .*pay-3/);
 });

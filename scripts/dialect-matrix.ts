@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N]`
+ * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -12,7 +12,8 @@
  *            nothing documented fails (unmet assumptions are annotations, gated tests are blocked);
  *            with --discovered-report, the discovered profile instead, assumptions reported: each
  *            discovered profile in both modes, where a report run's notes are discovery's misses too;
- *            with --report-every N, only dialects 1, 1+N, 1+2N… (npm test's 3).
+ *            with --report-every N, only dialects 1, 1+N, 1+2N…; with --report-values, only the few
+ *            dialects that together hold every value of every dialect field (npm test's choice).
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
@@ -25,7 +26,7 @@ import { setJsonValue } from '../messages/json-edit';
 import { shareClientKeys } from '../transport/keys';
 import { flattenReport, readReportFile, reportErrors, type ReportTest } from '../record/playwright-report';
 import { runPaths } from '../record/run-folder';
-import { pairwiseCover, uncoveredPairs, type Factor, type Level, type Row } from './lib/covering-array';
+import { pairwiseCover, uncoveredPairs, valueCover, type Factor, type Level, type Row } from './lib/covering-array';
 import { startReferenceProcess } from './lib/reference-process';
 import { runPlaywright } from './lib/run-playwright';
 import { cliMain } from './lib/cli';
@@ -40,7 +41,7 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N]';
+  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]';
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -64,6 +65,8 @@ interface Options {
   discoveredReport: boolean;
   /** The report lane runs for dialects 1, 1+N, 1+2N… (1: every dialect). */
   reportEvery: number;
+  /** The report lane runs for the few dialects that together hold every value of every field (scripts/lib/covering-array.ts valueCover). */
+  reportValues: boolean;
   outDir: string;
 }
 
@@ -78,6 +81,7 @@ export function parseDialectArgs(argv: string[]): Options {
       'write-cover': { type: 'boolean', default: false },
       'discovered-report': { type: 'boolean', default: false },
       'report-every': { type: 'string', default: '1' },
+      'report-values': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
     },
     strict: true,
@@ -92,6 +96,8 @@ export function parseDialectArgs(argv: string[]): Options {
   const reportEvery = Number(values['report-every']);
   if (!Number.isInteger(reportEvery) || reportEvery < 1)
     throw new Error(`--report-every takes a whole number of 1 or more\n${USAGE}`);
+  if (values['report-values'] && values['report-every'] !== '1')
+    throw new Error(`--report-every and --report-values each choose the report lane's dialects: give one\n${USAGE}`);
   // Three workers more than cores: a worker waiting for a settlement leaves its core to another
   // project, and while npm test's other lane waits (the kill matrix) or is done, the matrix's projects
   // keep both cores busy.
@@ -103,6 +109,7 @@ export function parseDialectArgs(argv: string[]): Options {
     writeCover: values['write-cover']!,
     discoveredReport: values['discovered-report']!,
     reportEvery,
+    reportValues: values['report-values']!,
     outDir: values.out!,
   };
 }
@@ -484,7 +491,16 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     // its last projects alone, their workers mostly waiting on settlements. The report projects go
     // first: in npm test's runs nearly every one took longer than its dialect's enforce project (766
     // against 449 test-seconds over the 18), so the shorter enforce projects end the run.
-    const reported = (d: MatrixDialect): boolean => (d.number - 1) % options.reportEvery === 0;
+    const valueRows = options.reportValues ? new Set(valueCover(factors, cover.rows).map((i) => i + 1)) : undefined;
+    const reported = (d: MatrixDialect): boolean =>
+      valueRows ? valueRows.has(d.number) : (d.number - 1) % options.reportEvery === 0;
+    if (valueRows) {
+      const cover = `${[...valueRows].join(', ')}, which together hold every value of every dialect field`;
+      const here = dialects.filter(reported).map((d) => d.number);
+      console.log(
+        `report lane: dialects ${here.length === valueRows.size ? cover : `${here.join(', ') || 'none'} of ${cover}`}`,
+      );
+    }
     const projectNames = [
       ...dialects.filter(reported).map((d) => `${d.name}-report`),
       ...dialects.map((d) => `${d.name}-enforce`),
@@ -531,7 +547,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     console.log(`\n  dialect      enforce (discovered profile)         ${reportOf.padEnd(37)}test time`);
     for (const r of rows)
       console.log(
-        `  ${r.dialect.name}   ${line(r.enforce)}   ${reported(r.dialect) ? line(r.report) : 'not run (--report-every)'.padEnd(34)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
+        `  ${r.dialect.name}   ${line(r.enforce)}   ${reported(r.dialect) ? line(r.report) : `not run (${options.reportValues ? '--report-values' : '--report-every'})`.padEnd(34)}   ${((r.enforce.testMs + r.report.testMs) / 1000).toFixed(0).padStart(4)} s`,
       );
     // What the runs found of the assumptions: on the discovered profile (enforce) every one should hold.
     console.log('\n  assumptions not met (tests, by rule), and tests blocked by an assumption:');

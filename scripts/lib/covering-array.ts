@@ -241,3 +241,26 @@ export function uncoveredPairs(factors: readonly Factor[], rows: readonly Row[])
   }
   return out;
 }
+
+/**
+ * A few rows that together hold every value of every factor (a 1-wise cover drawn from `rows`), as
+ * row indexes in ascending order: greedy, each pick the row holding the most values not yet held
+ * (the first such row on a tie). Throws when `rows` leave a value out.
+ */
+export function valueCover(factors: readonly Factor[], rows: readonly Row[]): number[] {
+  const held = (row: Row): string[] => factors.map((f) => `${f.name}=${row[f.name]}`);
+  const left = new Set(factors.flatMap((f) => f.values.map((v) => `${f.name}=${v}`)));
+  const chosen: number[] = [];
+  while (left.size) {
+    let best = -1;
+    let gain = 0;
+    rows.forEach((row, i) => {
+      const g = held(row).filter((v) => left.has(v)).length;
+      if (g > gain) [best, gain] = [i, g];
+    });
+    if (best < 0) throw new Error(`no row holds ${[...left][0]}`);
+    chosen.push(best);
+    for (const v of held(rows[best]!)) left.delete(v);
+  }
+  return chosen.sort((a, b) => a - b);
+}

@@ -1,7 +1,7 @@
 /** scripts/lib/covering-array.ts: every pair covered, few rows, defaults where nothing is needed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pairwiseCover, uncoveredPairs, type Factor } from '../../../scripts/lib/covering-array';
+import { pairwiseCover, uncoveredPairs, valueCover, type Factor } from '../../../scripts/lib/covering-array';
 
 const factor = (name: string, ...values: (string | number)[]): Factor => ({ name, values });
 
@@ -48,6 +48,21 @@ test('the dialect-shaped factors: every pair of values in some row, in at most 1
     assert.deepEqual(Object.keys(row).sort(), dialectShaped.map((f) => f.name).sort(), 'every row names every factor');
   // Deterministic: the matrix names its dialects by row number.
   assert.deepEqual(pairwiseCover(dialectShaped), rows);
+});
+
+test('valueCover: a few rows of a cover that hold every value of every factor', () => {
+  const rows = pairwiseCover(dialectShaped);
+  const picked = valueCover(dialectShaped, rows);
+  for (const f of dialectShaped)
+    for (const v of f.values)
+      assert.ok(
+        picked.some((i) => rows[i]![f.name] === v),
+        `${f.name}=${v} is in a picked row`,
+      );
+  assert.ok(picked.length >= 4 && picked.length < rows.length, `${picked.length} of ${rows.length} rows`);
+  assert.deepEqual(picked, [...picked].sort((a, b) => a - b), 'in row order');
+  assert.deepEqual(valueCover([factor('a', 0, 1)], [{ a: 1 }, { a: 0 }, { a: 1 }]), [0, 1]);
+  assert.throws(() => valueCover([factor('a', 0, 1)], [{ a: 0 }]), /no row holds a=1/);
 });
 
 test('small cases reach the optimum', () => {

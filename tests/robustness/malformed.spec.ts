@@ -9,7 +9,7 @@
 import { test } from '../../fixtures/test';
 import { RawBody, type Api } from '../../client/api';
 import { OVERSIZED_MIN_BYTES, robustnessCases, type RobustnessCase } from '../../cases/robustness-cases';
-import { judgeUnusualBody, rulesOfCase } from '../../checks/robustness-oracle';
+import { judgeUnusualBody, rulesOfCase, titleOfCase } from '../../checks/robustness-oracle';
 import { firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import type { Exchange } from '../../transport/http';
 import { beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
@@ -108,7 +108,7 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
 
 test.describe('robustness: unusual submissions', { tag: '@op:submitPayment' }, () => {
   for (const c of robustnessCases) {
-    test(`${c.kind === 'extra' ? 'never a 5xx' : 'refuses'}: ${c.name}`, {
+    test(titleOfCase(c), {
       tag: rulesOfCase(c).map((r) => `@${r}`),
     }, async ({ api, verdicts, clients, seed }) => {
       await runCase(c, api, verdicts, clients, seed);

@@ -19,7 +19,23 @@ export type Vocabulary = Pick<Expectations, 'statusCodes'>;
 
 /** ISO 20022 ExternalPaymentTransactionStatus1Code, grouped by what they mean for a payer. */
 const ISO_CLASSES: Record<StatusClass, readonly string[]> = {
-  pending: ['PEND', 'PDNG', 'ACSP', 'ACTC', 'ACCP', 'ACWC', 'ACWP', 'RCVD', 'PART', 'PATC', 'ACFC', 'ACIS', 'PRES'],
+  // ACPD, AcceptedClearingProcessed: handed to and accepted by the clearing system, not yet settled.
+  pending: [
+    'PEND',
+    'PDNG',
+    'ACSP',
+    'ACTC',
+    'ACCP',
+    'ACWC',
+    'ACWP',
+    'RCVD',
+    'PART',
+    'PATC',
+    'ACFC',
+    'ACIS',
+    'PRES',
+    'ACPD',
+  ],
   accepted: ['ACCC', 'ACSC'],
   rejected: ['RJCT', 'RJTC', 'BLCK'],
   // ACCR, AcceptedCancellationRequest: what a pacs.002 may say of a payment whose cancellation went through.

@@ -265,6 +265,11 @@ const globalFaultCatalogue = [
   ),
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f(
+    'repeat-before-authentication',
+    'AT-01',
+    'A repeated msgId is answered 200 from the idempotency record before the access token and the sca-token are checked: a repeat with neither gets the original.',
+  ),
+  f(
     'idempotency-creates-second-payment',
     'IDEM-02',
     'A repeat answers 200 with the original body but silently creates and settles a second payment.',

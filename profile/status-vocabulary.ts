@@ -2,9 +2,9 @@
  * Which class an ISO 20022 txSts belongs to, and which codes are final for a target: the one place
  * that reads the profile's status lists (a run-wide history checker reads finality here too).
  *
- * The spec documents two final codes, ACCC (accepted) and RJTC (rejected), and says "other ISO status
- * codes may appear" and "Transitions: not shown" (§3). So only ACCC and RJTC are final by rule: a
- * change after either is a violation. Every other code is final or interim as the target uses it
+ * The spec documents two final codes, ACCC (accepted) and RJTC (rejected; RJCT in ISO's spelling),
+ * and says "other ISO status codes may appear" and "Transitions: not shown" (§3). So only ACCC and
+ * RJTC (RJCT) are final by rule: a change after either is a violation. Every other code is final or interim as the target uses it
  * (ACSC is "settlement completed" in ISO's table, yet a target may pass through it on its way to
  * ACCC): a code the profile lists as pending is interim for that target, whatever ISO's table says;
  * a code the profile lists in a final class is final by the profile's reading (an assumption); a code
@@ -42,10 +42,18 @@ const ISO_CLASSES: Record<StatusClass, readonly string[]> = {
   cancelled: ['CANC', 'ACCR'],
 };
 
-/** The codes §3 documents as final, with their class: nothing a target chooses makes them interim. */
-export const DOCUMENTED_FINAL_CODES: Readonly<Record<string, StatusClass>> = { ACCC: 'accepted', RJTC: 'rejected' };
+/**
+ * The codes §3 documents as final, with their class: nothing a target chooses makes them interim.
+ * RJCT is ISO's own spelling of the rejection §3 writes RJTC (txSts is "an ISO status code", and
+ * ExternalPaymentTransactionStatus1Code has RJCT, not RJTC; the service behind the spec answers RJCT).
+ */
+export const DOCUMENTED_FINAL_CODES: Readonly<Record<string, StatusClass>> = {
+  ACCC: 'accepted',
+  RJTC: 'rejected',
+  RJCT: 'rejected',
+};
 
-/** ACCC or RJTC: a change after it is a violation, never a lesson. */
+/** ACCC, RJTC or RJCT: a change after it is a violation, never a lesson. */
 export const isDocumentedFinal = (code: string | undefined): boolean =>
   code !== undefined && Object.hasOwn(DOCUMENTED_FINAL_CODES, code);
 

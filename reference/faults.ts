@@ -309,6 +309,7 @@ const globalFaultCatalogue = [
   f('status-accepted-as-acsp', 'STS-08', 'An accepted payment is reported as ACSP, never ACCC.'),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
+  f('rejection-reads-accepted', 'STS-10', 'A rejected payment reads as accepted on later reads.'),
   // Faults only the run's history sees: each acts some time after what it breaks, so no single test's
   // requests reveal it (the delay is the fault's own, or REF_FAULT_LATER_MS for every one of them).
   h(

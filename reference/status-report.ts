@@ -28,6 +28,8 @@ export function txStatus(
   const phase = transfer.phase;
   const final = phase === 'accepted' || phase === 'rejected' || phase === 'cancelled';
   if (final && faults.has('status-regresses') && ++transfer.finalReads > 1) return interim;
+  if (phase === 'rejected' && faults.has('rejection-reads-accepted') && ++transfer.finalReads > 1)
+    return dialect.acceptedStatus;
   if (final) transfer.finalReadAtMs ??= nowMs;
   if (final && faults.has('status-reverts-later') && nowMs - transfer.finalReadAtMs! >= revertAfterMs) return interim;
   switch (phase) {

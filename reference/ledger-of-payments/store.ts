@@ -47,7 +47,7 @@ export interface Transfer {
   refundedPounds: number;
   /** For returns and refunds: the payment they refer to, when known. */
   original: Transfer | null;
-  /** Reads of a final status so far (status-regresses fault). */
+  /** Reads of a final status so far (status-regresses and rejection-reads-accepted faults). */
   finalReads: number;
   /** When a read first found it final (status-reverts-later fault; where a settling code's time starts). */
   finalReadAtMs: number | null;

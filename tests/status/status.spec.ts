@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
-import { firstStatusEntry, readStatus } from '../../client/flows/payment';
+import { firstStatusEntry, readStatus, type FinalStatus } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import {
   paymentToAcceptance,
   paymentToFinalForRereads,
   paymentToRejection,
+  paymentToRejectionForRereads,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
 import type { Api } from '../../client/api';
@@ -75,6 +76,24 @@ async function checkReport(
     expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
     received: String(entry?.txSts),
   });
+}
+
+/**
+ * STS-10 on reads after a final status: four at once, and one later, as a client polling would read
+ * it (at least two of the profile's longest polling intervals after the final status was answered).
+ * §3's final codes never change; a change after any other code is a lesson about the target (STS-14).
+ */
+async function checkRereads(api: Api, verdicts: Verdicts, id: string, final: FinalStatus): Promise<void> {
+  const later: string[] = [];
+  const reread = async (label: string): Promise<void> => {
+    later.push((await readStatus(api, id, { label })).txSts ?? '(none)');
+  };
+  for (let i = 0; i < 4; i++) await reread(`read ${i + 1} after the final status`);
+  const answeredAt = Date.parse(final.last.startedAt) + final.last.durationMs;
+  const laterAt = answeredAt + 2 * api.profile.polling.maxIntervalMs;
+  if (laterAt > Date.now()) await sleep(laterAt - Date.now());
+  await reread('read 5, two polling intervals after the final status');
+  checkMonotonic(verdicts, api, [...final.history, ...later]);
 }
 
 test.describe('payment status report', () => {
@@ -178,19 +197,20 @@ test.describe('payment status lifecycle', () => {
     const { submission, final } = await observe(paymentToFinalForRereads);
     verdicts.require('P8-01', 'the payment is created', hasStatus(submission.exchange, [201]));
     verdicts.require('STS-08', 'the payment reaches a final status', statusServed(final, submission.exchange));
-    const later: string[] = [];
-    const reread = async (label: string): Promise<void> => {
-      later.push((await readStatus(api, submission.paymentsServiceId!, { label })).txSts ?? '(none)');
-    };
-    for (let i = 0; i < 4; i++) await reread(`read ${i + 1} after the final status`);
-    // The last read comes later, as a client polling would read it: at least two of the profile's
-    // longest polling intervals after the final status was answered, not within the same moment.
-    const answeredAt = Date.parse(final!.last.startedAt) + final!.last.durationMs;
-    const laterAt = answeredAt + 2 * api.profile.polling.maxIntervalMs;
-    if (laterAt > Date.now()) await sleep(laterAt - Date.now());
-    await reread('read 5, two polling intervals after the final status');
-    // §3's final codes never change; a change after any other code is a lesson about the target (STS-14).
-    checkMonotonic(verdicts, api, [...final!.history, ...later]);
+    await checkRereads(api, verdicts, submission.paymentsServiceId!, final!);
+  });
+
+  test('a rejected payment’s final status never changes on later reads', {
+    tag: ['@STS-10'],
+    ...takes({ observation: paymentToRejectionForRereads }),
+  }, async ({ api, verdicts, profile, observe }) => {
+    if (!profile.expectations.rejectTrigger)
+      verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
+    const { submission, final } = (await observe(paymentToRejectionForRereads))!;
+    verdicts.require('P8-01', 'the payment is created', hasStatus(submission.exchange, [201]));
+    verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
+    verdicts.require('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
+    await checkRereads(api, verdicts, submission.paymentsServiceId!, final!);
   });
 });
 

@@ -29,7 +29,8 @@ test('finality: §3’s codes by rule, the profile’s lists (pending first), th
   assert.equal(finalityOf('ACCC', local), 'documented');
   assert.equal(finalityOf('RJTC', local), 'documented');
   assert.equal(finalityOf('ACCC', lists(['ACCC'])), 'documented', 'a profile never makes ACCC interim');
-  assert.equal(finalityOf('RJCT', local), 'declared');
+  assert.equal(finalityOf('RJCT', local), 'documented', 'ISO’s spelling of §3’s RJTC');
+  assert.equal(finalityOf('CANC', local), 'declared');
   assert.equal(finalityOf('ACSC', local), 'iso', 'unlisted: final in ISO’s table, until seen followed');
   assert.equal(finalityOf('ACSC', learned), 'interim');
   assert.equal(finalityOf('ACSC', lists(['ACSC'], ['ACCC', 'ACSC'])), 'interim', 'listed as pending wins');
@@ -47,12 +48,13 @@ test('finality: §3’s codes by rule, the profile’s lists (pending first), th
   assert.equal(isDocumentedFinal('ACSC'), false);
 });
 
-test('a change after ACCC or RJTC is a violation; after any other final code, a lesson; after an interim one, nothing', () => {
+test('a change after ACCC or RJTC (RJCT) is a violation; after any other final code, a lesson; after an interim one, nothing', () => {
   assert.equal(statusChange('ACCC', 'PEND', local), 'violation');
   assert.equal(statusChange('ACCC', 'ACSC', local), 'violation');
   assert.equal(statusChange('RJTC', 'RJCT', local), 'violation');
   assert.equal(statusChange('ACSC', 'ACCC', local), 'lesson');
-  assert.equal(statusChange('RJCT', 'ACCC', local), 'lesson');
+  assert.equal(statusChange('RJCT', 'ACCC', local), 'violation', 'a rejection, in ISO’s spelling, later accepted');
+  assert.equal(statusChange('CANC', 'ACCC', local), 'lesson');
   assert.equal(statusChange('ACSC', 'ACCC', learned), 'none');
   assert.equal(statusChange('ACCC', 'ACCC', local), 'none');
   assert.equal(statusChange('PEND', 'ACCC', local), 'none');

@@ -40,7 +40,11 @@ test('finality: §3’s codes by rule, the profile’s lists (pending first), th
   assert.equal(classifyStatus('ACSC', local), 'accepted');
   assert.equal(classifyStatus('ACSC', learned), 'pending');
   assert.equal(classifyStatus('ACCR', local), 'cancelled', 'ISO’s AcceptedCancellationRequest: a cancelled payment');
-  assert.equal(classifyStatus('ACPD', local), 'pending', 'ISO’s AcceptedClearingProcessed: handed to clearing, not settled');
+  assert.equal(
+    classifyStatus('ACPD', local),
+    'pending',
+    'ISO’s AcceptedClearingProcessed: handed to clearing, not settled',
+  );
   assert.equal(classifyStatus('ACCC', lists(['ACCC'])), 'accepted');
   assert.equal(classifyStatus('constructor', local), undefined);
   assert.equal(isFinalStatus('ACSC', local), true);

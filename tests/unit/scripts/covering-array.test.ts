@@ -60,7 +60,11 @@ test('valueCover: a few rows of a cover that hold every value of every factor', 
         `${f.name}=${v} is in a picked row`,
       );
   assert.ok(picked.length >= 4 && picked.length < rows.length, `${picked.length} of ${rows.length} rows`);
-  assert.deepEqual(picked, [...picked].sort((a, b) => a - b), 'in row order');
+  assert.deepEqual(
+    picked,
+    [...picked].sort((a, b) => a - b),
+    'in row order',
+  );
   assert.deepEqual(valueCover([factor('a', 0, 1)], [{ a: 1 }, { a: 0 }, { a: 1 }]), [0, 1]);
   assert.throws(() => valueCover([factor('a', 0, 1)], [{ a: 0 }]), /no row holds a=1/);
 });

@@ -315,7 +315,13 @@ test('payments, repeats and duplicates: a used msgId never creates a payment', (
 test('XCL-01: another client paying with the same msgId and txId gets a payment of its own', () => {
   assert.equal(judgeShadow(settled(), 201, 'id-shadow').ok, true);
   assert.equal(judgeShadow(settled(), 200, 'id-P0').ok, false);
-  assert.equal(judgeShadow(settled(), 400, undefined).ok, false);
+  assert.equal(
+    judgeShadow(settled(), 409, undefined).ok,
+    true,
+    'a msgId unique across clients: refused, nothing leaked',
+  );
+  assert.equal(judgeShadow(settled(), 500, undefined).ok, false);
+  assert.equal(judgeShadow(settled(), 200, undefined).ok, false, 'a repeat of another client’s payment');
 });
 
 test('IDEM-02 on notifications: one naming a payment nobody created, with a msgId already paid, is a second payment', () => {

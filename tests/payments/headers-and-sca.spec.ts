@@ -129,7 +129,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       clients,
       settledOriginals,
     }) => {
-      const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals });
+      const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals, amount: r.amount });
       const exchange = await send('submit payment (pacs.008)', undefined, (compact) => {
         const bytes = r.apply(compact);
         verdicts.checkOrStop('SCA-09', 'the re-serialisation changes the bytes', { ok: bytes !== compact });
@@ -145,7 +145,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       clients,
       settledOriginals,
     }) => {
-      const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals });
+      const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals, amount: r.amount });
       payment.acceptTwin(verdicts, await send('valid twin'));
       const exchange = await send(
         `mutant: ${r.name}, hd of the original bytes`,

@@ -370,6 +370,11 @@ const globalFaultCatalogue = [
     'CXL-03',
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',
   ),
+  f(
+    'cancel-settled-pending-then-confirmed',
+    'CXL-03',
+    'The cancellation of a settled payment reads PDCR (pending) on its first camt.029 read, then CNCL (confirmed).',
+  ),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
   f(
     'camt029-readable-by-any-client',

@@ -69,6 +69,8 @@ export interface Cancellation {
   orgnlEndToEndId: string;
   orgnlTxId: string;
   outcome: 'CNCL' | 'RJCR';
+  /** Reads still to answer PDCR before the outcome (cancel-settled-pending-then-confirmed fault). */
+  pendingReads?: number;
   rejectReason: string | null;
   requestHash: string;
   response: Record<string, unknown>;

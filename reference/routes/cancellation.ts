@@ -83,7 +83,10 @@ async function requestCancellation(
       'cancelUnknown',
     );
 
-  const outcome = target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
+  // cancel-settled-pending-then-confirmed: the defect answers the first read of a settled payment's
+  // cancellation PDCR (pending), then confirms it (CNCL) although its batch was long sent.
+  const pendingThenConfirmed = faults.has('cancel-settled-pending-then-confirmed') && target?.phase === 'accepted';
+  const outcome = pendingThenConfirmed ? 'CNCL' : target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
   const id = ctx.store.newId(dialect.paymentsServiceIdFormat);
   const cancellation: Cancellation = {
     id,
@@ -98,6 +101,7 @@ async function requestCancellation(
     orgnlEndToEndId: fields.orgnlEndToEndId ?? target?.endToEndId ?? '',
     orgnlTxId: fields.orgnlTxId,
     outcome,
+    ...(pendingThenConfirmed ? { pendingReads: 1 } : {}),
     rejectReason: outcome !== 'RJCR' ? null : target ? BATCH_ALREADY_SENT : NO_SUCH_PAYMENT,
     requestHash: sub.rawHash,
     // §4.4 does not show the answer: the dialect shapes it.
@@ -167,7 +171,12 @@ async function readResolution(
   const cancellation = ctx.store.getCancellation(req.params.id);
   if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client')))
     throw errorsOf.notFound('unknown cancellation');
-  return reply.code(200).send(resolution(cancellation, dialect.resolutionRoot, faults));
+  const body = resolution(cancellation, dialect.resolutionRoot, faults);
+  if (cancellation.pendingReads) {
+    cancellation.pendingReads--;
+    (body[dialect.resolutionRoot] as { sts: { conf: string } }).sts.conf = 'PDCR';
+  }
+  return reply.code(200).send(body);
 }
 
 export function registerCancellationRoutes(app: FastifyInstance, ctx: ServiceContext): void {

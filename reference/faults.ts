@@ -581,6 +581,12 @@ export const perOperationFaults = [
   ...perOp('sca-allows-nonce-reuse', 'SCA-11', POST_OPS, 'A reused SCA nonce is accepted.'),
   ...perOp('malformed-json-500', 'ROB-01', POST_OPS, 'A body that is not valid JSON crashes the handler (500).'),
   ...perOp('deep-nesting-500', 'ROB-03', POST_OPS, 'A body nested deeper than 64 levels overflows the handler (500).'),
+  ...perOp(
+    'repeat-before-authentication',
+    'AT-01',
+    POST_OPS,
+    'A repeat of a used idempotency key (msgId; a camt.056’s assgnmt.id) is answered 200 from its record before the access token and the sca-token are checked.',
+  ),
 ];
 
 /** Every fault (also GET /_admin/faults): the global ones, then the per-operation ones. */

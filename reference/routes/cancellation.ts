@@ -11,7 +11,14 @@ import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-pa
 import { authenticate, checkAccept, headerValue } from '../headers';
 import { ApiError, errorsOf } from '../errors';
 import { validateCamt056 } from '../validate/camt056';
-import { peekString, prepareSubmission, repeatBody, sendAccepted, validationError } from './submit';
+import {
+  peekString,
+  prepareSubmission,
+  repeatBeforeAuthentication,
+  repeatBody,
+  sendAccepted,
+  validationError,
+} from './submit';
 import { idempotencyConflict } from './business';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
@@ -41,6 +48,11 @@ async function requestCancellation(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
+  const early = repeatBeforeAuthentication(ctx, req, (client, body) => {
+    const assignmentId = peekString(body, client.dialect.cancellationRequestRoot, 'assgnmt', 'id');
+    return assignmentId ? ctx.store.findCancellation(client.clientId, assignmentId) : undefined;
+  });
+  if (early) return reply.code(200).send(early);
   // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one,
   // and then check a token sent all the same (verifiedWhenPresent) or not at all (notRequired).
   const sub = prepareSubmission(ctx, req, (caller) => {

@@ -8,13 +8,13 @@ import {
   namedFaults,
   peekString,
   prepareSubmission,
+  repeatBeforeAuthentication,
   repeatBody,
   routeGone,
   validationError,
   type Submission,
 } from './submit';
 import { businessOutcome, idempotencyConflict } from './business';
-import { namedClient } from '../request-scope';
 import { lateFaultMs } from '../config';
 
 export const PACS008_NAME = 'pacs.008.001.08';
@@ -75,26 +75,11 @@ function createPayment(
   return transfer;
 }
 
-/**
- * repeat-before-authentication: the defect answers a repeat from its idempotency record before it
- * checks the access token and the sca-token, so a repeat with neither still gets the original's 200.
- */
-function repeatBeforeAuthentication(ctx: ServiceContext, req: FastifyRequest): Record<string, unknown> | undefined {
-  const client = namedClient(ctx, req);
-  if (!client?.faults.has('repeat-before-authentication') || !Buffer.isBuffer(req.body)) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(req.body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const msgId = peekString(body, PACS008_ROOT, 'grpHdr', 'msgId');
-  const found = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
-  return found ? (repeatBody(client.dialect, found.response) ?? {}) : undefined;
-}
-
 async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const early = repeatBeforeAuthentication(ctx, req);
+  const early = repeatBeforeAuthentication(ctx, req, (client, body) => {
+    const msgId = peekString(body, PACS008_ROOT, 'grpHdr', 'msgId');
+    return msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
+  });
   if (early) return reply.code(200).send(early);
   const sub = prepareSubmission(ctx, req);
   const { client, faults } = sub.caller;

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { validatePacs007 } from '../validate/pacs007';
 import { isObject } from '../validate/check';
-import { peekString, prepareSubmission, sendAccepted, validationError } from './submit';
+import { peekString, prepareSubmission, repeatBeforeAuthentication, sendAccepted, validationError } from './submit';
 import {
   businessOutcome,
   businessReasons,
@@ -18,6 +18,11 @@ import {
 export const PACS007_NAME = 'pacs.007.001.08';
 
 async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const early = repeatBeforeAuthentication(ctx, req, (client, body) => {
+    const msgId = peekString(body, client.dialect.refundRoot, 'grpHdr', 'msgId');
+    return msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
+  });
+  if (early) return reply.code(200).send(early);
   const sub = prepareSubmission(ctx, req);
   const { client, faults } = sub.caller;
   // The root this caller's dialect accepts; the spec does not name pacs.007's root, and a dialect may

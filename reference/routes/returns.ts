@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { PACS004_NAME, PACS004_ROOT, validatePacs004 } from '../validate/pacs004';
-import { peekString, prepareSubmission, sendAccepted, validationError } from './submit';
+import { peekString, prepareSubmission, repeatBeforeAuthentication, sendAccepted, validationError } from './submit';
 import {
   businessOutcome,
   businessReasons,
@@ -15,6 +15,11 @@ import {
 } from './business';
 
 async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const early = repeatBeforeAuthentication(ctx, req, (client, body) => {
+    const msgId = peekString(body, PACS004_ROOT, 'grpHdr', 'msgId');
+    return msgId ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;
+  });
+  if (early) return reply.code(200).send(early);
   const sub = prepareSubmission(ctx, req, (caller) => caller.faults.has('return-without-sca'));
   const { client, faults } = sub.caller;
   const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');

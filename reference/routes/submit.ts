@@ -5,13 +5,14 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
-import type { FaultSet } from '../faults';
+import { type FaultSet, faultsFor } from '../faults';
 import { type Caller, authenticate, checkAccept, headerValue, requireJsonContentType } from '../headers';
 import { parseJsonBody } from '../body';
 import { sha256Base64, verifySca } from '../sca';
 import { ApiError, errorsOf, type FieldError } from '../errors';
 import { isObject, type Json } from '../validate/check';
 import { namedClient, operationOf } from '../request-scope';
+import type { Client } from '../registry';
 import { remoteKeysOf } from '../remote-keys';
 import type { Dialect } from '../dialects';
 import { isoErrors } from '../iso-schema';
@@ -52,6 +53,30 @@ export function prepareSubmission(
     );
   if (caller.dialect.isoValidation === 'xsd') refuseUnlessIsoValid(req, body);
   return { caller, raw, text, rawHash, body, nowMs };
+}
+
+/**
+ * repeat-before-authentication (and per operation): the defect answers a repeat from its idempotency
+ * record before it checks the access token and the sca-token, so a repeat with neither still gets the
+ * original's answer. `lookup` finds the record of the body's idempotency key for the client the
+ * request names; undefined: no repeat, or no defect, and the route goes on as it should.
+ */
+export function repeatBeforeAuthentication(
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  lookup: (client: Client, body: unknown) => { response: Record<string, unknown> } | undefined,
+): Record<string, unknown> | undefined {
+  const client = namedClient(ctx, req);
+  if (!client || !faultsFor(client.faults, operationOf(req)).has('repeat-before-authentication')) return undefined;
+  if (!Buffer.isBuffer(req.body)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const found = lookup(client, body);
+  return found ? (repeatBody(client.dialect, found.response) ?? {}) : undefined;
 }
 
 /**

@@ -8,13 +8,14 @@
  */
 import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
+import { caseOverrides, OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
 import {
   acceptedScaVariants,
   caseTitle,
   documentedRules,
   headerCases,
   onePerRule,
+  repeatHeaderCases,
   sendsScaToken,
 } from '../../cases/sca-cases';
 import { jwtAttacks } from '../../cases/jwt-attacks';
@@ -99,6 +100,43 @@ for (const driver of drivers) {
           );
         },
       );
+    }
+  });
+}
+
+// A repeat of a used idempotency key (a msgId; a camt.056's assgnmt.id) is a request like any other:
+// the first request, the same bytes again with every header valid, then once more with one credential
+// broken. POST pacs008's own are in tests/payments/headers-and-sca.spec.ts.
+for (const driver of drivers.filter(submitting)) {
+  test.describe(`${driver.op}: a repeat`, () => {
+    if (driver.op !== 'submitPayment') {
+      for (const c of repeatHeaderCases) {
+        const sca = documentedRules(c).some((rule) => rule.startsWith('SCA-'));
+        test(
+          on(driver, `refuses: a repeat of a used idempotency key with ${c.name}`),
+          details(driver, [...c.rules, ...refusalAssumptions()]),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            if (sca) verdicts.scaGoverns(driver.op, sendsScaToken(c));
+            const ctx = { api, verdicts, clients, seed, settledOriginals };
+            const send = await driver.prepare(ctx);
+            let sent: string | Uint8Array | undefined;
+            driver.acceptTwin(verdicts, await send('first request', undefined, (valid) => (sent = valid)));
+            const twin = await send('valid twin: the same request again, every header valid', undefined, () => sent!);
+            driver.acceptTwin(verdicts, twin);
+            const mutant = await send(
+              `mutant: the same request again, ${c.name}`,
+              await caseOverrides(driver, c, ctx, twin),
+              () => sent!,
+            );
+            for (const rule of documentedRules(c))
+              verdicts.check(
+                rule,
+                `a repeat on ${driver.op} is refused: ${c.name}`,
+                sca ? scaRefusedOn(driver.op, mutant, c.refusal) : refusedAs(mutant, c.refusal),
+              );
+          },
+        );
+      }
     }
   });
 }

@@ -84,7 +84,8 @@ type Probe =
   | 'otherHd'
   | 'reusedNonce'
   | 'malformedJson'
-  | 'deepNesting';
+  | 'deepNesting'
+  | 'repeatNoBearer';
 
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
@@ -99,6 +100,7 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'sca-allows-nonce-reuse': 'reusedNonce',
   'malformed-json-500': 'malformedJson',
   'deep-nesting-500': 'deepNesting',
+  'repeat-before-authentication': 'repeatNoBearer',
 };
 
 /** The robustness families: the fault turns a refusal into a 500, so the outcome is read from the status class. */
@@ -149,6 +151,12 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
       : probe === 'deepNesting'
         ? `${valid.slice(0, -1)},"x":${'['.repeat(100)}${']'.repeat(100)}}`
         : valid;
+  if (probe === 'repeatNoBearer') {
+    // The same body twice: every header valid (a new resource), then without Authorization (a repeat).
+    const first = await h.post(path, e.c, e.token, body);
+    assert.ok(first.status < 300, `first request on ${op}: ${first.status} ${first.text}`);
+    headers.authorization = null;
+  }
   const header = { alg: 'RS256', typ: 'JWT', kid: e.c.kid };
   if (probe === 'textPlain') headers['content-type'] = 'text/plain';
   if (probe === 'noSca') headers['sca-token'] = null;
@@ -205,7 +213,8 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
       `${base}: one rule, the global fault's`,
     );
   }
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4);
+  // + 4: repeat-before-authentication on each POST.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

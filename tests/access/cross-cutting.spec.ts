@@ -8,7 +8,7 @@
  */
 import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
-import { caseOverrides, OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
+import { OPERATION_DRIVERS, repeatThenMutant, twinThenMutant, type OperationDriver } from '../../arrange/operations';
 import {
   acceptedScaVariants,
   caseTitle,
@@ -117,17 +117,7 @@ for (const driver of drivers.filter(submitting)) {
           details(driver, [...c.rules, ...refusalAssumptions()]),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
             if (sca) verdicts.scaGoverns(driver.op, sendsScaToken(c));
-            const ctx = { api, verdicts, clients, seed, settledOriginals };
-            const send = await driver.prepare(ctx);
-            let sent: string | Uint8Array | undefined;
-            driver.acceptTwin(verdicts, await send('first request', undefined, (valid) => (sent = valid)));
-            const twin = await send('valid twin: the same request again, every header valid', undefined, () => sent!);
-            driver.acceptTwin(verdicts, twin);
-            const mutant = await send(
-              `mutant: the same request again, ${c.name}`,
-              await caseOverrides(driver, c, ctx, twin),
-              () => sent!,
-            );
+            const { mutant } = await repeatThenMutant(driver, c, { api, verdicts, clients, seed, settledOriginals });
             for (const rule of documentedRules(c))
               verdicts.check(
                 rule,

@@ -20,7 +20,7 @@ import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { tokenExpiry } from '../../arrange/observation-catalogue';
 import { reserialisedMutant } from '../../cases/mutations';
 import { answeredAsRead, hasStatus } from '../../checks/answers';
-import { caseOverrides, mutantThenTwin, OPERATION_DRIVERS, twinThenMutant } from '../../arrange/operations';
+import { mutantThenTwin, OPERATION_DRIVERS, repeatThenMutant, twinThenMutant } from '../../arrange/operations';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 import { createdNothingUnderMsgId } from '../../checks/created-nothing';
 
@@ -79,24 +79,14 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
   });
 });
 
-// A repeat of a used msgId is a payments request like any other: its valid twin is the same repeat
-// with every header valid (200), then the same bytes once more with one credential broken.
+// A repeat of a used msgId is a payments request like any other (arrange/operations.ts repeatThenMutant);
+// the other submitting operations' are in tests/access/cross-cutting.spec.ts.
 test.describe('payment headers and SCA: a repeat of a used msgId', { tag: '@op:submitPayment' }, () => {
   for (const c of repeatHeaderCases) {
     test(`refuses: a repeat of a used msgId with ${c.name}`, {
-      tag: [...c.rules, 'IDEM-01', ...refusalAssumptions()].map((r) => `@${r}`),
+      tag: [...c.rules, ...refusalAssumptions()].map((r) => `@${r}`),
     }, async ({ api, verdicts, seed, clients, settledOriginals }) => {
-      const ctx = { api, verdicts, seed, clients, settledOriginals };
-      const send = await payment.prepare(ctx);
-      let sent: string | Uint8Array | undefined;
-      payment.acceptTwin(verdicts, await send('first submission', undefined, (valid) => (sent = valid)));
-      const twin = await send('valid twin: the same message again, every header valid', undefined, () => sent!);
-      verdicts.require('IDEM-01', 'the valid repeat gets 200 (or the case proves nothing)', hasStatus(twin, [200]));
-      const mutant = await send(
-        `mutant: the same message again, ${c.name}`,
-        await caseOverrides(payment, c, ctx, twin),
-        () => sent!,
-      );
+      const { mutant } = await repeatThenMutant(payment, c, { api, verdicts, seed, clients, settledOriginals });
       for (const rule of documentedRules(c))
         verdicts.check(rule, `a repeat of a used msgId is refused: ${c.name}`, refusedAs(mutant, c.refusal));
     });

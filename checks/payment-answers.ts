@@ -129,6 +129,39 @@ export interface BusinessRefusalOptions {
   either?: true;
 }
 
+/** A pacs.008 field case (cases/pacs008-cases.ts), as its judge reads it. */
+export interface FieldCase {
+  name: string;
+  rules: readonly string[];
+  field: string;
+  oracle: 'validation' | 'business' | 'either';
+}
+
+/**
+ * A field case's mutant refused as its oracle says, under each of its rules: a 4xx for a schema row;
+ * for an amount or currency row a business refusal, a 4xx or a 2xx whose pacs.002 ends rejected;
+ * either class for a value ISO allows and only the spec excludes.
+ */
+export async function fieldCaseRefused(
+  api: AnswerContext,
+  verdicts: Verdicts,
+  c: FieldCase,
+  mutant: Exchange,
+  settle: BusinessRefusalOptions['settle'],
+): Promise<void> {
+  const what = `a submission with ${c.name} is refused`;
+  for (const rule of c.rules) {
+    if (c.oracle === 'validation') verdicts.check(rule, what, refusedAs(mutant, 'validation', { field: c.field }));
+    else
+      await expectBusinessRefusal(api, verdicts, rule, mutant, {
+        field: c.field,
+        settle,
+        what,
+        ...(c.oracle === 'either' ? { either: true as const } : {}),
+      });
+  }
+}
+
 /**
  * A business-rule refusal may come two ways (the spec shows neither for this case): a 4xx at
  * submission, or 2xx and then a pacs.002 that ends rejected (§7: "rejection ... reported in txSts").

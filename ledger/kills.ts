@@ -26,9 +26,9 @@ export interface Fault {
 /** The annotation naming the fault a test of a batch ran against (fixtures/options.ts): the matrix reads its kills by it. */
 export const FAULT_ANNOTATION = 'fault';
 
-/** The one operation a per-operation fault (`base@operation`) breaks; undefined for any other. */
+/** The one operation a per-operation or per-version fault (`base@operation`, `base@operation:version`) breaks; undefined for any other. */
 export function faultOperation(name: string): Operation | undefined {
-  const op = name.split('@')[1];
+  const op = name.split('@')[1]?.split(':')[0];
   return op && isOperation(op) ? op : undefined;
 }
 

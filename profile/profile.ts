@@ -242,6 +242,14 @@ export function listProfileNames(dir = environmentsDir): string[] {
     .sort();
 }
 
+/**
+ * The path versions of an operation after its first (the default every test uses): §9 gives POST
+ * pacs008 and GET pacs002 two each, and each is the same operation (§4.2, §4.3).
+ */
+export function furtherVersions(profile: Profile, op: OperationName): readonly string[] {
+  return profile.operations[op]?.versions.slice(1) ?? [];
+}
+
 /** The URL path of an operation for one version, e.g. /payments/pacs008/v10. */
 export function operationPath(profile: Profile, op: OperationName, version?: string, id?: string): string {
   const operation = profile.operations[op];

@@ -5,9 +5,13 @@
  *
  * Per-operation faults: a rule that governs several operations (bearer token, X-Client-Id, Accept,
  * Content-Type, SCA) also has one fault per operation, named `<base>@<operation>` and generated from
- * the table `perOperation` below. A route declares its operation; `faultsFor(set, op)` gives the set
- * that route checks, in which `base` is on when `base` or `base@op` is in the caller's set. The checks
- * themselves stay `faults.has(base)`.
+ * the table `perOperation` below. A route declares its operation; `faultsFor(set, op, version)` gives the
+ * set that route checks, in which `base` is on when `base`, `base@op` or `base@op:version` is in the
+ * caller's set. The checks themselves stay `faults.has(base)`.
+ *
+ * Per-version faults (`base@op:version`, the table `perVersionFaults`): one operation has several path
+ * versions (§4.2 "In the flow description the same operation is named POST /pacs008/v08"; §4.3 GET
+ * pacs002/v10), and a server may forget a check on one route of the operation only.
  */
 export interface FaultInfo {
   name: string;
@@ -322,6 +326,11 @@ const globalFaultCatalogue = [
   f('status-cross-client-readable', 'STS-13', 'Any client can read any payment’s status.'),
   // Versions
   f('pacs008-v08-missing', 'VER-01', 'POST pacs008/v08 answers 404.'),
+  f(
+    'pacs008-v08-stores-nothing',
+    'VER-01',
+    'POST pacs008/v08 answers 201 with a fresh paymentsServiceId but stores nothing: the id reads as unknown.',
+  ),
   f('pacs002-v10-missing', 'VER-02', 'GET pacs002/v10 answers 404.'),
   // Robustness
   f('robustness-proto-500', 'ROB-01', 'A body with a __proto__ key crashes the handler (500).'),
@@ -589,8 +598,61 @@ export const perOperationFaults = [
   ),
 ];
 
-/** Every fault (also GET /_admin/faults): the global ones, then the per-operation ones. */
-export const faultCatalogue = [...globalFaultCatalogue, ...perOperationFaults];
+const perVersion = <B extends string, O extends Operation, V extends string>(
+  base: B,
+  rule: string,
+  op: O,
+  version: V,
+  what: string,
+) => ({
+  name: `${base}@${op}:${version}` as `${B}@${O}:${V}`,
+  rule,
+  description: `${what} Only on ${operationLabel[op]} at ${version}, the flow description's path; its other path versions check it.`,
+});
+
+/** The flow description's versions of the two operations §9 gives two versions each. */
+export const perVersionFaults = [
+  perVersion(
+    'bearer-optional',
+    'AT-01',
+    'submitPayment',
+    'v08',
+    'A request without Authorization is served as the X-Client-Id client.',
+  ),
+  perVersion(
+    'bearer-optional',
+    'AT-01',
+    'paymentStatus',
+    'v10',
+    'A request without Authorization is served as the X-Client-Id client.',
+  ),
+  perVersion('sca-optional', 'SCA-01', 'submitPayment', 'v08', 'A request without sca-token is accepted without SCA.'),
+  perVersion(
+    'sca-hd-unchecked',
+    'SCA-09',
+    'submitPayment',
+    'v08',
+    'The SCA hd claim is required but never compared with the body.',
+  ),
+  perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  perVersion(
+    'idempotent-repeat-201',
+    'IDEM-01',
+    'submitPayment',
+    'v08',
+    'A repeated msgId is answered 201 (with the original body).',
+  ),
+  perVersion(
+    'status-cross-client-readable',
+    'STS-13',
+    'paymentStatus',
+    'v10',
+    'Any client can read any payment’s status.',
+  ),
+];
+
+/** Every fault (also GET /_admin/faults): the global ones, then the per-operation and per-version ones. */
+export const faultCatalogue = [...globalFaultCatalogue, ...perOperationFaults, ...perVersionFaults];
 
 export type FaultName = (typeof faultCatalogue)[number]['name'];
 export type FaultSet = ReadonlySet<FaultName>;
@@ -613,21 +675,22 @@ export function parseFaultList(list: readonly string[]): FaultName[] {
   return out;
 }
 
-/** Per fault set (sets are built once per client), the set each operation checks. */
-const byOperation = new WeakMap<FaultSet, Map<Operation, FaultSet>>();
+/** Per fault set (sets are built once per client), the set each operation (at each path version) checks. */
+const byOperation = new WeakMap<FaultSet, Map<string, FaultSet>>();
 
-/** The faults a route handling `op` checks: the set itself plus `base` for every `base@op` in it. */
-export function faultsFor(set: FaultSet, op: Operation): FaultSet {
+export function faultsFor(set: FaultSet, op: Operation, version?: string): FaultSet {
   let cache = byOperation.get(set);
   if (!cache) byOperation.set(set, (cache = new Map()));
-  let out = cache.get(op);
+  const key = version ? `${op}:${version}` : op;
+  let out = cache.get(key);
   if (!out) {
-    const suffix = `@${op}`;
-    const bases = [...set]
-      .filter((name) => name.endsWith(suffix))
-      .map((name) => name.slice(0, -suffix.length) as FaultName);
+    const suffixes = [`@${op}`, ...(version ? [`@${op}:${version}`] : [])];
+    const bases = [...set].flatMap((name) => {
+      const suffix = suffixes.find((s) => name.endsWith(s));
+      return suffix ? [name.slice(0, -suffix.length) as FaultName] : [];
+    });
     out = bases.length === 0 ? set : new Set<FaultName>([...set, ...bases]);
-    cache.set(op, out);
+    cache.set(key, out);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import type { Dialect } from './dialects';
 import { type FaultSet, type Operation, faultsFor } from './faults';
 import type { Client } from './registry';
 import { ApiError, errorsOf } from './errors';
-import { setRequestScope } from './request-scope';
+import { pathVersionOf, setRequestScope } from './request-scope';
 
 export interface Caller {
   client: Client;
@@ -17,10 +17,19 @@ export interface Caller {
   /** The client's dialect: every answer to this request follows it. */
   dialect: Dialect;
   op: Operation;
+  /** The route's path version (§9), undefined on the token endpoint. */
+  version: string | undefined;
 }
 
 function callerOf(req: FastifyRequest, client: Client, op: Operation): Caller {
-  const caller: Caller = { client, faults: faultsFor(client.faults, op), dialect: client.dialect, op };
+  const version = pathVersionOf(req);
+  const caller: Caller = {
+    client,
+    faults: faultsFor(client.faults, op, version),
+    dialect: client.dialect,
+    op,
+    version,
+  };
   setRequestScope(req, caller);
   return caller;
 }
@@ -38,7 +47,7 @@ export function authenticate(ctx: ServiceContext, req: FastifyRequest, op: Opera
   const xClientId = header(req, 'x-client-id');
   const named = xClientId ? ctx.registry.get(xClientId) : undefined;
   // Before the token is known, faults come from the client the request names (or the global set).
-  const preFaults = faultsFor(named?.faults ?? ctx.globalFaults, op);
+  const preFaults = faultsFor(named?.faults ?? ctx.globalFaults, op, pathVersionOf(req));
   const authorization = header(req, 'authorization');
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
 

@@ -31,6 +31,14 @@ const routeOperations: Readonly<Record<string, Operation>> = {
   '/payments/pacs007/v08': 'refund',
 };
 
+/**
+ * The path version of a payments route (`/payments/pacs008/v08` → `v08`): one operation has several
+ * (§9), and a per-version fault (`base@op:version`) acts on one of them only.
+ */
+export function pathVersionOf(req: FastifyRequest): string | undefined {
+  return /^\/payments\/[a-z0-9]+\/(v\d+)/.exec(req.routeOptions.url ?? '')?.[1];
+}
+
 export function operationOf(req: FastifyRequest): Operation {
   const route = req.routeOptions.url ?? '';
   const op = Object.hasOwn(routeOperations, route) ? routeOperations[route] : undefined;

@@ -70,6 +70,8 @@ function createPayment(
     uetr: fields.uetr || null,
     pendingRejection,
   });
+  // pacs008-v08-stores-nothing: the defect answers the flow description's path without booking.
+  if (faults.has('pacs008-v08-stores-nothing') && sub.caller.version === 'v08') return transfer;
   ctx.store.add(transfer, index);
   ctx.lifecycle.enqueue(transfer);
   return transfer;

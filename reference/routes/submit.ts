@@ -11,7 +11,7 @@ import { parseJsonBody } from '../body';
 import { sha256Base64, verifySca } from '../sca';
 import { ApiError, errorsOf, type FieldError } from '../errors';
 import { isObject, type Json } from '../validate/check';
-import { namedClient, operationOf } from '../request-scope';
+import { namedClient, operationOf, pathVersionOf } from '../request-scope';
 import type { Client } from '../registry';
 import { remoteKeysOf } from '../remote-keys';
 import type { Dialect } from '../dialects';
@@ -67,7 +67,8 @@ export function repeatBeforeAuthentication(
   lookup: (client: Client, body: unknown) => { response: Record<string, unknown> } | undefined,
 ): Record<string, unknown> | undefined {
   const client = namedClient(ctx, req);
-  if (!client || !faultsFor(client.faults, operationOf(req)).has('repeat-before-authentication')) return undefined;
+  if (!client || !faultsFor(client.faults, operationOf(req), pathVersionOf(req)).has('repeat-before-authentication'))
+    return undefined;
   if (!Buffer.isBuffer(req.body)) return undefined;
   let body: unknown;
   try {

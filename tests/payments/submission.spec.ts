@@ -23,6 +23,7 @@ import {
   equals,
 } from '../../checks/answers';
 import { RawBody, type Api } from '../../client/api';
+import type { Exchange } from '../../transport/http';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Expectations } from '../../profile/profile';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
@@ -35,7 +36,7 @@ async function checkCreated(
   rule: string,
   version?: string,
   members = true,
-): Promise<void> {
+): Promise<{ message: Pacs008Message; exchange: Exchange }> {
   const message = buildPacs008({ seed });
   const { exchange } = await submitPayment(api, message, version ? { version } : {});
   verdicts.checkOrStop(
@@ -50,12 +51,13 @@ async function checkCreated(
     expected: '{"data":{…}}',
     ...answered(exchange),
   });
-  if (!members) return;
+  if (!members) return { message, exchange };
   const id = data?.paymentsServiceId;
   verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', nonEmptyString(id));
   echoesMsgId(verdicts, api, exchange, paymentIds(message).msgId, { rule: 'P8-03' });
   verdicts.check('P8-04', 'data.status is PENDING on submission', equals(data?.status, 'PENDING'));
   verdicts.check('P8-05', 'data.creationDateTime is a date-time without zone', localDateTime(data?.creationDateTime));
+  return { message, exchange };
 }
 
 test.describe('payment submission: valid message', () => {
@@ -119,8 +121,26 @@ test.describe('payment submission: valid message', () => {
     profile,
   }) => {
     for (const version of profile.operations.submitPayment.versions) {
-      await test.step(`pacs008 ${version}`, () =>
-        checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version, false));
+      await test.step(`pacs008 ${version}`, async () => {
+        const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version, false);
+        // Accepted is made: the id the answer gives reads back as the payment, whichever version made it.
+        const read = await readStatus(api, requireId(api, verdicts, exchange), {
+          label: `read the status of the payment made on pacs008 ${version}`,
+        });
+        verdicts.check(
+          'VER-01',
+          `the payment made on pacs008 ${version} is served by pacs002 (200)`,
+          hasStatus(read.exchange, [200]),
+        );
+        const original = firstStatusEntry(read.exchange.response.json)?.orgnlGrpInf as
+          | { orgnlMsgId?: unknown }
+          | undefined;
+        verdicts.check(
+          'VER-01',
+          `its status report names the msgId sent on pacs008 ${version}`,
+          equals(original?.orgnlMsgId, paymentIds(message).msgId),
+        );
+      });
     }
   });
 });

@@ -12,8 +12,8 @@ import { applyEdits } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
 import { buildPacs008 } from '../../messages/pacs008';
 import { answeredAsRead, twinAccepted } from '../../checks/answers';
-import { expectBusinessRefusal } from '../../checks/payment-answers';
-import { refusalAssumptions, refusedAs } from '../../checks/refusals';
+import { fieldCaseRefused } from '../../checks/payment-answers';
+import { refusalAssumptions } from '../../checks/refusals';
 
 test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () => {
   for (const c of pacs008Cases) {
@@ -30,18 +30,7 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
         label: `mutant: ${c.name}`,
         sentAs: 'mutant',
       });
-      for (const rule of c.rules) {
-        const what = `a submission with ${c.name} is refused`;
-        if (c.oracle === 'validation')
-          verdicts.check(rule, what, refusedAs(mutant.exchange, 'validation', { field: c.field }));
-        else
-          await expectBusinessRefusal(api, verdicts, rule, mutant.exchange, {
-            field: c.field,
-            settle: finalStatusAs(api),
-            what,
-            ...(c.oracle === 'either' ? { either: true as const } : {}),
-          });
-      }
+      await fieldCaseRefused(api, verdicts, c, mutant.exchange, finalStatusAs(api));
     });
   }
 });

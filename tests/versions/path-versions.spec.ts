@@ -1,0 +1,197 @@
+/**
+ * Every path version the profile lists is the same operation: §4.2 "In the flow description the same
+ * operation is named POST /pacs008/v08 (message pacs.008.001.08)", and §4.3 the same of GET
+ * pacs002/v10. So every rule of the operation holds on each of its versions, and a server that checks
+ * the access token, the SCA JWT, a field or the payer's ownership on one route of the operation only
+ * breaks the rule on the other.
+ *
+ * The full catalogues run on each operation's first version (tests/access, tests/payments,
+ * tests/status); here one case per rule runs on every further version the profile lists, each as
+ * everywhere: its valid twin on the same version first, then one mutation. A profile that lists one
+ * version of the operation has nothing further to check.
+ */
+import { randomUUID } from 'node:crypto';
+import { test } from '../../fixtures/test';
+import { atVersion, OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
+import { documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
+import { pacs008Cases } from '../../cases/pacs008-cases';
+import { applyEdits } from '../../cases/field-rows';
+import { OPERATION_LABELS } from '../../ledger/operations';
+import { furtherVersions } from '../../profile/profile';
+import { buildPacs008 } from '../../messages/pacs008';
+import { finalStatusAs, readStatus, submitPayment } from '../../client/flows/payment';
+import { paymentToRead } from '../../client/flows/live-lane';
+import { twinAccepted, hasStatus } from '../../checks/answers';
+import { fieldCaseRefused } from '../../checks/payment-answers';
+import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
+import type { Verdicts } from '../../checks/verdicts';
+import type { Profile } from '../../profile/profile';
+import type { Operation } from '../../ledger/operations';
+
+type VersionedOp = Extract<Operation, 'submitPayment' | 'paymentStatus'>;
+
+/**
+ * Runs `body` once per further version of `op`, each in a step of its own; with none, the test is
+ * not applicable to the profile.
+ */
+async function onEachFurtherVersion(
+  profile: Profile,
+  verdicts: Verdicts,
+  op: VersionedOp,
+  body: (version: string) => Promise<void>,
+): Promise<void> {
+  const versions = furtherVersions(profile, op);
+  if (!versions.length)
+    verdicts.skip({
+      kind: 'not-applicable',
+      why: `the profile lists one path version of ${OPERATION_LABELS[op]} (operations.${op}.versions)`,
+    });
+  for (const version of versions) await test.step(`${OPERATION_LABELS[op]} ${version}`, () => body(version));
+}
+
+const on = (op: VersionedOp, title: string): string => `${title} — ${OPERATION_LABELS[op]}, every further version`;
+const tagsOf = (op: VersionedOp, rules: readonly string[], liveSafe = false) => ({
+  tag: [...new Set(rules)].map((r) => `@${r}`).concat(`@op:${op}`, ...(liveSafe ? ['@live-safe'] : [])),
+});
+
+const accessCases = onePerRule(headerCases, 'AT-');
+const scaCases = onePerRule(headerCases, 'SCA-').filter((c) => c.reading === undefined);
+/**
+ * Of each rule of §2.2's table, the first case of each oracle: a missing field or a wrong type, and
+ * where the rule has one a value the rule excludes (another currency, a zero amount, a second
+ * transaction).
+ */
+const fieldCases = pacs008Cases.filter(
+  (c, i) =>
+    pacs008Cases.findIndex(
+      (d) => d.rules[0] === c.rules[0] && (d.oracle === 'validation') === (c.oracle === 'validation'),
+    ) === i,
+);
+
+const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];
+
+for (const driver of versioned) {
+  const op = driver.op as VersionedOp;
+  test.describe(`${OPERATION_LABELS[op]} on every further path version: access`, () => {
+    for (const c of accessCases) {
+      test(
+        on(op, `refuses: ${c.name}`),
+        tagsOf(op, [...c.rules, ...refusalAssumptions()]),
+        async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+          await onEachFurtherVersion(profile, verdicts, op, async (version) => {
+            const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };
+            const { mutant } = await twinThenMutant(atVersion(driver, version), c, ctx);
+            for (const rule of documentedRules(c))
+              verdicts.check(
+                rule,
+                `${OPERATION_LABELS[op]} ${version} refuses ${c.name}`,
+                refusedAs(mutant, c.refusal),
+              );
+          });
+        },
+      );
+    }
+  });
+}
+
+test.describe('POST pacs008 on every further path version: SCA', () => {
+  const driver = OPERATION_DRIVERS.submitPayment;
+  for (const c of scaCases) {
+    test(
+      on('submitPayment', `refuses: ${c.name}`),
+      tagsOf('submitPayment', c.rules),
+      async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+          const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };
+          const { mutant } = await twinThenMutant(atVersion(driver, version), c, ctx);
+          for (const rule of documentedRules(c))
+            verdicts.check(
+              rule,
+              `POST pacs008 ${version} refuses ${c.name}`,
+              scaRefusedOn('submitPayment', mutant, c.refusal),
+            );
+        });
+      },
+    );
+  }
+});
+
+test.describe('POST pacs008 on every further path version: the fields of §2.2', () => {
+  for (const c of fieldCases) {
+    test(
+      on('submitPayment', `refuses: ${c.name}`),
+      tagsOf('submitPayment', [...c.rules, ...refusalAssumptions(c.field)]),
+      async ({ api, verdicts, seed, profile }) => {
+        await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+          const twin = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}`, ...c.base }), {
+            label: 'valid twin',
+            version,
+          });
+          twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
+          const body = structuredClone(buildPacs008({ seed: `${seed}-${version}`, ...c.base }));
+          const mutant = await submitPayment(api, applyEdits(body as unknown as Record<string, unknown>, c.edits), {
+            label: `mutant: ${c.name}`,
+            sentAs: 'mutant',
+            version,
+          });
+          await fieldCaseRefused(api, verdicts, c, mutant.exchange, finalStatusAs(api));
+        });
+      },
+    );
+  }
+});
+
+test.describe('POST pacs008 on every further path version: idempotency', () => {
+  test(
+    on('submitPayment', 'a repeat of a used msgId gets 200'),
+    tagsOf('submitPayment', ['IDEM-01']),
+    async ({ api, verdicts, seed, profile }) => {
+      await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+        const message = buildPacs008({ seed: `${seed}-${version}` });
+        const first = await submitPayment(api, message, { label: 'first submission', version });
+        verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
+        const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)', version });
+        verdicts.check('IDEM-01', `the repeat on ${version} gets 200`, hasStatus(repeat.exchange, [200]));
+      });
+    },
+  );
+});
+
+test.describe('GET pacs002 on every further path version: who reads what', () => {
+  test(
+    on('paymentStatus', "a client cannot read another client's payment status"),
+    tagsOf('paymentStatus', ['STS-13']),
+    async ({ api, verdicts, seed, clients, profile }) => {
+      await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
+        const { id } = await paymentToRead(api, verdicts, `${seed}-${version}`);
+        const own = await readStatus(api, id, { label: 'valid twin: the submitting client reads it', version });
+        twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
+        const foreign = await readStatus(api, id, {
+          client: clients.secondary!,
+          label: 'the secondary client reads it',
+          version,
+        });
+        verdicts.check(
+          'STS-13',
+          `another client is refused the status on ${version}`,
+          refusedAs(foreign.exchange, 'notFound'),
+        );
+      });
+    },
+  );
+
+  test(
+    on('paymentStatus', 'an unknown paymentsServiceId is not served'),
+    tagsOf('paymentStatus', ['STS-12'], true),
+    async ({ api, verdicts, seed, profile }) => {
+      await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
+        const { id } = await paymentToRead(api, verdicts, `${seed}-${version}`);
+        const own = await readStatus(api, id, { label: 'valid twin: a known id', version });
+        twinAccepted(verdicts, own.exchange, { rule: 'STS-01', status: [200] });
+        const unknown = randomUUID();
+        const read = await readStatus(api, unknown, { label: `unknown id ${unknown}`, version });
+        verdicts.check('STS-12', `an unknown id is not served on ${version}`, refusedAs(read.exchange, 'notFound'));
+      });
+    },
+  );
+});

@@ -5,7 +5,7 @@
  * assignment names its assigner and assignee (CaseAssignment5 requires both), as agents by BIC, the
  * way the real deployment's published example does (toolchain.md), with the same root name.
  */
-import { newSeededFaker } from './seeded-faker';
+import { drawBic, newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
 
@@ -65,7 +65,7 @@ export function buildCamt056Content(
   faker.seed(numericSeed(`camt056|${seed}`));
   const seededReason = faker.helpers.arrayElement(CANCELLATION_REASONS);
   // The payer's institution assigns the case to the service's (the scheme's) agent.
-  const [assigner, assignee] = [faker.finance.bic(), faker.finance.bic()];
+  const [assigner, assignee] = [drawBic(faker), drawBic(faker)];
   const orgnl = paymentIds(original);
   return {
     fitoFIPmtCxlReq: {

@@ -14,7 +14,7 @@
  * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
  * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
  */
-import { newSeededFaker } from './seeded-faker';
+import { drawBic, newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import {
   isoDateTime,
@@ -177,9 +177,9 @@ export function freshReturnIds(): Pacs004Ids {
 const faker = newSeededFaker();
 
 const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
-/** GB IBANs from faker always pass ibantools (toolchain.md); BICs from faker are valid. */
+/** GB IBANs from faker always pass ibantools (toolchain.md). */
 const iban = (): string => faker.finance.iban({ formatted: false, countryCode: 'GB' });
-const bic = (): string => faker.finance.bic();
+const bic = (): string => drawBic(faker);
 const orgId = (): OrgId => ({ orgId: { anyBIC: bic() } });
 const finInstn = (): FinInstn => ({ finInstnId: { bicfi: bic() } });
 

@@ -85,6 +85,10 @@ test('200 seeds: every message is valid against its request schema', () => {
       ref.ultmtCdtr?.pty.id?.orgId.anyBIC,
     ];
     for (const bic of bics) assert.ok(bic && isValidBIC(bic), `BIC ${bic} (seed ${seed})`);
+    // ISO 20022's older BICIdentifier pattern (pacs.008.001.02's, which many validators still use), and no X branch but XXX.
+    const assignment = camt056.fitoFIPmtCxlReq.assgnmt;
+    for (const bic of [...bics, assignment.assgnr.agt.finInstnId.bicfi, assignment.assgne.agt.finInstnId.bicfi])
+      assert.match(bic ?? '', /^[A-Z]{6}[A-Z2-9][A-NP-Z0-9](XXX|[A-WYZ0-9][A-Z0-9]{2})?$/, `BIC ${bic} (seed ${seed})`);
 
     // A return is for the full original amount (§1), in EUR (§2.5).
     const orig = original(seed).fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value;

@@ -39,6 +39,25 @@ export class AccessTokens {
     return this.tokens.get(token);
   }
 
+  /**
+   * bearer-signature-unchecked: the defect decodes a JWT access token without verifying it, and takes
+   * it as its sub's, valid until its exp (an opaque token has nothing to decode).
+   */
+  decodeUnverified(token: string): AccessToken | undefined {
+    const [, payload] = token.split('.');
+    try {
+      const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as {
+        sub?: unknown;
+        exp?: unknown;
+      };
+      return typeof claims.sub === 'string' && typeof claims.exp === 'number'
+        ? { clientId: claims.sub, expiresAtMs: claims.exp * 1000 }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Drops tokens long expired (an hour of grace keeps the expiry fault observable). */
   prune(nowMs: number): void {
     for (const [token, record] of this.tokens) if (record.expiresAtMs + 3_600_000 < nowMs) this.tokens.delete(token);

@@ -133,6 +133,11 @@ const globalFaultCatalogue = [
     'AT-02',
     'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.',
   ),
+  f(
+    'bearer-signature-unchecked',
+    'AT-02',
+    'A JWT access token is decoded, not verified: one whose signature was altered is taken as its sub’s.',
+  ),
   f('client-id-header-optional', 'AT-03', 'A missing X-Client-Id defaults to the token’s client.'),
   f('client-id-mismatch-ignored', 'AT-04', 'X-Client-Id naming another client is not refused.'),
   f('bearer-never-expires', 'AT-05', 'Access tokens are accepted after expiry.'),
@@ -163,6 +168,7 @@ const globalFaultCatalogue = [
   f('sca-rejects-payment-id', 'SCA-13', 'An SCA JWT carrying payment_id is refused.'),
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
+  f('sca-hd-optional', 'SCA-09', 'An SCA JWT without hd is accepted; one that carries hd is compared with the body.'),
   // SCA JWT: RFC 8725 attacks (README "JWT attack faults")
   f(
     'sca-trusts-x5c',
@@ -575,6 +581,12 @@ export const perOperationFaults = [
     PAYMENTS_OPS,
     'An unknown (malformed or forged) bearer token is served as the X-Client-Id client.',
   ),
+  ...perOp(
+    'bearer-signature-unchecked',
+    'AT-02',
+    PAYMENTS_OPS,
+    'A JWT access token is decoded, not verified: one whose signature was altered is taken as its sub’s.',
+  ),
   ...perOp('client-id-header-optional', 'AT-03', PAYMENTS_OPS, 'A missing X-Client-Id defaults to the token’s client.'),
   ...perOp('client-id-mismatch-ignored', 'AT-04', PAYMENTS_OPS, 'X-Client-Id naming another client is not refused.'),
   ...perOp(
@@ -587,6 +599,12 @@ export const perOperationFaults = [
   ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
   ...perOp('sca-hd-unchecked', 'SCA-09', POST_OPS, 'The SCA hd claim is required but never compared with the body.'),
+  ...perOp(
+    'sca-hd-optional',
+    'SCA-09',
+    POST_OPS,
+    'An SCA JWT without hd is accepted; one that carries hd is compared.',
+  ),
   ...perOp('sca-allows-nonce-reuse', 'SCA-11', POST_OPS, 'A reused SCA nonce is accepted.'),
   ...perOp('malformed-json-500', 'ROB-01', POST_OPS, 'A body that is not valid JSON crashes the handler (500).'),
   ...perOp('deep-nesting-500', 'ROB-03', POST_OPS, 'A body nested deeper than 64 levels overflows the handler (500).'),

@@ -115,8 +115,10 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (typeof jti === 'string' && jti === client.predefinedTokens?.scaJti) return;
 
   const hd = payload.hd;
-  if (typeof hd !== 'string' || hd === '') throw fail('sca-token hd is required');
-  if (!faults.has('sca-hd-unchecked')) {
+  // sca-hd-optional: the defect compares hd only when the token carries one.
+  const hdLeftOut = hd === undefined && faults.has('sca-hd-optional');
+  if (!hdLeftOut && (typeof hd !== 'string' || hd === '')) throw fail('sca-token hd is required');
+  if (!hdLeftOut && !faults.has('sca-hd-unchecked')) {
     const expected = faults.has('sca-hd-over-reserialised-json')
       ? sha256Base64(JSON.stringify(input.json))
       : input.rawHash;

@@ -14,7 +14,7 @@ import {
   caseTitle,
   documentedRules,
   headerCases,
-  onePerRule,
+  onePerRuleAndKind,
   repeatHeaderCases,
   sendsScaToken,
 } from '../../cases/sca-cases';
@@ -41,14 +41,14 @@ const details = (d: OperationDriver, rules: string[], needsOtherClient = false) 
   ...takes(...d.takes, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
 });
 
-const accessCases = onePerRule(headerCases, 'AT-');
+const accessCases = onePerRuleAndKind(headerCases, 'AT-');
 /**
  * The live lane's reads try every access case, not one per rule: they cost no payment, and a bank with
  * one client still checks the X-Client-Id of no registered client (AT-04's other cases need a second).
  */
 const accessCasesOf = (d: OperationDriver) =>
   liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases;
-const scaCases = onePerRule(headerCases, 'SCA-');
+const scaCases = onePerRuleAndKind(headerCases, 'SCA-');
 
 for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {

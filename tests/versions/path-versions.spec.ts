@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '../../fixtures/test';
 import { atVersion, OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
-import { documentedRules, headerCases, onePerRule } from '../../cases/sca-cases';
+import { documentedRules, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { OPERATION_LABELS } from '../../ledger/operations';
@@ -54,8 +54,8 @@ const tagsOf = (op: VersionedOp, rules: readonly string[], liveSafe = false) => 
   tag: [...new Set(rules)].map((r) => `@${r}`).concat(`@op:${op}`, ...(liveSafe ? ['@live-safe'] : [])),
 });
 
-const accessCases = onePerRule(headerCases, 'AT-');
-const scaCases = onePerRule(headerCases, 'SCA-').filter((c) => c.reading === undefined);
+const accessCases = onePerRuleAndKind(headerCases, 'AT-');
+const scaCases = onePerRuleAndKind(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
  * Of each rule of §2.2's table, the first case of each oracle: a missing field or a wrong type, and
  * where the rule has one a value the rule excludes (another currency, a zero amount, a second

@@ -76,12 +76,14 @@ type Probe =
   | 'plain'
   | 'noBearer'
   | 'forgedBearer'
+  | 'flippedBearer'
   | 'noClientId'
   | 'otherClientId'
   | 'textPlain'
   | 'noSca'
   | 'badScaSignature'
   | 'otherHd'
+  | 'noHd'
   | 'reusedNonce'
   | 'malformedJson'
   | 'deepNesting'
@@ -90,6 +92,7 @@ type Probe =
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
   'bearer-accepts-unknown': 'forgedBearer',
+  'bearer-signature-unchecked': 'flippedBearer',
   'client-id-header-optional': 'noClientId',
   'client-id-mismatch-ignored': 'otherClientId',
   'answers-non-json': 'plain',
@@ -97,6 +100,7 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'sca-optional': 'noSca',
   'sca-skips-signature': 'badScaSignature',
   'sca-hd-unchecked': 'otherHd',
+  'sca-hd-optional': 'noHd',
   'sca-allows-nonce-reuse': 'reusedNonce',
   'malformed-json-500': 'malformedJson',
   'deep-nesting-500': 'deepNesting',
@@ -133,6 +137,12 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
   const headers: Record<string, string | null> = {};
   if (probe === 'noBearer') headers.authorization = null;
   if (probe === 'forgedBearer') headers.authorization = `Bearer ${b64url(randomUUID())}`;
+  if (probe === 'flippedBearer') {
+    const [h64, p64, s64] = e.token.split('.');
+    const signature = Buffer.from(s64 ?? '', 'base64url');
+    signature[signature.length - 1]! ^= 0x01;
+    headers.authorization = `Bearer ${h64}.${p64}.${b64url(signature)}`;
+  }
   if (probe === 'noClientId') headers['x-client-id'] = null;
   if (probe === 'otherClientId') headers['x-client-id'] = payer.clientId;
   const path = postPath[op];
@@ -171,6 +181,10 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
       { ...h.scaClaims(e.c, body), hd: sha256b64('another body') },
       e.c.keys.privateKey,
     );
+  if (probe === 'noHd') {
+    const { hd: _, ...claims } = h.scaClaims(e.c, body);
+    headers['sca-token'] = jwt(header, claims, e.c.keys.privateKey);
+  }
   if (probe === 'reusedNonce') {
     const nonce = randomUUID();
     const firstBody = postBody(e, op);
@@ -213,8 +227,8 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
       `${base}: one rule, the global fault's`,
     );
   }
-  // + 4: repeat-before-authentication on each POST.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4);
+  // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -44,6 +44,11 @@ const globalFaultCatalogue = [
   f('token-type-mac', 'TOK-03', 'token_type is "mac" instead of bearer.'),
   f('token-expires-in-fraction', 'TOK-04', 'expires_in is a non-integer number (TTL + 0.5).'),
   f('token-scope-renamed', 'TOK-05', 'The token response scope is "payments" instead of makePayments.'),
+  f(
+    'token-grants-scope-list',
+    'TOK-05',
+    'A scope asked for besides makePayments is granted with it: the response scope is the list "makePayments <asked>".',
+  ),
   f('token-accepts-missing-basic', 'TOK-06', 'Without a Basic header the client is taken from the assertion sub.'),
   f('token-ignores-client-secret', 'TOK-07', 'The client secret in the Basic header is not checked.'),
   f('token-accepts-any-grant-type', 'TOK-08', 'grant_type is not checked (missing or any value accepted).'),

@@ -223,9 +223,11 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
       throw new OAuthError(400, 'unsupported_grant_type', `grant_type must be ${JWT_BEARER}`);
   }
   const scope = params.get('scope');
+  // token-grants-scope-list: the defect grants makePayments followed by whatever else was asked for.
+  const grantsAsked = faults.has('token-grants-scope-list') && scope !== undefined && scope !== '';
   if (scope === undefined || scope === '') {
     if (!faults.has('token-scope-optional')) throw missing('scope', 'invalid_scope');
-  } else if (scope !== SCOPE) throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
+  } else if (scope !== SCOPE && !grantsAsked) throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
 
   const assertion = params.get('assertion');
   if (assertion === undefined || assertion === '') {
@@ -260,7 +262,11 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
       access_token: faults.has('token-access-token-not-string') ? [accessToken] : accessToken,
       token_type: faults.has('token-type-mac') ? 'mac' : 'bearer',
       expires_in: expiresIn,
-      scope: faults.has('token-scope-renamed') ? 'payments' : SCOPE,
+      scope: faults.has('token-scope-renamed')
+        ? 'payments'
+        : grantsAsked && scope !== SCOPE
+          ? `${SCOPE} ${scope}`
+          : SCOPE,
     },
   };
 }

@@ -18,7 +18,7 @@ import {
   repeatHeaderCases,
   sendsScaToken,
 } from '../../cases/sca-cases';
-import { jwtAttacks } from '../../cases/jwt-attacks';
+import { jwtAttacks, outOfReach } from '../../cases/jwt-attacks';
 import { scaAttackMutant } from '../../cases/mutations';
 import { OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
@@ -194,6 +194,8 @@ for (const driver of drivers.filter(submitting)) {
         on(driver, `refuses: SCA ${attack.name}`),
         details(driver, [attack.rules.sca, 'SCA-15']),
         async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
+          const unreachable = outOfReach(attack, api.profile.target.kind);
+          if (unreachable) verdicts.skip({ kind: 'not-applicable', why: unreachable });
           verdicts.scaGoverns(driver.op);
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
           driver.acceptTwin(verdicts, await send('valid twin'));

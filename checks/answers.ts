@@ -115,11 +115,16 @@ export const neverServerError = (exchange: Exchange): Expectation => ({
 });
 
 /** A JSON answer (§4): Content-Type application/json (or +json) and a body that parsed. */
-export const jsonAnswer = (exchange: Exchange): Expectation => {
+/**
+ * The answer is JSON (Content-Type application/json or +json, a JSON body). `bodyOptional`: an answer
+ * the spec does not show may carry no body at all, and an empty answer is no answer in another type.
+ */
+export const jsonAnswer = (exchange: Exchange, { bodyOptional = false } = {}): Expectation => {
   const type = exchange.response.headers['content-type'] ?? '';
+  const empty = exchange.response.text === '';
   return {
-    ok: isJsonAnswer(exchange),
-    expected: 'Content-Type application/json (or +json) and a JSON body',
+    ok: (bodyOptional && empty) || isJsonAnswer(exchange),
+    expected: `Content-Type application/json (or +json) and a JSON body${bodyOptional ? ', or no body' : ''}`,
     received: `${type || 'no Content-Type'} ${answerOf(exchange)}`,
     answer: exchange,
   };

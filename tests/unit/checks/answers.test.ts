@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carriesId, equals, holds, notifiesOnly } from '../../../checks/answers';
+import { carriesId, equals, holds, jsonAnswer, notifiesOnly } from '../../../checks/answers';
 
 test('equals ignores the order of an object’s members, nothing else', () => {
   assert.equal(equals({ ccy: 'GBP', value: 12.5 }, { value: 12.5, ccy: 'GBP' }).ok, true);
@@ -54,4 +54,25 @@ test('notifiesOnly: any number of notifications of the payments named, none of a
   const second = notifiesOnly([...received, { paymentsServiceId: 'pay-3' }], [first, sentinel]);
   assert.equal(second.ok, false, 'a notification naming a third payment');
   assert.match(second.received ?? '', /1 naming neither: .*pay-3/);
+});
+
+test('jsonAnswer: a JSON body; an answer the spec does not show may carry none, never another type', () => {
+  const answer = (status: number, type: string | undefined, text: string) =>
+    ({
+      label: 'answer',
+      request: { method: 'POST', url: 'http://target/payments/pacs004/v08', headers: {} },
+      response: {
+        status,
+        headers: type ? { 'content-type': type } : {},
+        text,
+        json: text === '' ? undefined : (JSON.parse(text) as unknown),
+      },
+      startedAt: '',
+      durationMs: 0,
+      retries: [],
+    }) as unknown as Parameters<typeof jsonAnswer>[0];
+  assert.equal(jsonAnswer(answer(201, 'application/json', '{"data":{}}')).ok, true);
+  assert.equal(jsonAnswer(answer(201, undefined, '')).ok, false, 'a body is shown: it is there');
+  assert.equal(jsonAnswer(answer(201, undefined, ''), { bodyOptional: true }).ok, true);
+  assert.equal(jsonAnswer(answer(201, 'text/plain', '{"data":{}}'), { bodyOptional: true }).ok, false);
 });

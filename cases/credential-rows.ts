@@ -17,7 +17,7 @@
  * A row that reads its twin says so in data (`reads(row, 'twin')`): discovery then sends the twin first,
  * and the live lane, which sends the mutant first, cannot run it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { b64url, decodeCompact, signCompact, type JsonObject } from '../transport/jws';
 import { getPath } from '../messages/json-edit';
 import type { Exchange } from '../transport/http';
@@ -258,14 +258,18 @@ export function sharedWithOther(
 ): PartyField[] {
   const shared = new Set<PartyField>();
   let differs = false;
+  const sameValue = (field: PartyField): boolean => {
+    if (!other) return false;
+    if (field === 'kid' || field === 'iss' || field === 'clientId') return other[field] === client[field];
+    // One RSA key registered for two clients (nothing in §5.4 forbids it): the same public key, whatever its PEM text.
+    if (field === 'signingKey' || field === 'publicPem') return sameKeyPair(client, other);
+    return false;
+  };
   const walk = (t: unknown): void => {
     if (t instanceof CredentialValue) {
       const field = t.path as PartyField;
       if (t.from === 'other') {
-        const same =
-          Object.keys(t.transformation).length === 0 &&
-          (field === 'kid' || field === 'iss' || field === 'clientId') &&
-          other?.[field] === client[field];
+        const same = Object.keys(t.transformation).length === 0 && sameValue(field);
         if (same) shared.add(field);
         else differs = true;
       }
@@ -278,10 +282,20 @@ export function sharedWithOther(
   return differs ? [] : [...shared];
 }
 
+/** Whether two clients sign with one key pair: their public keys (SPKI DER) are equal. */
+function sameKeyPair(a: ClientIdentity, b: ClientIdentity): boolean {
+  if (!a.privateKey || !b.privateKey) return false;
+  const spki = (c: ClientIdentity) => createPublicKey(c.privateKey!).export({ type: 'spki', format: 'der' });
+  return spki(a).equals(spki(b));
+}
+
+const FIELD_WORDS: Partial<Record<PartyField, string>> = { signingKey: 'key pair', publicPem: 'key pair' };
+
 /** Why a case is not applicable where sharedWithOther names fields; undefined where it names none. */
 export function sameAsTwin(shared: readonly PartyField[]): string | undefined {
-  return shared.length
-    ? `both clients registered the same ${shared.join(' and ')}: the mutant would be the valid twin`
+  const words = [...new Set(shared.map((f) => FIELD_WORDS[f] ?? f))];
+  return words.length
+    ? `both clients registered the same ${words.join(' and ')}: the mutant would be the valid twin`
     : undefined;
 }
 

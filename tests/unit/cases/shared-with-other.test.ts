@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedWithOther } from '../../../cases/credential-rows';
+import { generateKeyPairSync } from 'node:crypto';
+import { sameAsTwin, sharedWithOther } from '../../../cases/credential-rows';
 import { headerCases } from '../../../cases/sca-cases';
 import { tokenCases } from '../../../cases/token-cases';
 import type { ClientIdentity } from '../../../transport/client-jwts';
@@ -33,4 +34,20 @@ test('the other client’s kid or iss, where it is this client’s too', () => {
   assert.deepEqual(sharedWithOther(signed.change, a, { ...b, kid: a.kid }), []);
   // A value changed from the client's own is never the twin's.
   assert.deepEqual(sharedWithOther(byName(headerCases, 'SCA kid not the registered one').change, a, a), []);
+});
+
+test('the other client’s key, where both clients registered one key pair', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey: another } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyed = { ...a, privateKey };
+  const scaKey = byName(headerCases, "SCA signed by the secondary client's key");
+  assert.deepEqual(sharedWithOther(scaKey.change, keyed, { ...b, privateKey }), ['signingKey']);
+  assert.equal(
+    sameAsTwin(['signingKey']),
+    'both clients registered the same key pair: the mutant would be the valid twin',
+  );
+  assert.deepEqual(sharedWithOther(scaKey.change, keyed, { ...b, privateKey: another }), []);
+  // Its key but its kid too: no twin while the kids differ.
+  const signed = byName(tokenCases, "another client's kid, signed with that client's key");
+  assert.deepEqual(sharedWithOther(signed.change, keyed, { ...b, privateKey }), []);
 });

@@ -14,6 +14,7 @@
  * Why EUR for a GBP payment: §2.5 and §8 make every pacs.004 amount EUR, while §2.2 makes every
  * pacs.008 amount GBP. The suite keeps the value and writes the currency each message demands.
  */
+import { composeIBAN } from 'ibantools';
 import { drawBic, newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
 import {
@@ -177,8 +178,14 @@ export function freshReturnIds(): Pacs004Ids {
 const faker = newSeededFaker();
 
 const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
-/** GB IBANs from faker always pass ibantools (toolchain.md). */
-const iban = (): string => faker.finance.iban({ formatted: false, countryCode: 'GB' });
+/**
+ * The GB IBAN of an account the original payment names: four bank letters, its sort code (the agent's
+ * mmbId) and its account number, with ISO 13616 check digits. A server that checks the returned
+ * accounts against the original finds them; a random IBAN it would not.
+ */
+const ibanOf = (bank: string, sortCode: string, accountNumber: string): string =>
+  composeIBAN({ countryCode: 'GB', bban: `${bank}${sortCode}${accountNumber}` }) ??
+  faker.finance.iban({ formatted: false, countryCode: 'GB' });
 const bic = (): string => drawBic(faker);
 const orgId = (): OrgId => ({ orgId: { anyBIC: bic() } });
 const finInstn = (): FinInstn => ({ finInstnId: { bicfi: bic() } });
@@ -234,7 +241,11 @@ export function buildPacs004Content(
   const addtlInf = options.addtlInf ?? ('cd' in reason && reason.cd === 'FOCR' ? focrReference : undefined);
   const originatorName = faker.company.name();
   const [instg, instd, originator, dbtrAgt, cdtrAgt] = [finInstn(), finInstn(), orgId(), finInstn(), finInstn()];
-  const [dbtrIban, cdtrIban] = [iban(), iban()];
+  const bank = faker.string.alpha({ length: 4, casing: 'upper' });
+  const [dbtrIban, cdtrIban] = [
+    ibanOf(bank, tx.dbtrAgt.finInstnId.clrSysMmbId.mmbId, tx.dbtrAcct.id.othr.id),
+    ibanOf(bank, tx.cdtrAgt.finInstnId.clrSysMmbId.mmbId, tx.cdtrAcct.id.othr.id),
+  ];
   const [ultmtDbtrId, dbtrId, cdtrId, ultmtCdtrId] = [orgId(), orgId(), orgId(), orgId()];
   const dbtrAdr = postalAddress();
   const cdtrAdr = postalAddress();
@@ -254,7 +265,6 @@ export function buildPacs004Content(
   const returned: ReturnTransaction = {
     rtrId: ids.rtrId,
     orgnlGrpInf: { orgnlMsgId: orgnl.msgId, orgnlMsgNmId: options.originalMessageName ?? 'pacs.008.001.08' },
-    orgnlInstrId: orgnl.txId,
     orgnlEndToEndId: orgnl.endToEndId,
     orgnlTxId: orgnl.txId,
     orgnlIntrBkSttlmAmt: eur(value),
@@ -267,7 +277,12 @@ export function buildPacs004Content(
     orgnlTxRef: {
       intrBkSttlmDt: originalDate,
       sttlmInf: { sttlmMtd: 'CLRG' },
-      pmtTpInf: { svcLvl: { prtry: 'SEPA' }, lclInstrm: { cd: 'INST' }, ctgyPurp: { cd: 'CASH' } },
+      // The original's own local instrument and category purpose, where it had them; §2.5's svcLvl value.
+      pmtTpInf: {
+        svcLvl: { prtry: 'SEPA' },
+        ...(tx.pmtTpInf?.lclInstrm ? { lclInstrm: { prtry: tx.pmtTpInf.lclInstrm.prtry } } : {}),
+        ...(tx.pmtTpInf?.ctgyPurp ? { ctgyPurp: { prtry: tx.pmtTpInf.ctgyPurp.prtry } } : {}),
+      },
       rmtInf: { ustrd: tx.rmtInf?.ustrd ?? ['returned payment'] },
       ultmtDbtr: { pty: { nm: ultmtDbtrName, id: ultmtDbtrId } },
       dbtr: { pty: { nm: tx.dbtr.nm, pstlAdr: dbtrAdr, id: dbtrId } },

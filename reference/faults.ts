@@ -432,6 +432,11 @@ const globalFaultCatalogue = [
   f('return-accepts-non-positive', 'RTR-03', 'Return amounts may be zero or negative.'),
   f('return-msgid-optional', 'RTR-04', 'pmtRtr.grpHdr.msgId is not required.'),
   f('return-repeat-not-idempotent', 'RTR-05', 'A repeated return msgId is processed as a new return.'),
+  f(
+    'return-reason-rejected-later',
+    'RTR-22',
+    'A return whose reason is AM05 (an EBA code §2.5 allows) is answered 2xx and then rejected in pacs.002.',
+  ),
   f('return-credttm-optional', 'RTR-06', 'pmtRtr.grpHdr.creDtTm is not required.'),
   f('return-nboftxs-unchecked', 'RTR-07', 'pmtRtr.grpHdr.nbOfTxs is neither required nor checked.'),
   f('return-sttlmdt-unchecked', 'RTR-08', 'pmtRtr.grpHdr.intrBkSttlmDt is neither required nor checked.'),

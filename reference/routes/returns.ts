@@ -131,7 +131,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       path: `${T}.rtrdIntrBkSttlmAmt.value`,
     };
   }
-  const pendingRejection = businessOutcome(sub.caller.dialect, failure);
+  // return-reason-rejected-later: the defect takes a return whose reason is AM05 (an EBA code §2.5
+  // allows) with a 2xx, and rejects it in pacs.002 whatever the dialect's business rejection.
+  const pendingRejection =
+    !failure && faults.has('return-reason-rejected-later') && fields.reasonCodes.includes('AM05')
+      ? 'MS03'
+      : businessOutcome(sub.caller.dialect, failure);
   if (faults.has('money-check-then-act')) {
     await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
     const repeat = msgId ? ctx.store.findByIdempotency('return', client.clientId, msgId) : undefined;

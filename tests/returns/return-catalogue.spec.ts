@@ -16,7 +16,8 @@ import type { TakeSettled } from '../../arrange/pool';
 import type { Pacs004Message } from '../../messages/pacs004';
 import type { Pacs008Message } from '../../messages/pacs008';
 import type { Clients } from '../../client/target';
-import { twinAccepted, acceptedAnswer } from '../../checks/answers';
+import { twinAccepted, acceptedAnswer, endsIn } from '../../checks/answers';
+import { answered } from '../../checks/verdicts';
 import { businessAnsweredAsRead, expectBusinessRefusal } from '../../checks/payment-answers';
 import { finalStatusAs } from '../../client/flows/payment';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
@@ -70,7 +71,7 @@ const judgedBesides = (c: ReturnCase): string[] =>
   c.outcome === 'accepted' ? [] : c.outcome === 'reading' ? ['ROB-03'] : refusalAssumptions(c.field);
 
 test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment' }, () => {
-  for (const c of returnCases) {
+  for (const c of returnCases.filter((x) => x.outcome !== 'accepted')) {
     const pool =
       c.original === 'unknown'
         ? takes()
@@ -114,16 +115,15 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
       const answer = await submitReturn(api, mutant, {
         client: returner,
         label: `mutant: ${c.name}`,
-        // An allowed variant is a valid message; every other case's is a mutant.
-        sentAs: c.outcome === 'accepted' ? 'valid' : 'mutant',
+        sentAs: 'mutant',
         ...(c.submit ?? {}),
       });
 
+      let rejectedByStatus = false;
       for (const rule of c.rules) {
         switch (c.outcome) {
           case 'accepted':
-            verdicts.check(rule, `a return with ${c.name} is accepted`, acceptedAnswer(answer.exchange));
-            break;
+            throw new Error(`${c.name}: an allowed variant runs with the others of its rule (below)`);
           case 'refused':
             verdicts.check(
               rule,
@@ -139,15 +139,95 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
             break;
           case 'businessRefusal':
           case 'either':
-            await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
-              settle: finalStatusAs(api, returner),
-              ...(c.field ? { field: c.field } : {}),
-              what: `a return with ${c.name} is refused`,
-              ...(c.outcome === 'either' ? { either: true as const } : {}),
-            });
+            if (
+              (await expectBusinessRefusal(api, verdicts, rule, answer.exchange, {
+                settle: finalStatusAs(api, returner),
+                ...(c.field ? { field: c.field } : {}),
+                what: `a return with ${c.name} is refused`,
+                ...(c.outcome === 'either' ? { either: true as const } : {}),
+              })) === 'status'
+            )
+              rejectedByStatus = true;
             break;
         }
       }
+      // A mutant taken and then rejected proves its mutation only if its valid twin settles accepted.
+      if (rejectedByStatus) {
+        const twinFinal = twinAnswer.paymentsServiceId
+          ? await finalStatusAs(api, returner)(twinAnswer.paymentsServiceId)
+          : undefined;
+        verdicts.require(
+          'RTR-01',
+          'the valid twin settles accepted (else the mutant’s rejection need not be the mutation’s)',
+          endsIn(twinFinal, 'accepted'),
+        );
+      }
+    });
+  }
+});
+
+/**
+ * The variants §2.5 allows, of one rule together: each returns a settled payment of its own, all at
+ * once after one valid twin, and each must be accepted and then settle accepted. A return taken with a
+ * 2xx and rejected in pacs.002 is not accepted (§7 reports a rejection in txSts), and following each
+ * to its final status one after another would wait once per variant.
+ */
+const allowedByRule = new Map<string, ReturnCase[]>();
+for (const c of returnCases.filter((x) => x.outcome === 'accepted'))
+  allowedByRule.set(c.rules[0]!, [...(allowedByRule.get(c.rules[0]!) ?? []), c]);
+
+test.describe('return (pacs.004): the variants §2.5 allows', { tag: '@op:returnPayment' }, () => {
+  for (const [rule, variants] of allowedByRule) {
+    test(`accepts each allowed variant, and each settles accepted: ${rule} (${variants.length} variants)`, {
+      tag: [...new Set(variants.flatMap((c) => c.rules))].map((r) => `@${r}`),
+      ...takes({ pool: 'settled', count: variants.length + 1, forReturn: true }, { needs: 'returnableOriginal' }),
+    }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      const { returner, originals, known } = await originalsToReturn(
+        api,
+        clients,
+        settledOriginals,
+        seed,
+        variants.length + 1,
+      );
+      const twinOptions = variants[0]!.twin ?? {};
+      const twin = await submitReturn(api, returnFor(api, { seed, original: originals[0]!, ...twinOptions }), {
+        client: returner,
+        label: 'valid twin: return the payment (pacs.004)',
+      });
+      // As in the catalogue: a refused twin blocks by what the choice of original rests on.
+      const chosen = known ? verdicts.originalAssumption : 'RTR-36';
+      creditorPlaceHeld(verdicts, twin.exchange);
+      twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01', ...(chosen ? { refusalBlockedBy: chosen } : {}) });
+      const answers = await Promise.all(
+        variants.map((c, i) => {
+          const base = returnFor(api, { seed: `${seed}|${i}`, original: originals[i + 1]!, ...(c.twin ?? {}) });
+          return submitReturn(api, applyEdits(base, c.edits ?? [], { twin: base }), {
+            client: returner,
+            label: `variant: ${c.name}`,
+            ...(c.submit ?? {}),
+          });
+        }),
+      );
+      const accepted = variants.flatMap((c, i) =>
+        c.rules.every((r) =>
+          verdicts.check(r, `a return with ${c.name} is accepted`, acceptedAnswer(answers[i]!.exchange)),
+        )
+          ? [{ c, answer: answers[i]! }]
+          : [],
+      );
+      // The answer's shape is not shown: an id it does not name blocks the rest (RTR-37), it breaks no rule.
+      for (const { c, answer } of accepted)
+        verdicts.require('RTR-37', `the answer to ${c.name} names its paymentsServiceId`, {
+          ok: answer.paymentsServiceId !== undefined,
+          expected: 'data.paymentsServiceId',
+          ...answered(answer.exchange),
+        });
+      const finals = await Promise.all(
+        accepted.map(({ answer }) => finalStatusAs(api, returner)(answer.paymentsServiceId!)),
+      );
+      for (const [k, { c }] of accepted.entries())
+        for (const r of c.rules)
+          verdicts.check(r, `the return with ${c.name} settles accepted`, endsIn(finals[k], 'accepted'));
     });
   }
 });

@@ -84,13 +84,21 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.checkOrStop('RTR-30', 'the minimal message has no optional total', {
       ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined,
     });
-    const { exchange } = await submitReturn(api, minimal, {
+    const { exchange, paymentsServiceId } = await submitReturn(api, minimal, {
       client: returner,
       label: 'return with only the required fields (pacs.004)',
     });
     verdicts.originalHeld(exchange);
     creditorPlaceHeld(verdicts, exchange);
-    verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange));
+    if (!verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange))) return;
+    // Taken with a 2xx and rejected in pacs.002 is not accepted (§7). The answer's shape is not shown (RTR-37).
+    verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', {
+      ok: paymentsServiceId !== undefined,
+      expected: 'data.paymentsServiceId',
+      ...answered(exchange),
+    });
+    const final = await finalStatusAs(api, returner)(paymentsServiceId!);
+    verdicts.check('RTR-30', 'the minimal return settles accepted', endsIn(final, 'accepted'));
   });
 
   test('a return repeating a used msgId is idempotent (the same return, answered 200)', {

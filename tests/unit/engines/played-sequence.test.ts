@@ -11,6 +11,7 @@ import type { Api } from '../../../client/api';
 import type { SequenceRunner } from '../../../engines/exploration/executor';
 import type { Finding } from '../../../checks/payment-model';
 import { play, showPlayed } from '../../../engines/exploration/played';
+import { moneySequences } from '../../../engines/exploration/money-sequences';
 
 const exchange = (status: number): Exchange => ({ response: { status } }) as unknown as Exchange;
 
@@ -96,4 +97,15 @@ test('a play that threw throws again inside the step it threw in', async () => {
   const { runner, shown } = showingRunner();
   await assert.rejects(showPlayed(played, runner), /closed the connection/);
   assert.deepEqual(shown, ['step 1. read', 'attached ']);
+});
+
+test('a money sequence whose refused step is a return or a refund sends a valid one of its kind first', () => {
+  for (const sequence of moneySequences) {
+    const accepted = new Set<string>();
+    for (const { step, expect } of sequence.steps) {
+      if (expect === 'refused' && (step.do === 'return' || step.do === 'refund'))
+        assert.ok(accepted.has(step.do), `${sequence.name}: no ${step.do} accepted before the refused one`);
+      if (expect === 'accepted') accepted.add(step.do);
+    }
+  }
 });

@@ -1,15 +1,23 @@
 /**
  * pacs.007.001.08 refunds (root fIToFIPmtRvsl), built from a seed and the pacs.008 payment they
  * refund. The spec does not show the pacs.007 fields (§2 last line, §4.4 only says "with the refund
- * amount and the customer's account details"), so the message is the one its ISO 20022 version
- * defines, valid under pacs.007.001.08's XSD (spec/iso20022/): the group header carries its settlement
+ * amount and the customer's account details": the original's parties, accounts and agents, in
+ * orgnlTxRef), so the message is the one its ISO 20022 version defines, valid under pacs.007.001.08's XSD (spec/iso20022/): the group header carries its settlement
  * method (GroupHeader71 requires SttlmInf; CLRG, as the payment's and the real deployment's,
  * toolchain.md), root name as in the real deployment. Amounts stay in GBP: a refund gives back part of
  * a GBP payment.
  */
 import { newSeededFaker } from './seeded-faker';
 import { uniqueId } from './ids';
-import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type Pacs008Message } from './pacs008';
+import {
+  isoDateTime,
+  numericSeed,
+  paymentAmount,
+  paymentIds,
+  paymentTransaction,
+  type Amount,
+  type Pacs008Message,
+} from './pacs008';
 
 /** ISO 20022 reversal reasons a merchant-initiated refund would carry. */
 export const REFUND_REASONS = ['CUST', 'DUPL', 'AM05', 'MS02'] as const;
@@ -22,6 +30,15 @@ export interface ReversalTransaction {
   orgnlIntrBkSttlmAmt: Amount;
   rvsdIntrBkSttlmAmt: Amount;
   rvslRsnInf: Array<{ rsn: { cd: string } }>;
+  /** The customer's account details §4.4 names, as the original payment gave them (OriginalTransactionReference28). */
+  orgnlTxRef: {
+    dbtr: { pty: { nm: string } };
+    dbtrAcct: { id: { othr: { id: string } }; nm?: string };
+    dbtrAgt: { finInstnId: { clrSysMmbId: { mmbId: string } } };
+    cdtrAgt: { finInstnId: { clrSysMmbId: { mmbId: string } } };
+    cdtr: { pty: { nm: string } };
+    cdtrAcct: { id: { othr: { id: string } }; nm?: string };
+  };
 }
 
 /** The canonical root; a profile may declare another (messages.refund, profile/message-shape.ts). */
@@ -76,6 +93,7 @@ export function buildPacs007Content(
   const seededReason = faker.helpers.arrayElement(REFUND_REASONS);
   const orgnl = paymentIds(original);
   const originalAmount = paymentAmount(original);
+  const tx = paymentTransaction(original);
   const value =
     options.amount !== undefined ? toPence(options.amount) / 100 : partialAmount(originalAmount.value, fraction);
   return {
@@ -95,6 +113,20 @@ export function buildPacs007Content(
           orgnlIntrBkSttlmAmt: { value: originalAmount.value, ccy: 'GBP' },
           rvsdIntrBkSttlmAmt: { value, ccy: 'GBP' },
           rvslRsnInf: [{ rsn: { cd: options.reason ?? seededReason } }],
+          orgnlTxRef: {
+            dbtr: { pty: { nm: tx.dbtr.nm } },
+            dbtrAcct: {
+              id: { othr: { id: tx.dbtrAcct.id.othr.id } },
+              ...(tx.dbtrAcct.nm ? { nm: tx.dbtrAcct.nm } : {}),
+            },
+            dbtrAgt: structuredClone(tx.dbtrAgt),
+            cdtrAgt: structuredClone(tx.cdtrAgt),
+            cdtr: { pty: { nm: tx.cdtr.nm } },
+            cdtrAcct: {
+              id: { othr: { id: tx.cdtrAcct.id.othr.id } },
+              ...(tx.cdtrAcct.nm ? { nm: tx.cdtrAcct.nm } : {}),
+            },
+          },
         },
       ],
     },

@@ -1,13 +1,32 @@
 /**
  * ASSUMPTION (RFD-07): pacs.007.001.08 refund request (root fIToFIPmtRvsl). The spec does not show
  * its fields (§4.4 names only "the refund amount and the customer's account details"); this is the
- * ISO 20022 shape of reference/README.md, amounts in GBP like the payment they refund.
+ * ISO 20022 shape of reference/README.md, amounts in GBP like the payment they refund, the account
+ * details in orgnlTxRef.
  */
 const text = { type: 'string', minLength: 1 } as const;
 const gbp = {
   type: 'object',
   required: ['value', 'ccy'],
   properties: { value: { type: 'number', exclusiveMinimum: 0 }, ccy: { const: 'GBP' } },
+} as const;
+
+const party = { type: 'object', properties: { pty: { type: 'object', properties: { nm: text } } } } as const;
+const account = {
+  type: 'object',
+  properties: {
+    id: { type: 'object', properties: { othr: { type: 'object', required: ['id'], properties: { id: text } } } },
+    nm: text,
+  },
+} as const;
+const agent = {
+  type: 'object',
+  properties: {
+    finInstnId: {
+      type: 'object',
+      properties: { clrSysMmbId: { type: 'object', required: ['mmbId'], properties: { mmbId: text } } },
+    },
+  },
 } as const;
 
 export const pacs007RequestSchema = {
@@ -63,6 +82,18 @@ export const pacs007RequestSchema = {
                   type: 'object',
                   required: ['rsn'],
                   properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } },
+                },
+              },
+              // The customer's account details (§4.4), as the original payment gave them.
+              orgnlTxRef: {
+                type: 'object',
+                properties: {
+                  dbtr: party,
+                  dbtrAcct: account,
+                  dbtrAgt: agent,
+                  cdtrAgt: agent,
+                  cdtr: party,
+                  cdtrAcct: account,
                 },
               },
             },

@@ -18,7 +18,7 @@ import type { Pacs008Message } from '../messages/pacs008';
 import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
 import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
-import { refusedAs } from './refusals';
+import { refusedAs, type RefusalOptions } from './refusals';
 import { neverServerError } from './answers';
 import { readingOf } from '../ledger/readings';
 
@@ -127,6 +127,8 @@ export interface BusinessRefusalOptions {
    * way it comes asks nothing of the profile (no ERR-01).
    */
   either?: true;
+  /** Only the documented refusal (RefusalOptions.documentedOnly): not the profile's status, error body or way. */
+  documentedOnly?: true;
 }
 
 /** A pacs.008 field case (cases/pacs008-cases.ts), as its judge reads it. */
@@ -148,16 +150,20 @@ export async function fieldCaseRefused(
   c: FieldCase,
   mutant: Exchange,
   settle: BusinessRefusalOptions['settle'],
+  { documentedOnly }: Pick<RefusalOptions, 'documentedOnly'> = {},
 ): Promise<void> {
   const what = `a submission with ${c.name} is refused`;
+  const only = documentedOnly ? { documentedOnly } : {};
   for (const rule of c.rules) {
-    if (c.oracle === 'validation') verdicts.check(rule, what, refusedAs(mutant, 'validation', { field: c.field }));
+    if (c.oracle === 'validation')
+      verdicts.check(rule, what, refusedAs(mutant, 'validation', { field: c.field, ...only }));
     else
       await expectBusinessRefusal(api, verdicts, rule, mutant, {
         field: c.field,
         settle,
         what,
         ...(c.oracle === 'either' ? { either: true as const } : {}),
+        ...only,
       });
   }
 }
@@ -181,7 +187,7 @@ export async function expectBusinessRefusal(
   const status = exchange.response.status;
   if (is4xx(status)) {
     verdicts.check(rule, what, refusedAs(exchange, options.either ? ['validation', 'business'] : 'business', options));
-    if (options.either) return 'http';
+    if (options.either || options.documentedOnly) return 'http';
     verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
       ok: expected !== 'status',
       expected: '2xx, then a rejected pacs.002',
@@ -216,7 +222,7 @@ export async function expectBusinessRefusal(
     expected: 'a rejected txSts',
     received: `${final.history.join(' → ')}`,
   });
-  if (options.either) return 'status';
+  if (options.either || options.documentedOnly) return 'status';
   verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
     ok: expected !== 'http',
     expected: 'a 4xx at submission',

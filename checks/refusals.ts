@@ -30,6 +30,11 @@ export const refusalAssumptions = (field?: string): string[] => ['ERR-01', 'ERR-
 export interface RefusalOptions {
   /** The field the mutation touched: an error body naming it shows the refusal has the right cause (ERR-03). */
   field?: string;
+  /**
+   * Only the documented refusal, a 4xx: not the profile's status and error body for the class. For an
+   * answer no discovery asked for (a further path version, whose route may answer its own way).
+   */
+  documentedOnly?: true;
 }
 
 /**
@@ -50,6 +55,7 @@ export function refusedAs(
       if (answer && !isTokenRequest(verdicts.profile, exchange)) verdicts.refusalCase(answer);
     },
     after: (verdicts) => {
+      if (options.documentedOnly) return;
       const status = exchange.response.status;
       const classes: readonly RefusalClass[] = typeof refusal === 'string' ? [refusal] : refusal;
       const allowed = [...new Set(classes.flatMap((c) => verdicts.profile.expectations.refusalStatus[c]))];

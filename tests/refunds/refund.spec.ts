@@ -10,7 +10,7 @@ import { test, takes } from '../../fixtures/test';
 import { type SubmitResult, type SettledPayment, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
-import { refundToFinal } from '../../arrange/observation-catalogue';
+import { refundChains, refundToFinal } from '../../arrange/observation-catalogue';
 import { refundSplits, type RefundSplitCase, type RefundStep } from '../../cases/refund-cases';
 import { answered, type Expectation, type Verdicts } from '../../checks/verdicts';
 import {
@@ -280,74 +280,55 @@ test.describe('refund (pacs.007): several refunds of one payment', () => {
 
 /**
  * A chain of refunds on one settled payment: the accepted steps, then the one that must be refused.
- * The accepted ones are followed to their final status (together, before the refused step is sent and
- * at the end): a refund the target takes and then rejects is not accepted, and what is left to refund
- * when the refused step comes is what they left, whatever order the target settles them in.
+ * Sent and followed in the background from the worker's start (arrange/observation-catalogue.ts
+ * refundChains): the accepted ones are followed to their final status, together, before the refused
+ * step is sent and at the end. A refund the target takes and then rejects is not accepted.
  */
 function runSplit(c: RefundSplitCase): void {
-  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...ONE }, async ({
+  const chain = refundChains.get(c.name)!;
+  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...takes({ observation: chain }) }, async ({
     api,
     verdicts,
     clients,
-    seed,
-    settledOriginals,
+    observe,
   }) => {
     const refunder = beneficiaryOf(clients);
-    // From the pool: settled ahead of the test, and the pool attaches the "pay" exchanges to this test.
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 1);
+    const { original, steps } = await observe(chain);
+    verdicts.originalHeld(steps[0]!.answer.exchange);
     const of = (step: RefundStep, i: number): string => `refund ${i + 1} of ${step.value.toFixed(2)}`;
     // A step's rule is assessed where the case cites it, else it is a precondition of the case's.
     const judge = (step: RefundStep, what: string, expectation: Expectation): void => {
       if (c.rules.includes(step.rule)) verdicts.check(step.rule, what, expectation);
       else verdicts.require(step.rule, what, expectation);
     };
-    let unsettled: { i: number; step: RefundStep; answer: SubmitResult }[] = [];
-    const settleAccepted = () =>
-      test.step(`follow ${unsettled.map(({ i }) => `refund ${i + 1}`).join(', ')} to the final status`, async () => {
-        const finals = await Promise.all(
-          unsettled.map(({ answer }) => finalStatusAs(api, refunder)(answer.paymentsServiceId!)),
-        );
-        for (const [k, { i, step }] of unsettled.entries())
-          judge(step, `${of(step, i)} ends accepted`, endsIn(finals[k], 'accepted'));
-        unsettled = [];
-      });
-    for (const [i, step] of c.amounts(original!.amount.value).entries()) {
-      if (step.expect === 'refused' && unsettled.length) await settleAccepted();
-      await test.step(`refund ${i + 1}: ${step.value.toFixed(2)} of ${original!.amount.value.toFixed(2)} (${step.expect})`, async () => {
-        const { answer } = await refund(
-          api,
-          refunder,
-          original!,
-          `${seed}|${i}`,
-          step.value,
-          `refund ${i + 1} (pacs.007)`,
-        );
-        if (step.expect === 'refused')
-          return void (await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, {
-            field: 'rvsdIntrBkSttlmAmt',
-            settle: finalStatusAs(api, refunder),
-            what: `${of(step, i)} is refused`,
-          }));
-        // Once a refund in the declared shape was accepted, a refusal of the next is no shape problem: evidence.
-        if (i === 0)
-          refundAccepted(
-            verdicts,
-            step.rule,
-            answer,
-            `${of(step, i)} is accepted`,
-            c.rules.includes(step.rule) ? 'assessed' : 'precondition',
-          );
-        else judge(step, `${of(step, i)} is accepted`, acceptedAnswer(answer.exchange));
-        // The answer's shape is not shown: an id it does not name blocks the chain (RFD-07), it breaks no rule.
-        verdicts.require('RFD-07', `${of(step, i)}: the answer names its paymentsServiceId`, {
-          ok: answer.paymentsServiceId !== undefined,
-          expected: 'data.paymentsServiceId',
-          ...answered(answer.exchange),
+    for (const [i, step] of c.amounts(original.amount.value).entries()) {
+      const { answer, final } = steps[i]!;
+      if (step.expect === 'refused') {
+        await expectBusinessRefusal(api, verdicts, step.rule, answer.exchange, {
+          field: 'rvsdIntrBkSttlmAmt',
+          settle: finalStatusAs(api, refunder),
+          what: `${of(step, i)} is refused`,
         });
-        unsettled.push({ i, step, answer });
+        continue;
+      }
+      // Once a refund in the declared shape was accepted, a refusal of the next is no shape problem: evidence.
+      if (i === 0)
+        refundAccepted(
+          verdicts,
+          step.rule,
+          answer,
+          `${of(step, i)} is accepted`,
+          c.rules.includes(step.rule) ? 'assessed' : 'precondition',
+        );
+      else judge(step, `${of(step, i)} is accepted`, acceptedAnswer(answer.exchange));
+      // The answer's shape is not shown: an id it does not name blocks the chain (RFD-07), it breaks no rule.
+      verdicts.require('RFD-07', `${of(step, i)}: the answer names its paymentsServiceId`, {
+        ok: answer.paymentsServiceId !== undefined,
+        expected: 'data.paymentsServiceId',
+        ...answered(answer.exchange),
       });
+      judge(step, `${of(step, i)} ends accepted`, endsIn(final, 'accepted'));
     }
-    if (unsettled.length) await settleAccepted();
   });
 }
 

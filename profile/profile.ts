@@ -86,6 +86,16 @@ export const acceptanceStatusOf = (
   op: AcceptedOperation,
 ): readonly number[] => expectations.acceptanceStatus?.[op] ?? DEFAULT_ACCEPTANCE_STATUS;
 
+/**
+ * The statuses a repeat of an accepted camt.056, pacs.004 or pacs.007 may get: 200, as §4.2 answers a
+ * repeated payment, or the operation's own acceptance status (a target answering every camt.056 202
+ * answers its repeat so too; §4.4 shows neither, and discovery learns the acceptance status).
+ */
+export const repeatStatusOf = (
+  expectations: Pick<Expectations, 'acceptanceStatus'>,
+  op: AcceptedOperation,
+): readonly number[] => [...new Set([200, ...acceptanceStatusOf(expectations, op)])];
+
 export const DEFAULT_MESSAGE_SHAPES: MessageShapes = {
   cancellation: { root: 'fitoFIPmtCxlReq' },
   resolution: { root: 'rsltnOfInvstgtn', confirmed: ['CNCL'], rejected: ['RJCR'] },

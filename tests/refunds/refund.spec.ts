@@ -7,6 +7,7 @@
  * shape blocks these tests instead of failing them; the amount rules are documented.
  */
 import { test, takes } from '../../fixtures/test';
+import { repeatStatusOf } from '../../profile/profile';
 import { type SubmitResult, type SettledPayment, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
@@ -210,7 +211,11 @@ test.describe('refund (pacs.007): one refund', () => {
     refundAccepted(verdicts, 'RFD-01', answer, 'the first refund is accepted');
     const repeat = await submitRefund(api, message, { client: refunder, label: 'send the same refund again' });
     verdicts.check('RFD-01', 'a repeated refund gets an answer, never a 5xx', neverServerError(repeat.exchange));
-    verdicts.assume('RFD-06', 'the repeat is answered 200', hasStatus(repeat.exchange, [200]));
+    verdicts.assume(
+      'RFD-06',
+      'the repeat is answered 200, or as the operation accepts',
+      hasStatus(repeat.exchange, repeatStatusOf(api.profile.expectations, 'refund')),
+    );
     // A body the profile reads as any is unchecked (IDEM-04's own test reads each shape).
     if (['original', 'id-only'].includes(api.profile.expectations.repeatBody ?? 'original'))
       verdicts.assume('RFD-06', 'the repeat names the first refund', namesId(repeat, answer.paymentsServiceId));

@@ -285,20 +285,17 @@ test.describe('refund (pacs.007): several refunds of one payment', () => {
 
 /**
  * A chain of refunds on one settled payment: the accepted steps, then the one that must be refused.
- * Sent and followed in the background from the worker's start (arrange/observation-catalogue.ts
- * refundChains): the accepted ones are followed to their final status, together, before the refused
- * step is sent and at the end. A refund the target takes and then rejects is not accepted.
+ * Sent and followed in the background from the worker's start (the refund chains of
+ * arrange/observation-catalogue.ts): the accepted ones are followed to their final status, together,
+ * before the refused step is sent and at the end. A refund the target takes and then rejects is not accepted.
  */
 function runSplit(c: RefundSplitCase): void {
-  const chain = refundChains.get(c.name)!;
-  test(`flow: ${c.name}`, { tag: c.rules.map((r) => `@${r}`), ...takes({ observation: chain }) }, async ({
-    api,
-    verdicts,
-    clients,
-    observe,
-  }) => {
+  test(`flow: ${c.name}`, {
+    tag: c.rules.map((r) => `@${r}`),
+    ...takes({ observation: refundChains.get(c.name)! }),
+  }, async ({ api, verdicts, clients, observe }) => {
     const refunder = beneficiaryOf(clients);
-    const { original, steps } = await observe(chain);
+    const { original, steps } = await observe(refundChains.get(c.name)!);
     verdicts.originalHeld(steps[0]!.answer.exchange);
     const of = (step: RefundStep, i: number): string => `refund ${i + 1} of ${step.value.toFixed(2)}`;
     // A step's rule is assessed where the case cites it, else it is a precondition of the case's.

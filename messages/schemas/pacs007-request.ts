@@ -4,6 +4,8 @@
  * ISO 20022 shape of reference/README.md, amounts in GBP like the payment they refund, the account
  * details in orgnlTxRef.
  */
+import { account, agent } from './pacs008-request';
+
 const text = { type: 'string', minLength: 1 } as const;
 const gbp = {
   type: 'object',
@@ -12,22 +14,6 @@ const gbp = {
 } as const;
 
 const party = { type: 'object', properties: { pty: { type: 'object', properties: { nm: text } } } } as const;
-const account = {
-  type: 'object',
-  properties: {
-    id: { type: 'object', properties: { othr: { type: 'object', required: ['id'], properties: { id: text } } } },
-    nm: text,
-  },
-} as const;
-const agent = {
-  type: 'object',
-  properties: {
-    finInstnId: {
-      type: 'object',
-      properties: { clrSysMmbId: { type: 'object', required: ['mmbId'], properties: { mmbId: text } } },
-    },
-  },
-} as const;
 
 export const pacs007RequestSchema = {
   $id: 'pacs007-request',
@@ -84,7 +70,7 @@ export const pacs007RequestSchema = {
                   properties: { rsn: { type: 'object', minProperties: 1, properties: { cd: text, prtry: text } } },
                 },
               },
-              // The customer's account details (§4.4), as the original payment gave them.
+              // The customer's account details (§4.4), as the original payment gave them (§2.2's shapes).
               orgnlTxRef: {
                 type: 'object',
                 properties: {

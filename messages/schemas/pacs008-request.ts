@@ -23,7 +23,8 @@ const party = {
     },
   },
 } as const;
-const account = {
+/** §2.2's dbtrAcct / cdtrAcct shape (a refund's account details are the original's too). */
+export const account = {
   type: 'object',
   required: ['id'],
   properties: {
@@ -35,7 +36,8 @@ const account = {
     nm: { type: 'string' },
   },
 } as const;
-const agent = {
+/** §2.2's dbtrAgt / cdtrAgt shape. */
+export const agent = {
   type: 'object',
   required: ['finInstnId'],
   properties: {

@@ -7,6 +7,7 @@
  * party without its nm) is asked the same way and judged as the profile reads it.
  */
 import { test } from '../../fixtures/test';
+import { fieldTwinThenMutant } from '../../arrange/operations';
 import { pacs008Cases, pacs008ReadingCases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
@@ -22,15 +23,8 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
       verdicts,
       seed,
     }) => {
-      const twin = await submitPayment(api, buildPacs008({ seed, ...c.base }), { label: 'valid twin' });
-      twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
-      // Same seeded content, fresh identifiers: the mutant is never an idempotent repeat of the twin.
-      const body = structuredClone(buildPacs008({ seed, ...c.base })) as unknown as Record<string, unknown>;
-      const mutant = await submitPayment(api, applyEdits(body, c.edits), {
-        label: `mutant: ${c.name}`,
-        sentAs: 'mutant',
-      });
-      await fieldCaseRefused(api, verdicts, c, mutant.exchange, finalStatusAs(api));
+      const mutant = await fieldTwinThenMutant(api, verdicts, seed, c);
+      await fieldCaseRefused(api, verdicts, c, mutant, finalStatusAs(api));
     });
   }
 });

@@ -12,10 +12,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test } from '../../fixtures/test';
-import { atVersion, OPERATION_DRIVERS, twinThenMutant, type OperationDriver } from '../../arrange/operations';
+import {
+  atVersion,
+  fieldTwinThenMutant,
+  OPERATION_DRIVERS,
+  twinThenMutant,
+  type OperationDriver,
+} from '../../arrange/operations';
 import { documentedRules, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
-import { applyEdits } from '../../cases/field-rows';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008 } from '../../messages/pacs008';
@@ -129,18 +134,8 @@ test.describe('POST pacs008 on every further path version: the fields of §2.2',
       tagsOf('submitPayment', [...c.rules]),
       async ({ api, verdicts, seed, profile }) => {
         await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
-          const twin = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}`, ...c.base }), {
-            label: 'valid twin',
-            version,
-          });
-          twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
-          const body = structuredClone(buildPacs008({ seed: `${seed}-${version}`, ...c.base }));
-          const mutant = await submitPayment(api, applyEdits(body as unknown as Record<string, unknown>, c.edits), {
-            label: `mutant: ${c.name}`,
-            sentAs: 'mutant',
-            version,
-          });
-          await fieldCaseRefused(api, verdicts, c, mutant.exchange, finalStatusAs(api), ONLY);
+          const mutant = await fieldTwinThenMutant(api, verdicts, `${seed}-${version}`, c, version);
+          await fieldCaseRefused(api, verdicts, c, mutant, finalStatusAs(api), ONLY);
         });
       },
     );

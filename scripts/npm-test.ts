@@ -23,6 +23,7 @@ import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { shareClientKeys } from '../transport/keys';
 import { childrenCpuSeconds } from './lib/children-cpu';
 import { type LaneStep, runLanes } from './lib/lanes';
+import { planUnitRun, writeUnitGroups } from './lib/unit-groups';
 
 interface Step extends LaneStep {
   command: string[];
@@ -58,6 +59,8 @@ const unitFiles = (readdirSync('tests/unit', { recursive: true }) as string[])
   .filter((f) => f.endsWith('.test.ts'))
   .sort()
   .map((f) => path.join('tests/unit', f));
+/** One group per core: the grouped files mostly compute, each in turn. */
+const unit = planUnitRun(unitFiles, path.join(LOG_DIR, 'unit-groups'), os.cpus().length);
 
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */
 const EXPLORATION_SEQUENCES = 6;
@@ -89,11 +92,11 @@ const rest: Step[] = [
     name: 'format and lint',
     command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'],
   },
-  // Three files at a time: most unit tests wait on a reference they started, not on a core.
+  // Three processes at a time: most of the files alone wait on processes they started, not on a core.
   {
     name: 'unit tests',
-    command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unitFiles],
-    shows: `node --test, ${unitFiles.length} files of tests/unit, 3 at a time`,
+    command: [node, ...tsx, '--test', '--test-concurrency=3', '--test-reporter=tap', ...unit.files],
+    shows: `node --test, ${unitFiles.length} files of tests/unit: ${unit.alone.length} that start processes each alone, ${unitFiles.length - unit.alone.length} in ${unit.groups.length} processes; 3 at a time`,
     counts: nodeTestCounts,
   },
   { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
@@ -255,6 +258,7 @@ async function main(argv: string[]): Promise<void> {
     if (names.length) console.log(`… running: ${names.join(', ')}`);
   }, HEARTBEAT_MS);
   const others = withCleanRun(chosen(rest));
+  if (others.some((step) => step.name === 'unit tests')) writeUnitGroups(unit);
   const finished = serial
     ? await runLanes([[]], [...others, ...chosen([longest])], run)
     : await runLanes([chosen([longest]), []], others, run);

@@ -21,7 +21,8 @@ if (dir) {
   const session = new inspector.Session();
   session.connect();
   session.post('Profiler.enable');
-  session.post('Profiler.start');
+  // PAYMENTS_BENCH_PROBE_CPU=0: the requests only (a test that counts them needs no profile).
+  if (process.env.PAYMENTS_BENCH_PROBE_CPU !== '0') session.post('Profiler.start');
 
   const requests = [];
   const pending = new WeakMap();

@@ -30,11 +30,15 @@ export interface ProbedProcess {
   profile: CpuProfile | undefined;
 }
 
-/** The environment that preloads the probe into every Node process of a run, writing into `dir`. */
-export function probeEnvironment(dir: string): Record<string, string> {
+/**
+ * The environment that preloads the probe into every Node process of a run, writing into `dir`;
+ * without `cpuProfile`, only the requests (the profiler and its files cost each process CPU).
+ */
+export function probeEnvironment(dir: string, { cpuProfile = true } = {}): Record<string, string> {
   // NODE_OPTIONS replaces the one runPlaywright would set: keep its memory flags beside the preload.
   return {
     PAYMENTS_BENCH_PROBE: dir,
+    ...(cpuProfile ? {} : { PAYMENTS_BENCH_PROBE_CPU: '0' }),
     NODE_OPTIONS: memoryEnvironment({ NODE_OPTIONS: `--require ${PROBE}` }).NODE_OPTIONS!,
   };
 }

@@ -34,7 +34,12 @@ function run(extra: string[], selection: readonly string[] = SELECTION, exitStat
   const probe = path.join(scratch, 'probe');
   const ran = runPlaywrightCli(
     [...selection, ...extra],
-    cleanEnv({ PAYMENTS_RUN_DIR: runDir, PAYMENTS_WORKERS: '2', PAYMENTS_SEED: '4242', ...probeEnvironment(probe, { cpuProfile: false }) }),
+    cleanEnv({
+      PAYMENTS_RUN_DIR: runDir,
+      PAYMENTS_WORKERS: '2',
+      PAYMENTS_SEED: '4242',
+      ...probeEnvironment(probe, { cpuProfile: false }),
+    }),
   );
   assert.equal(ran.status, exitStatus, ran.stdout + ran.stderr);
   // The requests the suite sent (the reference's own are not the suite's), as "METHOD /path" without identifiers.

@@ -376,6 +376,11 @@ const globalFaultCatalogue = [
     'A cancellation of another client’s or an unknown payment is accepted.',
   ),
   f(
+    'cancel-foreign-pending-cancels',
+    'CXL-01',
+    'A cancellation of another client’s payment is accepted, its camt.029 reads PDCR (pending) on every read, and the payment is cancelled all the same.',
+  ),
+  f(
     'cancel-before-batch-still-settles',
     'CXL-02',
     'A cancellation before the batch is confirmed (CNCL) but the payment still settles.',

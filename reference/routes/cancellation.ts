@@ -82,12 +82,15 @@ async function requestCancellation(
       endToEndId: fields.orgnlEndToEndId,
       amountCents: fields.orgnlAmountCents,
     }) ?? null;
-  if (!target && faults.has('cancel-accepts-foreign-payment'))
+  // cancel-foreign-pending-cancels: the defect takes another client's payment too, and hides it
+  // behind a camt.029 that never leaves PDCR.
+  const foreignPending = !target && faults.has('cancel-foreign-pending-cancels');
+  if (!target && (faults.has('cancel-accepts-foreign-payment') || foreignPending))
     target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
   // Not found, a business refusal, or accepted and rejected in its camt.029 (causeStatus.cancelUnknown):
   // three readings of the same refusal.
   const rejectedLater = dialect.causeStatus.cancelUnknown === 'camt029';
-  if (!target && !faults.has('cancel-accepts-foreign-payment') && !rejectedLater)
+  if (!target && !faults.has('cancel-accepts-foreign-payment') && !foreignPending && !rejectedLater)
     throw new ApiError(
       'notFound',
       { code: 'not_found', message: 'no payment of this client matches orgnlMsgId and orgnlTxId' },
@@ -113,7 +116,7 @@ async function requestCancellation(
     orgnlEndToEndId: fields.orgnlEndToEndId ?? target?.endToEndId ?? '',
     orgnlTxId: fields.orgnlTxId,
     outcome,
-    ...(pendingThenConfirmed ? { pendingReads: 1 } : {}),
+    ...(pendingThenConfirmed ? { pendingReads: 1 } : foreignPending && target ? { pendingReads: Infinity } : {}),
     rejectReason: outcome !== 'RJCR' ? null : target ? BATCH_ALREADY_SENT : NO_SUCH_PAYMENT,
     requestHash: sub.rawHash,
     // §4.4 does not show the answer: the dialect shapes it.

@@ -292,6 +292,29 @@ export const notReadAs = (
 });
 
 /** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
+/**
+ * The most of `exchanges` in flight at one moment, from when each was sent and how long its answer
+ * took: a race the test means to run (IDEM-03's concurrent duplicates) ran only if this is 2 or more.
+ */
+export function mostInFlight(exchanges: readonly Pick<Exchange, 'startedAt' | 'durationMs'>[]): number {
+  const edges = exchanges.flatMap((e) => {
+    const start = Date.parse(e.startedAt);
+    return [
+      { at: start, step: 1 },
+      { at: start + e.durationMs, step: -1 },
+    ];
+  });
+  // An answer that came as another request left is not in flight with it: ends before starts.
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let most = 0;
+  for (const edge of edges) {
+    now += edge.step;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
 export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
   ok: final?.statusClass === cls,
   expected: `an ${cls} txSts`,

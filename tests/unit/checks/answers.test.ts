@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carriesId, equals, holds, jsonAnswer, notifiesOnly } from '../../../checks/answers';
+import { carriesId, equals, holds, jsonAnswer, notifiesOnly, mostInFlight } from '../../../checks/answers';
 
 test('equals ignores the order of an object’s members, nothing else', () => {
   assert.equal(equals({ ccy: 'GBP', value: 12.5 }, { value: 12.5, ccy: 'GBP' }).ok, true);
@@ -75,4 +75,11 @@ test('jsonAnswer: a JSON body; an answer the spec does not show may carry none, 
   assert.equal(jsonAnswer(answer(201, undefined, '')).ok, false, 'a body is shown: it is there');
   assert.equal(jsonAnswer(answer(201, undefined, ''), { bodyOptional: true }).ok, true);
   assert.equal(jsonAnswer(answer(201, 'text/plain', '{"data":{}}'), { bodyOptional: true }).ok, false);
+});
+
+test('mostInFlight: how many exchanges were in flight at one moment; one answered as the next left is not', () => {
+  const at = (ms: number, durationMs: number) => ({ startedAt: new Date(1_000_000 + ms).toISOString(), durationMs });
+  assert.equal(mostInFlight([]), 0);
+  assert.equal(mostInFlight([at(0, 10), at(10, 10), at(20, 10)]), 1, 'paced: each sent as the last was answered');
+  assert.equal(mostInFlight([at(0, 50), at(10, 50), at(20, 5), at(100, 5)]), 3);
 });

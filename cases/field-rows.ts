@@ -55,6 +55,8 @@ export interface Transformation {
   suffix?: string;
   /** The IBAN with its check digits changed, so that mod-97 fails. */
   ibanCheckDigitsBroken?: true;
+  /** Another UUID of the same version, derived from this one (its first group plus one): unique as it is. */
+  otherUuid?: true;
   /** The value followed by these in an array (a second occurrence). */
   followedBy?: unknown[];
 }
@@ -88,6 +90,12 @@ export function breakIbanCheckDigits(iban: string): string {
   return `${iban.slice(0, 2)}${String(other).padStart(2, '0')}${iban.slice(4)}`;
 }
 
+/** The UUID with its first group plus one (mod 2^32): version and variant, in later groups, stay. */
+export function otherUuid(uuid: string): string {
+  const next = ((Number.parseInt(uuid.slice(0, 8), 16) + 1) >>> 0).toString(16).padStart(8, '0');
+  return `${next}${uuid.slice(8)}`;
+}
+
 const toCents = (value: number): number => Math.round(value * 100) / 100;
 
 function transform(value: unknown, t: Transformation): unknown {
@@ -97,6 +105,7 @@ function transform(value: unknown, t: Transformation): unknown {
   if (t.times !== undefined) out = toCents((out as number) * t.times);
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
   if (t.ibanCheckDigitsBroken) out = breakIbanCheckDigits(out as string);
+  if (t.otherUuid) out = otherUuid(out as string);
   if (t.followedBy) out = [out, ...t.followedBy];
   return out;
 }

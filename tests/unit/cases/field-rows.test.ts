@@ -1,7 +1,7 @@
 /** cases/field-rows.ts: the one row format of negative cases, its mutations and how they are applied. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, mutationsOf, ownValue, remove, set, twinValue, under } from '../../../cases/field-rows';
+import { applyEdits, mutationsOf, otherUuid, ownValue, remove, set, twinValue, under } from '../../../cases/field-rows';
 import { returnCases } from '../../../cases/pacs004-cases';
 import { pacs008Cases } from '../../../cases/pacs008-cases';
 
@@ -79,4 +79,11 @@ test('pacs.004 has a wrong-type case for every row, and the rtrId row reads the 
   assert.ok(reused, 'a case cites RTR-40');
   assert.equal(reused.outcome, 'reading', 'the spec names no result of a reused rtrId: the profile reads it');
   assert.deepEqual(reused.edits, [{ path: 'pmtRtr.txInf.0.rtrId', set: twinValue('pmtRtr.txInf.0.rtrId') }]);
+});
+
+test('otherUuid: another UUID of the same version and variant, the same for the same input', () => {
+  const uuid = 'ffffffff-9dd5-4789-b8f9-83c0664c0804';
+  assert.equal(otherUuid(uuid), '00000000-9dd5-4789-b8f9-83c0664c0804');
+  assert.equal(otherUuid('0000000a-9dd5-4789-b8f9-83c0664c0804'), '0000000b-9dd5-4789-b8f9-83c0664c0804');
+  assert.notEqual(otherUuid(uuid), uuid);
 });

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { pacs008FieldRules } from '../../../cases/pacs008-cases';
+import { pacs008Cases, pacs008FieldRules } from '../../../cases/pacs008-cases';
 import { returnRows } from '../../../cases/pacs004-cases';
 import { SPEC_FILE } from '../../../record/spec-html';
 import { loadIsoSchemas, type IsoSchemas } from '../../../messages/iso20022/validate';
@@ -58,6 +58,20 @@ test('every pacs.008 field a case removes is required by §2.2’s table or by p
       justified(row.path, bySpec, iso, 'pacs.008.001.08', 'fitoFICstmrCdtTrf'),
       `${row.path} is removed, but neither §2.2 nor ISO requires it`,
     );
+});
+
+test('a pacs.008 removal is refused either way (4xx, or a status that ends rejected) exactly where ISO lets the field be absent', async () => {
+  const iso = await loadIsoSchemas();
+  for (const row of pacs008FieldRules.filter((r) => r.required))
+    for (const message of ['pacs.008.001.08', 'pacs.008.001.10'] as const)
+      assert.equal(
+        row.isoOptional === true,
+        iso.requires(message, `fitoFICstmrCdtTrf.${plain(row.path)}`) === false,
+        `${row.path} in ${message}: isoOptional ${row.isoOptional === true}`,
+      );
+  const removal = (path: string) => pacs008Cases.find((c) => c.field === path && c.name.endsWith(' removed'));
+  assert.equal(removal('cdtTrfTxInf.0.pmtId.txId')?.oracle, 'either');
+  assert.equal(removal('cdtTrfTxInf.0.pmtId.endToEndId')?.oracle, 'validation');
 });
 
 test('every pacs.004 field a case removes is required by §2.5’s table or by pacs.004.001.09’s XSD', async () => {

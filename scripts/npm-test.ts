@@ -8,11 +8,13 @@
  * reported against a few that together hold every value of every dialect field) and the mutation kill matrix. Ends with a table of the steps (wall and CPU time, counts)
  * and the one closing line CI reads.
  *
- * Three lanes: the dialect matrix, the longest step, runs from the start in one; the others share a
- * queue between the other two, each lane taking the next step when it is free. Two lanes for the
- * queue, not one: the local conformance run and the kill matrix after it mostly wait on settlements,
- * and their waits overlap the unit tests' work instead of leaving a core idle (ci61, with one lane for
- * the queue, spent 1,415 CPU-s in 870 s on 2 cores). A
+ * Two lanes: the dialect matrix, the longest step, runs from the start in one; the other steps run in
+ * the other, in order, the lane free first taking the next. The local conformance run and the kill
+ * matrix that reads it come first among them: they mostly wait on settlements, and beside the
+ * dialect matrix its workers take the idle core. Last, the unit tests and the short steps keep both
+ * cores busy however the two lanes end. (ci61 ran the kill matrix after the unit tests: it ran alone
+ * for its last 200 s, on 0.6 of a core; ci62 gave the other steps two lanes: the three long steps at
+ * once took 1,529 CPU-s, against 1,415, and the dialect matrix ended alone.) A
  * step's output is kept in reports/npm-test/<step>.log as it comes and printed whole when the step
  * ends, so two steps never interleave; progress lines and a heartbeat show what is running meanwhile.
  * `--serial` runs one step at a time, in the order listed.
@@ -94,13 +96,18 @@ const rest: Step[] = [
     name: 'format and lint',
     command: [node, 'node_modules/@biomejs/biome/bin/biome', 'check', '--error-on-warnings', '.'],
   },
-  // First of the queue's long steps: the kill matrix reads its clean project, so it can start early.
+  // First of the long steps: the kill matrix after it reads its clean project.
   {
     name: 'conformance (local reference)',
     command: [node, ...tsx, 'scripts/conformance.ts', '--project=local'],
     env: { PAYMENTS_RUN_DIR: conformanceRun },
     counts: playwrightCounts,
   },
+  { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
+  // After the local conformance run, whose clean project it reads when that run is among the steps;
+  // mostly waiting on settlements, so it goes while the dialect matrix keeps both cores busy, not at
+  // the end, where a lane that waits leaves a core idle.
+  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
   // Three processes at a time: most of the files alone wait on processes they started, not on a core.
   {
     name: 'unit tests',
@@ -108,11 +115,6 @@ const rest: Step[] = [
     shows: `node --test, ${unitFiles.length} files of tests/unit: ${unit.alone.length} that start processes each alone, ${unitFiles.length - unit.alone.length} in ${unit.groups.length} processes; 3 at a time`,
     counts: nodeTestCounts,
   },
-  { name: 'ledger check', command: [node, ...tsx, 'scripts/ledger-check.ts', '--strict'] },
-  // After the local conformance run, whose clean project it reads when that run is among the steps;
-  // mostly waiting on settlements, so it goes while the unit tests and the dialect matrix keep both
-  // cores busy, not at the end, where a lane that waits leaves a core idle.
-  { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   {
     name: 'exploration (local reference)',
@@ -279,7 +281,7 @@ async function main(argv: string[]): Promise<void> {
   if (others.some((step) => step.name === 'unit tests')) writeUnitGroups(unit);
   const finished = serial
     ? await runLanes([[]], [...others, ...chosen([longest])], run)
-    : await runLanes([chosen([longest]), [], []], others, run);
+    : await runLanes([chosen([longest]), []], others, run);
   clearInterval(heartbeat);
   rmSync(path.dirname(conformanceRun), { recursive: true, force: true });
 
@@ -311,7 +313,7 @@ async function main(argv: string[]): Promise<void> {
     `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
   );
   console.log(
-    `\nnpm test summary (${serial ? 'one step at a time' : 'three lanes: the dialect matrix beside two for the rest'}):\n${table.join('\n')}`,
+    `\nnpm test summary (${serial ? 'one step at a time' : 'two lanes: the dialect matrix beside the rest'}):\n${table.join('\n')}`,
   );
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   // An exit code, not process.exit: run by npm into a pipe, stdout can still hold the last step's

@@ -248,6 +248,7 @@ const globalFaultCatalogue = [
   f('payment-txid-optional', 'P8-19', 'pmtId.txId is not required.'),
   f('payment-uetr-unchecked', 'P8-20', 'pmtId.uetr is not checked for UUID format.'),
   f('payment-svclvl-unchecked', 'P8-21', 'pmtTpInf.svcLvl[].prtry is not checked.'),
+  f('payment-svclvl-first-only', 'P8-21', 'Only the first pmtTpInf.svcLvl entry’s prtry is checked.'),
   f('payment-amount-optional', 'P8-22', 'intrBkSttlmAmt is not required.'),
   f('accepts-eur', 'P8-23', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   f('payment-accepts-zero-amount', 'P8-24', 'intrBkSttlmAmt.value may be zero or negative.'),

@@ -82,11 +82,13 @@ async function requestCancellation(
       endToEndId: fields.orgnlEndToEndId,
       amountCents: fields.orgnlAmountCents,
     }) ?? null;
-  // cancel-foreign-pending-cancels: the defect takes another client's payment too, and hides it
-  // behind a camt.029 that never leaves PDCR.
+  // cancel-accepts-foreign-payment takes another client's payment too and cancels it, confirmed;
+  // cancel-foreign-pending-cancels cancels it behind a camt.029 that never leaves PDCR. Either cancels
+  // it whatever its phase, so that the defect shows however soon the payment settled.
   const foreignPending = !target && faults.has('cancel-foreign-pending-cancels');
-  if (!target && (faults.has('cancel-accepts-foreign-payment') || foreignPending))
-    target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
+  const foreignTaken = !target && (faults.has('cancel-accepts-foreign-payment') || foreignPending);
+  if (foreignTaken) target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
+  if (foreignTaken && target) target.phase = 'cancelled';
   // Not found, a business refusal, or accepted and rejected in its camt.029 (causeStatus.cancelUnknown):
   // three readings of the same refusal.
   const rejectedLater = dialect.causeStatus.cancelUnknown === 'camt029';

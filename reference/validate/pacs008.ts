@@ -164,7 +164,7 @@ export function validatePacs008(
     svcLvls.forEach((level, i) => {
       const p = Array.isArray(svcLvlRaw) ? `${T}.pmtTpInf.svcLvl[${i}]` : `${T}.pmtTpInf.svcLvl`;
       if (!isObject(level)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
-      if (faults.has('payment-svclvl-unchecked')) return;
+      if (faults.has('payment-svclvl-unchecked') || (faults.has('payment-svclvl-first-only') && i > 0)) return;
       c.oneOf(level, 'prtry', `${p}.prtry`, ['FP'], false);
     });
     c.string(

@@ -13,6 +13,7 @@ import { is2xx, is4xx, isServerError } from '../messages/http-status';
 import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type StatusClass } from '../profile/profile';
 import { classifyStatus, finalityOf, isProfileCode } from '../profile/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
+import { TX_CANCELLATION_STATUS } from '../messages/schemas/camt029';
 import { notificationCarries } from '../messages/answers';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf, type Reading } from '../ledger/readings';
@@ -345,6 +346,7 @@ export const staysSettled = (
 interface Resolved {
   outcome: 'confirmed' | 'rejected' | 'other';
   conf?: string;
+  txCxlSts?: string;
 }
 
 /** camt.029's sts.conf is one of `codes`, the profile's for `outcome`. */
@@ -358,16 +360,23 @@ export const resolvedAs = (
   received: String(resolution.conf),
 });
 
-/** camt.029's sts.conf is none of `codes`, the profile's for `outcome` (or there was no camt.029). */
+/**
+ * camt.029 does not say `outcome` (or there was no camt.029): its sts.conf is none of `codes`, the
+ * profile's, and its transaction's txCxlSts is neither ISO's code for that outcome (ACCR, RJCR) nor
+ * one of `codes` given there.
+ */
 export const notResolvedAs = (
   resolution: Resolved | undefined,
   outcome: 'confirmed' | 'rejected',
   codes: readonly string[],
-): Expectation => ({
-  ok: resolution?.outcome !== outcome,
-  expected: `not ${codes.join('/')}`,
-  received: String(resolution?.conf),
-});
+): Expectation => {
+  const tx = resolution?.txCxlSts;
+  return {
+    ok: resolution?.outcome !== outcome && tx !== TX_CANCELLATION_STATUS[outcome] && !codes.includes(String(tx)),
+    expected: `not ${[...codes, TX_CANCELLATION_STATUS[outcome]].join('/')}`,
+    received: `sts.conf ${resolution?.conf}, txCxlSts ${tx}`,
+  };
+};
 
 // ── the valid twin ─────────────────────────────────────────────────────────────────────────────
 

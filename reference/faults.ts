@@ -397,6 +397,11 @@ const globalFaultCatalogue = [
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',
   ),
   f(
+    'cancel-late-accepted-per-transaction',
+    'CXL-03',
+    'A cancellation after the batch was sent reads rejected in sts.conf (RJCR) but accepted in its transaction’s txCxlSts (ACCR).',
+  ),
+  f(
     'cancel-settled-pending-then-confirmed',
     'CXL-03',
     'The cancellation of a settled payment reads PDCR (pending) on its first camt.029 read, then CNCL (confirmed).',

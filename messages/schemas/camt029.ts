@@ -9,6 +9,12 @@ const text = { type: 'string', minLength: 1 } as const;
 // The codes are the profile's (messages.resolution.confirmed / rejected), checked beside the schema.
 const outcome = text;
 
+/**
+ * CancellationIndividualStatus1Code, a transaction's txCxlSts: its cancellation accepted (ACCR),
+ * rejected (RJCR) or pending (PDCR). ISO's own list, beside the profile's sts.conf codes.
+ */
+export const TX_CANCELLATION_STATUS = { confirmed: 'ACCR', rejected: 'RJCR', pending: 'PDCR' } as const;
+
 export const camt029Schema = {
   $id: 'camt029-response',
   type: 'object',

@@ -151,13 +151,22 @@ function resolution(
   root: Dialect['resolutionRoot'],
   faults: FaultSet,
 ): Record<string, unknown> {
+  // cancel-late-accepted-per-transaction: the defect contradicts its own rejection of a late one.
+  const lateAccepted =
+    faults.has('cancel-late-accepted-per-transaction') && cancellation.rejectReason === BATCH_ALREADY_SENT;
   const accepted = cancellation.outcome === 'CNCL';
   const entry: Record<string, unknown> = {
     cxlStsId: cancellation.id.replaceAll('-', '').slice(0, 35),
     orgnlGrpInf: { orgnlMsgId: cancellation.orgnlMsgId, orgnlMsgNmId: cancellation.orgnlMsgNmId },
     orgnlEndToEndId: cancellation.orgnlEndToEndId,
     orgnlTxId: cancellation.orgnlTxId,
-    txCxlSts: faults.has('iso-answer-code-outside-list') ? (accepted ? 'CNCL' : 'RJCT') : accepted ? 'ACCR' : 'RJCR',
+    txCxlSts: faults.has('iso-answer-code-outside-list')
+      ? accepted
+        ? 'CNCL'
+        : 'RJCT'
+      : accepted || lateAccepted
+        ? 'ACCR'
+        : 'RJCR',
   };
   if (cancellation.outcome === 'RJCR' && cancellation.rejectReason)
     entry.cxlStsRsnInf = [{ rsn: { prtry: cancellation.rejectReason } }];

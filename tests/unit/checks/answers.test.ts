@@ -5,7 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carriesId, equals, holds, jsonAnswer, notifiesOnly, mostInFlight } from '../../../checks/answers';
+import {
+  carriesId,
+  equals,
+  holds,
+  jsonAnswer,
+  mostInFlight,
+  notifiesOnly,
+  notResolvedAs,
+} from '../../../checks/answers';
 
 test('equals ignores the order of an object’s members, nothing else', () => {
   assert.equal(equals({ ccy: 'GBP', value: 12.5 }, { value: 12.5, ccy: 'GBP' }).ok, true);
@@ -82,4 +90,14 @@ test('mostInFlight: how many exchanges were in flight at one moment; one answere
   assert.equal(mostInFlight([]), 0);
   assert.equal(mostInFlight([at(0, 10), at(10, 10), at(20, 10)]), 1, 'paced: each sent as the last was answered');
   assert.equal(mostInFlight([at(0, 50), at(10, 50), at(20, 5), at(100, 5)]), 3);
+});
+
+test('notResolvedAs: a camt.029 says an outcome in sts.conf or in its transaction’s txCxlSts (ISO’s ACCR or RJCR, or a profile code)', () => {
+  const codes = ['CNCL'];
+  assert.equal(notResolvedAs({ outcome: 'rejected', conf: 'RJCR', txCxlSts: 'RJCR' }, 'confirmed', codes).ok, true);
+  assert.equal(notResolvedAs({ outcome: 'rejected', conf: 'RJCR', txCxlSts: 'ACCR' }, 'confirmed', codes).ok, false);
+  assert.equal(notResolvedAs({ outcome: 'other', conf: 'XXXX', txCxlSts: 'CNCL' }, 'confirmed', codes).ok, false);
+  assert.equal(notResolvedAs({ outcome: 'confirmed', conf: 'CNCL' }, 'confirmed', codes).ok, false);
+  assert.equal(notResolvedAs({ outcome: 'confirmed', conf: 'CNCL', txCxlSts: 'RJCR' }, 'rejected', ['RJCR']).ok, false);
+  assert.equal(notResolvedAs(undefined, 'confirmed', codes).ok, true, 'no camt.029 says nothing');
 });

@@ -93,6 +93,13 @@ export function buildCamt056Content(
   };
 }
 
+/**
+ * The payer's institution's own reference of its recall, the cancellation's cxlId (ISO: "as assigned
+ * by the assigner"): what a FOCR return's addtlInf holds (§2.5: "For an answer to a recall it holds
+ * the specific reference of the bank that started the recall").
+ */
+export const recallReference = (message: Camt056Message): string => message.fitoFIPmtCxlReq.undrlyg[0]!.txInf[0]!.cxlId;
+
 export function buildCamt056(options: Camt056Options): Camt056Message {
   const { seed, original, ids, ...rest } = options;
   return buildCamt056Content(seed, original, ids ?? freshCancellationIds(), rest);

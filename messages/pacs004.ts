@@ -151,8 +151,14 @@ export interface Pacs004Options {
   original: Pacs008Message;
   /** Defaults to a seeded EBA code other than FOCR (FOCR needs a cancellation and an addtlInf). */
   reason?: ReasonChoice;
-  /** Defaults to a seeded reference when the reason is FOCR; never set otherwise unless given. */
+  /** Defaults to the recall's reference when the reason is FOCR; never set otherwise unless given. */
   addtlInf?: string;
+  /**
+   * The reference of the recall a FOCR return answers (messages/camt056.ts recallReference): its
+   * addtlInf. Without one a seeded reference stands in (a message built for a unit test, a case that
+   * is refused before any recall is looked at).
+   */
+  recall?: string;
   /** Adds txInf.rtrdInstdAmt: only allowed when the return answers a cancellation request (§2.5). */
   withInstructedAmount?: boolean;
   /** orgnlGrpInf.orgnlMsgNmId; defaults to pacs.008.001.08. */
@@ -238,7 +244,8 @@ export function buildPacs004Content(
   const seededCode = faker.helpers.arrayElement(EBA_RETURN_CODES.filter((c) => c !== 'FOCR'));
   const reason: ReasonChoice = options.reason ?? { cd: seededCode };
   const focrReference = `RCL-${faker.string.alphanumeric({ length: 12, casing: 'upper' })}`;
-  const addtlInf = options.addtlInf ?? ('cd' in reason && reason.cd === 'FOCR' ? focrReference : undefined);
+  const addtlInf =
+    options.addtlInf ?? ('cd' in reason && reason.cd === 'FOCR' ? (options.recall ?? focrReference) : undefined);
   const originatorName = faker.company.name();
   const [instg, instd, originator, dbtrAgt, cdtrAgt] = [finInstn(), finInstn(), orgId(), finInstn(), finInstn()];
   const bank = faker.string.alpha({ length: 4, casing: 'upper' });

@@ -39,14 +39,14 @@ async function originalsFor(
   take: TakeSettled,
   clients: Clients,
   seed: string,
-): Promise<{ originals: [Pacs008Message, Pacs008Message]; known: boolean }> {
+): Promise<{ originals: [Pacs008Message, Pacs008Message]; recalls: (string | undefined)[]; known: boolean }> {
   const beneficiary = beneficiaryOf(clients);
   if (c.original === 'unknown')
-    return { originals: [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)], known: false };
-  const { originals, known } = await originalsToReturn(api, clients, take, seed, 2, {
+    return { originals: [paymentTo(beneficiary, seed), paymentTo(beneficiary, seed)], recalls: [], known: false };
+  const { originals, recalls, known } = await originalsToReturn(api, clients, take, seed, 2, {
     withRejectedCancellation: c.cancellationRequested ?? false,
   });
-  return { originals: [originals[0]!, originals[1]!], known };
+  return { originals: [originals[0]!, originals[1]!], recalls, known };
 }
 
 /**
@@ -92,10 +92,11 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
       const returner = beneficiaryOf(clients);
       const {
         originals: [twinOriginal, mutantOriginal],
+        recalls: [twinRecall, mutantRecall],
         known,
       } = await originalsFor(c, api, settledOriginals, clients, seed);
 
-      const twin = returnFor(api, { seed, original: twinOriginal, ...(c.twin ?? {}) });
+      const twin = returnFor(api, { seed, original: twinOriginal, recall: twinRecall, ...(c.twin ?? {}) });
       const twinAnswer = await submitReturn(api, twin, {
         client: returner,
         label: 'valid twin: return the payment (pacs.004)',
@@ -108,7 +109,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
 
       // A case may read the twin as it was sent (a reused identifier): twinValue in cases/field-rows.ts.
       const mutant: Pacs004Message = applyEdits(
-        returnFor(api, { seed, original: mutantOriginal, ...(c.twin ?? {}) }),
+        returnFor(api, { seed, original: mutantOriginal, recall: mutantRecall, ...(c.twin ?? {}) }),
         c.edits ?? [],
         { twin },
       );
@@ -172,35 +173,52 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
  * 2xx and rejected in pacs.002 is not accepted (§7 reports a rejection in txSts), and following each
  * to its final status one after another would wait once per variant.
  */
+// One test per rule, and apart those whose originals must carry a recall (a FOCR answer).
 const allowedByRule = new Map<string, ReturnCase[]>();
-for (const c of returnCases.filter((x) => x.outcome === 'accepted'))
-  allowedByRule.set(c.rules[0]!, [...(allowedByRule.get(c.rules[0]!) ?? []), c]);
+for (const c of returnCases.filter((x) => x.outcome === 'accepted')) {
+  const key = `${c.rules[0]!}${c.cancellationRequested ? ', answering a recall' : ''}`;
+  allowedByRule.set(key, [...(allowedByRule.get(key) ?? []), c]);
+}
 
 test.describe('return (pacs.004): the variants §2.5 allows', { tag: '@op:returnPayment' }, () => {
   for (const [rule, variants] of allowedByRule) {
-    test(`accepts each allowed variant, and each settles accepted: ${rule} (${variants.length} variants)`, {
+    const recalled = variants[0]!.cancellationRequested ?? false;
+    test(`accepts each allowed variant, and each settles accepted: ${rule} (${variants.length} variant${variants.length === 1 ? '' : 's'})`, {
       tag: [...new Set(variants.flatMap((c) => c.rules))].map((r) => `@${r}`),
-      ...takes({ pool: 'settled', count: variants.length + 1, forReturn: true }, { needs: 'returnableOriginal' }),
+      ...takes(
+        { pool: recalled ? 'settled+cancellation' : 'settled', count: variants.length + 1, forReturn: true },
+        { needs: recalled ? 'beneficiarySide' : 'returnableOriginal' },
+      ),
     }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-      const { returner, originals, known } = await originalsToReturn(
+      const { returner, originals, recalls, known } = await originalsToReturn(
         api,
         clients,
         settledOriginals,
         seed,
         variants.length + 1,
+        { withRejectedCancellation: recalled },
       );
       const twinOptions = variants[0]!.twin ?? {};
-      const twin = await submitReturn(api, returnFor(api, { seed, original: originals[0]!, ...twinOptions }), {
-        client: returner,
-        label: 'valid twin: return the payment (pacs.004)',
-      });
+      const twin = await submitReturn(
+        api,
+        returnFor(api, { seed, original: originals[0]!, recall: recalls[0], ...twinOptions }),
+        {
+          client: returner,
+          label: 'valid twin: return the payment (pacs.004)',
+        },
+      );
       // As in the catalogue: a refused twin blocks by what the choice of original rests on.
       const chosen = known ? verdicts.originalAssumption : 'RTR-36';
       creditorPlaceHeld(verdicts, twin.exchange);
       twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01', ...(chosen ? { refusalBlockedBy: chosen } : {}) });
       const answers = await Promise.all(
         variants.map((c, i) => {
-          const base = returnFor(api, { seed: `${seed}|${i}`, original: originals[i + 1]!, ...(c.twin ?? {}) });
+          const base = returnFor(api, {
+            seed: `${seed}|${i}`,
+            original: originals[i + 1]!,
+            recall: recalls[i + 1],
+            ...(c.twin ?? {}),
+          });
           return submitReturn(api, applyEdits(base, c.edits ?? [], { twin: base }), {
             client: returner,
             label: `variant: ${c.name}`,

@@ -142,6 +142,15 @@ test.describe('return (pacs.004): accepted returns', () => {
     });
     verdicts.originalHeld(first.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
+    // Two pending returns may settle in either order: the first must have settled before the
+    // second is sent, so that the second is the one to refuse.
+    verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', {
+      ok: first.paymentsServiceId !== undefined,
+      expected: 'data.paymentsServiceId',
+      ...answered(first.exchange),
+    });
+    const firstFinal = await finalStatusAs(api, returner)(first.paymentsServiceId!);
+    verdicts.require('RTR-01', 'the first return settles accepted', endsIn(firstFinal, 'accepted'));
     const second = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
       client: returner,
       label: 'return the same payment again, new msgId',

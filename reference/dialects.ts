@@ -165,6 +165,18 @@ export interface Dialect {
    * table), or optional as ISO 20022 has it (the table gives its type, not its presence).
    */
   partyName: 'required' | 'optional';
+  /**
+   * A FOCR return ("Following cancellation request") of a payment the service knows: taken as is
+   * (any), or only as the answer to a cancellation request on record for that payment, whose cxlId
+   * its addtlInf holds (onRecord: §2.5 "For an answer to a recall it holds the specific reference of
+   * the bank that started the recall").
+   */
+  focrRecall: 'any' | 'onRecord';
+  /**
+   * orgnlMsgNmId "pacs.008" with no variant and version: §2.5's cell says "a variant and version
+   * number are optional" and "only pacs.008.001.08 or pacs.008.001.02 is allowed"; §9 names the two.
+   */
+  bareOriginalName: 'accept' | 'refuse';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -228,6 +240,8 @@ export const defaultDialect: Dialect = {
   isoValidation: 'none',
   returnCreditorName: 'either',
   partyName: 'required',
+  focrRecall: 'any',
+  bareOriginalName: 'accept',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -268,6 +282,8 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     isoValidation: 'xsd',
     returnCreditorName: 'party',
     partyName: 'optional',
+    focrRecall: 'onRecord',
+    bareOriginalName: 'refuse',
     refusalStatus: { ...defaultRefusalStatus, validation: 422, business: 409 },
   },
 };
@@ -311,6 +327,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   isoValidation: ['none', 'xsd'],
   returnCreditorName: ['either', 'party', 'direct'],
   partyName: ['required', 'optional'],
+  focrRecall: ['any', 'onRecord'],
+  bareOriginalName: ['accept', 'refuse'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

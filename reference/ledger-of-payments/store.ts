@@ -373,6 +373,11 @@ export class Store {
     }
   }
 
+  /** The cancellation requests on record for a payment, oldest first. */
+  cancellationsOf(paymentId: string): readonly Cancellation[] {
+    return this.cancellationsByPayment.get(paymentId) ?? [];
+  }
+
   /** camt.029 lookup: by the cancellation's own id or by the cancelled payment's id. */
   getCancellation(id: string): Cancellation | undefined {
     return this.cancellations.get(id) ?? this.cancellationsByPayment.get(id)?.at(-1);

@@ -33,6 +33,8 @@ export const businessReasons = {
   /** A return after a refund: the full amount no longer remains to be sent back. */
   alreadyRefunded: 'AM09',
   notTheBeneficiary: 'AG02',
+  /** A FOCR return of a payment with no cancellation request of that reference on record (dialect focrRecall onRecord). */
+  noRecallOnRecord: 'AG01',
 } as const;
 
 /** Width of the check-then-book gap the money-check-then-act fault opens (like idempotency-race). */

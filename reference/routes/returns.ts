@@ -99,6 +99,17 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       message: 'only the beneficiary institution of the original payment can return it',
       path: `${T}.orgnlTxId`,
     };
+  } else if (
+    sub.caller.dialect.focrRecall === 'onRecord' &&
+    fields.reasonCodes.includes('FOCR') &&
+    !ctx.store.cancellationsOf(original.id).some((c) => c.cxlId !== null && c.cxlId === fields.addtlInf)
+  ) {
+    failure = {
+      reason: businessReasons.noRecallOnRecord,
+      message:
+        'a FOCR return answers a cancellation request: none on record for this payment has the cxlId addtlInf names',
+      path: `${T}.rtrRsnInf[0].addtlInf`,
+    };
   } else if (original.phase !== 'accepted') {
     failure = {
       reason: businessReasons.originalNotAccepted,

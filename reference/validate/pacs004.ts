@@ -58,6 +58,8 @@ export interface Pacs004Fields {
   returnedCents: number;
   hasRtrdInstdAmt: boolean;
   reasonCodes: string[];
+  /** The first reason's addtlInf, when it is one string (a FOCR return's recall reference). */
+  addtlInf: string | null;
 }
 
 export type Pacs004Result = { ok: true; fields: Pacs004Fields } | { ok: false; errors: FieldError[] };
@@ -98,7 +100,7 @@ function codeOrProprietary(c: Checker, parent: Json | null, key: string, path: s
 export function validatePacs004(
   body: Json,
   faults: FaultSet,
-  dialect: AmountDialect & Pick<Dialect, 'returnCreditorName' | 'isoValidation'>,
+  dialect: AmountDialect & Pick<Dialect, 'returnCreditorName' | 'isoValidation' | 'bareOriginalName'>,
 ): Pacs004Result {
   // A hub that validates against the XSD reads ISO's one place: the example's cdtr.nm never reaches it.
   const creditorNamePlacement =
@@ -156,7 +158,10 @@ export function validatePacs004(
   );
   if (!faults.has('return-accepts-any-msgnmid')) {
     const name = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`);
-    if (name !== null && !ORIGINAL_MESSAGE_NAMES.has(name))
+    if (
+      name !== null &&
+      (!ORIGINAL_MESSAGE_NAMES.has(name) || (name === 'pacs.008' && dialect.bareOriginalName === 'refuse'))
+    )
       c.fail(
         `${T}.orgnlGrpInf.orgnlMsgNmId`,
         'invalid_value',
@@ -191,6 +196,7 @@ export function validatePacs004(
   c.amount(c.object(tx, 'chrgsInf', `${T}.chrgsInf`, false), 'amt', `${T}.chrgsInf.amt`, money, false);
 
   const reasonCodes: string[] = [];
+  let addtlInf: string | null = null;
   const reasons = c.array(tx, 'rtrRsnInf', `${T}.rtrRsnInf`);
   if (reasons && reasons.length === 0) c.fail(`${T}.rtrRsnInf`, 'required', `${T}.rtrRsnInf must hold a reason`);
   reasons?.forEach((item, i) => {
@@ -216,8 +222,10 @@ export function validatePacs004(
         c.fail(`${p}.rsn.cd`, 'invalid_value', `${p}.rsn.cd must be one of the EBA return reason codes`);
       if (code !== null) reasonCodes.push(code);
     }
+    const info = item.addtlInf;
+    if (addtlInf === null)
+      addtlInf = typeof info === 'string' ? info : Array.isArray(info) && typeof info[0] === 'string' ? info[0] : null;
     if (!faults.has('return-addtlinf-unchecked')) {
-      const info = item.addtlInf;
       if (code === 'FOCR') {
         // FOCR: addtlInf is mandatory and single (a string, or an array of exactly one string).
         const single =
@@ -353,6 +361,7 @@ export function validatePacs004(
       returnedCents: returnedCents ?? 0,
       hasRtrdInstdAmt: tx?.rtrdInstdAmt !== undefined && tx?.rtrdInstdAmt !== null,
       reasonCodes,
+      addtlInf,
     },
   };
 }

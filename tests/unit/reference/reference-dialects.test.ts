@@ -767,3 +767,48 @@ test('answers the spec does not show: SCA on camt.056 verified when present, the
     );
   }
 });
+
+test('focrRecall onRecord: a FOCR return answers a recall on record, by its cxlId; bareOriginalName refuse: orgnlMsgNmId pacs.008 is refused', async () => {
+  type Return = {
+    pmtRtr: { txInf: Array<{ orgnlGrpInf: { orgnlMsgNmId: string }; rtrRsnInf: Array<Record<string, unknown>> }> };
+  };
+  const focr = (p: Record<string, unknown>, addtlInf: string): Return => {
+    const r = pacs004(p) as Return;
+    r.pmtRtr.txInf[0]!.rtrRsnInf[0] = { ...r.pmtRtr.txInf[0]!.rtrRsnInf[0], rsn: { cd: 'FOCR' }, addtlInf };
+    return r;
+  };
+  const bare = (p: Record<string, unknown>): Return => {
+    const r = pacs004(p) as Return;
+    r.pmtRtr.txInf[0]!.orgnlGrpInf.orgnlMsgNmId = 'pacs.008';
+    return r;
+  };
+  for (const [focrRecall, bareOriginalName] of [
+    ['onRecord', 'refuse'],
+    ['any', 'accept'],
+  ] as const) {
+    const dialect = { focrRecall, bareOriginalName };
+    const payer = await h.client({ dialect });
+    const payee = await h.client({ dialect });
+    const [tp, tq] = [await h.token(payer), await h.token(payee)];
+    const [a, b, c] = await Promise.all([paid(payer, payee), paid(payer, payee), paid(payer, payee)]);
+    const strict = focrRecall === 'onRecord';
+    const noRecall = await h.post('pacs004/v08', payee, tq, JSON.stringify(focr(a, 'CXL-NONE')));
+    assert.equal(noRecall.status, strict ? 400 : 201, `${focrRecall}, no recall on record: ${noRecall.text}`);
+    const recall = camt056(b) as { fitoFIPmtCxlReq: { undrlyg: Array<{ txInf: Array<{ cxlId?: string }> }> } };
+    recall.fitoFIPmtCxlReq.undrlyg[0]!.txInf[0]!.cxlId = `CXL-${randomUUID().slice(0, 8)}`;
+    assert.equal((await h.post('camt056/v08', payer, tp, JSON.stringify(recall))).status, 201);
+    const other = await h.post('pacs004/v08', payee, tq, JSON.stringify(focr(b, 'CXL-OTHER')));
+    assert.equal(other.status, strict ? 400 : 201, `${focrRecall}, another reference: ${other.text}`);
+    if (strict) {
+      const own = focr(b, recall.fitoFIPmtCxlReq.undrlyg[0]!.txInf[0]!.cxlId!);
+      const answered = await h.post('pacs004/v08', payee, tq, JSON.stringify(own));
+      assert.equal(answered.status, 201, `the recall's own reference: ${answered.text}`);
+    }
+    const bareName = await h.post('pacs004/v08', payee, tq, JSON.stringify(bare(c)));
+    assert.equal(
+      bareName.status,
+      bareOriginalName === 'refuse' ? 400 : 201,
+      `bareOriginalName ${bareOriginalName}: ${bareName.text}`,
+    );
+  }
+});

@@ -156,6 +156,11 @@ const globalFaultCatalogue = [
     'SCA-02',
     "The SCA key is the one registered with the JWT's kid by any client, and iss is checked against that client's: another client's whole SCA JWT is accepted.",
   ),
+  f(
+    'sca-accepts-hs256-public-key',
+    'SCA-02',
+    "An SCA JWT with header alg HS256 is verified by HMAC keyed with the client's registered public key text (RFC 8725 §2.1).",
+  ),
   f('sca-ignores-kid', 'SCA-03', 'The SCA header kid is not checked.'),
   f('sca-ignores-iss', 'SCA-04', 'The SCA iss is not checked.'),
   f('sca-ignores-exp', 'SCA-05', 'The SCA exp is neither required nor checked.'),
@@ -619,6 +624,18 @@ export const perOperationFaults = [
   ...perOp('content-type-unchecked', 'AT-07', POST_OPS, 'The body is parsed as JSON whatever its Content-Type.'),
   ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
+  ...perOp(
+    'sca-key-of-any-client',
+    'SCA-02',
+    POST_OPS,
+    "The SCA key is the one registered with the JWT's kid by any client: another client's whole SCA JWT is accepted.",
+  ),
+  ...perOp(
+    'sca-accepts-hs256-public-key',
+    'SCA-02',
+    POST_OPS,
+    "An SCA JWT with header alg HS256 is verified by HMAC keyed with the client's registered public key text.",
+  ),
   ...perOp('sca-hd-unchecked', 'SCA-09', POST_OPS, 'The SCA hd claim is required but never compared with the body.'),
   ...perOp(
     'sca-hd-optional',

@@ -3,7 +3,7 @@
  * client's registered key, kid/iss as registered, exp/iat/jti/alg/hd/nonce required, nbf optional.
  * hd is compared with Base64 (standard, padded) SHA-256 of the raw body bytes exactly as received.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServiceContext } from './context';
 import type { Caller } from './headers';
 import { ApiError, errorsOf } from './errors';
@@ -67,7 +67,17 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const owner = faults.has('sca-key-of-any-client') ? (ctx.registry.withKid(header.kid, client) ?? client) : client;
   const check = usableKey(owner, faults);
   if (check === null) throw fail('the public key registered for this client is unusable');
-  const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
+  // sca-accepts-hs256-public-key: a verifier that takes the header's alg, and keys HMAC with the
+  // registered public key's text (RFC 8725 §2.1's key confusion).
+  const confused = faults.has('sca-accepts-hs256-public-key') && header.alg === 'HS256';
+  if (confused) {
+    const mac = createHmac('sha256', owner.publicKeyText).update(jws.signingInput).digest();
+    if (mac.length !== jws.signature.length || !timingSafeEqual(mac, jws.signature))
+      throw fail('sca-token signature is invalid');
+  }
+  const decision = confused
+    ? { verifyAlg: 'RS256' as const }
+    : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
   if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
     throw fail('sca-token typ must be JWT');
@@ -78,6 +88,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
   if (
     check !== 'skip' &&
+    !confused &&
     !faults.has('sca-skips-signature') &&
     !verifyJws(jws, decision, check.key, attacks, input.remoteKeys ?? noRemoteKeys)
   )

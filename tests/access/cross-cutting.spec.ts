@@ -14,6 +14,7 @@ import {
   caseTitle,
   documentedRules,
   headerCases,
+  everyOperationCases,
   onePerRuleAndKind,
   repeatHeaderCases,
   sendsScaToken,
@@ -48,7 +49,7 @@ const accessCases = onePerRuleAndKind(headerCases, 'AT-');
  */
 const accessCasesOf = (d: OperationDriver) =>
   liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases;
-const scaCases = onePerRuleAndKind(headerCases, 'SCA-');
+const scaCases = everyOperationCases(headerCases, 'SCA-');
 
 for (const driver of drivers) {
   test.describe(`${driver.op}: access`, () => {

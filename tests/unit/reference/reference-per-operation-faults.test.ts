@@ -8,7 +8,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID, sign } from 'node:crypto';
+import { createHmac, randomUUID, sign } from 'node:crypto';
 import { faultCatalogue, perOperationFaults, operations, type Operation } from '../../../reference/faults';
 import {
   Harness,
@@ -82,6 +82,8 @@ type Probe =
   | 'textPlain'
   | 'noSca'
   | 'badScaSignature'
+  | 'otherClientSca'
+  | 'hs256Sca'
   | 'otherHd'
   | 'noHd'
   | 'reusedNonce'
@@ -99,6 +101,8 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'content-type-unchecked': 'textPlain',
   'sca-optional': 'noSca',
   'sca-skips-signature': 'badScaSignature',
+  'sca-key-of-any-client': 'otherClientSca',
+  'sca-accepts-hs256-public-key': 'hs256Sca',
   'sca-hd-unchecked': 'otherHd',
   'sca-hd-optional': 'noHd',
   'sca-allows-nonce-reuse': 'reusedNonce',
@@ -175,6 +179,17 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
     headers['sca-token'] =
       `${token[0]}.${token[1]}.${b64url(sign('sha256', Buffer.from('something else'), e.c.keys.privateKey))}`;
   }
+  // Another client's whole SCA JWT: its kid, its iss, its key.
+  if (probe === 'otherClientSca')
+    headers['sca-token'] = jwt(
+      { ...header, kid: payer.kid },
+      { ...h.scaClaims(e.c, body), iss: payer.iss },
+      payer.keys.privateKey,
+    );
+  if (probe === 'hs256Sca') {
+    const input = `${b64url(JSON.stringify({ ...header, alg: 'HS256' }))}.${b64url(JSON.stringify(h.scaClaims(e.c, body)))}`;
+    headers['sca-token'] = `${input}.${b64url(createHmac('sha256', e.c.keys.publicPem).update(input).digest())}`;
+  }
   if (probe === 'otherHd')
     headers['sca-token'] = jwt(
       header,
@@ -227,8 +242,9 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
       `${base}: one rule, the global fault's`,
     );
   }
-  // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4);
+  // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional;
+  // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -621,7 +621,12 @@ export const perOperationFaults = [
     operations,
     'The success body is sent as Content-Type text/plain (the JSON text pre-serialised).',
   ),
-  ...perOp('content-type-unchecked', 'AT-07', POST_OPS, 'The body is parsed as JSON whatever its Content-Type.'),
+  ...perOp(
+    'content-type-unchecked',
+    'AT-07',
+    ['submitPayment', 'returnPayment'],
+    'The body is parsed as JSON whatever its Content-Type.',
+  ),
   ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
   ...perOp(

@@ -22,6 +22,7 @@ import {
 import { jwtAttacks, outOfReach } from '../../cases/jwt-attacks';
 import { scaAttackMutant } from '../../cases/mutations';
 import { ANSWER_NOT_SHOWN, OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
+import { ruleOf } from '../../ledger/rules';
 import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 import { readChangedNothing } from '../../checks/created-nothing';
 import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
@@ -88,7 +89,7 @@ for (const driver of drivers) {
       },
     );
 
-    if (submitting(driver) && driver.op !== 'submitPayment') {
+    if (driver.op !== 'submitPayment' && ruleOf('AT-07').operations.includes(driver.op)) {
       test(
         on(driver, 'refuses: a body declared text/plain'),
         details(driver, ['AT-07', ...refusalAssumptions()]),

@@ -243,8 +243,8 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
     );
   }
   // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional;
-  // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4);
+  // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key; − 2: AT-07 governs pacs008 and pacs004 only.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -323,6 +323,17 @@ export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation 
 });
 
 /**
+ * The status of a return or refund is served until it is final, whichever way it ends (RTR-35, RFD-05:
+ * "Status of a payment, a return or a refund is read with the pacs.002 status operation"): whether it
+ * ends accepted is the submission's own rule (RTR-01, RFD-01).
+ */
+export const servedUntilFinal = (final: Final | undefined): Expectation => ({
+  ok: final?.statusClass === 'accepted' || final?.statusClass === 'rejected',
+  expected: 'a final txSts, read with pacs.002',
+  received: final ? final.history.join(' → ') : 'no final status',
+});
+
+/**
  * A settled payment read again still reads settled (CXL-03): the same code; or, after a code §3 does
  * not document as final (ACSC, or one the profile took as final), another accepted code: the target
  * moved on within acceptance, which says that code was interim (STS-10's test reports it).

@@ -511,6 +511,7 @@ const globalFaultCatalogue = [
     'A refund of a negative amount is accepted (and counted against what is left to refund).',
   ),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
+  f('refund-rejected-later', 'RFD-01', 'A valid refund is taken with a 2xx and rejected in its pacs.002 status.'),
   f(
     'refund-accepts-any-root',
     'RFD-09',

@@ -130,7 +130,9 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       };
   }
   if (original) original.lastRefundAtMs = sub.nowMs;
-  const pendingRejection = businessOutcome(sub.caller.dialect, failure);
+  // refund-rejected-later: the defect takes every valid refund with a 2xx and rejects it in pacs.002.
+  const pendingRejection =
+    !failure && faults.has('refund-rejected-later') ? 'AG01' : businessOutcome(sub.caller.dialect, failure);
   if (faults.has('money-check-then-act')) {
     await sleep(MONEY_RACE_WINDOW_MS); // the defect: a window between the check above and the booking below
     const repeat = ctx.store.findByIdempotency('refund', client.clientId, fields.msgId);

@@ -18,6 +18,7 @@ import {
   statusServed,
   acceptedAnswer,
   acceptedInDeclaredShape,
+  servedUntilFinal,
 } from '../../checks/answers';
 import { paymentAmount } from '../../messages/pacs008';
 import { incomingMessage } from '../../client/flows/incoming';
@@ -62,7 +63,8 @@ test('flow: pay → notify → read incoming → full return → statuses', {
     'the return’s answer names its paymentsServiceId',
     statusServed(seen.final, seen.answer.exchange),
   );
-  verdicts.check('RTR-35', 'the return is accepted', endsIn(seen.final, 'accepted'));
+  verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(seen.final));
+  verdicts.check('RTR-01', 'the return settles accepted', endsIn(seen.final, 'accepted'));
   verdicts.check(
     'STS-08',
     'the returned payment’s own status is final and unchanged',
@@ -71,7 +73,7 @@ test('flow: pay → notify → read incoming → full return → statuses', {
 });
 
 test('flow: cancel after the batch is sent → rejected → the beneficiary returns the payment (FOCR)', {
-  tag: ['@CXL-03', '@RTR-18', '@RTR-23', '@RTR-35'],
+  tag: ['@CXL-03', '@RTR-01', '@RTR-18', '@RTR-23', '@RTR-35'],
   ...takes({ observation: returnAfterRejectedCancellation }),
 }, async ({ api, verdicts, observe }) => {
   const seen = await observe(returnAfterRejectedCancellation);
@@ -98,5 +100,6 @@ test('flow: cancel after the batch is sent → rejected → the beneficiary retu
     'the return’s answer names its paymentsServiceId',
     statusServed(seen.returnFinal, seen.returned.exchange),
   );
-  verdicts.check('RTR-35', 'the return settles accepted', endsIn(seen.returnFinal, 'accepted'));
+  verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(seen.returnFinal));
+  verdicts.check('RTR-01', 'the return settles accepted', endsIn(seen.returnFinal, 'accepted'));
 });

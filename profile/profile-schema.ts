@@ -441,7 +441,7 @@ const slowLane = Strict(
               minimum: 0,
               maximum: 3600,
               description:
-                'how long past expires_in the target may still take the token (RFC 7519 §4.1.4: a leeway for clock skew, usually no more than a few minutes); default 300',
+                'how long past expires_in the target may still take the token (RFC 7519 §4.1.4: a leeway for clock skew, usually no more than a few minutes); default 300. The slow lane waits it out; the expiry test with tokenLifetimeControl uses a token taken after expires_in again until it has passed',
             }),
           ),
         },

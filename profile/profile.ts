@@ -80,6 +80,14 @@ export type AcceptedOperation = keyof NonNullable<Expectations['acceptanceStatus
 /** What a profile that does not say reads: 201, as §7 answers a payment. */
 export const DEFAULT_ACCEPTANCE_STATUS: readonly number[] = [201];
 
+/**
+ * How long past expires_in a target may still take an access token: RFC 7519 §4.1.4 allows a leeway
+ * for clock skew, "usually no more than a few minutes" (Spring's resource server takes 60 s, ASP.NET
+ * 300 s). The profile's (slowLane.tokenExpiry.leewaySeconds), else 300 s; the reference takes none.
+ */
+export const tokenLeewaySeconds = (profile: Pick<Profile, 'slowLane'>): number =>
+  profile.slowLane?.tokenExpiry?.leewaySeconds ?? 300;
+
 /** The 2xx an accepted camt.056, pacs.004 or pacs.007 gets (expectations.acceptanceStatus). */
 export const acceptanceStatusOf = (
   expectations: Pick<Expectations, 'acceptanceStatus'>,

@@ -11,6 +11,7 @@ import { buildPacs008 } from '../../messages/pacs008';
 import { requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 import { hasStatus } from '../../checks/answers';
+import { tokenLeewaySeconds } from '../../profile/profile';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
   test('refuses: a token used after its expires_in, on submission and on the status read', {
@@ -47,7 +48,7 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
     verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(read, [200]));
 
     // Counted from the token's issue, past expires_in and the leeway, and one second more (a server may round it up).
-    const leeway = profile.slowLane?.tokenExpiry?.leewaySeconds ?? 300;
+    const leeway = tokenLeewaySeconds(profile);
     const waitMs = Date.parse(issued.startedAt) + (lifetime + leeway + 1) * 1000 - Date.now();
     test.setTimeout(test.info().timeout + Math.max(0, waitMs) + 30_000);
     await test.step(`wait out expires_in (${lifetime} s) and the leeway (${leeway} s)`, () =>

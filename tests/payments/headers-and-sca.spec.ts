@@ -6,6 +6,7 @@
  * status the profile assumes (SCA-15, ERR-01). A case may read its twin as it was sent (a reused
  * nonce). The full catalogue runs here; the other operations run one case per rule.
  */
+import { tokenLeewaySeconds } from '../../profile/profile';
 import { test, takes } from '../../fixtures/test';
 import {
   acceptedScaVariants,
@@ -68,7 +69,9 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
   test('refuses: an access token used after expires_in', {
     tag: ['@AT-05'],
     ...takes({ observation: tokenExpiry.submitPayment }),
-  }, async ({ verdicts, observe }) => {
+  }, async ({ verdicts, observe, profile }) => {
+    // A token taken after expires_in is used again until the leeway has passed (tokenExpiryOn).
+    test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
     const seen = await observe(tokenExpiry.submitPayment);
     verdicts.require('P8-01', 'the token works before it expires', hasStatus(seen.before, [201]));
     verdicts.check(

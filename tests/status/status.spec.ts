@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tokenLeewaySeconds } from '../../profile/profile';
 import { test, takes } from '../../fixtures/test';
 import { checkSchema } from '../../checks/schema-check';
 import { firstStatusEntry, readStatus, type FinalStatus } from '../../client/flows/payment';
@@ -218,7 +219,9 @@ test.describe('payment status: refusals', () => {
   test('refuses: an access token used after expires_in', {
     tag: ['@AT-05', '@op:paymentStatus'],
     ...takes({ observation: tokenExpiry.paymentStatus }),
-  }, async ({ verdicts, observe }) => {
+  }, async ({ verdicts, observe, profile }) => {
+    // A token taken after expires_in is used again until the leeway has passed (tokenExpiryOn).
+    test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
     const seen = await observe(tokenExpiry.paymentStatus);
     verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(seen.before, [200]));
     verdicts.check(

@@ -293,12 +293,20 @@ function mergeEvents(
     open: new Map(),
   }));
   for (const cursor of cursors) advance(cursor);
+  // Two workers' events stamped the same millisecond are not ordered: an invoke goes before the other's
+  // completion, so the two requests count as concurrent and neither is said to have seen the other.
+  const earlier = (a: HistoryInvoke | HistoryComplete, b: HistoryInvoke | HistoryComplete): boolean =>
+    a.t < b.t || (a.t === b.t && a.k === 'i' && b.k === 'c');
+  // Cursors still reading: a run whose workers were replaced after failures has a file per replacement.
+  const reading = cursors.filter((cursor) => cursor.head);
   for (;;) {
-    let next: Cursor | undefined;
-    for (const cursor of cursors) if (cursor.head && (!next || cursor.head.t < next.head!.t)) next = cursor;
-    if (!next) break;
+    let at = -1;
+    for (let i = 0; i < reading.length; i++) if (at < 0 || earlier(reading[i]!.head!, reading[at]!.head!)) at = i;
+    if (at < 0) break;
+    const next = reading[at]!;
     const line = next.head!;
     advance(next);
+    if (!next.head) reading.splice(at, 1);
     if (line.k === 'i') {
       const op: Op = {
         worker: next.worker,

@@ -151,6 +151,21 @@ test('lifecycle: reads in flight together are not ordered, so a pending one besi
   assert.equal(property(checkHistory([w.history()]), 'lifecycle').status, 'passed');
 });
 
+test('lifecycle: one worker’s answer and another’s send stamped the same millisecond are concurrent, not ordered', () => {
+  const w = new Worker(0).client('A');
+  w.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100' }, { s: 201, id: 'P1' });
+  w.answer(w.send({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, 1_010), { s: 200, st: 'ACCC' }, 1_020);
+  const other = new Worker(1).client('A');
+  other.answer(other.send({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, 1_020), { s: 200, st: 'PEND' }, 1_021);
+  // Worker 1's file first: a merge that broke ties by file order put its send after worker 0's answer.
+  assert.equal(property(checkHistory([other.history(), w.history()]), 'lifecycle').status, 'passed');
+  assert.equal(property(checkHistory([w.history(), other.history()]), 'lifecycle').status, 'passed');
+  // One millisecond later, the read was sent after the final answer: a violation either way round.
+  const later = new Worker(1).client('A');
+  later.answer(later.send({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, 1_021), { s: 200, st: 'PEND' }, 1_022);
+  assert.equal(property(checkHistory([later.history(), w.history()]), 'lifecycle').status, 'failed');
+});
+
 test('lifecycle: only ACCC and RJTC never change (§3), whatever the profile lists; other codes are the target’s', () => {
   const readsOf = (...codes: string[]): Worker => {
     const w = new Worker(0).client('A');

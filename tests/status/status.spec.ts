@@ -239,7 +239,9 @@ test.describe('payment status: refusals', () => {
     const { id } = await paymentToRead(api, verdicts, seed);
     const twin = await readStatus(api, id, { label: 'valid twin: a known id' });
     twinAccepted(verdicts, twin.exchange, { rule: 'STS-01', status: [200] });
-    for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}0`]) {
+    // A real id with a tail no id format could end in: `${id}0` would be another payment where ids
+    // are sequential integers (7 → 70), which the spec's "string" allows.
+    for (const unknown of [randomUUID(), `PSI${Date.now()}00000000`, `${id}x${randomUUID().slice(0, 8)}`]) {
       const read = await readStatus(api, unknown, { label: `unknown id ${unknown}` });
       if (verdicts.check('STS-12', `an unknown id (${unknown}) is not served`, refusedAs(read.exchange, 'notFound'))) {
         const again = await readStatus(api, unknown, { label: `after the refusal: read ${unknown} again` });

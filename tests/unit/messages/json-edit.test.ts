@@ -61,6 +61,7 @@ test('a missing member goes after the sibling named, with the siblings’ indent
     'messages',
     'polling',
     'prefetch',
+    'slowLane',
     'exploration',
   ]);
   assert.match(out, /\n {2}\},\n {2}"messages": \{ "refund": \{ "root": "fitoFIPmtRvsl" \} \},\n {2}"polling"/);

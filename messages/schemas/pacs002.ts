@@ -1,8 +1,11 @@
 /**
  * §2.4 pacs.002 status report, root fitoFIPmtStsRpt. Date-times may carry a zone or not (the spec
- * says "date-time" without a profile); addtlInf entries may be null (documented).
+ * says "date-time" without a profile), and a date too: ISO 20022's ISODate is xs:date, whose lexical
+ * form takes an optional zone (2025-01-31Z, as Java's XMLGregorianCalendar writes it); xs:dateTime
+ * takes any number of fraction digits. addtlInf entries may be null (documented).
  */
-const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})?$';
+const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})?$';
+const DATE = '^\\d{4}-\\d{2}-\\d{2}(Z|[+-]\\d{2}:\\d{2})?$';
 const text = { type: 'string', minLength: 1 } as const;
 const dateTime = { type: 'string', pattern: DATE_TIME } as const;
 
@@ -45,7 +48,7 @@ export const pacs002Schema = {
               orgnlTxRef: {
                 type: 'object',
                 properties: {
-                  intrBkSttlmDt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+                  intrBkSttlmDt: { type: 'string', pattern: DATE },
                   sttlmInf: {
                     type: 'object',
                     properties: {

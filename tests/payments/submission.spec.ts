@@ -186,9 +186,13 @@ const variants: Variant[] = [
   { name: 'with chrgBr SHAR', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SHAR') },
   { name: 'with chrgBr SLEV', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SLEV') },
   {
+    // §2.2's shape table gives the parties' and accounts' members their types ("nm (string);
+    // pstlAdr.adrLine (array of strings)"), not whether each may be left out; ISO 20022 makes both
+    // optional. A server that demands the payer's address or the account names reads it otherwise:
+    // no rule is judged here, only that the answer is no 5xx.
     name: 'without postal address and account names',
-    rules: ['P8-28'],
-    level: 'documented',
+    rules: [],
+    level: 'assumption',
     edit: (m) => {
       for (const p of [tx(m).dbtr, tx(m).cdtr]) delete (p as { pstlAdr?: unknown }).pstlAdr;
       for (const a of [tx(m).dbtrAcct, tx(m).cdtrAcct]) delete (a as { nm?: unknown }).nm;

@@ -696,6 +696,13 @@ export const perVersionFaults = [
     'v08',
     'The SCA hd claim is required but never compared with the body.',
   ),
+  perVersion(
+    'sca-accepts-hs256-public-key',
+    'SCA-02',
+    'submitPayment',
+    'v08',
+    "An SCA JWT with header alg HS256 is verified by HMAC keyed with the client's registered public key text.",
+  ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   perVersion(
     'idempotent-repeat-201',

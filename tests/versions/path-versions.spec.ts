@@ -19,7 +19,7 @@ import {
   twinThenMutant,
   type OperationDriver,
 } from '../../arrange/operations';
-import { documentedRules, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
+import { documentedRules, everyOperationCases, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
@@ -66,7 +66,8 @@ const tagsOf = (op: VersionedOp, rules: readonly string[], liveSafe = false) => 
 });
 
 const accessCases = onePerRuleAndKind(headerCases, 'AT-');
-const scaCases = onePerRuleAndKind(headerCases, 'SCA-').filter((c) => c.reading === undefined);
+// With the cases a route gets wrong on its own (another client's whole JWT, HS256 keyed with the public key).
+const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
  * Of each rule of §2.2's table, the first case of each oracle: a missing field or a wrong type, and
  * where the rule has one a value the rule excludes (another currency, a zero amount, a second

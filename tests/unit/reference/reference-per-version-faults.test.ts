@@ -6,8 +6,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { faultCatalogue, perVersionFaults } from '../../../reference/faults';
-import { Harness, jwt, pacs008, sha256b64, type Reply, type TestClient } from '../support/reference-harness';
+import { Harness, b64url, jwt, pacs008, sha256b64, type Reply, type TestClient } from '../support/reference-harness';
 
 let h: Harness;
 
@@ -52,6 +53,12 @@ const probes: Readonly<
       { ...h.scaClaims(c, body), hd: sha256b64('another body') },
       c.keys.privateKey,
     );
+    return (await h.post(path, c, token, body, { 'sca-token': sca })).status < 300;
+  },
+  'sca-accepts-hs256-public-key': async (c, token, path) => {
+    const body = JSON.stringify(pacs008());
+    const input = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: c.kid }))}.${b64url(JSON.stringify(h.scaClaims(c, body)))}`;
+    const sca = `${input}.${b64url(createHmac('sha256', c.keys.publicPem).update(input).digest())}`;
     return (await h.post(path, c, token, body, { 'sca-token': sca })).status < 300;
   },
   'accepts-eur': async (c, token, path) => {

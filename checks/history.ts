@@ -330,6 +330,13 @@ function mergeEvents(
   for (const cursor of cursors) for (const op of cursor.open.values()) completed(op);
 }
 
+/** Adds `op` to the list under `id`: in place, so a payment polled k times costs O(k), not O(k²). */
+function appendTo(lists: Map<string, Op[]>, id: string, op: Op): void {
+  const list = lists.get(id);
+  if (list) list.push(op);
+  else lists.set(id, [op]);
+}
+
 // ── the checker ────────────────────────────────────────────────────────────────────────────────
 
 class Property {
@@ -638,7 +645,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     }
     if (kind === 'cancel') {
       const payment = cancelledBy(op);
-      if (payment) cancelsOf.set(payment.resource.id, [...(cancelsOf.get(payment.resource.id) ?? []), op]);
+      if (payment) appendTo(cancelsOf, payment.resource.id, op);
     }
     if (done.id === undefined) return;
     if (kind === 'submitPayment') recordPayment(op, done.id);
@@ -651,8 +658,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
-    if (cls === 'accepted' && payments.has(inv.id))
-      acceptedReads.set(inv.id, [...(acceptedReads.get(inv.id) ?? []), op]);
+    if (cls === 'accepted' && payments.has(inv.id)) appendTo(acceptedReads, inv.id, op);
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {

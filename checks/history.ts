@@ -482,6 +482,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (!candidates?.length) return undefined;
     const member = op.client === undefined ? undefined : clients.get(op.client)?.member;
     let narrowed = member === undefined ? candidates : candidates.filter((p) => p.beneficiary === member);
+    // None of them the sender's: another institution's return or refund of them still moves their money.
+    if (!narrowed.length) narrowed = candidates;
     if (narrowed.length > 1 && oe !== undefined) narrowed = narrowed.filter((p) => p.e2e === oe);
     return narrowed.length === 1 ? narrowed[0] : undefined;
   };
@@ -507,6 +509,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const earlier = key === undefined ? undefined : backsByKey.get(key);
     if (earlier && !(earlier.id !== undefined && id !== undefined && id !== earlier.id)) {
       if (done && is2xx(done.s) && !(earlier.http !== undefined && is2xx(earlier.http))) {
+        // The first was refused or unanswered, and this one created it: its own body's amount counts.
+        if (inv.h !== earlier.op.inv.h && inv.amt !== undefined) earlier.amount = BigInt(inv.amt);
         earlier.http = done.s;
         earlier.op = op;
         if (id !== undefined) {

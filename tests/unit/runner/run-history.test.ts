@@ -227,6 +227,31 @@ test('money: the repeats of one refund are one refund', () => {
   assert.equal(property(checkHistory([w.history()]), 'money').status, 'passed');
 });
 
+test('money: a msgId first refused, then sent with another body and created, counts the created body’s amount', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  refund(w, 'F1', '1', { s: 400 });
+  w.exchange(
+    { op: 'refund', m: 'POST', c: 'B', key: 'F1', om: 'M1', ot: 'T-M1', oe: 'E-M1', amt: '10001', h: 'h-F1-other' },
+    { s: 201, id: 'F1' },
+  );
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  const money = property(checkHistory([w.history()]), 'money');
+  assert.equal(money.status, 'failed', '100.01 refunded of 100.00');
+  assert.equal(money.violations[0]?.rule, 'MNY-01');
+});
+
+test('money: another institution’s refund of a payment, accepted, counts against the payment', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222').client('C', '333333'));
+  refund(w, 'F1', '6000', { s: 201, id: 'F1' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'F1' }, { s: 200, st: 'ACCC' });
+  w.exchange(
+    { op: 'refund', m: 'POST', c: 'C', key: 'F2', om: 'M1', ot: 'T-M1', oe: 'E-M1', amt: '6000', h: 'h-F2' },
+    { s: 201, id: 'F2' },
+  );
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'C', id: 'F2' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([w.history()]), 'money').status, 'failed');
+});
+
 test('identity: an id given to a second payment is a violation (P8-33); one client’s msgId answered with another’s payment, XCL-01', () => {
   const w = settledPayment(new Worker(0).client('A'));
   w.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M2', amt: '100' }, { s: 201, id: 'P1' });

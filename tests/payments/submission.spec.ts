@@ -114,15 +114,13 @@ test.describe('payment submission: valid message', () => {
     });
   });
 
-  test('every pacs008 version the profile lists accepts a valid submission', { tag: ['@VER-01', '@P8-01'] }, async ({
-    api,
-    verdicts,
-    seed,
-    profile,
-  }) => {
+  // §4.2: "the same operation" under its other name, so its answer is §2.3's data object on every version.
+  test('every pacs008 version the profile lists accepts a valid submission', {
+    tag: ['@VER-01', '@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'],
+  }, async ({ api, verdicts, seed, profile }) => {
     for (const version of profile.operations.submitPayment.versions) {
       await test.step(`pacs008 ${version}`, async () => {
-        const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version, false);
+        const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version);
         // Accepted is made: the id the answer gives reads back as the payment, whichever version made it.
         const read = await readStatus(api, requireId(api, verdicts, exchange), {
           label: `read the status of the payment made on pacs008 ${version}`,

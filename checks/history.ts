@@ -588,6 +588,11 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const { inv, done } = op;
     const kind = inv.op as 'submitPayment' | 'returnPayment' | 'refund' | 'cancel';
     if (kind === 'returnPayment' || kind === 'refund') recordBack(op, kind);
+    // A camt.056 with no answer or a 5xx may have been applied: a confirmation read later shows it was.
+    if (kind === 'cancel' && (!done || done.s === 0 || done.s >= 500 || is2xx(done.s))) {
+      const payment = cancelledBy(op);
+      if (payment) appendTo(cancelsOf, payment.resource.id, op);
+    }
     if (!done || !is2xx(done.s)) return;
     const key = keyOf(op);
     const keyState = key === undefined ? undefined : keys.get(key);
@@ -646,10 +651,6 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
           received: `another one, ${done.id}`,
           evidence: render.lines([keyState.idOp, op]),
         });
-    }
-    if (kind === 'cancel') {
-      const payment = cancelledBy(op);
-      if (payment) appendTo(cancelsOf, payment.resource.id, op);
     }
     if (done.id === undefined) return;
     if (kind === 'submitPayment') recordPayment(op, done.id);

@@ -448,6 +448,17 @@ test('cancellation: a payment whose cancellation the target confirmed never sett
     // Read by the payment's own id (GET camt029/{paymentsServiceId} of §1 rule 5).
     .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CNCL' });
   assert.equal(property(checkHistory([history(first)]), 'cancellation').violations[0]?.rule, 'CXL-03');
+  // A camt.056 whose answer never came may have been applied: the confirmation read by the payment's id shows it was.
+  const unanswered = new Worker(0)
+    .client('A', '111111')
+    .exchange(
+      { op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', tx: 'T-M1', e2e: 'E-M1', amt: '10000' },
+      { s: 201, id: 'P1' },
+    )
+    .exchange({ op: 'cancel', m: 'POST', c: 'A', key: 'X1', om: 'M1', ot: 'T-M1' }, { s: 0, err: 'ECONNRESET' })
+    .exchange({ op: 'cancellationStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CNCL' })
+    .exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([history(unanswered)]), 'cancellation').violations[0]?.rule, 'CXL-02');
   // Another client's camt.056 naming the same references cancels nothing of A's.
   const stranger = cancelled('CNCL');
   stranger.lines.forEach((l) => {

@@ -70,7 +70,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     tag: ['@AT-05'],
     ...takes({ observation: tokenExpiry.submitPayment }),
   }, async ({ verdicts, observe, profile }) => {
-    // A token taken after expires_in is used again until the leeway has passed (tokenExpiryOn).
+    // A token taken after expires_in is used again until the leeway has passed (observation-catalogue.ts).
     test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
     const seen = await observe(tokenExpiry.submitPayment);
     verdicts.require('P8-01', 'the token works before it expires', hasStatus(seen.before, [201]));

@@ -220,7 +220,7 @@ test.describe('payment status: refusals', () => {
     tag: ['@AT-05', '@op:paymentStatus'],
     ...takes({ observation: tokenExpiry.paymentStatus }),
   }, async ({ verdicts, observe, profile }) => {
-    // A token taken after expires_in is used again until the leeway has passed (tokenExpiryOn).
+    // A token taken after expires_in is used again until the leeway has passed (observation-catalogue.ts).
     test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
     const seen = await observe(tokenExpiry.paymentStatus);
     verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(seen.before, [200]));

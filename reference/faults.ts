@@ -76,6 +76,11 @@ const globalFaultCatalogue = [
   f('token-ignores-iss', 'AJWT-05', 'The assertion iss is not checked.'),
   f('token-ignores-sub', 'AJWT-06', 'The assertion sub is not checked.'),
   f('token-ignores-exp', 'AJWT-07', 'The assertion exp is neither required nor checked.'),
+  f(
+    'token-ages-by-iat-not-exp',
+    'AJWT-07',
+    'An assertion issued over five minutes ago (by its iat) is refused; exp must be a NumericDate but is never compared with the time.',
+  ),
   f('token-ignores-nbf', 'AJWT-08', 'The assertion nbf is neither required nor checked.'),
   f('token-iat-optional', 'AJWT-09', 'The assertion iat is not required.'),
   f('token-jti-optional', 'AJWT-10', 'The assertion jti is not required.'),
@@ -164,6 +169,11 @@ const globalFaultCatalogue = [
   f('sca-ignores-kid', 'SCA-03', 'The SCA header kid is not checked.'),
   f('sca-ignores-iss', 'SCA-04', 'The SCA iss is not checked.'),
   f('sca-ignores-exp', 'SCA-05', 'The SCA exp is neither required nor checked.'),
+  f(
+    'sca-ages-by-iat-not-exp',
+    'SCA-05',
+    'An SCA JWT issued over five minutes ago (by its iat) is refused; exp must be a NumericDate but is never compared with the time.',
+  ),
   f('sca-iat-optional', 'SCA-06', 'The SCA iat is not required.'),
   f('sca-jti-optional', 'SCA-07', 'The SCA jti is not required.'),
   f('sca-ignores-alg-claim', 'SCA-08', 'The SCA payload claim alg is not checked.'),

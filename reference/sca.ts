@@ -101,12 +101,14 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const exp = payload.exp;
   if (!faults.has('sca-ignores-exp')) {
     if (!isNumericDate(exp)) throw fail('sca-token exp is required (NumericDate)');
-    if (now >= exp + skew) throw fail('sca-token has expired');
+    if (now >= exp + skew && !faults.has('sca-ages-by-iat-not-exp')) throw fail('sca-token has expired');
   }
   const iat = payload.iat;
   if (!faults.has('sca-iat-optional') || iat !== undefined) {
     if (!isNumericDate(iat)) throw fail('sca-token iat is required (NumericDate)');
     if (iat > now + skew) throw fail('sca-token iat is in the future');
+    // sca-ages-by-iat-not-exp: the defect refuses an SCA JWT issued over five minutes ago instead of reading its exp.
+    if (faults.has('sca-ages-by-iat-not-exp') && now - iat > 300) throw fail('sca-token is too old (iat)');
   }
   const nbf = payload.nbf;
   if (nbf !== undefined && !faults.has('sca-ignores-nbf')) {

@@ -150,8 +150,12 @@ function verifyAssertion(
   const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {
     if (!isNumericDate(exp)) throw invalidGrant('assertion exp is required (NumericDate)');
-    if (now >= exp + skew) throw invalidGrant('assertion has expired');
+    if (now >= exp + skew && !faults.has('token-ages-by-iat-not-exp')) throw invalidGrant('assertion has expired');
   }
+  // token-ages-by-iat-not-exp: the defect refuses an assertion issued over five minutes ago (RFC 7523
+  // §3 lets a server), and never compares exp with the time.
+  if (faults.has('token-ages-by-iat-not-exp') && !(isNumericDate(payload.iat) && now - payload.iat <= 300))
+    throw invalidGrant('assertion is too old (iat)');
   if (!faults.has('token-ignores-nbf')) {
     const nbf = payload.nbf;
     if (!isNumericDate(nbf)) throw invalidGrant('assertion nbf is required (NumericDate)');

@@ -715,6 +715,13 @@ export const perVersionFaults = [
   ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   perVersion(
+    'malformed-json-500',
+    'ROB-01',
+    'submitPayment',
+    'v08',
+    'A body that is not valid JSON crashes the handler (500).',
+  ),
+  perVersion(
     'idempotent-repeat-201',
     'IDEM-01',
     'submitPayment',

@@ -21,6 +21,9 @@ import {
 } from '../../arrange/operations';
 import { documentedRules, everyOperationCases, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
+import { robustnessCases } from '../../cases/robustness-cases';
+import { judgeUnusualBody, rulesOfCase, titleOfCase } from '../../checks/robustness-oracle';
+import { RawBody } from '../../client/api';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008 } from '../../messages/pacs008';
@@ -200,4 +203,37 @@ test.describe('GET pacs002 on every further path version: who reads what', () =>
       });
     },
   );
+});
+
+/**
+ * A route parses its own body: the bodies that are not the message (ROB-01) and the message declared
+ * text/plain (AT-07), each after the version's valid twin. An answer that takes one breaks the rule
+ * however it is shaped.
+ */
+const bodyCases = robustnessCases.filter((c) => c.kind === 'malformed' || c.contentType === 'text/plain');
+
+test.describe('POST pacs008 on every further path version: bodies that are not the message', () => {
+  for (const c of bodyCases) {
+    test(
+      on('submitPayment', titleOfCase(c)),
+      tagsOf('submitPayment', rulesOfCase(c)),
+      async ({ api, verdicts, seed, profile }) => {
+        await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+          const twin = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}` }), {
+            label: `valid twin on ${version}`,
+            version,
+          });
+          twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
+          const bytes = c.body(JSON.stringify(buildPacs008({ seed: `${seed}-${version}` })), 'fitoFICstmrCdtTrf');
+          const { exchange } = await submitPayment(api, new RawBody(bytes), {
+            ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}),
+            label: `unusual body: ${c.name}`,
+            sentAs: 'mutant',
+            version,
+          });
+          judgeUnusualBody(verdicts, api.profile, c, exchange, `POST pacs008 ${version}`);
+        });
+      },
+    );
+  }
 });

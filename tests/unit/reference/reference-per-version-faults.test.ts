@@ -61,6 +61,8 @@ const probes: Readonly<
     const sca = `${input}.${b64url(createHmac('sha256', c.keys.publicPem).update(input).digest())}`;
     return (await h.post(path, c, token, body, { 'sca-token': sca })).status < 300;
   },
+  'malformed-json-500': async (c, token, path) =>
+    (await h.post(path, c, token, JSON.stringify(pacs008()).slice(0, -1))).status >= 500,
   'accepts-eur': async (c, token, path) => {
     const body = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { intrBkSttlmAmt: { ccy: string } }[] } };
     body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.ccy = 'EUR';

@@ -117,6 +117,8 @@ export interface PropertyResult {
   undecided: HistoryUndecided[];
   /** Rules whose every judgement here was undecided: the history says nothing of them either way. */
   undecidedRules: string[];
+  /** Rules the history judged at least once, held or broken: a property speaks only of these. */
+  decidedRules: string[];
 }
 
 export interface HistoryVerdict {
@@ -395,6 +397,7 @@ class Property {
       undecidedCount: this.undecidedCount,
       undecided: this.undecided,
       undecidedRules: [...this.undecidedByRule.keys()].filter((rule) => !this.decidedByRule.has(rule)),
+      decidedRules: [...this.decidedByRule.keys()],
     };
   }
 }
@@ -428,6 +431,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const backIds = new Map<string, Resource>();
   const cancellations = new Map<string, Resource>();
   const collisions = new Set<string>();
+  /** A payment msgId → the client that first had a payment created under it (XCL-01's judgements). */
+  const clientOfMsgId = new Map<string, string | undefined>();
   const payments = new Map<string, Payment>();
   /** msgId\0txId → payments with that reference (several clients may choose the same). */
   const byReference = new Map<string, Payment[]>();
@@ -543,6 +548,13 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const recordPayment = (op: Op, id: string): void => {
     const { inv, done } = op;
     identity.checked++;
+    identity.decided('P8-33');
+    // XCL-01 is judged where another client already used the msgId.
+    if (inv.key !== undefined) {
+      const first = clientOfMsgId.get(inv.key);
+      if (first === undefined) clientOfMsgId.set(inv.key, op.client);
+      else if (first !== op.client) identity.decided('XCL-01');
+    }
     const existing = paymentIds.get(id);
     if (existing) {
       if (existing.key === inv.key && existing.client === op.client) return; // its repeat
@@ -605,6 +617,12 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       const sameBody = op.inv.h !== undefined && op.inv.h === op.firstOfKey.inv.h;
       const namesAnother = done.id !== undefined && keyState.id !== undefined && done.id !== keyState.id;
       if (kind === 'returnPayment') {
+        if (sameBody) repeats.decided('RTR-05');
+      } else {
+        if (done.id !== undefined && keyState.id !== undefined) repeats.decided('IDEM-02');
+        if (sameBody) repeats.decided('IDEM-01');
+      }
+      if (kind === 'returnPayment') {
         if (sameBody && namesAnother)
           repeats.violation({
             rule: 'RTR-05',
@@ -637,20 +655,17 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       else if (keyState.id === undefined && done.id !== undefined) {
         keyState.id = done.id;
         keyState.idOp = op;
-      } else if (
-        !op.firstOfKey &&
-        kind === 'submitPayment' &&
-        done.id !== undefined &&
-        keyState.id !== undefined &&
-        done.id !== keyState.id
-      )
-        identity.violation({
-          rule: 'IDEM-02',
-          what: `one msgId ${inv.key} of one client names one payment`,
-          expected: keyState.id,
-          received: `another one, ${done.id}`,
-          evidence: render.lines([keyState.idOp, op]),
-        });
+      } else if (!op.firstOfKey && kind === 'submitPayment' && done.id !== undefined && keyState.id !== undefined) {
+        identity.decided('IDEM-02');
+        if (done.id !== keyState.id)
+          identity.violation({
+            rule: 'IDEM-02',
+            what: `one msgId ${inv.key} of one client names one payment`,
+            expected: keyState.id,
+            received: `another one, ${done.id}`,
+            evidence: render.lines([keyState.idOp, op]),
+          });
+      }
     }
     if (done.id === undefined) return;
     if (kind === 'submitPayment') recordPayment(op, done.id);
@@ -667,6 +682,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
+      lifecycle.decided('STS-10');
       const allowed = forbiddenMove(before.code, done.st, expectations);
       if (allowed !== undefined)
         lifecycle.violation({
@@ -846,6 +862,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   for (const [id, { read, cancel }] of confirmed) {
     const payment = payments.get(id)!;
     cancellation.checked++;
+    cancellation.decided('CXL-03');
     const reads = acceptedReads.get(id) ?? [];
     // Read settled before the cancellation was asked: its batch was sent, and rule 4 rejects it.
     const after = reads.find((r) => (r.done?.t ?? r.inv.t) >= cancel.inv.t);

@@ -39,8 +39,9 @@ export function judgeRunHistory(runDir: string): HistoryVerdict[] {
 
 /**
  * What one project's history says of each rule it judged, as a test's rule outcomes are read
- * (ledger/rule-summary.ts): a violated rule failed, the other rules of a property it judged passed.
- * An undecided property says nothing either way; the tests' outcomes stand.
+ * (ledger/rule-summary.ts): a violated rule failed, a rule it judged and found held passed. A rule of
+ * the property it never judged (no cross-client msgId for XCL-01, no repeated return for RTR-05) and
+ * an undecided property say nothing either way; the tests' outcomes stand.
  */
 export function historyRuleOutcomes(verdict: HistoryVerdict): TestOutcomes[] {
   return verdict.properties
@@ -48,9 +49,9 @@ export function historyRuleOutcomes(verdict: HistoryVerdict): TestOutcomes[] {
     .map((p) => ({ test: `the run's history (${p.property})`, outcomes: propertyRuleOutcomes(p) }));
 }
 
-/** A rule whose every judgement was undecided is left out: the history says nothing of it. */
+/** Only the rules the history judged: one never judged, or judged undecided every time, is left out. */
 function propertyRuleOutcomes(p: PropertyResult): RuleOutcome[] {
-  const said = [...new Set([...p.rules, ...Object.keys(p.violationsByRule)])].filter(
+  const said = [...new Set([...p.decidedRules, ...Object.keys(p.violationsByRule)])].filter(
     (rule) => !p.undecidedRules.includes(rule),
   );
   return said.map((rule): RuleOutcome => {

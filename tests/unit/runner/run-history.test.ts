@@ -375,8 +375,8 @@ test('an undecided judgement leaves its own test’s evidence inconclusive, not 
   const outcomes = historyRuleOutcomes(v).find((o) => o.test.includes('visibility'))!.outcomes;
   assert.deepEqual(
     outcomes.map((o) => o.rule),
-    ['STS-13', 'CXL-07'],
-    'a rule judged only undecided is not said to pass',
+    ['STS-13'],
+    'a rule judged only undecided is not said to pass, nor one never judged (CXL-07: no cancellation read)',
   );
   const record = historyRecord([v]);
   assert.equal(record.status, 'passed');
@@ -474,6 +474,34 @@ test('a request whose answer never came (its worker stopped) is indeterminate', 
   const v = checkHistory([w.history()]);
   assert.equal(v.indeterminate.count, 1);
   assert.match(v.indeterminate.shown[0]!.answer, /no answer recorded/);
+});
+
+test('a property reports only the rules it judged: no cross-client msgId, no XCL-01; no repeat, no IDEM-01', () => {
+  const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+  const judged = (v: HistoryVerdict) => historyRuleOutcomes(v).flatMap((o) => o.outcomes.map((x) => x.rule));
+  const alone = judged(checkHistory([w.history()]));
+  assert.ok(alone.includes('P8-33'));
+  for (const rule of ['XCL-01', 'IDEM-01', 'IDEM-02', 'RTR-05', 'STS-10', 'CXL-02', 'CXL-03'])
+    assert.ok(!alone.includes(rule), `${rule} was never judged`);
+  // B uses A's msgId for a payment of its own, A repeats its own, A's status is read again after final.
+  w.exchange({ op: 'submitPayment', m: 'POST', c: 'B', key: 'M1', amt: '100', h: 'h-B' }, { s: 201, id: 'P2' });
+  w.exchange(
+    {
+      op: 'submitPayment',
+      m: 'POST',
+      c: 'A',
+      key: 'M1',
+      tx: 'T-M1',
+      e2e: 'E-M1',
+      bm: '222222',
+      amt: '10000',
+      h: 'h-M1',
+    },
+    { s: 200, id: 'P1' },
+  );
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
+  const more = judged(checkHistory([w.history()]));
+  for (const rule of ['XCL-01', 'IDEM-01', 'IDEM-02', 'STS-10']) assert.ok(more.includes(rule), `${rule} was judged`);
 });
 
 test('kill matrix: a fault is killed by a violation of its rule in its project’s history; the clean history must show none', () => {

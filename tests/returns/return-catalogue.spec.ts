@@ -171,9 +171,9 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
  * The variants §2.5 allows, of one rule together: each returns a settled payment of its own, all at
  * once after one valid twin, and each must be accepted and then settle accepted. A return taken with a
  * 2xx and rejected in pacs.002 is not accepted (§7 reports a rejection in txSts), and following each
- * to its final status one after another would wait once per variant.
+ * to its final status one after another would wait once per variant. The variants that answer a
+ * recall (FOCR) go apart, on originals that carry one.
  */
-// One test per rule, and apart those whose originals must carry a recall (a FOCR answer).
 const allowedByRule = new Map<string, ReturnCase[]>();
 for (const c of returnCases.filter((x) => x.outcome === 'accepted')) {
   const key = `${c.rules[0]!}${c.cancellationRequested ? ', answering a recall' : ''}`;

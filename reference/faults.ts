@@ -729,6 +729,13 @@ export const perVersionFaults = [
     'A repeated msgId is answered 201 (with the original body).',
   ),
   perVersion(
+    'status-regresses',
+    'STS-10',
+    'paymentStatus',
+    'v10',
+    'A settled payment reads as interim again on later reads.',
+  ),
+  perVersion(
     'status-cross-client-readable',
     'STS-13',
     'paymentStatus',

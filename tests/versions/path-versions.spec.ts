@@ -27,10 +27,10 @@ import { RawBody } from '../../client/api';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008 } from '../../messages/pacs008';
-import { finalStatusAs, readStatus, submitPayment } from '../../client/flows/payment';
+import { awaitFinalStatus, finalStatusAs, readStatus, submitPayment } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import { twinAccepted, hasStatus } from '../../checks/answers';
-import { fieldCaseRefused } from '../../checks/payment-answers';
+import { checkMonotonic, fieldCaseRefused } from '../../checks/payment-answers';
 import { refusedAs, scaRefusedOn } from '../../checks/refusals';
 import type { Verdicts } from '../../checks/verdicts';
 import type { Profile } from '../../profile/profile';
@@ -236,4 +236,26 @@ test.describe('POST pacs008 on every further path version: bodies that are not t
       },
     );
   }
+});
+
+test.describe('GET pacs002 on every further path version: a final status', () => {
+  // A payment followed to its final status on the default version, then read twice on each further
+  // one: §3's final codes never change, whichever path reads them.
+  test(
+    on('paymentStatus', 'a final status reads final'),
+    tagsOf('paymentStatus', ['STS-10']),
+    async ({ api, verdicts, seed, profile }) => {
+      await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
+        const { id } = await paymentToRead(api, verdicts, `${seed}-${version}`);
+        const final = await awaitFinalStatus(api, id, { label: 'query status until final (default version)' });
+        const later: string[] = [];
+        for (const n of [1, 2])
+          later.push(
+            (await readStatus(api, id, { label: `read ${n} on ${version} after the final status`, version })).txSts ??
+              '(none)',
+          );
+        checkMonotonic(verdicts, api, [...final.history, ...later]);
+      });
+    },
+  );
 });

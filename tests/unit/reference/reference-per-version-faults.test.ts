@@ -73,6 +73,20 @@ const probes: Readonly<
     assert.equal((await h.post(path, c, token, body)).status, 201);
     return (await h.post(path, c, token, body)).status === 201;
   },
+  // Settled as read on v12 (no fault there), then read twice on the path: the second read is interim.
+  'status-regresses': async (c, token, path) => {
+    const id = dataId(await h.post('pacs008/v10', c, token, JSON.stringify(pacs008())));
+    const txSts = async (p: string): Promise<string> => {
+      const report = (await h.get(`${p}/${id}`, c, token)).json as {
+        fitoFIPmtStsRpt: { txInfAndSts: { txSts: string }[] };
+      };
+      return report.fitoFIPmtStsRpt.txInfAndSts[0]!.txSts;
+    };
+    for (let i = 0; i < 200 && (await txSts('pacs002/v12')) !== 'ACCC'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    await txSts(path);
+    return (await txSts(path)) !== 'ACCC';
+  },
   'status-cross-client-readable': async (c, token, path, other) => {
     const sent = await h.post('pacs008/v10', c, token, JSON.stringify(pacs008()));
     return (await h.get(`${path}/${dataId(sent)}`, other.c, other.token)).status === 200;

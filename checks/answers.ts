@@ -247,6 +247,17 @@ export function notifiesOnly(bodies: readonly unknown[], ids: readonly string[])
 }
 
 /** A status was read at all (the answer named an id, its status was served or reached a final one); `answer` shows why not. */
+/**
+ * A submission's answer names the id the work goes on with (data.paymentsServiceId). For a return, a
+ * refund or a cancellation the answer is not shown: its absence blocks what needs the id (RTR-37,
+ * RFD-07), it breaks no rule.
+ */
+export const namesAnId = (answer: { paymentsServiceId?: string | undefined; exchange: Exchange }): Expectation => ({
+  ok: answer.paymentsServiceId !== undefined,
+  expected: 'data.paymentsServiceId',
+  ...answered(answer.exchange),
+});
+
 export const statusServed = (read: unknown, answer?: Exchange): Expectation => ({
   ok: read !== undefined,
   ...(answer ? answered(answer) : {}),

@@ -13,7 +13,7 @@ import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundChains, refundToFinal } from '../../arrange/observation-catalogue';
 import { refundSplits, type RefundSplitCase, type RefundStep } from '../../cases/refund-cases';
-import { answered, type Expectation, type Verdicts } from '../../checks/verdicts';
+import type { Expectation, Verdicts } from '../../checks/verdicts';
 import {
   acceptedAnswer,
   acceptedAs,
@@ -27,6 +27,7 @@ import {
   twinAccepted,
   acceptedInDeclaredShape,
   servedUntilFinal,
+  namesAnId,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
@@ -331,11 +332,7 @@ function runSplit(c: RefundSplitCase): void {
         );
       else judge(step, `${of(step, i)} is accepted`, acceptedAnswer(answer.exchange));
       // The answer's shape is not shown: an id it does not name blocks the chain (RFD-07), it breaks no rule.
-      verdicts.require('RFD-07', `${of(step, i)}: the answer names its paymentsServiceId`, {
-        ok: answer.paymentsServiceId !== undefined,
-        expected: 'data.paymentsServiceId',
-        ...answered(answer.exchange),
-      });
+      verdicts.require('RFD-07', `${of(step, i)}: the answer names its paymentsServiceId`, namesAnId(answer));
       judge(step, `${of(step, i)} ends accepted`, endsIn(final, 'accepted'));
     }
   });

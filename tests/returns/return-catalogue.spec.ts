@@ -16,8 +16,7 @@ import type { TakeSettled } from '../../arrange/pool';
 import type { Pacs004Message } from '../../messages/pacs004';
 import type { Pacs008Message } from '../../messages/pacs008';
 import type { Clients } from '../../client/target';
-import { twinAccepted, acceptedAnswer, endsIn } from '../../checks/answers';
-import { answered } from '../../checks/verdicts';
+import { twinAccepted, acceptedAnswer, endsIn, namesAnId } from '../../checks/answers';
 import { businessAnsweredAsRead, expectBusinessRefusal } from '../../checks/payment-answers';
 import { finalStatusAs } from '../../client/flows/payment';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
@@ -235,11 +234,7 @@ test.describe('return (pacs.004): the variants §2.5 allows', { tag: '@op:return
       );
       // The answer's shape is not shown: an id it does not name blocks the rest (RTR-37), it breaks no rule.
       for (const { c, answer } of accepted)
-        verdicts.require('RTR-37', `the answer to ${c.name} names its paymentsServiceId`, {
-          ok: answer.paymentsServiceId !== undefined,
-          expected: 'data.paymentsServiceId',
-          ...answered(answer.exchange),
-        });
+        verdicts.require('RTR-37', `the answer to ${c.name} names its paymentsServiceId`, namesAnId(answer));
       const finals = await Promise.all(
         accepted.map(({ answer }) => finalStatusAs(api, returner)(answer.paymentsServiceId!)),
       );

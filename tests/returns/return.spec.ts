@@ -22,6 +22,7 @@ import {
   acceptedAnswer,
   hasStatus,
   servedUntilFinal,
+  namesAnId,
 } from '../../checks/answers';
 import { creditorPlaceHeld } from '../../checks/iso20022';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
@@ -93,11 +94,11 @@ test.describe('return (pacs.004): accepted returns', () => {
     creditorPlaceHeld(verdicts, exchange);
     if (!verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange))) return;
     // Taken with a 2xx and rejected in pacs.002 is not accepted (§7). The answer's shape is not shown (RTR-37).
-    verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', {
-      ok: paymentsServiceId !== undefined,
-      expected: 'data.paymentsServiceId',
-      ...answered(exchange),
-    });
+    verdicts.require(
+      'RTR-37',
+      'the answer names the return’s paymentsServiceId',
+      namesAnId({ paymentsServiceId, exchange }),
+    );
     const final = await finalStatusAs(api, returner)(paymentsServiceId!);
     verdicts.check('RTR-30', 'the minimal return settles accepted', endsIn(final, 'accepted'));
   });
@@ -145,11 +146,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
     // Two pending returns may settle in either order: the first must have settled before the
     // second is sent, so that the second is the one to refuse.
-    verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', {
-      ok: first.paymentsServiceId !== undefined,
-      expected: 'data.paymentsServiceId',
-      ...answered(first.exchange),
-    });
+    verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', namesAnId(first));
     const firstFinal = await finalStatusAs(api, returner)(first.paymentsServiceId!);
     verdicts.require('RTR-01', 'the first return settles accepted', endsIn(firstFinal, 'accepted'));
     const second = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {

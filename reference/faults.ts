@@ -376,6 +376,11 @@ const globalFaultCatalogue = [
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
   f(
+    'incoming-serves-first-read',
+    'INC-02',
+    'GET pacs008/v08 keeps the first incoming payment a beneficiary read (a cache keyed by reader, not by id) and serves it for every later id of its own.',
+  ),
+  f(
     'incoming-readable-by-any-client',
     'INC-03',
     'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary: an institution with no part in the payment reads it.',

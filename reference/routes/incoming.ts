@@ -18,6 +18,9 @@ function withoutDebtor(message: Record<string, unknown>): Record<string, unknown
   };
 }
 
+/** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
+const firstRead = new Map<string, Record<string, unknown>>();
+
 async function readIncoming(
   ctx: ServiceContext,
   req: FastifyRequest<{ Params: { id: string } }>,
@@ -35,7 +38,11 @@ async function readIncoming(
   if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
   // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.
-  const stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));
+  let stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));
+  if (faults.has('incoming-serves-first-read') && transfer.beneficiaryClientId === client.clientId) {
+    stored = firstRead.get(client.clientId) ?? stored;
+    firstRead.set(client.clientId, stored);
+  }
   const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
   // §4.4 names the message (pacs.008.001.08), not its JSON root: the dialect spells it.
   return reply.code(200).send({ [dialect.incomingRoot]: message });

@@ -62,9 +62,10 @@ async function notified(
 const ONE = takes({ pool: 'settled', count: 1 });
 
 test.describe('incoming payment: reading it', () => {
-  test('the beneficiary reads the amount and the sender of the incoming payment', {
+  test('the beneficiary reads the amount and the sender of each of two incoming payments', {
     tag: ['@INC-02', '@INC-05'],
-    ...ONE,
+    // Two, each with its own amount and sender: a read answered with another of its payments shows.
+    ...takes({ pool: 'settled', count: 2 }),
   }, async ({ api, verdicts, clients, granted, profile, settledOriginals }) => {
     // No client of the profile receives the suite's payments: the profile's own incoming payment is read instead.
     const declaredId = granted.has('beneficiarySide') ? undefined : incomingPaymentIdOf(profile);
@@ -95,22 +96,32 @@ test.describe('incoming payment: reading it', () => {
       return;
     }
     const beneficiary = beneficiaryOf(clients);
-    const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
-    const read = await readIncoming(api, payment!.paymentsServiceId, {
-      client: beneficiary,
-      label: 'B reads the incoming payment with the id of A’s submission answer',
-    });
-    verdicts.originalHeld(read);
-    verdicts.check(
-      'INC-02',
-      'the beneficiary reads its incoming payment',
-      acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
-    );
-    const seen = incomingTransaction(api, verdicts, read);
-    const sent = paymentTransaction(payment!.message);
-    verdicts.check('INC-02', 'the amount A sent', equals(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt));
-    // The sender, as §1 says: the debtor's name. Its address the flow table does not ask for.
-    verdicts.check('INC-02', 'the sender (the debtor’s name) A named', equals(seen.dbtr?.nm, sent.dbtr.nm));
+    const payments = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
+    for (const [i, payment] of payments.entries()) {
+      const read = await readIncoming(api, payment.paymentsServiceId, {
+        client: beneficiary,
+        label: `B reads incoming payment ${i + 1} with the id of A’s submission answer`,
+      });
+      verdicts.originalHeld(read);
+      verdicts.check(
+        'INC-02',
+        `the beneficiary reads incoming payment ${i + 1}`,
+        acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
+      );
+      const seen = incomingTransaction(api, verdicts, read);
+      const sent = paymentTransaction(payment.message);
+      verdicts.check(
+        'INC-02',
+        `the amount A sent in payment ${i + 1}`,
+        equals(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt),
+      );
+      // The sender, as §1 says: the debtor's name. Its address the flow table does not ask for.
+      verdicts.check(
+        'INC-02',
+        `the sender (the debtor’s name) A named in payment ${i + 1}`,
+        equals(seen.dbtr?.nm, sent.dbtr.nm),
+      );
+    }
   });
 
   test('an institution with no part in a payment cannot read it', {

@@ -44,7 +44,7 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   );
   assert.match(
     ran.stdout,
-    /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.cancelUnknownPayment, messages\.refund\.root, expectations\.acceptanceStatus\.cancel, expectations\.acceptanceStatus\.returnPayment, expectations\.acceptanceStatus\.refund/,
+    /adopted into .*demo\.json: expectations\.refusalStatus\.sca, expectations\.tokenErrorCodes, expectations\.statusCodes\.pending, expectations\.statusCodes\.rejected, expectations\.cancelUnknownPayment, messages\.refund\.root, expectations\.acceptanceStatus\.cancel, expectations\.acceptanceStatus\.returnPayment, expectations\.acceptanceStatus\.refund/,
   );
   assert.match(ran.stdout, /fixpoint: the adopted profile admits every one of the \d+ answers discovery observed/);
 
@@ -66,6 +66,7 @@ test('discover --write against a non-default dialect: bounded, recorded, adopted
   assert.deepEqual(changed, [
     '      "sca": [403],',
     '      "pending": ["PDNG", "ACSC"],',
+    '      "rejected": ["RJCT", "RJTC"],',
     '    "rejectTrigger": { "creditorAccount": "99999999", "reasonCode": "AC04" },',
     '    "tokenErrorCodes": "generic",',
     '    "cancelUnknownPayment": "notFound",',

@@ -1,5 +1,14 @@
 import { submitRefund } from '../../../client/flows/refunds';
-import { BURST_LIMIT, type SequenceSystem, checkMoney, refundMessage, sendRefund, type Turn } from '../executor';
+import {
+  BURST_LIMIT,
+  type SequenceSystem,
+  checkMoney,
+  contestPending,
+  refundMessage,
+  sendRefund,
+  type Turn,
+} from '../executor';
+import { is2xx } from '../../../messages/http-status';
 import { judgeAnswer } from '../../../checks/exploration';
 import { drainPlan, type SequenceModel, type TrackedPayment } from '../model';
 import { money } from '../../../checks/payment-model';
@@ -40,6 +49,7 @@ export class Drain extends PaymentCommand<StepOf<'drain'>> {
     );
     answers.forEach((a, i) => {
       model.sentBack(p, labels[i]!, 'refund', 'beneficiary', piece, a.exchange.response.status, a.paymentsServiceId);
+      if (is2xx(a.exchange.response.status)) contestPending(model, p);
       real.recordAnswer(
         judgeAnswer(
           { answer: 'either', why: 'sent at once with others' },

@@ -14,6 +14,7 @@ import { Refund } from '../../../engines/exploration/commands/refund';
 import { Shadow } from '../../../engines/exploration/commands/shadow';
 import { refOf, SequenceModel, type ModelKit } from '../../../engines/exploration/model';
 import { describeStep, type Step } from '../../../engines/exploration/steps';
+import { contestPending } from '../../../engines/exploration/executor';
 
 const kit = (amounts: bigint[], stranger = true): ModelKit => ({
   payments: amounts.map((amount, i) => ({
@@ -107,4 +108,23 @@ test('the model decides: a refund of the rest runs while something is left, a sh
   assert.equal(shadow.check(m), true);
   m.strangerRefs.add(refOf(p));
   assert.equal(shadow.check(m), false);
+});
+
+test('a later return or refund the target took, asking with the pending ones more than the payment holds, lifts their "must end accepted" (§3: "Transitions: not shown")', () => {
+  const accepted = { answer: 'accepted' as const, rule: 'RFD-01', why: 'it fits' };
+  const fits = model();
+  const p = fits.payments[0]!;
+  const f1 = fits.sentBack(p, 'refund F1', 'refund', 'beneficiary', 6_000n, 202, 'id-F1');
+  fits.acceptedAtSubmission.push({ back: f1, expectation: accepted, what: 'refund F1' });
+  fits.sentBack(p, 'refund F2', 'refund', 'beneficiary', 4_000n, 202, 'id-F2');
+  contestPending(fits, p);
+  assert.equal(fits.acceptedAtSubmission.length, 1, '60.00 and 40.00 of 100.00 both fit: F1 must still end accepted');
+
+  const competing = model();
+  const q = competing.payments[0]!;
+  const r1 = competing.sentBack(q, 'refund F1', 'refund', 'beneficiary', 6_000n, 202, 'id-F1');
+  competing.acceptedAtSubmission.push({ back: r1, expectation: accepted, what: 'refund F1' });
+  competing.sentBack(q, 'return R1', 'return', 'beneficiary', 10_000n, 202, 'id-R1');
+  contestPending(competing, q);
+  assert.deepEqual(competing.acceptedAtSubmission, [], 'the return may settle first and the refund be rejected');
 });

@@ -6,6 +6,7 @@ import { BURST_LIMIT, type SequenceSystem, checkMoney, refundMessage, returnMess
 import { judgeAnswer, judgeSameRefundCopies } from '../../../checks/exploration';
 import { burstPlan, maxOf, type SequenceModel, type TrackedPayment } from '../model';
 import { money, restOf } from '../../../checks/payment-model';
+import { is2xx } from '../../../messages/http-status';
 import { labelOf, PaymentCommand, type StepOf } from './step-command';
 
 /** N requests for one payment at once: which of them wins is open; what goes back in all is not (MNY-01, RFD-06). */
@@ -59,12 +60,16 @@ export class Burst extends PaymentCommand<StepOf<'burst'>> {
             }),
       ),
     );
+    // Copies of one msgId: one answered with an id an earlier copy named is a repeat, whatever its 2xx
+    // (a server may answer every copy 201 with the one refund's id); one naming no id, only a 200 says so.
+    const named = new Set<string>();
     answers.forEach((a, i) => {
       const s = sends[i]!;
       const http = a.exchange.response.status;
-      // A 200 to a copy of one msgId is a repeat: it books nothing new.
-      if (!(same && http === 200))
-        model.sentBack(p, s.label, s.kind, 'beneficiary', s.amount, http, a.paymentsServiceId);
+      const id = a.paymentsServiceId;
+      const repeat = same !== undefined && (id !== undefined && is2xx(http) ? named.has(id) : http === 200);
+      if (same && id !== undefined && is2xx(http)) named.add(id);
+      if (!repeat) model.sentBack(p, s.label, s.kind, 'beneficiary', s.amount, http, id);
       real.recordAnswer(
         judgeAnswer(
           { answer: 'either', why: 'sent at once with others' },
@@ -75,7 +80,10 @@ export class Burst extends PaymentCommand<StepOf<'burst'>> {
         a.exchange,
       );
     });
-    if (same) real.record(judgeSameRefundCopies(answers.map((a) => a.exchange.response.status)));
+    if (same)
+      real.record(
+        judgeSameRefundCopies(answers.map((a) => ({ http: a.exchange.response.status, id: a.paymentsServiceId }))),
+      );
     await checkMoney(turn, p);
   }
 

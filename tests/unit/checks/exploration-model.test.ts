@@ -279,9 +279,17 @@ test('reads by others and cancellations', () => {
 });
 
 test('payments, repeats and duplicates: a used msgId never creates a payment', () => {
-  assert.equal(judgeSameRefundCopies([201, 200, 409]).ok, true);
-  assert.equal(judgeSameRefundCopies([201, 201, 200]).ok, false, 'two refunds booked for one msgId');
-  assert.equal(judgeSameRefundCopies([201, 201, 200]).rule, 'RFD-06');
+  const copies = (...answers: (number | [number, string])[]) =>
+    answers.map((a) => (typeof a === 'number' ? { http: a } : { http: a[0], id: a[1] }));
+  assert.equal(judgeSameRefundCopies(copies(201, 200, 409)).ok, true);
+  assert.equal(judgeSameRefundCopies(copies(201, 201, 200)).ok, false, 'two refunds booked for one msgId');
+  assert.equal(judgeSameRefundCopies(copies(201, 201, 200)).rule, 'RFD-06');
+  assert.equal(
+    judgeSameRefundCopies(copies([201, 'F1'], [201, 'F1'], [202, 'F1'])).ok,
+    true,
+    'every copy answered with the one refund’s id: one refund, whatever its 2xx',
+  );
+  assert.equal(judgeSameRefundCopies(copies([202, 'F1'], [202, 'F2'])).ok, false, 'two ids: two refunds');
   assert.equal(judgePayment('P3', 1_000n, 201, true).ok, true);
   assert.equal(judgePayment('P3', 1_000n, 400, true).ok, false);
   assert.equal(

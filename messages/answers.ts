@@ -41,6 +41,10 @@ export function msgIdEchoes(data: Obj | undefined): Partial<Record<MsgIdEchoName
   );
 }
 
+/** `id` in `text` as a whole: not part of a longer id (payment 17 is not in a notification of payment 170). */
+const holdsWhole = (text: string, id: string): boolean =>
+  new RegExp(`(?<![\\w-])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text);
+
 /**
  * Whether a notification's body carries `id`, the identifier used to query the payment (INC-01). §6
  * does not show the payload, so anywhere in it: a string at any depth (a link to the payment too), the
@@ -48,9 +52,9 @@ export function msgIdEchoes(data: Obj | undefined): Partial<Record<MsgIdEchoName
  */
 export function notificationCarries(body: unknown, id: string): boolean {
   if (typeof body === 'string') {
-    if (body.includes(id)) return true;
+    if (holdsWhole(body, id)) return true;
     const jws = /^[\w-]+\.([\w-]+)\.[\w-]*$/.exec(body.trim());
-    return jws !== null && Buffer.from(jws[1]!, 'base64url').toString('utf8').includes(id);
+    return jws !== null && holdsWhole(Buffer.from(jws[1]!, 'base64url').toString('utf8'), id);
   }
   if (Array.isArray(body)) return body.some((v) => notificationCarries(v, id));
   const o = obj(body);

@@ -1,0 +1,15 @@
+/** messages/answers.ts notificationCarries: a notification names a payment by its whole id, anywhere in its payload. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { notificationCarries } from '../../../messages/answers';
+
+test('a notification carries an id as a whole, at any depth, in a link or a compact JWS; never inside a longer id', () => {
+  assert.equal(notificationCarries({ data: { id: '17' } }, '17'), true);
+  assert.equal(notificationCarries({ data: { id: '170' } }, '17'), false, 'payment 17 is not payment 170');
+  assert.equal(notificationCarries({ at: '2026-12-02T17:05:00Z' }, '17'), false, 'nor a time that holds its digits');
+  assert.equal(notificationCarries(['https://bank.example/payments/pacs008/v08/17'], '17'), true);
+  assert.equal(notificationCarries({ id: '5f0c6a2e-8b1d-4c3e' }, '5f0c6a2e-8b1d'), false);
+  const jws = `e30.${Buffer.from(JSON.stringify({ paymentsServiceId: 'PSI1' })).toString('base64url')}.sig`;
+  assert.equal(notificationCarries(jws, 'PSI1'), true);
+  assert.equal(notificationCarries('payment a+b settled', 'a+b'), true, 'an id is matched as text, not as a pattern');
+});

@@ -47,9 +47,10 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
     });
     verdicts.require('STS-01', 'the token reads the status before it expires', hasStatus(read, [200]));
 
-    // Counted from the token's issue, past expires_in and the leeway, and one second more (a server may round it up).
+    // Counted from the token's answer (the target issued it at most then), past expires_in and the
+    // leeway, and one second more (a server may round it up).
     const leeway = tokenLeewaySeconds(profile);
-    const waitMs = Date.parse(issued.startedAt) + (lifetime + leeway + 1) * 1000 - Date.now();
+    const waitMs = Date.parse(issued.startedAt) + issued.durationMs + (lifetime + leeway + 1) * 1000 - Date.now();
     test.setTimeout(test.info().timeout + Math.max(0, waitMs) + 30_000);
     await test.step(`wait out expires_in (${lifetime} s) and the leeway (${leeway} s)`, () =>
       new Promise((r) => setTimeout(r, Math.max(0, waitMs))));

@@ -29,7 +29,7 @@ import {
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
-import { beneficiaryOf, readIncoming } from '../../client/flows/incoming';
+import { awaitIncoming, beneficiaryOf, readIncoming } from '../../client/flows/incoming';
 import { readStatus } from '../../client/flows/payment';
 import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
@@ -98,7 +98,8 @@ test.describe('incoming payment: reading it', () => {
     const beneficiary = beneficiaryOf(clients);
     const payments = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
     for (const [i, payment] of payments.entries()) {
-      const read = await readIncoming(api, payment.paymentsServiceId, {
+      // Read again while not found: the spec does not say when the beneficiary's view appears.
+      const read = await awaitIncoming(api, payment.paymentsServiceId, {
         client: beneficiary,
         label: `B reads incoming payment ${i + 1} with the id of A’s submission answer`,
       });

@@ -32,13 +32,8 @@ export class PayDuplicates extends StepCommand<StepOf<'pay duplicates'>> {
             }),
           ),
       );
-      real.record(
-        judgeDuplicates(
-          label,
-          answers.map((a) => a.exchange.response.status),
-          again.map((a) => a.exchange.response.status),
-        ),
-      );
+      const told = (a: (typeof answers)[number]) => ({ http: a.exchange.response.status, id: a.paymentsServiceId });
+      real.record(judgeDuplicates(label, answers.map(told), again.map(told)));
       const created = [...answers, ...again].filter((a) => a.exchange.response.status === 201);
       for (const a of created.slice(1))
         if (a.paymentsServiceId) model.created.set(a.paymentsServiceId, paymentIds(message).msgId);

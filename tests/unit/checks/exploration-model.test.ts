@@ -311,13 +311,21 @@ test('payments, repeats and duplicates: a used msgId never creates a payment', (
   assert.equal(judgeRepeat(p, 'other', 409, undefined, { idempotencyConflict: 'original' }).at(-1)?.ok, false);
   assert.equal(judgeRepeat(p, 'other', 409, undefined, { idempotencyConflict: 'reject' }).at(-1)?.ok, true);
   assert.equal(judgeRepeat(p, 'other', 409, undefined, {}).at(-1)?.ok, true, 'either when the profile says nothing');
-  assert.equal(judgeDuplicates('P3', [201, 200, 200]).ok, true);
-  assert.equal(judgeDuplicates('P3', [201, 201, 200]).rule, 'IDEM-02');
-  assert.equal(judgeDuplicates('P3', [200, 200, 200]).rule, 'IDEM-03');
-  assert.equal(judgeDuplicates('P3', [201, 409, 200], [200]).ok, true, '409 in flight, then 200');
-  assert.equal(judgeDuplicates('P3', [201, 409, 200]).ok, false, 'a 409 never sent again');
-  assert.equal(judgeDuplicates('P3', [201, 409, 200], [409]).ok, false);
-  assert.equal(judgeDuplicates('P3', [201, 409, 200], [201]).rule, 'IDEM-02', 'sent again, a second payment');
+  const h = (...statuses: number[]) => statuses.map((http) => ({ http }));
+  assert.equal(judgeDuplicates('P3', h(201, 200, 200)).ok, true);
+  assert.equal(judgeDuplicates('P3', h(201, 201, 200)).rule, 'IDEM-02');
+  assert.equal(judgeDuplicates('P3', h(200, 200, 200)).rule, 'IDEM-03');
+  assert.equal(judgeDuplicates('P3', h(201, 409, 200), h(200)).ok, true, '409 in flight, then 200');
+  assert.equal(judgeDuplicates('P3', h(201, 409, 200)).ok, false, 'a 409 never sent again');
+  assert.equal(judgeDuplicates('P3', h(201, 409, 200), h(409)).ok, false);
+  assert.equal(judgeDuplicates('P3', h(201, 409, 200), h(201)).rule, 'IDEM-02', 'sent again, a second payment');
+  const named = (...ids: string[]) => ids.map((id) => ({ http: 201, id }));
+  assert.equal(
+    judgeDuplicates('P3', named('P-1', 'P-1', 'P-1')).rule,
+    'IDEM-03',
+    'one payment answered 201 three times',
+  );
+  assert.equal(judgeDuplicates('P3', named('P-1', 'P-2')).rule, 'IDEM-02', 'two ids: two payments');
 });
 
 test('XCL-01: another client paying with the same msgId and txId gets a payment of its own', () => {

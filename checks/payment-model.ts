@@ -50,6 +50,8 @@ export interface MoneyBack {
   id?: string;
   /** Its final status class, once read. */
   final?: StatusClass;
+  /** Its answer (a 2xx naming no id, or none at all) gives no id to read a status by: it stays a maybe. */
+  unreadable?: true;
 }
 
 /** What money-back judgements need of a payment. */

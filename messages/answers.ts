@@ -71,6 +71,20 @@ export function idOf(api: IdFields, exchange: Exchange): string | undefined {
   return undefined;
 }
 
+/**
+ * The id an answer whose payload the spec does not show (POST pacs004, POST pacs007) names: in its
+ * data, as a payment's answer does, else as the last path segment of its Location header (RFC 9110
+ * §10.2.2: the resource the request created).
+ */
+export function createdIdOf(api: IdFields, exchange: Exchange): string | undefined {
+  const named = idOf(api, exchange);
+  if (named !== undefined) return named;
+  const location = exchange.response.headers.location;
+  if (!location) return undefined;
+  const segment = new URL(location, 'http://relative.invalid').pathname.split('/').filter(Boolean).at(-1);
+  return segment ? decodeURIComponent(segment) : undefined;
+}
+
 /** What to declare when an answer names the payment under another field than data.paymentsServiceId. */
 export function idRemedy(api: { profile: { name: string } }, exchange: Exchange): string | undefined {
   const named = Object.keys(dataOf(exchange) ?? {}).filter(

@@ -1,7 +1,7 @@
 /** messages/answers.ts notificationCarries: a notification names a payment by its whole id, anywhere in its payload. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { notificationCarries } from '../../../messages/answers';
+import { createdIdOf, notificationCarries } from '../../../messages/answers';
 
 test('a notification carries an id as a whole, at any depth, in a link or a compact JWS; never inside a longer id', () => {
   assert.equal(notificationCarries({ data: { id: '17' } }, '17'), true);
@@ -12,4 +12,14 @@ test('a notification carries an id as a whole, at any depth, in a link or a comp
   const jws = `e30.${Buffer.from(JSON.stringify({ paymentsServiceId: 'PSI1' })).toString('base64url')}.sig`;
   assert.equal(notificationCarries(jws, 'PSI1'), true);
   assert.equal(notificationCarries('payment a+b settled', 'a+b'), true, 'an id is matched as text, not as a pattern');
+});
+
+test('a return’s or refund’s id: its data’s, else the last segment of its Location', () => {
+  const answer = (json: unknown, location?: string) =>
+    ({ response: { status: 201, headers: location ? { location } : {}, json } }) as never;
+  const api = { idFields: ['paymentsServiceId'] };
+  assert.equal(createdIdOf(api, answer({ data: { paymentsServiceId: 'R-1' } }, '/x/R-2')), 'R-1');
+  assert.equal(createdIdOf(api, answer({}, '/payments/pacs002/v12/R-2')), 'R-2');
+  assert.equal(createdIdOf(api, answer(undefined, 'https://bank.example/payments/pacs004/v08/R%2F3?x=1')), 'R/3');
+  assert.equal(createdIdOf(api, answer(undefined)), undefined);
 });

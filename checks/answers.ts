@@ -400,6 +400,16 @@ export const notResolvedAs = (
   };
 };
 
+/**
+ * §1 rule 4: the scheme's service "reports the cancellation as rejected": the camt.029 read last,
+ * once the profile's polling ended, has decided it; its sts.conf is not ISO's pending code (PDCR).
+ */
+export const decidedWithin = (resolution: Resolved, timeoutMs: number): Expectation => ({
+  ok: resolution.conf !== TX_CANCELLATION_STATUS.pending,
+  expected: `a decided sts.conf (not ${TX_CANCELLATION_STATUS.pending}) within polling.timeoutMs (${timeoutMs} ms)`,
+  received: String(resolution.conf),
+});
+
 // ── the valid twin ─────────────────────────────────────────────────────────────────────────────
 
 /** How an operation's valid twin shows it was accepted. */

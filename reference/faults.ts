@@ -426,6 +426,11 @@ const globalFaultCatalogue = [
     'CXL-03',
     'The cancellation of a settled payment reads PDCR (pending) on its first camt.029 read, then CNCL (confirmed).',
   ),
+  f(
+    'cancel-settled-stays-pending',
+    'CXL-03',
+    'The cancellation of a settled payment is never decided: its camt.029 reads PDCR (pending) on every read, never rejected.',
+  ),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
   f(
     'camt029-readable-by-any-client',

@@ -103,6 +103,8 @@ async function requestCancellation(
   // cancel-settled-pending-then-confirmed: the defect answers the first read of a settled payment's
   // cancellation PDCR (pending), then confirms it (CNCL) although its batch was long sent.
   const pendingThenConfirmed = faults.has('cancel-settled-pending-then-confirmed') && target?.phase === 'accepted';
+  // cancel-settled-stays-pending: a settled payment's cancellation is never decided, PDCR on every read.
+  const staysPending = faults.has('cancel-settled-stays-pending') && target?.phase === 'accepted';
   const outcome = pendingThenConfirmed ? 'CNCL' : target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
   const id = ctx.store.newId(dialect.paymentsServiceIdFormat);
   const cancellation: Cancellation = {
@@ -118,7 +120,11 @@ async function requestCancellation(
     orgnlEndToEndId: fields.orgnlEndToEndId ?? target?.endToEndId ?? '',
     orgnlTxId: fields.orgnlTxId,
     outcome,
-    ...(pendingThenConfirmed ? { pendingReads: 1 } : foreignPending && target ? { pendingReads: Infinity } : {}),
+    ...(pendingThenConfirmed
+      ? { pendingReads: 1 }
+      : (foreignPending && target) || staysPending
+        ? { pendingReads: Infinity }
+        : {}),
     rejectReason: outcome !== 'RJCR' ? null : target ? BATCH_ALREADY_SENT : NO_SUCH_PAYMENT,
     requestHash: sub.rawHash,
     // §4.4 does not show the answer: the dialect shapes it.

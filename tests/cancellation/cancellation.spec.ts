@@ -44,6 +44,7 @@ import {
   namesId,
   neverServerError,
   notReadAs,
+  decidedWithin,
   notResolvedAs,
   resolvedAs,
   acceptedInDeclaredShape,
@@ -353,6 +354,11 @@ test.describe('cancellation: after the payment settled', () => {
           'CXL-03',
           'camt.029 does not confirm the cancellation of a settled payment',
           notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+        );
+        verdicts.check(
+          'CXL-03',
+          'camt.029 decides the cancellation of a settled payment: it does not stay pending',
+          decidedWithin(resolution, api.profile.polling.timeoutMs),
         );
         verdicts.assume(
           'CXL-06',

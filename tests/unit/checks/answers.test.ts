@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   carriesId,
+  decidedWithin,
   equals,
   holds,
   jsonAnswer,
@@ -100,4 +101,16 @@ test('notResolvedAs: a camt.029 says an outcome in sts.conf or in its transactio
   assert.equal(notResolvedAs({ outcome: 'confirmed', conf: 'CNCL' }, 'confirmed', codes).ok, false);
   assert.equal(notResolvedAs({ outcome: 'confirmed', conf: 'CNCL', txCxlSts: 'RJCR' }, 'rejected', ['RJCR']).ok, false);
   assert.equal(notResolvedAs(undefined, 'confirmed', codes).ok, true, 'no camt.029 says nothing');
+});
+
+test('decidedWithin: a camt.029 read last has decided its cancellation unless its sts.conf is ISO’s pending PDCR', () => {
+  assert.equal(decidedWithin({ outcome: 'rejected', conf: 'RJCR' }, 10_000).ok, true);
+  assert.equal(
+    decidedWithin({ outcome: 'other', conf: 'RJxx' }, 10_000).ok,
+    true,
+    'a code of the target’s own: CXL-06 judges it',
+  );
+  const pending = decidedWithin({ outcome: 'other', conf: 'PDCR' }, 10_000);
+  assert.equal(pending.ok, false);
+  assert.match(String(pending.expected), /not PDCR\) within polling\.timeoutMs \(10000 ms\)/);
 });

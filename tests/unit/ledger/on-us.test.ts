@@ -56,6 +56,14 @@ test('INC-02 reads the profile’s incomingPaymentId where no client receives th
   assert.ok(!ruleApplies(ruleOf('RFD-01'), declared), 'never refunded: it would spend a payment that outlives the run');
 });
 
+test('notifications are granted by a reference profile only: the suite’s listener is registered there', () => {
+  assert.ok(grantedCapabilities(loadProfile('local')).has('notifications'));
+  const sandbox = loadProfile('sandbox');
+  const claiming = { ...sandbox, capabilities: { ...sandbox.capabilities, notifications: true } };
+  assert.ok(!grantedCapabilities(claiming).has('notifications'), 'INC-01 and INC-04 skip, naming it');
+  assert.ok(!ruleApplies(ruleOf('INC-01'), claiming));
+});
+
 test('the plan counts a return’s originals only where the profile’s returns take settled payments', () => {
   const annotations = [
     ...takes({ pool: 'settled', count: 2, forReturn: true }).annotation,

@@ -112,19 +112,16 @@ test('the model decides: a refund of the rest runs while something is left, a sh
 
 test('a later return or refund the target took, asking with the pending ones more than the payment holds, lifts their "must end accepted" (§3: "Transitions: not shown")', () => {
   const accepted = { answer: 'accepted' as const, rule: 'RFD-01', why: 'it fits' };
-  const fits = model();
-  const p = fits.payments[0]!;
-  const f1 = fits.sentBack(p, 'refund F1', 'refund', 'beneficiary', 6_000n, 202, 'id-F1');
-  fits.acceptedAtSubmission.push({ back: f1, expectation: accepted, what: 'refund F1' });
-  fits.sentBack(p, 'refund F2', 'refund', 'beneficiary', 4_000n, 202, 'id-F2');
-  contestPending(fits, p);
-  assert.equal(fits.acceptedAtSubmission.length, 1, '60.00 and 40.00 of 100.00 both fit: F1 must still end accepted');
-
-  const competing = model();
-  const q = competing.payments[0]!;
-  const r1 = competing.sentBack(q, 'refund F1', 'refund', 'beneficiary', 6_000n, 202, 'id-F1');
-  competing.acceptedAtSubmission.push({ back: r1, expectation: accepted, what: 'refund F1' });
-  competing.sentBack(q, 'return R1', 'return', 'beneficiary', 10_000n, 202, 'id-R1');
-  contestPending(competing, q);
-  assert.deepEqual(competing.acceptedAtSubmission, [], 'the return may settle first and the refund be rejected');
+  /** Refund F1 of 60.00 of 100.00 answered 202 and held to 'accepted', then `second`: what is still held. */
+  const heldAfter = (second: { label: string; kind: 'return' | 'refund'; amount: bigint }) => {
+    const m = model();
+    const p = m.payments[0]!;
+    const f1 = m.sentBack(p, 'refund F1', 'refund', 'beneficiary', 6_000n, 202, 'id-F1');
+    m.acceptedAtSubmission.push({ back: f1, expectation: accepted, what: 'refund F1' });
+    m.sentBack(p, second.label, second.kind, 'beneficiary', second.amount, 202, `id-${second.label}`);
+    contestPending(m, p);
+    return m.acceptedAtSubmission.length;
+  };
+  assert.equal(heldAfter({ label: 'F2', kind: 'refund', amount: 4_000n }), 1, '60.00 and 40.00 of 100.00 both fit');
+  assert.equal(heldAfter({ label: 'R1', kind: 'return', amount: 10_000n }), 0, 'the return may settle first');
 });

@@ -400,6 +400,13 @@ export const notResolvedAs = (
   };
 };
 
+/** A served camt.029 whose body is under the declared root (`root`, messages.resolution.root): only then can its outcome be read (CXL-06). */
+export const readableResolution = (resolution: { exchange: Exchange; body: unknown }, root: string): Expectation => ({
+  ok: resolution.body !== undefined,
+  expected: `a body under ${root}`,
+  received: answerOf(resolution.exchange),
+});
+
 /**
  * §1 rule 4: the scheme's service "reports the cancellation as rejected": the camt.029 read last,
  * once the profile's polling ended, has decided it; its sts.conf is not ISO's pending code (PDCR).

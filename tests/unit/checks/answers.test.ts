@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   carriesId,
+  readableResolution,
   decidedWithin,
   equals,
   holds,
@@ -113,4 +114,12 @@ test('decidedWithin: a camt.029 read last has decided its cancellation unless it
   const pending = decidedWithin({ outcome: 'other', conf: 'PDCR' }, 10_000);
   assert.equal(pending.ok, false);
   assert.match(String(pending.expected), /not PDCR\) within polling\.timeoutMs \(10000 ms\)/);
+});
+
+test('readableResolution: a served camt.029 can be read only under the declared root', () => {
+  const exchange = { response: { status: 200, headers: {}, text: '{}', json: {} } } as never;
+  assert.equal(readableResolution({ exchange, body: { sts: { conf: 'RJCR' } } }, 'rsltnOfInvstgtn').ok, true);
+  const unread = readableResolution({ exchange, body: undefined }, 'rsltnOfInvstgtn');
+  assert.equal(unread.ok, false);
+  assert.equal(unread.expected, 'a body under rsltnOfInvstgtn');
 });

@@ -1,5 +1,5 @@
 import { toMinor } from '../../../messages/money';
-import { incomingMessage, readIncoming } from '../../../client/flows/incoming';
+import { awaitIncoming, incomingMessage, readIncoming } from '../../../client/flows/incoming';
 import type { SequenceSystem } from '../executor';
 import { judgeIncoming, judgeOpenRead, judgeStrangerRead } from '../../../checks/exploration';
 import type { SequenceModel } from '../model';
@@ -11,10 +11,13 @@ export class ReadIncoming extends PaymentCommand<StepOf<'read incoming'>> {
     const p = this.target(model);
     await real.step(this.describe(model), async (api) => {
       const who = this.step.as;
-      const read = await readIncoming(api, p.id, {
-        client: real.client(who),
-        label: `${p.label} as an incoming payment, read by the ${who}`,
-      });
+      const options = { client: real.client(who), label: `${p.label} as an incoming payment, read by the ${who}` };
+      // A settled payment's beneficiary reads again while not found, as INC-02's test does (awaitIncoming):
+      // the spec does not say when the beneficiary's view appears.
+      const read =
+        who === 'beneficiary' && p.status === 'accepted'
+          ? await awaitIncoming(api, p.id, options)
+          : await readIncoming(api, p.id, options);
       const status = read.response.status;
       // The payer's own read of that view is a reading of the profile (INC-07): only a 5xx is a finding.
       if (who === 'payer')

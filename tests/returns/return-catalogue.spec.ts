@@ -7,7 +7,8 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { creditorPlaceHeld } from '../../checks/iso20022';
-import { returnCases, type ReturnCase } from '../../cases/pacs004-cases';
+import { allowedReturnVariants, returnCases, type ReturnCase } from '../../cases/pacs004-cases';
+import { returnVariants } from '../../arrange/observation-catalogue';
 import { applyEdits } from '../../cases/field-rows';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
@@ -169,78 +170,38 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
 /**
  * The variants §2.5 allows, of one rule together: each returns a settled payment of its own, all at
  * once after one valid twin, and each must be accepted and then settle accepted. A return taken with a
- * 2xx and rejected in pacs.002 is not accepted (§7 reports a rejection in txSts), and following each
- * to its final status one after another would wait once per variant. The variants that answer a
- * recall (FOCR) go apart, on originals that carry one.
+ * 2xx and rejected in pacs.002 is not accepted (§7 reports a rejection in txSts). Paid, returned and
+ * followed from the worker's start, in the background (arrange/observation-catalogue.ts): the test
+ * holds no worker through two settlements.
  */
-const allowedByRule = new Map<string, ReturnCase[]>();
-for (const c of returnCases.filter((x) => x.outcome === 'accepted')) {
-  const key = `${c.rules[0]!}${c.cancellationRequested ? ', answering a recall' : ''}`;
-  allowedByRule.set(key, [...(allowedByRule.get(key) ?? []), c]);
-}
-
 test.describe('return (pacs.004): the variants §2.5 allows', { tag: '@op:returnPayment' }, () => {
-  for (const [rule, variants] of allowedByRule) {
+  for (const [group, variants] of allowedReturnVariants) {
     const recalled = variants[0]!.cancellationRequested ?? false;
-    test(`accepts each allowed variant, and each settles accepted: ${rule} (${variants.length} variant${variants.length === 1 ? '' : 's'})`, {
+    test(`accepts each allowed variant, and each settles accepted: ${group} (${variants.length} variant${variants.length === 1 ? '' : 's'})`, {
       tag: [...new Set(variants.flatMap((c) => c.rules))].map((r) => `@${r}`),
       ...takes(
-        { pool: recalled ? 'settled+cancellation' : 'settled', count: variants.length + 1, forReturn: true },
+        { observation: returnVariants.get(group)! },
         { needs: recalled ? 'beneficiarySide' : 'returnableOriginal' },
       ),
-    }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-      const { returner, originals, recalls, known } = await originalsToReturn(
-        api,
-        clients,
-        settledOriginals,
-        seed,
-        variants.length + 1,
-        { withRejectedCancellation: recalled },
-      );
-      const twinOptions = variants[0]!.twin ?? {};
-      const twin = await submitReturn(
-        api,
-        returnFor(api, { seed, original: originals[0]!, recall: recalls[0], ...twinOptions }),
-        {
-          client: returner,
-          label: 'valid twin: return the payment (pacs.004)',
-        },
-      );
+    }, async ({ verdicts, observe }) => {
+      const { known, twin, variants: sent } = await observe(returnVariants.get(group)!);
       // As in the catalogue: a refused twin blocks by what the choice of original rests on.
       const chosen = known ? verdicts.originalAssumption : 'RTR-36';
       creditorPlaceHeld(verdicts, twin.exchange);
       twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01', ...(chosen ? { refusalBlockedBy: chosen } : {}) });
-      const answers = await Promise.all(
-        variants.map((c, i) => {
-          const base = returnFor(api, {
-            seed: `${seed}|${i}`,
-            original: originals[i + 1]!,
-            recall: recalls[i + 1],
-            ...(c.twin ?? {}),
-          });
-          return submitReturn(api, applyEdits(base, c.edits ?? [], { twin: base }), {
-            client: returner,
-            label: `variant: ${c.name}`,
-            ...(c.submit ?? {}),
-          });
-        }),
-      );
       const accepted = variants.flatMap((c, i) =>
         c.rules.every((r) =>
-          verdicts.check(r, `a return with ${c.name} is accepted`, acceptedAnswer(answers[i]!.exchange)),
+          verdicts.check(r, `a return with ${c.name} is accepted`, acceptedAnswer(sent[i]!.answer.exchange)),
         )
-          ? [{ c, answer: answers[i]! }]
+          ? [{ c, ...sent[i]! }]
           : [],
       );
       // The answer's shape is not shown: an id it does not name blocks the rest (RTR-37), it breaks no rule.
       for (const { c, answer } of accepted)
         verdicts.require('RTR-37', `the answer to ${c.name} names its paymentsServiceId`, namesAnId(answer));
-      const finals = await Promise.all(
-        accepted.map(({ answer }) => finalStatusAs(api, returner)(answer.paymentsServiceId!)),
-      );
-      for (const [k, { c }] of accepted.entries())
+      for (const { c, final } of accepted)
         for (const r of c.rules)
-          verdicts.check(r, `the return with ${c.name} settles accepted`, endsIn(finals[k], 'accepted'));
+          verdicts.check(r, `the return with ${c.name} settles accepted`, endsIn(final, 'accepted'));
     });
   }
 });

@@ -73,3 +73,27 @@ test('every observation a test body uses is declared in that test’s takes()', 
   assert.deepEqual(undeclared, []);
   assert.ok(linked >= 14, `the observation-taking tests were found (${linked})`);
 });
+
+test('every observation the catalogue exports, however nested, is one a worker can start up front by name', async () => {
+  const catalogue = (await import('../../../arrange/observation-catalogue')) as Record<string, unknown>;
+  const { observationsByName, isObservation } = await import('../../../arrange/observations');
+  // A walk of its own, not observationsByName's: the refund chains, a Map, were once missed, so their
+  // tests waited two settlements each after the worker had been idle for them.
+  const names: string[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (isObservation(value)) names.push(value.name);
+    else if (depth > 0 && value instanceof Map) for (const v of value.values()) walk(v, depth - 1);
+    else if (depth > 0 && typeof value === 'object' && value !== null)
+      for (const v of Object.values(value)) walk(v, depth - 1);
+  };
+  walk(catalogue, 2);
+  const byName = observationsByName(catalogue);
+  assert.deepEqual(
+    names.filter((n) => !byName.has(n)),
+    [],
+  );
+  assert.ok(
+    names.some((n) => n.startsWith('a refund chain')),
+    'the refund chains are among them',
+  );
+});

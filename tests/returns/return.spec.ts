@@ -7,9 +7,8 @@ import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
-import { returnToFinal } from '../../arrange/observation-catalogue';
+import { minimalReturnToFinal, returnToFinal, returnTwice } from '../../arrange/observation-catalogue';
 import { answered, answerOf } from '../../checks/verdicts';
-import { minimalPacs004 } from '../../messages/pacs004';
 import {
   acceptedAs,
   acceptedOrRefused,
@@ -30,7 +29,6 @@ import { is2xx, is4xx } from '../../messages/http-status';
 import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf, repeatStatusOf } from '../../profile/profile';
 
-const ONE = takes({ pool: 'settled', count: 1 });
 const TWO = takes({ pool: 'settled', count: 2 });
 /** One original to return (originalsToReturn): a settled payment, or one never made where the profile returns those. */
 const RETURNED = takes({ pool: 'settled', count: 1, forReturn: true });
@@ -74,32 +72,20 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.assume('RTR-37', 'data.status is PENDING', equals(dataOf(exchange)?.status, 'PENDING'));
   });
 
-  test('a minimal return (every optional field left out) is accepted', { tag: ['@RTR-30'], ...RETURNED }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-  }) => {
-    const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 1);
-    const minimal = minimalPacs004(returnFor(api, { seed, original: originals[0]! }));
+  test('a minimal return (every optional field left out) is accepted', {
+    tag: ['@RTR-30'],
+    ...takes({ observation: minimalReturnToFinal }),
+  }, async ({ verdicts, observe }) => {
+    // Paid, settled, returned and followed from the worker's start, in the background.
+    const { message, answer, final } = await observe(minimalReturnToFinal);
     verdicts.checkOrStop('RTR-30', 'the minimal message has no optional total', {
-      ok: minimal.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined,
+      ok: message.pmtRtr.grpHdr.ttlRtrdIntrBkSttlmAmt === undefined,
     });
-    const { exchange, paymentsServiceId } = await submitReturn(api, minimal, {
-      client: returner,
-      label: 'return with only the required fields (pacs.004)',
-    });
-    verdicts.originalHeld(exchange);
-    creditorPlaceHeld(verdicts, exchange);
-    if (!verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(exchange))) return;
+    verdicts.originalHeld(answer.exchange);
+    creditorPlaceHeld(verdicts, answer.exchange);
+    if (!verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(answer.exchange))) return;
     // Taken with a 2xx and rejected in pacs.002 is not accepted (§7). The answer's shape is not shown (RTR-37).
-    verdicts.require(
-      'RTR-37',
-      'the answer names the return’s paymentsServiceId',
-      namesAnId({ paymentsServiceId, exchange }),
-    );
-    const final = await finalStatusAs(api, returner)(paymentsServiceId!);
+    verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', namesAnId(answer));
     verdicts.check('RTR-30', 'the minimal return settles accepted', endsIn(final, 'accepted'));
   });
 
@@ -134,27 +120,16 @@ test.describe('return (pacs.004): accepted returns', () => {
 
   test('a second return of the same payment is refused', {
     tag: ['@RTR-38', '@MNY-01', '@op:returnPayment'],
-    ...ONE,
-  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const returner = beneficiaryOf(clients);
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: returner }, 1);
-    const first = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
-      client: returner,
-      label: 'return the payment (pacs.004)',
-    });
-    verdicts.originalHeld(first.exchange);
-    verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
-    // Two pending returns may settle in either order: the first must have settled before the
-    // second is sent, so that the second is the one to refuse.
-    verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', namesAnId(first));
-    const firstFinal = await finalStatusAs(api, returner)(first.paymentsServiceId!);
-    verdicts.require('RTR-01', 'the first return settles accepted', endsIn(firstFinal, 'accepted'));
-    const second = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
-      client: returner,
-      label: 'return the same payment again, new msgId',
-    });
-    await expectBusinessRefusal(api, verdicts, 'RTR-38', second.exchange, {
-      settle: finalStatusAs(api, returner),
+    ...takes({ observation: returnTwice }),
+  }, async ({ api, verdicts, clients, observe }) => {
+    // The first return settled before the second was sent, from the worker's start, in the background.
+    const { first, second } = await observe(returnTwice);
+    verdicts.originalHeld(first.answer.exchange);
+    verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.answer.exchange));
+    verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', namesAnId(first.answer));
+    verdicts.require('RTR-01', 'the first return settles accepted', endsIn(first.final, 'accepted'));
+    await expectBusinessRefusal(api, verdicts, 'RTR-38', second!.exchange, {
+      settle: finalStatusAs(api, beneficiaryOf(clients)),
       what: 'a second return of the same payment is refused',
     });
   });

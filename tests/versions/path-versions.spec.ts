@@ -11,7 +11,8 @@
  * version of the operation has nothing further to check.
  */
 import { randomUUID } from 'node:crypto';
-import { test } from '../../fixtures/test';
+import { test, takes } from '../../fixtures/test';
+import { beneficiaryOf } from '../../client/flows/incoming';
 import {
   atVersion,
   fieldTwinThenMutant,
@@ -27,7 +28,7 @@ import { RawBody } from '../../client/api';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008 } from '../../messages/pacs008';
-import { awaitFinalStatus, finalStatusAs, readStatus, submitPayment } from '../../client/flows/payment';
+import { finalStatusAs, readStatus, submitPayment, type SettledPayment } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import { twinAccepted, hasStatus } from '../../checks/answers';
 import { checkMonotonic, fieldCaseRefused } from '../../checks/payment-answers';
@@ -239,23 +240,23 @@ test.describe('POST pacs008 on every further path version: bodies that are not t
 });
 
 test.describe('GET pacs002 on every further path version: a final status', () => {
-  // A payment followed to its final status on the default version, then read twice on each further
-  // one: §3's final codes never change, whichever path reads them.
-  test(
-    on('paymentStatus', 'a final status reads final'),
-    tagsOf('paymentStatus', ['STS-10']),
-    async ({ api, verdicts, seed, profile }) => {
-      await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
-        const { id } = await paymentToRead(api, verdicts, `${seed}-${version}`);
-        const final = await awaitFinalStatus(api, id, { label: 'query status until final (default version)' });
-        const later: string[] = [];
-        for (const n of [1, 2])
-          later.push(
-            (await readStatus(api, id, { label: `read ${n} on ${version} after the final status`, version })).txSts ??
-              '(none)',
-          );
-        checkMonotonic(verdicts, api, [...final.history, ...later]);
-      });
-    },
-  );
+  // A settled payment of the pool, followed to its final status on the default version before the
+  // test, then read twice on each further one: §3's final codes never change, whichever path reads them.
+  test(on('paymentStatus', 'a final status reads final'), {
+    ...tagsOf('paymentStatus', ['STS-10']),
+    ...takes({ pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, profile, settledOriginals }) => {
+    let payment: SettledPayment | undefined;
+    await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
+      payment ??= (await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1))[0]!;
+      const { paymentsServiceId: id, final } = payment;
+      const later: string[] = [];
+      for (const n of [1, 2])
+        later.push(
+          (await readStatus(api, id, { label: `read ${n} on ${version} after the final status`, version })).txSts ??
+            '(none)',
+        );
+      checkMonotonic(verdicts, api, [...final.history, ...later]);
+    });
+  });
 });

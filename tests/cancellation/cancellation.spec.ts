@@ -26,7 +26,7 @@ import {
   unknownPaymentRefusal,
   type Resolution,
 } from '../../client/flows/cancellation';
-import { cancelAfterBatchSent, cancelBeforeBatch } from '../../arrange/observation-catalogue';
+import { cancelAfterBatchSent, cancelBeforeBatch, foreignCancellation } from '../../arrange/observation-catalogue';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
@@ -146,22 +146,13 @@ test.describe('cancellation: whose payment', () => {
 
   test('a cancellation of another client’s payment is refused', {
     tag: ['@CXL-01'],
-    ...takes({ needs: 'secondClient' }),
-  }, async ({ api, verdicts, clients, seed }) => {
-    const other = clients.secondary!;
-    const own = paymentTo(other, seed);
-    await pay(api, verdicts, clients.primary, own);
-    cancellationAccepted(
-      verdicts,
-      await requestCancellation(api, buildCamt056({ seed, original: own }), {
-        label: 'valid twin: cancel an own payment (camt.056)',
-      }),
-    );
-    const theirs = paymentTo(clients.primary, seed);
-    const theirsId = await pay(api, verdicts, other, theirs);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
-      label: 'cancel a payment the other client made',
-    });
+    ...takes({ needs: 'secondClient' }, { observation: foreignCancellation }),
+  }, async ({ api, verdicts, observe }) => {
+    // Sent from the worker's start, in the background, and the other client's payment followed to its
+    // final status there: that is a settlement delay.
+    const { twin, foreign } = await observe(foreignCancellation);
+    cancellationAccepted(verdicts, twin);
+    const { theirsId, answer, theirsFinal } = foreign!;
     await expectCancellationRefused(api, verdicts, 'CXL-01', answer.exchange, {
       refusal: unknownPaymentRefusal(api.profile),
       what: 'the cancellation of another client’s payment is refused',
@@ -173,10 +164,6 @@ test.describe('cancellation: whose payment', () => {
       },
     });
     // Whatever its camt.029 said (one still pending proves nothing), the payment must go on.
-    const theirsFinal = await awaitFinalStatus(api, theirsId, {
-      client: other,
-      label: 'query status: the other client’s payment until final (pacs.002)',
-    });
     verdicts.check(
       'CXL-01',
       'the other client’s payment is not cancelled by it: it settles accepted',

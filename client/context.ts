@@ -151,8 +151,13 @@ export function inconclusive(failure: InfrastructureInconclusive): never {
   throw failure;
 }
 
-/** Rethrows what background work failed with, in the test that takes its result: a failed precondition blocks it. */
+/**
+ * Rethrows what background work failed with, in the test that takes its result: a failed precondition
+ * blocks it. Called in background work itself (an observation taking from a pool of its own), it only
+ * rethrows: the running test is another one, and the observation's taker rethrows it in its own.
+ */
 export function rethrowInTest(error: unknown): never {
+  if (inBackground()) throw error;
   if (error instanceof PreconditionFailed) host.block(error);
   const infrastructure = asInconclusive(error);
   if (infrastructure) host.endInconclusive(infrastructure);

@@ -11,6 +11,7 @@ import {
   inconclusive,
   PLAIN_HOST,
   PreconditionFailed,
+  rethrowInTest,
   runInBackground,
   step,
   useTestHost,
@@ -56,6 +57,12 @@ test('with a host: a test’s own step and precondition go through it; backgroun
   await runInBackground(async () => {
     await step('in the background', async () => undefined);
     assert.throws(() => ensure('P8-02', false, 'names its id'), PreconditionFailed);
+    // An observation taking from a pool of its own: the running test is another test.
+    assert.throws(
+      () => rethrowInTest(new PreconditionFailed('CXL-06', 'a pool cancellation is accepted')),
+      PreconditionFailed,
+    );
   });
-  assert.deepEqual(seen, ['step in the test', 'block STS-08']);
+  assert.throws(() => rethrowInTest(new PreconditionFailed('RTR-01', 'the return is accepted')), PreconditionFailed);
+  assert.deepEqual(seen, ['step in the test', 'block STS-08', 'block RTR-01']);
 });

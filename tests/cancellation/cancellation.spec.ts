@@ -27,6 +27,7 @@ import {
   type Resolution,
 } from '../../client/flows/cancellation';
 import { cancelAfterBatchSent, cancelBeforeBatch, foreignCancellation } from '../../arrange/observation-catalogue';
+import { resultOf } from '../../arrange/observations';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
@@ -167,7 +168,7 @@ test.describe('cancellation: whose payment', () => {
     verdicts.check(
       'CXL-01',
       'the other client’s payment is not cancelled by it: it settles accepted',
-      endsIn(theirsFinal, 'accepted'),
+      endsIn(resultOf(theirsFinal), 'accepted'),
     );
   });
 

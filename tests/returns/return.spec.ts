@@ -8,6 +8,7 @@ import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '.
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import { minimalReturnToFinal, returnToFinal, returnTwice } from '../../arrange/observation-catalogue';
+import { resultOf } from '../../arrange/observations';
 import { answered, answerOf } from '../../checks/verdicts';
 import {
   acceptedAs,
@@ -86,7 +87,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     if (!verdicts.check('RTR-30', 'a minimal return is accepted', acceptedAnswer(answer.exchange))) return;
     // Taken with a 2xx and rejected in pacs.002 is not accepted (§7). The answer's shape is not shown (RTR-37).
     verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', namesAnId(answer));
-    verdicts.check('RTR-30', 'the minimal return settles accepted', endsIn(final, 'accepted'));
+    verdicts.check('RTR-30', 'the minimal return settles accepted', endsIn(final && resultOf(final), 'accepted'));
   });
 
   test('a return repeating a used msgId is idempotent (the same return, answered 200)', {
@@ -127,7 +128,11 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.originalHeld(first.answer.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.answer.exchange));
     verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', namesAnId(first.answer));
-    verdicts.require('RTR-01', 'the first return settles accepted', endsIn(first.final, 'accepted'));
+    verdicts.require(
+      'RTR-01',
+      'the first return settles accepted',
+      endsIn(first.final && resultOf(first.final), 'accepted'),
+    );
     await expectBusinessRefusal(api, verdicts, 'RTR-38', second!.exchange, {
       settle: finalStatusAs(api, beneficiaryOf(clients)),
       what: 'a second return of the same payment is refused',

@@ -97,8 +97,8 @@ export function parseMutationArgs(argv: string[]): Options {
       .map((s) => s.trim())
       .filter(Boolean),
     scope: values.scope,
-    // A core and one more, three at least: its workers wait on polls and settlements a third of the
-    // time, and a third worker fills that without more CPU; a fourth costs CPU.
+    // A core and one more, three at least, four at most: its workers wait on polls and settlements a
+    // third of the time. On two cores a third worker filled that without more CPU; a fourth cost CPU.
     workers: Number(values.workers) || Math.max(3, Math.min(4, os.cpus().length + 1)),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,

@@ -4,8 +4,14 @@
  * the same shape answers repeats, whose status the spec does not show. The msgId echo is paymentId in
  * §2.3's example and paymentsId in its field table: either name is the documented member.
  */
+/**
+ * A date-time without zone as ISO 8601 writes one: seconds may be left out (Java's
+ * LocalDateTime.toString() drops ":00"), and a fraction follows "." or "," (ISO's two decimal signs).
+ * The spec names no narrower profile of it (RFC 3339 would require seconds and "."): only the zone is
+ * judged.
+ */
 export const LOCAL_DATE_TIME =
-  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?$';
+  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?$';
 
 export const submissionResponseSchema = {
   $id: 'submission-response',

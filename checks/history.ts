@@ -54,7 +54,8 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
   },
   {
     property: 'lifecycle',
-    title: 'every status read of a resource follows one path: a final status (ACCC, RJTC) never changes',
+    title:
+      'every status read of a resource follows one path: a final status (ACCC, RJTC) stays final, and of its class',
     rules: ['STS-10'],
   },
   {
@@ -687,7 +688,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
       if (allowed !== undefined)
         lifecycle.violation({
           rule: 'STS-10',
-          what: `the status of ${inv.id} never changes once final (ACCC, RJTC)`,
+          what: `the status of ${inv.id} stays final once ACCC or RJTC, and of its class`,
           expected: allowed,
           received: `${before.code} → ${done.st} (${cls})`,
           evidence: render.lines([before.op, op]),

@@ -90,7 +90,8 @@ export function requireId(
 }
 
 /**
- * STS-10 on a status history: §3's final codes (ACCC, RJTC) never change. A change after a code only
+ * STS-10 on a status history: after §3's final codes (ACCC, RJTC) only a final code of the same class
+ * comes (ACCC, then ISO's ACSC; §3 shows no transitions). A change after a code only
  * the profile or ISO's table took as final is no violation: it shows that code is interim for this
  * target, which the profile's pending codes should list (STS-14, an assumption).
  */
@@ -106,13 +107,13 @@ export function checkMonotonic(verdicts: Verdicts, api: AnswerContext, history: 
         received: history.slice(0, i + 1).join(' → '),
       });
     if (change === 'violation')
-      return verdicts.check('STS-10', 'a final status (ACCC, RJTC) never changes', {
+      return verdicts.check('STS-10', 'a final status (ACCC, RJTC) stays final, and of its class', {
         ok: false,
-        expected: `after ${before}: ${before}`,
+        expected: `after ${before}: ${before}, or another final code of its class`,
         received: history.join(' → '),
       });
   }
-  return verdicts.check('STS-10', 'a final status (ACCC, RJTC) never changes', { ok: true });
+  return verdicts.check('STS-10', 'a final status (ACCC, RJTC) stays final, and of its class', { ok: true });
 }
 
 export interface BusinessRefusalOptions {

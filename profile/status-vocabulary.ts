@@ -112,8 +112,10 @@ export function isProfileCode(code: string | undefined, cls: StatusClass, expect
 
 /**
  * What one status read after another says about the target:
- *   none       the same code, or a move on from an interim one
- *   violation  a change after ACCC or RJTC: §3's final codes never change (STS-10)
+ *   none       the same code, a move on from an interim one, or from ACCC or RJTC to another final
+ *              code of the same class (ACCC, then ISO's ACSC): §3 names ACCC accepted and RJTC
+ *              rejected and leaves transitions "not shown"
+ *   violation  ACCC or RJTC followed by an interim code or one of the other class (STS-10)
  *   lesson     a change after a code the profile or ISO's table took as final: that code is interim
  *              for this target, which the profile's pending codes should list (STS-14)
  */
@@ -122,6 +124,10 @@ export type StatusChange = 'none' | 'violation' | 'lesson';
 export function statusChange(before: string, after: string, expectations: Vocabulary): StatusChange {
   if (before === after) return 'none';
   const finality = finalityOf(before, expectations);
-  if (finality === 'documented') return 'violation';
+  if (finality === 'documented')
+    return classifyStatus(after, expectations) === classifyStatus(before, expectations) &&
+      isFinalStatus(after, expectations)
+      ? 'none'
+      : 'violation';
   return finality === 'declared' || finality === 'iso' ? 'lesson' : 'none';
 }

@@ -82,7 +82,8 @@ async function checkReport(
 /**
  * STS-10 on reads after a final status: four at once, and one later, as a client polling would read
  * it (at least two of the profile's longest polling intervals after the final status was answered).
- * §3's final codes never change; a change after any other code is a lesson about the target (STS-14).
+ * After §3's final codes only a final code of their class comes (ACCC, then ISO's ACSC); a change after
+ * any other code is a lesson about the target (STS-14).
  */
 async function checkRereads(api: Api, verdicts: Verdicts, id: string, final: FinalStatus): Promise<void> {
   const later: string[] = [];

@@ -241,7 +241,7 @@ test.describe('POST pacs008 on every further path version: bodies that are not t
 
 test.describe('GET pacs002 on every further path version: a final status', () => {
   // A settled payment of the pool, followed to its final status on the default version before the
-  // test, then read twice on each further one: §3's final codes never change, whichever path reads them.
+  // test, then read twice on each further one: §3's final codes stay final and of their class, whichever path reads them.
   test(on('paymentStatus', 'a final status reads final'), {
     ...tagsOf('paymentStatus', ['STS-10']),
     ...takes({ pool: 'settled', count: 1 }),

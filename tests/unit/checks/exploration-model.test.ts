@@ -216,7 +216,7 @@ test('a directed step whose intended outcome the spec leaves open is blocked, no
 
 const NO_LISTS = { statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] } };
 
-test('statuses the payer reads never change after ACCC or RJTC, and match its cancellation', () => {
+test('statuses the payer reads stay final and of their class after ACCC or RJTC, and match its cancellation', () => {
   assert.deepEqual(judgePayerStatus(settled(), 'ACCC', 'accepted', NO_LISTS), []);
   assert.equal(judgePayerStatus(settled(), 'PEND', 'pending', NO_LISTS)[0]?.rule, 'STS-10');
   assert.equal(judgePayerStatus(settled(), 'RJCT', 'rejected', NO_LISTS)[0]?.rule, 'STS-10');
@@ -235,11 +235,13 @@ test('statuses the payer reads never change after ACCC or RJTC, and match its ca
     'XCL-01',
   );
   // Only §3's final codes are final by rule: ACSC (final in ISO's table) followed by another code is a
-  // lesson about the target, never a finding; ACCC followed by ACSC is one.
+  // lesson about the target, never a finding; ACCC followed by an interim code is one, by ACSC (final,
+  // still accepted: §3 shows no transitions) none.
   const viaAcsc = settled(10_000n, { history: ['ACSP', 'ACSC'] });
   assert.deepEqual(judgePayerStatus(viaAcsc, 'ACCC', 'accepted', NO_LISTS), []);
   assert.deepEqual(judgePayerStatus(viaAcsc, 'ACSP', 'pending', NO_LISTS), []);
-  assert.equal(judgePayerStatus(settled(), 'ACSC', 'accepted', NO_LISTS)[0]?.rule, 'STS-10');
+  assert.equal(judgePayerStatus(settled(), 'ACSP', 'pending', NO_LISTS)[0]?.rule, 'STS-10');
+  assert.deepEqual(judgePayerStatus(settled(), 'ACSC', 'accepted', NO_LISTS), []);
   assert.equal(judgePayerStatus(settled(), 'XXXX', undefined, NO_LISTS)[0]?.rule, 'STS-07');
 });
 

@@ -48,14 +48,15 @@ test('money: a violation only when every resolution of the maybes breaks it', ()
   assert.equal(over.verdict === 'broken' && over.finding.rule, 'MNY-01');
 });
 
-test('only ACCC and RJTC are followed by nothing else; any other code by anything, whatever the profile lists', () => {
+test('ACCC and RJTC are followed only by a final code of their class; any other code by anything, whatever the profile lists', () => {
   const iso = { statusCodes: { pending: [], accepted: [], rejected: [], cancelled: [] } };
   const acscInterim = { statusCodes: { pending: ['ACSP', 'ACSC'], accepted: ['ACCC'], rejected: [], cancelled: [] } };
   assert.equal(forbiddenMove(undefined, 'PDNG', iso), undefined);
   assert.equal(forbiddenMove('PDNG', 'ACCC', iso), undefined);
   assert.equal(forbiddenMove('ACCC', 'ACCC', iso), undefined);
   assert.equal(forbiddenMove('ACCC', 'PDNG', iso), 'ACCC');
-  assert.equal(forbiddenMove('ACCC', 'ACSC', acscInterim), 'ACCC');
+  assert.equal(forbiddenMove('ACCC', 'ACSC', iso), undefined, 'ACCC, then ACSC, final in ISO’s table: still accepted');
+  assert.equal(forbiddenMove('ACCC', 'ACSC', acscInterim), 'ACCC', 'ACCC, then a code the profile reads as interim');
   assert.equal(forbiddenMove('RJTC', 'ACCC', iso), 'RJTC');
   assert.equal(forbiddenMove('ACSC', 'ACCC', iso), undefined, 'ACSC, final in ISO’s table, followed by ACCC: a lesson');
   assert.equal(forbiddenMove('ACSC', 'ACCC', acscInterim), undefined);

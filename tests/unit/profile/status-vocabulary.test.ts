@@ -1,6 +1,6 @@
 /**
  * Which codes are final (profile/status-vocabulary.ts) and the judges and poll that read it: §3's
- * final codes (ACCC, RJTC) never change; any other code is final or interim as the target uses it,
+ * final codes (ACCC, RJTC) are followed only by a final code of their class; any other code is final or interim as the target uses it,
  * a poll follows a code only ISO's table takes as final until it holds, and the success status of
  * the operations §4.4 gives none is the profile's, a Location naming the resource.
  */
@@ -52,10 +52,13 @@ test('finality: §3’s codes by rule, the profile’s lists (pending first), th
   assert.equal(isDocumentedFinal('ACSC'), false);
 });
 
-test('a change after ACCC or RJTC (RJCT) is a violation; after any other final code, a lesson; after an interim one, nothing', () => {
+test('after ACCC or RJTC (RJCT) an interim code or one of the other class is a violation; after any other final code a change is a lesson; after an interim one, nothing', () => {
   assert.equal(statusChange('ACCC', 'PEND', local), 'violation');
-  assert.equal(statusChange('ACCC', 'ACSC', local), 'violation');
-  assert.equal(statusChange('RJTC', 'RJCT', local), 'violation');
+  // §3 shows no transitions: after ACCC or RJTC another final code of the same class may come.
+  assert.equal(statusChange('ACCC', 'ACSC', local), 'none');
+  assert.equal(statusChange('RJTC', 'RJCT', local), 'none');
+  assert.equal(statusChange('ACCC', 'ACSP', local), 'violation', 'accepted, then interim');
+  assert.equal(statusChange('ACCC', 'RJCT', local), 'violation', 'accepted, then rejected');
   assert.equal(statusChange('ACSC', 'ACCC', local), 'lesson');
   assert.equal(statusChange('RJCT', 'ACCC', local), 'violation', 'a rejection, in ISO’s spelling, later accepted');
   assert.equal(statusChange('CANC', 'ACCC', local), 'lesson');
@@ -64,9 +67,10 @@ test('a change after ACCC or RJTC (RJCT) is a violation; after any other final c
   assert.equal(statusChange('PEND', 'ACCC', local), 'none');
 });
 
-test('a settled payment stays settled: ACCC unchanged; after ACSC, any accepted code (CXL-03)', () => {
+test('a settled payment stays settled: after ACCC, a final accepted code; after ACSC, any accepted code (CXL-03)', () => {
   assert.equal(staysSettled('ACCC', 'ACCC', local).ok, true);
-  assert.equal(staysSettled('ACCC', 'ACSC', local).ok, false);
+  assert.equal(staysSettled('ACCC', 'ACSC', local).ok, true);
+  assert.equal(staysSettled('ACCC', 'ACSP', local).ok, false);
   assert.equal(staysSettled('ACSC', 'ACCC', local).ok, true);
   assert.equal(staysSettled('ACSC', 'CANC', local).ok, false);
   assert.equal(staysSettled('ACSC', 'PEND', local).ok, false);

@@ -463,6 +463,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
       settle: finalStatusAs(api, beneficiary),
       what: 'a return of the payment whose cancellation was confirmed is refused',
+      unnamedBy: 'RTR-37',
     });
   });
 });

@@ -140,6 +140,7 @@ test.describe('refund (pacs.007): one refund', () => {
     await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
       settle: finalStatusAs(api, clients.primary),
       what: 'a refund by the payer’s institution is refused',
+      unnamedBy: 'RFD-07',
     });
   });
 
@@ -167,6 +168,7 @@ test.describe('refund (pacs.007): one refund', () => {
       field: 'rvsdIntrBkSttlmAmt',
       settle: finalStatusAs(api, refunder),
       what: 'a single refund of the full amount is refused',
+      unnamedBy: 'RFD-07',
     });
   });
 
@@ -199,6 +201,7 @@ test.describe('refund (pacs.007): one refund', () => {
       field: 'rvsdIntrBkSttlmAmt',
       settle: finalStatusAs(api, refunder),
       what: 'a refund of a negative amount is refused',
+      unnamedBy: 'RFD-07',
     });
   });
 
@@ -318,6 +321,7 @@ function runSplit(c: RefundSplitCase): void {
           field: 'rvsdIntrBkSttlmAmt',
           settle: finalStatusAs(api, refunder),
           what: `${of(step, i)} is refused`,
+          unnamedBy: 'RFD-07',
         });
         continue;
       }

@@ -146,6 +146,7 @@ test.describe('return (pacs.004): one rule at a time', { tag: '@op:returnPayment
                 settle: finalStatusAs(api, returner),
                 ...(c.field ? { field: c.field } : {}),
                 what: `a return with ${c.name} is refused`,
+                unnamedBy: 'RTR-37',
                 ...(c.outcome === 'either' ? { either: true as const } : {}),
               })) === 'status'
             )

@@ -136,6 +136,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     await expectBusinessRefusal(api, verdicts, 'RTR-38', second!.exchange, {
       settle: finalStatusAs(api, beneficiaryOf(clients)),
       what: 'a second return of the same payment is refused',
+      unnamedBy: 'RTR-37',
     });
   });
 });
@@ -162,6 +163,7 @@ test.describe('return (pacs.004): who may return', () => {
     await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
       settle: finalStatusAs(api, clients.primary),
       what: 'a return by the payer’s institution is refused',
+      unnamedBy: 'RTR-37',
     });
   });
 });

@@ -20,7 +20,7 @@ import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
 import { statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs, type RefusalOptions } from './refusals';
-import { neverServerError } from './answers';
+import { namesAnId, neverServerError } from './answers';
 import { readingOf } from '../ledger/readings';
 
 /** What these checks read of the client (client/api.ts Api has it): the profile, and the fields that name a payment. */
@@ -214,11 +214,7 @@ export async function expectBusinessRefusal(
   )
     return 'failed';
   const id = options.unnamedBy ? createdIdOf(api, exchange) : idOf(api, exchange);
-  const named = {
-    ok: id !== undefined,
-    expected: options.unnamedBy ? 'an id in data or a Location header' : 'data.paymentsServiceId',
-    received: brief(exchange),
-  };
+  const named = namesAnId({ paymentsServiceId: id, exchange });
   const namesId = `${what}: the accepted message names an id whose status can show the rejection`;
   if (options.unnamedBy) verdicts.require(options.unnamedBy, namesId, named);
   else if (!verdicts.check(rule, namesId, named)) return 'failed';

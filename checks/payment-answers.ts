@@ -17,7 +17,7 @@ import {
 } from '../messages/answers';
 import type { Pacs008Message } from '../messages/pacs008';
 import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
-import { statusChange } from '../profile/status-vocabulary';
+import { judgedAgainst, statusChange } from '../profile/status-vocabulary';
 import { answered, brief, type Verdicts } from './verdicts';
 import { refusedAs, type RefusalOptions } from './refusals';
 import { namesAnId, neverServerError } from './answers';
@@ -99,7 +99,7 @@ export function requireId(
 export function checkMonotonic(verdicts: Verdicts, api: AnswerContext, history: readonly string[]): boolean {
   const expectations = api.profile.expectations;
   for (let i = 1; i < history.length; i++) {
-    const before = history[i - 1]!;
+    const before = judgedAgainst(history.slice(0, i), expectations)!;
     const change = statusChange(before, history[i]!, expectations);
     if (change === 'lesson')
       verdicts.assume('STS-14', `${before} is followed by another code: it is one of the profile’s pending codes`, {

@@ -154,8 +154,8 @@ export function moneyVerdict<B extends MoneyBack>(p: PaymentMoney<B>): MoneyVerd
 /**
  * STS-10: whether a status read after `before` may be `next`, as the status vocabulary says
  * (profile/status-vocabulary.ts statusChange): after §3's final codes, ACCC and RJTC, only a final
- * code of the same class may come; a change after any other code says that code is interim for the target, never a violation. Undefined
- * when the move is allowed, else what was allowed.
+ * code of the same class may come; a change after any other code says that code is interim for the
+ * target, never a violation. Undefined when the move is allowed, else what was allowed.
  */
 export function forbiddenMove(before: string | undefined, next: string, expectations: Vocabulary): string | undefined {
   if (before === undefined) return undefined;

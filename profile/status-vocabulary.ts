@@ -121,6 +121,15 @@ export function isProfileCode(code: string | undefined, cls: StatusClass, expect
  */
 export type StatusChange = 'none' | 'violation' | 'lesson';
 
+/**
+ * The code a status read after `history` is judged against (statusChange): the first of §3's final
+ * codes read, once one was, so that every later read answers to it (ACCC, ACSC, then an interim code
+ * is still a violation); else the code read last.
+ */
+export function judgedAgainst(history: readonly string[], expectations: Vocabulary): string | undefined {
+  return history.find((code) => finalityOf(code, expectations) === 'documented') ?? history.at(-1);
+}
+
 export function statusChange(before: string, after: string, expectations: Vocabulary): StatusChange {
   if (before === after) return 'none';
   const finality = finalityOf(before, expectations);

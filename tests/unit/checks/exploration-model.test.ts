@@ -242,6 +242,11 @@ test('statuses the payer reads stay final and of their class after ACCC or RJTC,
   assert.deepEqual(judgePayerStatus(viaAcsc, 'ACSP', 'pending', NO_LISTS), []);
   assert.equal(judgePayerStatus(settled(), 'ACSP', 'pending', NO_LISTS)[0]?.rule, 'STS-10');
   assert.deepEqual(judgePayerStatus(settled(), 'ACSC', 'accepted', NO_LISTS), []);
+  assert.equal(
+    judgePayerStatus(settled(10_000n, { history: ['ACCC', 'ACSC'] }), 'PDNG', 'pending', NO_LISTS)[0]?.rule,
+    'STS-10',
+    'ACCC, ACSC, then interim: judged against ACCC, not only the read before',
+  );
   assert.equal(judgePayerStatus(settled(), 'XXXX', undefined, NO_LISTS)[0]?.rule, 'STS-07');
 });
 

@@ -11,6 +11,7 @@ import {
   finalityOf,
   isDocumentedFinal,
   isFinalStatus,
+  judgedAgainst,
   statusChange,
 } from '../../../profile/status-vocabulary';
 import { acceptedAs, locationNames, staysSettled } from '../../../checks/answers';
@@ -65,6 +66,17 @@ test('after ACCC or RJTC (RJCT) an interim code or one of the other class is a v
   assert.equal(statusChange('ACSC', 'ACCC', learned), 'none');
   assert.equal(statusChange('ACCC', 'ACCC', local), 'none');
   assert.equal(statusChange('PEND', 'ACCC', local), 'none');
+});
+
+test('a read is judged against the first of §3’s final codes read, once one was; else against the last code', () => {
+  assert.equal(judgedAgainst(['PDNG', 'ACCC', 'ACSC'], local), 'ACCC');
+  assert.equal(
+    statusChange(judgedAgainst(['ACCC', 'ACSC'], local)!, 'PDNG', local),
+    'violation',
+    'ACCC, ACSC, then interim',
+  );
+  assert.equal(judgedAgainst(['PDNG', 'ACSC'], local), 'ACSC');
+  assert.equal(judgedAgainst([], local), undefined);
 });
 
 test('a settled payment stays settled: after ACCC, a final accepted code; after ACSC, any accepted code (CXL-03)', () => {

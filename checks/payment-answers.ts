@@ -132,10 +132,9 @@ export interface BusinessRefusalOptions {
   /** Only the documented refusal (RefusalOptions.documentedOnly): not the profile's status, error body or way. */
   documentedOnly?: true;
   /**
-   * The assumption that blocks the test when a 2xx names no id whose status could show the rejection
-   * (RTR-37, RFD-07): for POST pacs004 and pacs007, whose answer the spec does not show, the id is read
-   * from data or from a Location header. Absent: the id is §2.3's documented data.paymentsServiceId,
-   * and an answer without it fails `rule`.
+   * The assumption that blocks the test when a 2xx names no id, in data or a Location header, whose
+   * status could show the rejection (RTR-37, RFD-07): POST pacs004 and pacs007, whose answer the spec
+   * does not show. Absent: §2.3 documents data.paymentsServiceId, and an answer naming none fails `rule`.
    */
   unnamedBy?: 'RTR-37' | 'RFD-07';
 }
@@ -213,7 +212,7 @@ export async function expectBusinessRefusal(
     })
   )
     return 'failed';
-  const id = options.unnamedBy ? createdIdOf(api, exchange) : idOf(api, exchange);
+  const id = createdIdOf(api, exchange);
   const named = namesAnId({ paymentsServiceId: id, exchange });
   const namesId = `${what}: the accepted message names an id whose status can show the rejection`;
   if (options.unnamedBy) verdicts.require(options.unnamedBy, namesId, named);
@@ -268,7 +267,7 @@ export async function expectCancellationRefused(
     verdicts.check(rule, what, refusedAs(exchange, options.refusal));
     return;
   }
-  const read = await options.resolve(idOf(api, exchange));
+  const read = await options.resolve(createdIdOf(api, exchange));
   // The camt.056 answer's payload is "not shown": one naming no id, of a payment with none to read by,
   // is the declared answer shape's miss (CXL-06), not a cancellation proven to go through.
   if (!read) {
@@ -315,7 +314,7 @@ export async function businessAnsweredAsRead(
   verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
   const reading = readingOf(api.profile.expectations, rule);
   if (reading === 'either' || isServerError(exchange.response.status)) return;
-  const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
+  const id = is2xx(exchange) ? createdIdOf(api, exchange) : undefined;
   const final = id === undefined ? undefined : await options.settle(id);
   const refused = is4xx(exchange) || final?.statusClass === 'rejected';
   const answer = `HTTP ${exchange.response.status}${final ? `, then pacs.002 ${final.history.join(' → ')}` : ''}`;

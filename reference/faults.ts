@@ -49,6 +49,11 @@ const globalFaultCatalogue = [
     'TOK-05',
     'A scope asked for besides makePayments is granted with it: the response scope is the list "makePayments <asked>".',
   ),
+  f(
+    'token-grants-asked-scope-silently',
+    'TOK-05',
+    'A scope asked for instead of makePayments is granted, and the response leaves scope out (RFC 6749 §5.1: as requested).',
+  ),
   f('token-accepts-missing-basic', 'TOK-06', 'Without a Basic header the client is taken from the assertion sub.'),
   f('token-ignores-client-secret', 'TOK-07', 'The client secret in the Basic header is not checked.'),
   f('token-accepts-any-grant-type', 'TOK-08', 'grant_type is not checked (missing or any value accepted).'),

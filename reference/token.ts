@@ -229,9 +229,12 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   const scope = params.get('scope');
   // token-grants-scope-list: the defect grants makePayments followed by whatever else was asked for.
   const grantsAsked = faults.has('token-grants-scope-list') && scope !== undefined && scope !== '';
+  // token-grants-asked-scope-silently: grants any scope asked for, its answer naming none.
+  const grantsSilently = faults.has('token-grants-asked-scope-silently') && scope !== undefined && scope !== SCOPE;
   if (scope === undefined || scope === '') {
     if (!faults.has('token-scope-optional')) throw missing('scope', 'invalid_scope');
-  } else if (scope !== SCOPE && !grantsAsked) throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
+  } else if (scope !== SCOPE && !grantsAsked && !grantsSilently)
+    throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
 
   const assertion = params.get('assertion');
   if (assertion === undefined || assertion === '') {
@@ -266,11 +269,15 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
       access_token: faults.has('token-access-token-not-string') ? [accessToken] : accessToken,
       token_type: faults.has('token-type-mac') ? 'mac' : 'bearer',
       expires_in: expiresIn,
-      scope: faults.has('token-scope-renamed')
-        ? 'payments'
-        : grantsAsked && scope !== SCOPE
-          ? `${SCOPE} ${scope}`
-          : SCOPE,
+      ...(grantsSilently
+        ? {}
+        : {
+            scope: faults.has('token-scope-renamed')
+              ? 'payments'
+              : grantsAsked && scope !== SCOPE
+                ? `${SCOPE} ${scope}`
+                : SCOPE,
+          }),
     },
   };
 }

@@ -5,6 +5,8 @@
  * ISO 20022 member names: sts.conf, the per-transaction txCxlSts and a reason on a rejection. The
  * confirmation codes are the profile's too (messages.resolution.confirmed / rejected).
  */
+import { ISO_DATE_TIME } from './iso-dates';
+
 const text = { type: 'string', minLength: 1 } as const;
 // The codes are the profile's (messages.resolution.confirmed / rejected), checked beside the schema.
 const outcome = text;
@@ -23,7 +25,8 @@ export const camt029Schema = {
     assgnmt: {
       type: 'object',
       required: ['id', 'creDtTm'],
-      properties: { id: text, creDtTm: { type: 'string', format: 'date-time' } },
+      // ISODateTime: the zone is optional, as in every ISO 20022 date-time.
+      properties: { id: text, creDtTm: { type: 'string', pattern: ISO_DATE_TIME } },
     },
     sts: { type: 'object', required: ['conf'], properties: { conf: outcome } },
     cxlDtls: {

@@ -1,11 +1,10 @@
 /**
- * §2.4 pacs.002 status report, root fitoFIPmtStsRpt. Date-times may carry a zone or not (the spec
- * says "date-time" without a profile), and a date too: ISO 20022's ISODate is xs:date, whose lexical
- * form takes an optional zone (2025-01-31Z, as Java's XMLGregorianCalendar writes it); xs:dateTime
- * takes any number of fraction digits. addtlInf entries may be null (documented).
+ * §2.4 pacs.002 status report, root fitoFIPmtStsRpt. Date-times and dates are ISO 20022's (the spec
+ * says "date-time" without a profile): a zone or not (iso-dates.ts). addtlInf entries may be null
+ * (documented).
  */
-const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})?$';
-const DATE = '^\\d{4}-\\d{2}-\\d{2}(Z|[+-]\\d{2}:\\d{2})?$';
+import { ISO_DATE as DATE, ISO_DATE_TIME as DATE_TIME } from './iso-dates';
+
 const text = { type: 'string', minLength: 1 } as const;
 const dateTime = { type: 'string', pattern: DATE_TIME } as const;
 

@@ -498,6 +498,13 @@ export const profileSchema = Type.Object(
     tokenPath: Type.Optional(
       Type.String({ pattern: '^/', description: 'token endpoint path on authUrl (default /oauth/token)' }),
     ),
+    assertionAudience: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "the aud claim of every authentication JWT the declared clients sign, for a token endpoint that requires one (RFC 7523 §3: a value identifying the authorization server, e.g. its token endpoint's URL). Default none: the spec's claim table has no aud, and a library such as PyJWT refuses an aud it was not told to expect",
+      }),
+    ),
     pathPrefix: Type.String({
       pattern: '^(/[^/]+)*$',
       description: 'prefix of every payments path ("/payments" or "")',

@@ -22,6 +22,8 @@ export interface ClientIdentity {
   memberId?: string;
   /** The sandbox's predefined authentication JWT and test SCA JWT (spec §5.6), for a client without a key pair. */
   predefined?: PredefinedTokens;
+  /** The aud claim of its authentication JWTs (the profile's assertionAudience): none unless the target requires one. */
+  audience?: string;
 }
 
 export interface PredefinedTokens {
@@ -92,6 +94,7 @@ export function authenticationClaims(
     {
       sub: client.clientId,
       iss: client.iss,
+      ...(client.audience !== undefined ? { aud: client.audience } : {}),
       iat: now,
       nbf: now,
       exp: now + (options.lifetimeSeconds ?? 300),

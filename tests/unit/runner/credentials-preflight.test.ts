@@ -98,6 +98,21 @@ test('a refused token request: one sentence naming the profile, the client, the 
     /HTTP 400 .*invalid_grant.*check PAYMENTS_SANDBOX_LIKE_PRIMARY_PRIVATE_KEY, PAYMENTS_SANDBOX_LIKE_PRIMARY_KID and PAYMENTS_SANDBOX_LIKE_PRIMARY_ISS/,
   );
 
+  // An endpoint that requires RFC 7523's aud: the profile field that adds it is named.
+  const noAudience = tokenRefusalSentence(
+    sandboxLike,
+    'primary',
+    refs,
+    exchange(400, '{"error":"invalid_grant","error_description":"Invalid audience"}'),
+    redactor,
+  )!;
+  assert.match(
+    noAudience,
+    /KID and PAYMENTS_SANDBOX_LIKE_PRIMARY_ISS, or set assertionAudience in the profile if it requires an aud claim \(RFC 7523 §3\) \(one token/,
+  );
+  oneLine(noAudience);
+  assert.ok(!wrongKid.includes('assertionAudience'), 'nor where the answer says nothing of an audience');
+
   // A target whose token errors are not RFC 6749's (the spec does not show them): every variable is a suspect.
   assert.deepEqual(suspectVariables(refs, undefined), [
     refs.clientId,

@@ -150,3 +150,16 @@ test('authentication JWT has no hd and the SCA JWT has no sub (the two are not i
   assert.ok(!('hd' in decode(authenticationJwt(client)).payload));
   assert.ok(!('sub' in decode(scaJwt(client, body)).payload));
 });
+
+test('the authentication JWT carries aud only for a client with an audience (the profile’s assertionAudience); the SCA JWT never', () => {
+  assert.equal(decode(authenticationJwt(client)).payload.aud, undefined, 'the spec’s claim table has no aud');
+  const audience = 'https://auth.bank.example/oauth/token';
+  const withAudience = { ...client, audience };
+  assert.equal(decode(authenticationJwt(withAudience)).payload.aud, audience);
+  assert.equal(decode(scaJwt(withAudience, body)).payload.aud, undefined);
+  assert.equal(
+    decode(authenticationJwt(withAudience, { claims: { aud: ABSENT } })).payload.aud,
+    undefined,
+    'a case can still remove it',
+  );
+});

@@ -3,6 +3,8 @@
  * fields; this is the ISO 20022 shape of reference/README.md. The response is an assumption too:
  * 201 with a data object naming the cancellation's own paymentsServiceId.
  */
+import { LOCAL_DATE_TIME } from './submission-response';
+
 const text = { type: 'string', minLength: 1 } as const;
 const agent = {
   type: 'object',
@@ -92,7 +94,8 @@ export const cancellationResponseSchema = {
         paymentsServiceId: text,
         cancellationId: text,
         status: { const: 'PENDING' },
-        creationDateTime: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?$' },
+        // §2.3's date-time without zone, as the payment's answer writes it.
+        creationDateTime: { type: 'string', pattern: LOCAL_DATE_TIME },
       },
     },
   },

@@ -150,6 +150,18 @@ export interface Dialect {
    */
   settlingStatus: 'none' | 'ACSC';
   /**
+   * A code shown after the accepted one, from REF_SETTLING_MS after the first read that finds the
+   * transfer settled: ISO's ACSC after §3's ACCC, another final code of the same class (§3 says
+   * "Transitions: not shown"). Only where the accepted code is ACCC and ACSC is no settling code.
+   */
+  laterAcceptedStatus: 'none' | 'ACSC';
+  /**
+   * How a date-time without zone (§2.3's creationDateTime) is written: to the second, or to the
+   * minute, as Java's LocalDateTime.toString() writes a time whose seconds are zero (ISO 8601 lets
+   * them go; the spec names no narrower form).
+   */
+  localTimeForm: 'seconds' | 'minutes';
+  /**
    * A hub that validates every submitted message against its ISO 20022 version's XSD before it reads
    * a field (xsd), refusing with libxml2's own words (the element it expected, in ISO's spelling), or
    * one that reads the spec's tables (none).
@@ -237,6 +249,8 @@ export const defaultDialect: Dialect = {
   amountDigits: 'refuse',
   acceptanceStatus: 201,
   settlingStatus: 'none',
+  laterAcceptedStatus: 'none',
+  localTimeForm: 'seconds',
   isoValidation: 'none',
   returnCreditorName: 'either',
   partyName: 'required',
@@ -324,6 +338,8 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   amountDigits: ['refuse', 'accept'],
   acceptanceStatus: [201, 202],
   settlingStatus: ['none', 'ACSC'],
+  laterAcceptedStatus: ['none', 'ACSC'],
+  localTimeForm: ['seconds', 'minutes'],
   isoValidation: ['none', 'xsd'],
   returnCreditorName: ['either', 'party', 'direct'],
   partyName: ['required', 'optional'],

@@ -148,7 +148,7 @@ export class Lifecycle {
     sendNotification(beneficiary.notificationUrl, {
       event: 'payment.incoming',
       paymentsServiceId: String(transfer.response.paymentsServiceId ?? transfer.id),
-      creationDateTime: localDateTime(transfer.createdAtMs),
+      creationDateTime: localDateTime(transfer.createdAtMs, payer?.dialect.localTimeForm),
     });
   }
 }

@@ -42,6 +42,8 @@ export function txStatus(
       // settling code however late its reads come, as a slow second leg would show it.
       if (dialect.settlingStatus !== 'none' && nowMs < transfer.finalReadAtMs! + settlingMs)
         return dialect.settlingStatus;
+      // After the accepted code has shown for as long: another final code of its class.
+      if (laterAccepted(dialect) && nowMs >= transfer.finalReadAtMs! + settlingMs) return dialect.laterAcceptedStatus;
       return dialect.acceptedStatus;
     case 'rejected':
       return dialect.rejectStatus;
@@ -49,6 +51,12 @@ export function txStatus(
       return CANCELLED_STATUS;
   }
 }
+
+/** The dialect's laterAcceptedStatus, where it follows ACCC and is not also its settling code. */
+const laterAccepted = (dialect: Dialect): boolean =>
+  dialect.laterAcceptedStatus !== 'none' &&
+  dialect.acceptedStatus === 'ACCC' &&
+  dialect.settlingStatus !== dialect.laterAcceptedStatus;
 
 /** A status report's own grpHdr.msgId: an ISO 20022 Max35Text, so a UUID without its hyphens (32 characters). */
 function reportMessageId(faults: FaultSet): string {

@@ -101,15 +101,15 @@ export function readMessage(message: StoredMessage): Record<string, unknown> {
   return typeof root === 'object' && root !== null && !Array.isArray(root) ? (root as Record<string, unknown>) : {};
 }
 
-/** Date-time without zone (spec §2.3 creationDateTime). */
-export function localDateTime(ms: number): string {
+/** Date-time without zone (spec §2.3 creationDateTime), to the second or to the minute (a dialect's localTimeForm). */
+export function localDateTime(ms: number, form: 'seconds' | 'minutes' = 'seconds'): string {
   // Whole seconds: consecutive calls (every submission) mostly fall in the same second, so format once per second.
   const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
     lastText = new Date(ms).toISOString().slice(0, 19);
     lastSecond = second;
   }
-  return lastText;
+  return form === 'minutes' ? lastText.slice(0, 16) : lastText;
 }
 let lastSecond = Number.NaN;
 let lastText = '';

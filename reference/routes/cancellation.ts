@@ -135,7 +135,7 @@ async function requestCancellation(
             paymentsServiceId: id,
             cancellationId: fields.assignmentId,
             status: dialect.cancelAnswer === 'received' ? 'RECEIVED' : 'PENDING',
-            creationDateTime: localDateTime(sub.nowMs),
+            creationDateTime: localDateTime(sub.nowMs, sub.caller.dialect.localTimeForm),
           },
     createdAtMs: sub.nowMs,
   };

@@ -45,7 +45,7 @@ function createPayment(
     status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
     creationDateTime: faults.has('payment-creation-time-zoned')
       ? new Date(sub.nowMs).toISOString()
-      : localDateTime(sub.nowMs),
+      : localDateTime(sub.nowMs, sub.caller.dialect.localTimeForm),
   };
   const creditor = fields.creditorMemberId ? ctx.registry.byMemberId(fields.creditorMemberId) : undefined;
   // On-us (the payer's own sort code): its beneficiary only where the payer's dialect reads it as incoming.

@@ -166,7 +166,7 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
           paymentsServiceId: id,
           [sub.caller.dialect.msgIdEchoName]: fields.msgId,
           status: 'PENDING',
-          creationDateTime: localDateTime(sub.nowMs),
+          creationDateTime: localDateTime(sub.nowMs, sub.caller.dialect.localTimeForm),
         };
   const transfer = createTransfer({
     kind: 'return',

@@ -294,6 +294,33 @@ test('settlingStatus ACSC: a settled payment reads ACSC for REF_SETTLING_MS, the
   }
 });
 
+test('laterAcceptedStatus ACSC: a settled payment reads ACCC for REF_SETTLING_MS, then ACSC; localTimeForm minutes writes hh:mm', async () => {
+  const slow = await Harness.start({ settlingMs: 150 });
+  try {
+    const payer = await slow.client({
+      dialect: { laterAcceptedStatus: 'ACSC', localTimeForm: 'minutes' },
+      batching: 'manual',
+    });
+    const t = await slow.token(payer);
+    const res = await slow.post('pacs008/v10', payer, t, JSON.stringify(pacs008()));
+    const data = (res.json as { data: { paymentsServiceId: string; creationDateTime: string } }).data;
+    assert.match(data.creationDateTime, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    const seen: string[] = [];
+    for (let i = 0; i < 200 && seen.at(-1) !== 'ACSC'; i++) {
+      if (i === 1) await send(`${slow.url}/_admin/clients/${payer.clientId}/send-batch`, { method: 'POST' });
+      const report = (await slow.get(`pacs002/v12/${data.paymentsServiceId}`, payer, t)).json as {
+        fitoFIPmtStsRpt: { txInfAndSts: Array<{ txSts: string }> };
+      };
+      const txSts = report.fitoFIPmtStsRpt.txInfAndSts[0]!.txSts;
+      if (txSts !== seen.at(-1)) seen.push(txSts);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(seen, ['PEND', 'ACCC', 'ACSC']);
+  } finally {
+    await slow.close();
+  }
+});
+
 test('acceptanceStatus 202: camt.056, pacs.004 and pacs.007 are accepted with 202 and a Location naming the resource', async () => {
   const location = (reply: { headers: Headers }) => reply.headers.get('location');
   const payee = await h.client({ dialect: 'accepts-202' });

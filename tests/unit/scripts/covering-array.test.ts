@@ -69,6 +69,25 @@ test('valueCover: a few rows of a cover that hold every value of every factor', 
   assert.throws(() => valueCover([factor('a', 0, 1)], [{ a: 0 }]), /no row holds a=1/);
 });
 
+test('valueCover: the fewest rows, where a greedy pick takes more', () => {
+  // Greedy takes row 0 (every row holds three values), then needs two more; rows 1 and 2 hold them all.
+  const abc = [factor('a', 0, 1), factor('b', 0, 1), factor('c', 0, 1)];
+  const rows = [
+    { a: 0, b: 0, c: 0 },
+    { a: 1, b: 0, c: 1 },
+    { a: 0, b: 1, c: 0 },
+    { a: 1, b: 1, c: 1 },
+  ];
+  assert.deepEqual(valueCover(abc, rows), [0, 3], 'the first fewest set in row order');
+  const skewed = [
+    { a: 0, b: 0, c: 0 },
+    { a: 1, b: 0, c: 0 },
+    { a: 0, b: 1, c: 1 },
+    { a: 1, b: 0, c: 1 },
+  ];
+  assert.deepEqual(valueCover(abc, skewed), [1, 2], 'not row 0 and two more');
+});
+
 test('small cases reach the optimum', () => {
   const three = [factor('a', 0, 1), factor('b', 0, 1), factor('c', 0, 1)];
   const rows = pairwiseCover(three);

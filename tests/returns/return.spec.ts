@@ -5,6 +5,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
+import { createdIdOf } from '../../messages/answers';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import { minimalReturnToFinal, returnToFinal, returnTwice } from '../../arrange/observation-catalogue';
@@ -210,7 +211,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
         acceptedAs(exchange, 'returnPayment', profile.expectations),
       );
     if (mode === 'refuse') {
-      const id = is2xx(exchange) ? idOf(api, exchange) : undefined;
+      const id = is2xx(exchange) ? createdIdOf(api, exchange) : undefined;
       const final = id ? await awaitFinalStatus(api, id, { client: returner, servedBy: 'RTR-35' }) : undefined;
       verdicts.assume('RTR-36', 'the return of an unknown original is refused (4xx, or 2xx then rejected)', {
         ok: is4xx(exchange) || final?.statusClass === 'rejected',

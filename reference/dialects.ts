@@ -122,8 +122,11 @@ export interface Dialect {
   scaOnCancellation: 'required' | 'notRequired' | 'verifiedWhenPresent';
   /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
-  /** The answer to an accepted pacs.004 (not shown): the §2.3 data object, or only {"data":{"paymentsServiceId"}}. */
-  returnAnswer: 'data' | 'id-only';
+  /**
+   * The answer to an accepted pacs.004 (not shown): the §2.3 data object, only
+   * {"data":{"paymentsServiceId"}}, or no body at all, the return named by its Location header alone.
+   */
+  returnAnswer: 'data' | 'id-only' | 'empty';
   /**
    * The answer to an accepted camt.056 (not shown): a data object like §2.3's (status PENDING), only
    * {"data":{"paymentsServiceId"}}, or a data object whose status says RECEIVED (§2.3's PENDING is the payment's).
@@ -332,7 +335,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   msgIdEchoName: ['paymentId', 'paymentsId'],
   scaOnCancellation: ['required', 'notRequired', 'verifiedWhenPresent'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
-  returnAnswer: ['data', 'id-only'],
+  returnAnswer: ['data', 'id-only', 'empty'],
   cancelAnswer: ['data', 'id-only', 'received'],
   amountPrecision: ['refuse', 'accept'],
   amountDigits: ['refuse', 'accept'],

@@ -307,7 +307,12 @@ const SWITCHES: Readonly<
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
-  returnAnswer: { field: 'expectations.returnAnswer', seen: 'only' },
+  // No body is neither §2.3's data object nor the id alone: the profile reads it as any.
+  returnAnswer: {
+    field: 'expectations.returnAnswer',
+    seen: 'only',
+    as: (value) => (value === 'empty' ? 'any' : value),
+  },
   // A data object whose status is RECEIVED is neither §2.3's nor the id alone: the profile reads it as any.
   cancelAnswer: {
     field: 'expectations.cancelAnswer',

@@ -190,7 +190,8 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   ctx.lifecycle.enqueue(transfer);
   if (faults.has('return-answers-500')) return reply.code(500).send({ data: response });
   const statusPath = `/payments/pacs002/v12/${encodeURIComponent(id)}`;
-  return sendAccepted(reply, sub.caller.dialect, statusPath, response, faults.has('return-answers-202'));
+  const body = sub.caller.dialect.returnAnswer === 'empty' ? undefined : response;
+  return sendAccepted(reply, sub.caller.dialect, statusPath, body, faults.has('return-answers-202'));
 }
 
 export function registerReturnRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -133,18 +133,19 @@ export function repeatBody(dialect: Dialect, response: Record<string, unknown>):
 /**
  * Sends the answer to an accepted camt.056, pacs.004 or pacs.007 (§4.4 shows no status): the dialect's
  * acceptanceStatus, with a Location header naming the status resource when it is 202. `otherStatus`
- * (a fault) answers the other one of 201 and 202, still with the dialect's Location.
+ * (a fault) answers the other one of 201 and 202, still with the dialect's Location. No `data`: no
+ * body, and the Location header whatever the status, the only place that names the resource.
  */
 export function sendAccepted(
   reply: FastifyReply,
   dialect: Dialect,
   statusPath: string,
-  data: Record<string, unknown>,
+  data: Record<string, unknown> | undefined,
   otherStatus = false,
 ): FastifyReply {
   const status = otherStatus ? (dialect.acceptanceStatus === 201 ? 202 : 201) : dialect.acceptanceStatus;
-  if (dialect.acceptanceStatus === 202) reply.header('location', statusPath);
-  return reply.code(status).send({ data });
+  if (dialect.acceptanceStatus === 202 || data === undefined) reply.header('location', statusPath);
+  return data === undefined ? reply.code(status).send() : reply.code(status).send({ data });
 }
 
 /** A nested string read without validation (idempotency keys are looked up before validation). */

@@ -356,6 +356,20 @@ test('acceptanceStatus 202: camt.056, pacs.004 and pacs.007 are accepted with 20
   assert.equal(location(created), null);
 });
 
+test('returnAnswer empty: an accepted pacs.004 has no body, its Location names the return whatever the status', async () => {
+  const sender = await h.client();
+  for (const dialect of [{ returnAnswer: 'empty' }, { returnAnswer: 'empty', acceptanceStatus: 202 }]) {
+    const payee = await h.client({ dialect });
+    const tb = await h.token(payee);
+    const returned = await h.post('pacs004/v08', payee, tb, JSON.stringify(pacs004(await paid(sender, payee))));
+    assert.equal(returned.status, dialect.acceptanceStatus ?? 201, returned.text);
+    assert.equal(returned.text, '', 'no body');
+    const location = returned.headers.get('location') ?? '';
+    assert.match(location, /^\/payments\/pacs002\/v12\/[^/]+$/);
+    assert.equal((await h.get(location.slice('/payments/'.length), payee, tb)).status, 200);
+  }
+});
+
 test('roots: cancellationRequestRoot, resolutionRoot and refundRoot; the other spelling is refused like a missing root', async () => {
   const payer = await h.client({
     dialect: { cancellationRequestRoot: 'FIToFIPmtCxlReq', resolutionRoot: 'RsltnOfInvstgtn' },

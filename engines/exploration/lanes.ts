@@ -117,7 +117,12 @@ function twoInstitutions(scale: number): Weighted[] {
       fc
         .record({
           payment,
-          kind: fc.constantFrom('return+refunds' as const, 'refunds' as const, 'same refund' as const),
+          kind: fc.constantFrom(
+            'return+refunds' as const,
+            'refunds' as const,
+            'same refund' as const,
+            'returns' as const,
+          ),
           copies: fc.integer({ min: 2, max: 12 }),
         })
         .map((s): Step => ({ do: 'burst', ...s })),

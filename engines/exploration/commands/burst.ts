@@ -38,7 +38,13 @@ export class Burst extends PaymentCommand<StepOf<'burst'>> {
       s.kind === 'return'
         ? {
             ...s,
-            message: returnMessage(real.profile, `${real.seed}|burst`, p, s.amount),
+            // One return alone keeps its seed (the sequences found with it replay); each of several its own.
+            message: returnMessage(
+              real.profile,
+              kind === 'returns' ? `${real.seed}|burst${i}` : `${real.seed}|burst`,
+              p,
+              s.amount,
+            ),
             label: `return R${++model.returns}`,
           }
         : {

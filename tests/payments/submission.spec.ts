@@ -165,6 +165,12 @@ const variants: Variant[] = [
     level: 'documented',
     edit: (m) => void delete tx(m).rmtInf!.strd,
   },
+  {
+    name: 'with only structured remittance',
+    rules: ['P8-29', 'P8-31'],
+    level: 'documented',
+    edit: (m) => void delete tx(m).rmtInf!.ustrd,
+  },
   { name: 'without uetr', rules: ['P8-20'], level: 'documented', edit: (m) => void delete tx(m).pmtId.uetr },
   { name: 'without pmtTpInf', rules: ['P8-21'], level: 'documented', edit: (m) => void delete tx(m).pmtTpInf },
   {

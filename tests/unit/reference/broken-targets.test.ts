@@ -194,8 +194,10 @@ test('a mock sandbox: named not validating in one sentence, little created, no t
   assert.ok((target?.notSent ?? 0) > 50, `tests sent nothing once the verdict was known: ${target?.notSent}`);
   // Before the verdict and the pool's stop, each refund test here paid a pool refill of 64 payments the mock never settled.
   const created = Object.values(record.created ?? {}).reduce((a, b) => a + b, 0);
-  // The money sequences' twins pay a kit payment each; a refill of 64 per refund test would be far more.
-  assert.ok(created <= 180, `created at the mock: ${JSON.stringify(record.created)}`);
+  // The money sequences' twins pay a kit payment each, and so does every pacs.008 case the mock answers
+  // 201 before the verdict (a value the table excludes may be rejected in pacs.002: its status is
+  // followed): 184 in ci87. A refill of 64 per refund test would be far more.
+  assert.ok(created <= 250, `created at the mock: ${JSON.stringify(record.created)}`);
   t.diagnostic(`created at the mock: ${JSON.stringify(record.created)}; tests that sent nothing: ${target?.notSent}`);
   assert.ok(
     tests.some((t) => t.skip?.includes('the pool is not paid again')),

@@ -287,6 +287,11 @@ const globalFaultCatalogue = [
   ),
   f('payment-rejects-rmtinf', 'P8-29', 'A payment carrying rmtInf is refused.'),
   f(
+    'payment-rmtinf-requires-ustrd',
+    'P8-29',
+    'A payment whose rmtInf has no ustrd is refused (strd alone is not enough).',
+  ),
+  f(
     'payment-rmtinf-shape-unchecked',
     'P8-31',
     'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',

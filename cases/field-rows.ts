@@ -16,17 +16,9 @@ export type FieldKind = 'string' | 'digitString' | 'object' | 'array' | 'stringA
 export interface LabelledValue {
   label: string;
   value: unknown;
-  /**
-   * ISO 20022's XSD takes the value (a code of ISO's list, free text where the spec names one value);
-   * only the spec's table excludes it, so a target may refuse it as invalid or as a business rule.
-   */
-  isoAllows?: true;
 }
 
 export const labelled = (label: string, value: unknown): LabelledValue => ({ label, value });
-
-/** A value the spec excludes and ISO 20022's XSD allows (LabelledValue.isoAllows). */
-export const isoAllowed = (label: string, value: unknown): LabelledValue => ({ label, value, isoAllows: true });
 
 /**
  * The wrong-type value of each kind: a value of another JSON type than the field's, one no reading
@@ -161,8 +153,6 @@ export interface RowMutation {
   kind: MutationKind;
   label: string;
   edits: Edit[];
-  /** The value set is one ISO 20022 allows (LabelledValue.isoAllows). */
-  isoAllows?: true;
   /** The invalid value's index in the row (kind invalid), for tables that attach more to a value. */
   index?: number;
 }
@@ -179,7 +169,6 @@ export function mutationsOf(row: FieldRow): RowMutation[] {
       label: bad.label,
       edits: [set(row.path, bad.value)],
       index,
-      ...(bad.isoAllows ? { isoAllows: true as const } : {}),
     });
   return out;
 }

@@ -303,7 +303,6 @@ export const notReadAs = (
   received: String(code),
 });
 
-/** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
 /**
  * The most of `exchanges` in flight at one moment, from when each was sent and how long its answer
  * took: a race the test means to run (IDEM-03's concurrent duplicates) ran only if this is 2 or more.
@@ -327,6 +326,14 @@ export function mostInFlight(exchanges: readonly Pick<Exchange, 'startedAt' | 'd
   return most;
 }
 
+/**
+ * A duplicate refused because its first is still being processed (IDEM-03): §4.2 names no answer for
+ * it, so any 4xx (409 in the IETF Idempotency-Key draft, 422, 423, 425), or a 503 asking to come back.
+ * It counts only if the same duplicate, sent again once the first is done, gets the repeat's 200.
+ */
+export const refusedInFlight = (status: number): boolean => is4xx(status) || status === 503;
+
+/** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
 export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
   ok: final?.statusClass === cls,
   expected: `an ${cls} txSts`,

@@ -3,11 +3,12 @@ import { paymentTo } from '../../../client/flows/incoming';
 import { submitPayment } from '../../../client/flows/payment';
 import { type SequenceSystem, checkNoSecondPayment } from '../executor';
 import { judgeDuplicates } from '../../../checks/exploration';
+import { refusedInFlight } from '../../../checks/answers';
 import type { SequenceModel } from '../model';
 import { describeStep } from '../steps';
 import { StepCommand, type StepOf } from './step-command';
 
-/** N copies of one new payment at once: one 201, the rest 200 (IDEM-03; 409 in flight, then 200), never a second payment (IDEM-02). */
+/** N copies of one new payment at once: one 201, the rest 200 (IDEM-03; or refused in flight, then 200), never a second payment (IDEM-02). */
 export class PayDuplicates extends StepCommand<StepOf<'pay duplicates'>> {
   async run(model: SequenceModel, real: SequenceSystem): Promise<void> {
     await real.step(describeStep(this.step), async (api) => {
@@ -21,10 +22,10 @@ export class PayDuplicates extends StepCommand<StepOf<'pay duplicates'>> {
         ),
       );
       model.submitted++;
-      // A copy refused while the first was in flight (409) is sent again once it is done.
+      // A copy refused while the first was in flight is sent again once it is done.
       const again = await Promise.all(
         answers
-          .filter((a) => a.exchange.response.status === 409)
+          .filter((a) => refusedInFlight(a.exchange.response.status))
           .map((_, i) =>
             submitPayment(api, message, {
               client: real.clients.payer,

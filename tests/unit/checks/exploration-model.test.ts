@@ -326,6 +326,8 @@ test('payments, repeats and duplicates: a used msgId never creates a payment', (
   assert.equal(judgeDuplicates('P3', h(201, 409, 200)).ok, false, 'a 409 never sent again');
   assert.equal(judgeDuplicates('P3', h(201, 409, 200), h(409)).ok, false);
   assert.equal(judgeDuplicates('P3', h(201, 409, 200), h(201)).rule, 'IDEM-02', 'sent again, a second payment');
+  assert.equal(judgeDuplicates('P3', h(201, 422, 503), h(200, 200)).ok, true, 'any 4xx or a 503 in flight, then 200');
+  assert.equal(judgeDuplicates('P3', h(201, 500, 200), h(200)).ok, false, 'a 500 is no in-flight refusal');
   const named = (...ids: string[]) => ids.map((id) => ({ http: 201, id }));
   assert.equal(
     judgeDuplicates('P3', named('P-1', 'P-1', 'P-1')).rule,

@@ -343,6 +343,11 @@ const globalFaultCatalogue = [
   f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
   f('status-no-orgnl-msgnmid', 'STS-06', 'orgnlGrpInf.orgnlMsgNmId is missing.'),
   f(
+    'status-final-wrong-orgnl-txid',
+    'STS-05',
+    'Once the payment is final, the report names another orgnlTxId (the final report built elsewhere); the report of a pending payment echoes it.',
+  ),
+  f(
     'status-non-iso-interim',
     'STS-07',
     'The interim txSts is PENDING (not an ISO code); also visible under STS-14 (assumption).',

@@ -78,7 +78,11 @@ export function statusReport(
       ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: transfer.messageName }),
     },
     orgnlEndToEndId: faults.has('status-wrong-orgnl-e2e') ? `${transfer.endToEndId}-X` : transfer.endToEndId,
-    orgnlTxId: faults.has('status-wrong-orgnl-txid') ? `${transfer.txId}-X` : transfer.txId,
+    orgnlTxId:
+      faults.has('status-wrong-orgnl-txid') ||
+      (faults.has('status-final-wrong-orgnl-txid') && transfer.phase !== 'submitted' && transfer.phase !== 'sent')
+        ? `${transfer.txId}-X`
+        : transfer.txId,
     txSts,
   };
   if (txSts === dialect.rejectStatus && transfer.rejectReason && !faults.has('status-reject-without-reason')) {

@@ -18,8 +18,9 @@ import {
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
 import type { Api } from '../../client/api';
+import type { Exchange } from '../../transport/http';
 import { answered, type Verdicts } from '../../checks/verdicts';
-import { paymentIds } from '../../messages/pacs008';
+import { paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import { pacs002Schema } from '../../messages/schemas/pacs002';
 import { classifyStatus, ISO_STATUS_CODES } from '../../profile/status-vocabulary';
 import { endsIn, profileCode, statusServed, twinAccepted, hasStatus, equals } from '../../checks/answers';
@@ -42,37 +43,50 @@ async function checkReport(
     `the status is served on pacs002 ${version ?? '(default version)'} (200)`,
     hasStatus(read.exchange, [200]),
   );
-  const body = read.exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
-  verdicts.check('STS-01', 'the report has the root fitoFIPmtStsRpt', {
+  checkReportOf(verdicts, read.exchange, message);
+}
+
+/**
+ * A pacs.002 answer (200) checked rule by rule against the payment it reports on: each echo is its own
+ * rule, so one wrong echo fails only itself. `when` names the read in each check's title (a report
+ * right after submission, or the final one, which a target may build elsewhere).
+ */
+function checkReportOf(verdicts: Verdicts, exchange: Exchange, message: Pacs008Message, when = ''): void {
+  const body = exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
+  verdicts.check('STS-01', `the report${when} has the root fitoFIPmtStsRpt`, {
     ok: typeof body?.fitoFIPmtStsRpt === 'object',
     expected: 'root fitoFIPmtStsRpt',
-    ...answered(read.exchange),
+    ...answered(exchange),
   });
   checkSchema(
     verdicts,
     'STS-01',
     pacs002Schema,
-    read.exchange.response.json,
-    'the report has the documented shape of §2.4',
+    exchange.response.json,
+    `the report${when} has the documented shape of §2.4`,
   );
   const grpHdr = body?.fitoFIPmtStsRpt?.grpHdr;
-  verdicts.check('STS-02', 'grpHdr.msgId and grpHdr.creDtTm are present', {
+  verdicts.check('STS-02', `grpHdr.msgId and grpHdr.creDtTm are present${when}`, {
     ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string',
     expected: 'both strings',
     received: JSON.stringify(grpHdr ?? null),
   });
-  const entry = firstStatusEntry(read.exchange.response.json);
+  const entry = firstStatusEntry(exchange.response.json);
   const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
   const ids = paymentIds(message);
-  verdicts.check('STS-03', 'orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId', equals(orgnlGrpInf?.orgnlMsgId, ids.msgId));
-  verdicts.check('STS-04', 'orgnlEndToEndId echoes endToEndId', equals(entry?.orgnlEndToEndId, ids.endToEndId));
-  verdicts.check('STS-05', 'orgnlTxId echoes txId', equals(entry?.orgnlTxId, ids.txId));
-  verdicts.check('STS-06', 'orgnlGrpInf.orgnlMsgNmId names a pacs.008 message', {
+  verdicts.check(
+    'STS-03',
+    `orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId${when}`,
+    equals(orgnlGrpInf?.orgnlMsgId, ids.msgId),
+  );
+  verdicts.check('STS-04', `orgnlEndToEndId echoes endToEndId${when}`, equals(entry?.orgnlEndToEndId, ids.endToEndId));
+  verdicts.check('STS-05', `orgnlTxId echoes txId${when}`, equals(entry?.orgnlTxId, ids.txId));
+  verdicts.check('STS-06', `orgnlGrpInf.orgnlMsgNmId names a pacs.008 message${when}`, {
     ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)),
     expected: 'pacs.008 or pacs.008.001.NN',
     received: String(orgnlGrpInf?.orgnlMsgNmId),
   });
-  verdicts.check('STS-07', 'txSts is an ISO 20022 status code', {
+  verdicts.check('STS-07', `txSts is an ISO 20022 status code${when}`, {
     ok: ISO_STATUS_CODES.has(String(entry?.txSts)),
     expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
     received: String(entry?.txSts),
@@ -98,15 +112,18 @@ async function checkRereads(api: Api, verdicts: Verdicts, id: string, final: Fin
   checkMonotonic(verdicts, api, [...final.history, ...later]);
 }
 
+/** The rules checkReportOf checks: a test that calls it cites them. */
+const REPORT_TAGS = ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07'];
+
 test.describe('payment status report', () => {
   test('a status read gets 200 and a pacs.002 that echoes the payment', {
-    tag: ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'],
+    tag: [...REPORT_TAGS, '@live-safe'],
   }, async ({ api, verdicts, seed }) => {
     await checkReport(api, verdicts, seed, 'STS-01');
   });
 
   test('every pacs002 version the profile lists serves the status', {
-    tag: ['@VER-02', '@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07', '@live-safe'],
+    tag: ['@VER-02', ...REPORT_TAGS, '@live-safe'],
   }, async ({ api, verdicts, seed, profile }) => {
     for (const version of profile.operations.paymentStatus.versions)
       await test.step(`pacs002 ${version}`, () => checkReport(api, verdicts, `${seed}-${version}`, 'VER-02', version));
@@ -130,10 +147,10 @@ test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
   // status in the background (arrange/observation-catalogue.ts): the settlement waits overlap.
   test('a valid payment goes from pending to accepted, with the profile interim code', {
-    tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16'],
+    tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16', ...REPORT_TAGS],
     ...takes({ observation: paymentToAcceptance }),
   }, async ({ api, verdicts, observe }) => {
-    const { submission, firstRead, final } = await observe(paymentToAcceptance);
+    const { message, submission, firstRead, final } = await observe(paymentToAcceptance);
     verdicts.require('P8-01', 'the payment is created', hasStatus(submission.exchange, [201]));
     verdicts.require('P8-02', 'the answer names the payment', statusServed(firstRead, submission.exchange));
     verdicts.require('STS-01', 'the status right after submission is served', hasStatus(firstRead!.exchange, [200]));
@@ -153,6 +170,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.checkOrStop('STS-08', 'the payment reaches a final status', statusServed(final));
     checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
     verdicts.check('STS-08', 'a valid payment ends accepted', endsIn(final, 'accepted'));
+    checkReportOf(verdicts, final!.last, message, ' once final');
     verdicts.assume(
       'STS-16',
       'the accepted code is one of the profile’s',
@@ -161,12 +179,12 @@ test.describe('payment status lifecycle', () => {
   });
 
   test('a rejected payment is reported in txSts with a reason code, not as an HTTP error', {
-    tag: ['@STS-09', '@STS-15'],
+    tag: ['@STS-09', '@STS-15', ...REPORT_TAGS],
     ...takes({ observation: paymentToRejection }),
   }, async ({ api, verdicts, profile, observe }) => {
     const trigger = profile.expectations.rejectTrigger;
     if (!trigger) verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
-    const { submission, final } = (await observe(paymentToRejection))!;
+    const { message, submission, final } = (await observe(paymentToRejection))!;
     verdicts.check(
       'STS-09',
       'a payment that will be rejected is still created (201): a rejection is not an HTTP error',
@@ -180,6 +198,7 @@ test.describe('payment status lifecycle', () => {
       expected: 'at least one reason code',
       ...answered(final!.last),
     });
+    checkReportOf(verdicts, final!.last, message, ' once final');
     verdicts.assume(
       'STS-15',
       'the rejection code is one of the profile’s',

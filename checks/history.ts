@@ -440,10 +440,16 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   /** Returns and refunds by their own id (their final status is read under it), and by their msgId. */
   const backsById = new Map<string, HistoryBack>();
   const backsByKey = new Map<string, HistoryBack>();
-  /** id → the first final status read of it (final as the profile's vocabulary says: money counts it). */
+  /**
+   * Reader and id (readerKey) → the first final status read of it by that reader (final as the
+   * profile's vocabulary says: money counts the creator's). Per reader: the spec shows the status only
+   * as its sender reads it, and a beneficiary's view of the same id may follow a path of its own (its
+   * credit posted later).
+   */
   const finals = new Map<string, FinalRead>();
-  /** id → the first read of it whose code never changes (ACCC, RJTC: the lifecycle judges reads after it). */
+  /** Reader and id → the first read of it by that reader whose code never changes (ACCC, RJTC: the lifecycle judges that reader's reads after it). */
   const fixed = new Map<string, FinalRead>();
+  const readerKey = (id: string, client: string | undefined): string => `${client ?? ''}\u0000${id}`;
   /**
    * Payment id → its beneficiary's sort code: as its body named it, else as the target's own incoming
    * view of it did (`told`: that read), for a body the history could not read (another encoding).
@@ -470,7 +476,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     requests++;
     const inv = op.inv;
     if (inv.op === 'paymentStatus' && inv.id !== undefined) {
-      const known = fixed.get(inv.id);
+      const known = fixed.get(readerKey(inv.id, op.client));
       if (known) op.finalBefore = known;
     }
     if (SUBMISSIONS.has(inv.op)) {
@@ -679,7 +685,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
-    if (cls === 'accepted' && payments.has(inv.id)) appendTo(acceptedReads, inv.id, op);
+    if (cls === 'accepted' && payments.get(inv.id)?.resource.client === op.client) appendTo(acceptedReads, inv.id, op);
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
@@ -694,12 +700,13 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
           evidence: render.lines([before.op, op]),
         });
     }
-    if (finalityOf(done.st, expectations) === 'documented' && !fixed.has(inv.id))
-      fixed.set(inv.id, { cls, code: done.st, op });
-    if (isFinalStatus(done.st, expectations) && !finals.has(inv.id)) {
-      finals.set(inv.id, { cls, code: done.st, op });
+    const key = readerKey(inv.id, op.client);
+    if (finalityOf(done.st, expectations) === 'documented' && !fixed.has(key))
+      fixed.set(key, { cls, code: done.st, op });
+    if (isFinalStatus(done.st, expectations) && !finals.has(key)) {
+      finals.set(key, { cls, code: done.st, op });
       const back = backsById.get(inv.id);
-      if (back && back.final === undefined) {
+      if (back && back.final === undefined && back.op.client === op.client) {
         back.final = cls;
         back.finalRead = op;
       }
@@ -815,7 +822,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   for (const payment of payments.values()) {
     if (!payment.back.length) continue;
     moneyProperty.checked++;
-    const final = finals.get(payment.resource.id);
+    const final = finals.get(readerKey(payment.resource.id, payment.resource.client));
     if (final) payment.status = final.cls;
     const verdict = moneyVerdict(payment);
     if (verdict.verdict === 'holds') {

@@ -142,6 +142,20 @@ test('lifecycle: a final status read, then an earlier one sent after it was answ
   assert.equal(v.status, 'failed');
 });
 
+test('lifecycle: each reader follows its own path; the beneficiary’s view (not shown by the spec) is not the payer’s', () => {
+  const w = settledPayment(new Worker(0).client('A').client('B', '222222'));
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'PDNG' });
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'ACCC' });
+  assert.equal(property(checkHistory([w.history()]), 'lifecycle').status, 'passed', 'B’s PDNG after A’s ACCC');
+  w.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1' }, { s: 200, st: 'PDNG' });
+  const lifecycle = property(checkHistory([w.history()]), 'lifecycle');
+  assert.equal(lifecycle.status, 'failed', 'B’s own ACCC, then PDNG');
+  assert.deepEqual(
+    lifecycle.violations[0]?.evidence.map((e) => e.answer),
+    ['200 txSts ACCC', '200 txSts PDNG'],
+  );
+});
+
 test('lifecycle: reads in flight together are not ordered, so a pending one beside a final one is no violation', () => {
   const w = new Worker(0).client('A');
   w.exchange({ op: 'submitPayment', m: 'POST', c: 'A', key: 'M1', amt: '100' }, { s: 201, id: 'P1' });

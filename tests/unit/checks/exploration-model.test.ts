@@ -307,6 +307,17 @@ test('payments, repeats and duplicates: a used msgId never creates a payment', (
   const p = settled();
   assert.equal(judgeRepeat(p, 'same', 201, 'id-other', {})[0]?.rule, 'IDEM-02');
   assert.deepEqual(
+    judgeRepeat(p, 'same', 503, undefined, {}).map((f) => [f.rule, f.ok]),
+    [['IDEM-01', false]],
+    'a 5xx is no 200, and no proof of a second payment',
+  );
+  assert.deepEqual(
+    judgeRepeat(p, 'other', 500, undefined, {}).map((f) => [f.rule, f.ok]),
+    [['IDEM-01', false]],
+    'another body: a 5xx is neither 200 nor a 4xx',
+  );
+  assert.deepEqual(judgeRepeat(p, 'other', 0, undefined, {}), [], 'no answer: nothing to judge here');
+  assert.deepEqual(
     judgeRepeat(p, 'same', 200, 'id-P0', {}).map((f) => [f.rule, f.ok]),
     [
       ['IDEM-02', true],

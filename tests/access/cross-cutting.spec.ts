@@ -43,10 +43,9 @@ const details = (d: OperationDriver, rules: string[], needsOtherClient = false) 
   ...takes(...d.takes, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
 });
 
-const accessCases = onePerRuleAndKind(headerCases, 'AT-');
+const accessCases = onePerRuleAndKind(headerCases, 'AT-', { perNeed: true });
 /**
- * The live lane's reads try every access case, not one per rule: they cost no payment, and a bank with
- * one client still checks the X-Client-Id of no registered client (AT-04's other cases need a second).
+ * The live lane's reads try every access case, not one per rule and kind: they cost no payment.
  */
 const accessCasesOf = (d: OperationDriver) =>
   liveSafe(d) ? headerCases.filter((c) => documentedRules(c).some((r) => r.startsWith('AT-'))) : accessCases;

@@ -187,6 +187,11 @@ const globalFaultCatalogue = [
     'SCA-09',
     'hd is compared with the hash of JSON.stringify(JSON.parse(body)), not the raw bytes.',
   ),
+  f(
+    'payment-stored-before-sca',
+    'SCA-09',
+    'A pacs.008 whose sca-token is refused (401) was booked first: the payment exists, and its msgId sent again is a repeat (200).',
+  ),
   f('sca-nonce-optional', 'SCA-10', 'The SCA nonce is not required.'),
   f('sca-allows-nonce-reuse', 'SCA-11', 'A reused SCA nonce is accepted.'),
   f('sca-ignores-nbf', 'SCA-12', 'The optional SCA nbf is not checked.'),

@@ -83,7 +83,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     return msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
   });
   if (early) return reply.code(200).send(early);
-  const sub = prepareSubmission(ctx, req);
+  const sub = prepareSubmission(ctx, req, undefined, (refused) => {
+    // payment-stored-before-sca: the defect books the payment, then lets the SCA refusal answer.
+    if (!refused.caller.faults.has('payment-stored-before-sca')) return;
+    const { root, rootKey } = pacs008Root(refused.body, refused.caller.faults);
+    const valid = root ? validatePacs008(root, refused.caller.faults, refused.caller.dialect) : undefined;
+    if (valid?.ok) createPayment(ctx, refused, rootKey, valid.fields, true);
+  });
   const { client, faults } = sub.caller;
   const { root, rootKey, error } = pacs008Root(sub.body, faults);
   const msgId = peekString(root, 'grpHdr', 'msgId');

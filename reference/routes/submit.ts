@@ -36,6 +36,8 @@ export function prepareSubmission(
   ctx: ServiceContext,
   req: FastifyRequest,
   scaSkipped?: (caller: Caller) => boolean,
+  /** Called with the submission an SCA refusal is about to refuse (payment-stored-before-sca). */
+  beforeScaRefusal?: (refused: Submission) => void,
 ): Submission {
   const caller = authenticate(ctx, req, operationOf(req));
   checkAccept(req);
@@ -45,12 +47,17 @@ export function prepareSubmission(
   const rawHash = sha256Base64(raw);
   const nowMs = Date.now();
   if (!scaSkipped?.(caller))
-    verifySca(
-      ctx,
-      caller,
-      { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) },
-      nowMs,
-    );
+    try {
+      verifySca(
+        ctx,
+        caller,
+        { token: headerValue(req, 'sca-token'), raw, rawHash, json: body, remoteKeys: remoteKeysOf(req) },
+        nowMs,
+      );
+    } catch (error) {
+      beforeScaRefusal?.({ caller, raw, text, rawHash, body, nowMs });
+      throw error;
+    }
   if (caller.dialect.isoValidation === 'xsd') refuseUnlessIsoValid(req, body);
   return { caller, raw, text, rawHash, body, nowMs };
 }

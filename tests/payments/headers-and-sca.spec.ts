@@ -2,7 +2,7 @@
  * Headers and SCA of a payment submission (spec §4.2, §5, §7). Every case goes through the payment's
  * operation driver (arrange/operations.ts), as the same rules do on every other operation
  * (tests/access/): its valid twin first (201), then one mutation with a fresh message, which must be
- * refused with a 4xx; the refusal class (sca, missingHeader, unauthenticated, forbidden) sets the
+ * refused with a 4xx and leave nothing behind (the same message, every header valid, is then created); the refusal class (sca, missingHeader, unauthenticated, forbidden) sets the
  * status the profile assumes (SCA-15, ERR-01). A case may read its twin as it was sent (a reused
  * nonce). The full catalogue runs here; the other operations run one case per rule.
  */
@@ -54,7 +54,7 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
         for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, { exchange: twin });
         return;
       }
-      const { mutant } = await twinThenMutant(payment, c, ctx);
+      const { mutant, again } = await twinThenMutant(payment, c, ctx);
       if (c.reading)
         return answeredAsRead(verdicts, api.profile.expectations, {
           rule: c.reading,
@@ -62,7 +62,13 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
           exchange: mutant,
           what: `the submission with ${c.name}`,
         });
-      for (const rule of documentedRules(c)) verdicts.check(rule, what, refusedAs(mutant, c.refusal));
+      const refused = documentedRules(c).filter((rule) => verdicts.check(rule, what, refusedAs(mutant, c.refusal)));
+      // A refused request fails (§7): it stored nothing, so its message, sent again with every header
+      // valid, is a new payment (201), not a repeat of one the refusal made (200).
+      if (refused.length) {
+        const after = await again('the refused message again, every header valid');
+        for (const rule of refused) createdNothingUnderMsgId(verdicts, rule, { exchange: after });
+      }
     });
   }
 

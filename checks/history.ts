@@ -16,7 +16,8 @@
  *   cancellation a payment whose cancellation the target confirmed (camt.029, the profile's codes)
  *               never reads accepted, nor is it returned or refunded: §1 rule 3 returns it to the
  *               payer before its batch is sent (CXL-02); read settled before the cancellation was
- *               asked, its batch was sent, and rule 4 rejects the cancellation (CXL-03)
+ *               asked, its batch was sent, and rule 4 rejects the cancellation (CXL-03); its only
+ *               cancellation rejected, its batch was sent, and it is not cancelled (CXL-03)
  *
  * Right both ways. Order is real time: a read is "after" a final read only if it was sent after that
  * read was answered; concurrent requests are not ordered. A POST whose answer never came, or came as
@@ -75,7 +76,8 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
   },
   {
     property: 'cancellation',
-    title: 'a payment whose cancellation the target confirmed never settles accepted, nor goes back again',
+    title:
+      'a payment whose cancellation the target confirmed never settles accepted, nor goes back again; one whose only cancellation it rejected is not cancelled',
     rules: ['CXL-02', 'CXL-03'],
   },
 ];
@@ -461,8 +463,12 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const cancelsOf = new Map<string, Op[]>();
   /** Payment id → the first camt.029 read that confirmed its cancellation, and the camt.056 it answers. */
   const confirmed = new Map<string, { read: Op; cancel: Op }>();
+  /** Payment id → the first camt.029 read that rejected its cancellation, and the camt.056 it answers. */
+  const rejected = new Map<string, { read: Op; cancel: Op }>();
   /** Payment id → its status reads that showed an accepted code. */
   const acceptedReads = new Map<string, Op[]>();
+  /** Payment id → its payer's status reads that showed a cancelled code. */
+  const cancelledReads = new Map<string, Op[]>();
   let requests = 0;
   let events = 0;
   let indeterminateCount = 0;
@@ -685,7 +691,10 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
-    if (cls === 'accepted' && payments.get(inv.id)?.resource.client === op.client) appendTo(acceptedReads, inv.id, op);
+    if (payments.get(inv.id)?.resource.client === op.client) {
+      if (cls === 'accepted') appendTo(acceptedReads, inv.id, op);
+      if (cls === 'cancelled') appendTo(cancelledReads, inv.id, op);
+    }
     lifecycle.checked++;
     const before = op.finalBefore;
     if (before) {
@@ -762,12 +771,17 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     const { inv, done } = op;
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     // A code the profile does not name proves nothing either way.
-    if (!resolution?.confirmed.includes(done.st)) return;
+    const outcomes = resolution?.confirmed.includes(done.st)
+      ? confirmed
+      : resolution?.rejected.includes(done.st)
+        ? rejected
+        : undefined;
+    if (!outcomes) return;
     const byCancellation = cancellations.get(inv.id);
     const payment = byCancellation ? cancelledBy(byCancellation.creator) : payments.get(inv.id);
-    if (!payment || confirmed.has(payment.resource.id)) return;
+    if (!payment || outcomes.has(payment.resource.id)) return;
     const cancel = byCancellation?.creator ?? cancelsOf.get(payment.resource.id)?.[0];
-    if (cancel) confirmed.set(payment.resource.id, { read: op, cancel });
+    if (cancel) outcomes.set(payment.resource.id, { read: op, cancel });
   };
 
   const judgeRead = (op: Op, resource: Resource, rule: string, verdict: ReturnType<typeof readable>): void => {
@@ -897,6 +911,24 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         evidence: render.lines([payment.resource.creator, cancel, read, back.op, back.finalRead]),
       });
     else cancellation.decided('CXL-02');
+  }
+
+  // Cancellations the target rejected: rule 4 rejects one whose batch was sent, and the payment goes
+  // on. Judged only where it is the payment's one cancellation (by its assgnmt.id): a second one may be
+  // rejected because the first cancelled the payment.
+  for (const [id, { read, cancel }] of rejected) {
+    if (confirmed.has(id) || new Set((cancelsOf.get(id) ?? []).map((c) => c.inv.key)).size !== 1) continue;
+    cancellation.checked++;
+    const cancelled = cancelledReads.get(id)?.[0];
+    if (cancelled)
+      cancellation.violation({
+        rule: 'CXL-03',
+        what: `payment ${id}, whose only cancellation the target rejected, is not cancelled`,
+        expected: 'no cancelled txSts',
+        received: `camt.029 ${read.done?.st}, and txSts ${cancelled.done?.st}`,
+        evidence: render.lines([payments.get(id)!.resource.creator, cancel, read, cancelled]),
+      });
+    else cancellation.decided('CXL-03');
   }
 
   const properties = [identity, lifecycle, moneyProperty, visibility, repeats, cancellation].map((p) => p.result());

@@ -432,6 +432,11 @@ const globalFaultCatalogue = [
     'A cancellation before the batch is confirmed (CNCL) and the payment reads cancelled (CANC), but it stays in its batch and settles accepted all the same.',
   ),
   f(
+    'cancel-rejected-yet-cancels',
+    'CXL-03',
+    'A cancellation before the batch is reported rejected (camt.029 RJCR), yet the payment is cancelled (CANC).',
+  ),
+  f(
     'cancel-after-batch-succeeds',
     'CXL-03',
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',

@@ -28,13 +28,16 @@ const NO_SUCH_PAYMENT = 'NO_SUCH_PAYMENT';
 function decide(
   ctx: ServiceContext,
   target: Transfer,
-  faultsHas: (name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds') => boolean,
+  faultsHas: (
+    name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds' | 'cancel-rejected-yet-cancels',
+  ) => boolean,
 ): 'CNCL' | 'RJCR' {
   target.cancellationRequested = true;
   if (target.phase === 'cancelled') return 'CNCL';
   if (target.phase === 'submitted') {
     if (!faultsHas('cancel-before-batch-still-settles')) ctx.lifecycle.cancel(target);
-    return 'CNCL';
+    // cancel-rejected-yet-cancels: the defect cancels the payment and reports the cancellation rejected.
+    return faultsHas('cancel-rejected-yet-cancels') ? 'RJCR' : 'CNCL';
   }
   if (faultsHas('cancel-after-batch-succeeds')) {
     if (target.phase === 'sent') target.phase = 'cancelled';

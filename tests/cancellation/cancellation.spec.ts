@@ -389,11 +389,12 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
   // return it. Rejected each time, the batches were already sent (rule 4): that conforms, and leaves
   // rule 3 nothing to judge here. An outcome the profile's codes do not name proves nothing.
   test('a cancellation confirmed right after its payment: the payment never settles and cannot be returned', {
-    tag: ['@CXL-02', '@CXL-01'],
+    tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
   }, async ({ api, verdicts, clients, seed, granted }) => {
     const beneficiary = beneficiaryOf(clients);
     const expectations = api.profile.expectations;
     let confirmed: { payment: Pacs008Message; paymentId: string } | undefined;
+    const rejected: string[] = [];
     for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
       const payment = paymentTo(beneficiary, `${seed}-${attempt}`);
       const paymentId = await pay(api, verdicts, clients.primary, payment);
@@ -415,7 +416,20 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
         received: `sts.conf ${resolution.conf}`,
       });
       if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId };
+      else rejected.push(paymentId);
     }
+    // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
+    const finals = await Promise.all(
+      rejected.map((id) =>
+        awaitFinalStatus(api, id, { label: 'query status of a payment whose cancellation was rejected' }),
+      ),
+    );
+    for (const final of finals)
+      verdicts.check(
+        'CXL-03',
+        'a payment whose cancellation was rejected is not cancelled',
+        notReadAs(final.txSts, 'cancelled', expectations),
+      );
     if (!confirmed)
       return verdicts.skip({
         kind: 'not-applicable',

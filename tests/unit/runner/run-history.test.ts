@@ -405,7 +405,7 @@ test('an undecided judgement leaves its own test’s evidence inconclusive, not 
   assert.equal(checkHistory([only.history()]).status, 'inconclusive', 'its only evidence');
 });
 
-test('cancellation: a payment whose cancellation the target confirmed never settles accepted (CXL-02); settled first, the confirmation breaks CXL-03', () => {
+test('cancellation: a payment whose cancellation the target confirmed never settles accepted (CXL-02); settled first, the confirmation breaks CXL-03; rejected, it is not cancelled (CXL-03)', () => {
   const resolution = { confirmed: ['CNCL'], rejected: ['RJCR'] };
   const history = (w: Worker) => ({ ...w.history(), meta: { ...w.history().meta!, resolution } });
   /** A pays B, cancels at once, and reads the camt.029 by the id the camt.056 answer named. */
@@ -445,11 +445,36 @@ test('cancellation: a payment whose cancellation the target confirmed never sett
     )
     .exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'R1' }, { s: 200, st: 'ACCC' });
   assert.equal(property(checkHistory([history(returned)]), 'cancellation').violations[0]?.rule, 'CXL-02');
-  // A rejected cancellation, or one whose answer the profile's codes do not name, proves nothing.
-  for (const conf of ['RJCR', 'PDCR']) {
-    const w = cancelled(conf).exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC' });
-    assert.equal(property(checkHistory([history(w)]), 'cancellation').status, 'not exercised', conf);
-  }
+  // One whose answer the profile's codes do not name proves nothing; a rejected one, the payment goes on.
+  const pending = cancelled('PDCR').exchange(
+    { op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' },
+    { s: 200, st: 'ACCC' },
+  );
+  assert.equal(property(checkHistory([history(pending)]), 'cancellation').status, 'not exercised');
+  const goesOn = cancelled('RJCR').exchange(
+    { op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' },
+    { s: 200, st: 'ACCC' },
+  );
+  assert.equal(property(checkHistory([history(goesOn)]), 'cancellation').status, 'passed');
+  // Rejected, yet the payment reads cancelled (rule 4 rejects it because the batch was sent): CXL-03.
+  const rejectedYetCancelled = cancelled('RJCR').exchange(
+    { op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' },
+    { s: 200, st: 'CANC' },
+  );
+  const contradicted = property(checkHistory([history(rejectedYetCancelled)]), 'cancellation');
+  assert.equal(contradicted.violations[0]?.rule, 'CXL-03');
+  assert.deepEqual(
+    contradicted.violations[0]?.evidence.map((e) => e.answer),
+    ['201 naming P1', '201 naming C1', '200 sts.conf RJCR', '200 txSts CANC'],
+  );
+  // A second cancellation of it may be rejected because the first (its camt.029 never read) cancelled it.
+  const second = cancelled('RJCR');
+  second.exchange(
+    { op: 'cancel', m: 'POST', c: 'A', key: 'X0', om: 'M1', ot: 'T-M1', oe: 'E-M1' },
+    { s: 201, id: 'C0' },
+  );
+  second.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'CANC' });
+  assert.equal(property(checkHistory([history(second)]), 'cancellation').status, 'not exercised');
   // Read settled before the cancellation was asked, then confirmed: its batch was sent, rule 4 (CXL-03).
   const first = new Worker(0)
     .client('A', '111111')

@@ -458,6 +458,11 @@ const globalFaultCatalogue = [
   ),
   f('camt029-not-served', 'CXL-04', 'GET camt029 answers 404.'),
   f(
+    'camt029-rejection-never-served',
+    'CXL-04',
+    'GET camt029 of a rejected cancellation answers 202 with no body on every read, as if its camt.029 were still to come.',
+  ),
+  f(
     'camt029-readable-by-any-client',
     'CXL-07',
     'GET camt029 serves a cancellation to any client, not only the one that requested it.',

@@ -206,6 +206,8 @@ async function readResolution(
   const cancellation = ctx.store.getCancellation(req.params.id);
   if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client')))
     throw errorsOf.notFound('unknown cancellation');
+  // camt029-rejection-never-served: the defect answers a rejection's read 202, no body, as if not there yet.
+  if (faults.has('camt029-rejection-never-served') && cancellation.outcome === 'RJCR') return reply.code(202).send();
   const body = resolution(cancellation, dialect.resolutionRoot, faults);
   if (cancellation.pendingReads) {
     cancellation.pendingReads--;

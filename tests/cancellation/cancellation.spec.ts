@@ -23,6 +23,7 @@ import {
   readCancellation,
   awaitCancellationOf,
   requestCancellation,
+  servesMessage,
   unknownPaymentRefusal,
   type Resolution,
 } from '../../client/flows/cancellation';
@@ -95,8 +96,8 @@ function resolutionServed(
   outcome: 'rejected' | 'unknown',
 ): Resolution {
   const served = {
-    ok: resolution !== undefined && is2xx(resolution.exchange),
-    expected: 'a 2xx answer',
+    ok: resolution !== undefined && servesMessage(resolution.exchange),
+    expected: 'a 2xx answer with the camt.029',
     received: resolution ? answerOf(resolution.exchange) : 'no read',
   };
   if (outcome === 'rejected')
@@ -334,8 +335,8 @@ test.describe('cancellation: after the payment settled', () => {
       });
       // Taken, the cancellation of a payment in a sent batch is rejected with a camt.029 (rule 4), which GET camt029 returns (rule 5).
       verdicts.check('CXL-04', 'GET camt029 serves the rejection of the cancellation (by its id or the payment’s)', {
-        ok: is2xx(resolution.exchange),
-        expected: 'a 2xx answer',
+        ok: servesMessage(resolution.exchange),
+        expected: 'a 2xx answer with the camt.029',
         received: answerOf(resolution.exchange),
       });
       if (resolution.body) {

@@ -1,5 +1,5 @@
 import { buildCamt056 } from '../../../messages/camt056';
-import { awaitCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
+import { awaitCancellationOf, requestCancellation, servesMessage } from '../../../client/flows/cancellation';
 import type { SequenceSystem } from '../executor';
 import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
 import { refOf, type SequenceModel } from '../model';
@@ -30,7 +30,7 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
               )
             : undefined;
         if (is2xx(status) && resolution?.outcome !== 'rejected') p.strangerCancelled = true;
-        const resolved = resolution && !is2xx(resolution.exchange) ? 'unserved' : resolution?.outcome;
+        const resolved = resolution && !servesMessage(resolution.exchange) ? 'unserved' : resolution?.outcome;
         return real.record(
           judgeStrangerCancellation(p, status, model.strangerRefs.has(refOf(p)), resolved),
           answer.exchange,
@@ -39,7 +39,10 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
       const unanswered = judgeCancellationAnswer(p, status);
       if (unanswered) return real.record(unanswered, answer.exchange);
       if (!is2xx(status)) return;
-      if (p.cancellation === 'none') p.cancellation = 'asked';
+      // Rejected means not cancelled only for a payment's first cancellation: after another, whose
+      // outcome the model did not learn, a rejection may say the payment is cancelled already.
+      const first = p.cancellation === 'none';
+      if (p.cancellation !== 'confirmed') p.cancellation = 'asked';
       const resolution = await awaitCancellationOf(
         api,
         { ...(answer.paymentsServiceId ? { cancellation: answer.paymentsServiceId } : {}), payment: p.id },
@@ -47,7 +50,7 @@ export class Cancel extends PaymentCommand<StepOf<'cancel'>> {
       );
       real.record(judgeCancellation(p, resolution.outcome));
       if (resolution.outcome === 'confirmed') p.cancellation = 'confirmed';
-      else if (resolution.outcome === 'rejected' && p.cancellation !== 'confirmed') p.cancellation = 'rejected';
+      else if (resolution.outcome === 'rejected' && first) p.cancellation = 'rejected';
     });
   }
 }

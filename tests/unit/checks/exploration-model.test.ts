@@ -234,6 +234,12 @@ test('statuses the payer reads stay final and of their class after ACCC or RJTC,
     judgePayerStatus(settled(10_000n, { ...pending, strangerCancelled: true }), 'CANC', 'cancelled', NO_LISTS)[0]?.rule,
     'XCL-01',
   );
+  assert.equal(
+    judgePayerStatus(settled(10_000n, { ...pending, cancellation: 'rejected' }), 'CANC', 'cancelled', NO_LISTS)[0]
+      ?.rule,
+    'CXL-03',
+    'its cancellation rejected, the payment goes on',
+  );
   // Only §3's final codes are final by rule: ACSC (final in ISO's table) followed by another code is a
   // lesson about the target, never a finding; ACCC followed by an interim code is one, by ACSC (final,
   // still accepted: §3 shows no transitions) none.

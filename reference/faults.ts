@@ -371,6 +371,11 @@ const globalFaultCatalogue = [
   f('status-requires-sca', 'STS-11', 'The status query requires an sca-token header.'),
   f('status-unknown-id-200', 'STS-12', 'An unknown id gets 200 with an invented status report.'),
   f('status-cross-client-readable', 'STS-13', 'Any client can read any payment’s status.'),
+  f(
+    'back-status-readable-by-any-client',
+    'STS-13',
+    'Any client can read the status of any return or refund (a payment’s status stays its payer’s).',
+  ),
   // Versions
   f('pacs008-v08-missing', 'VER-01', 'POST pacs008/v08 answers 404.'),
   f(

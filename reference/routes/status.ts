@@ -36,7 +36,11 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
   }
   // Only the submitting client reads a status (README: another client's resource is 404); the
   // beneficiary reads an incoming payment with GET pacs008/v08 instead.
-  const mayRead = transfer.clientId === client.clientId || faults.has('status-cross-client-readable');
+  // back-status-readable-by-any-client: the defect checks whose payment it is, not whose return or refund.
+  const mayRead =
+    transfer.clientId === client.clientId ||
+    faults.has('status-cross-client-readable') ||
+    (transfer.kind !== 'payment' && faults.has('back-status-readable-by-any-client'));
   if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
   if (transfer.kind === 'return' && faults.has('return-status-not-served'))
     throw errorsOf.notFound('unknown paymentsServiceId');

@@ -8,7 +8,8 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { repeatStatusOf } from '../../profile/profile';
-import { type SubmitResult, type SettledPayment, finalStatusAs } from '../../client/flows/payment';
+import { type SubmitResult, type SettledPayment, finalStatusAs, readStatus } from '../../client/flows/payment';
+import { refusedAs } from '../../checks/refusals';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundChains, refundToFinal } from '../../arrange/observation-catalogue';
@@ -345,10 +346,10 @@ function runSplit(c: RefundSplitCase): void {
 // Last in the file: its refund settles two settlement delays after the worker started (the payment,
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
-  test('the status of a refund is served by pacs.002 and reaches accepted', {
-    tag: ['@RFD-05', '@RFD-01'],
+  test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
+    tag: ['@RFD-05', '@RFD-01', '@STS-13'],
     ...takes({ observation: refundToFinal }),
-  }, async ({ verdicts, observe }) => {
+  }, async ({ api, verdicts, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
@@ -357,5 +358,15 @@ test.describe('refund (pacs.007): status', () => {
     verdicts.require('RFD-07', 'the refund’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RFD-05', 'the refund’s status is served until final', servedUntilFinal(final));
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
+    // §1: a refund's status is read with pacs.002, as a payment's; an institution new to the run is no
+    // party to it (STS-13), as it is none to a payment.
+    if (granted.has('keyRegistration')) {
+      const stranger = await newClient('stranger');
+      const read = await readStatus(api, answer.paymentsServiceId!, {
+        client: stranger,
+        label: 'an institution with no part in the refund reads its status',
+      });
+      verdicts.check('STS-13', 'it is refused the refund’s status', refusedAs(read.exchange, 'notFound'));
+    }
   });
 });

@@ -4,7 +4,8 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs } from '../../client/flows/payment';
+import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs, readStatus } from '../../client/flows/payment';
+import { refusedAs } from '../../checks/refusals';
 import { createdIdOf } from '../../messages/answers';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
@@ -170,10 +171,10 @@ test.describe('return (pacs.004): who may return', () => {
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {
-  test('the status of a return is served by pacs.002 and reaches accepted', {
-    tag: ['@RTR-35', '@RTR-01'],
+  test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
+    tag: ['@RTR-35', '@RTR-01', '@STS-13'],
     ...takes({ observation: returnToFinal }),
-  }, async ({ verdicts, observe }) => {
+  }, async ({ api, verdicts, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
@@ -182,6 +183,16 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     verdicts.require('RTR-37', 'the return’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(final));
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
+    // §1: a return's status is read with pacs.002, as a payment's; an institution new to the run is no
+    // party to it (STS-13), as it is none to a payment.
+    if (granted.has('keyRegistration')) {
+      const stranger = await newClient('stranger');
+      const read = await readStatus(api, answer.paymentsServiceId!, {
+        client: stranger,
+        label: 'an institution with no part in the return reads its status',
+      });
+      verdicts.check('STS-13', 'it is refused the return’s status', refusedAs(read.exchange, 'notFound'));
+    }
   });
 
   test('a return of a payment the service does not know is answered as the profile says', { tag: ['@RTR-36'] }, async ({

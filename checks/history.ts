@@ -748,9 +748,12 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     return { ok: false };
   };
 
+  /** A 2xx that may have served the resource: not 202 or 204, which serve nothing. */
+  const served = (status: number): boolean => is2xx(status) && status !== 202 && status !== 204;
+
   const onRead = (op: Op): void => {
     const { inv, done } = op;
-    if (done?.s !== 200 || inv.id === undefined) return;
+    if (!done || !served(done.s) || inv.id === undefined) return;
     const resource =
       inv.op === 'cancellationStatus'
         ? (cancellations.get(inv.id) ?? paymentIds.get(inv.id))
@@ -802,7 +805,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         expected: verdict.told
           ? 'a refusal (the target’s own incoming view names another beneficiary)'
           : 'a refusal (it is neither its sender nor, as far as the history shows, its beneficiary)',
-        received: 'HTTP 200',
+        received: `HTTP ${op.done?.s}`,
         evidence: render.lines([resource.creator, verdict.told, op]),
       });
   };

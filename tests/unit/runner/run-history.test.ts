@@ -330,6 +330,11 @@ test('visibility: a stranger reading a payment is a violation; its beneficiary m
   unknown.exchange({ op: 'incomingPayment', m: 'GET', c: 'D', id: 'P1' }, { s: 200 });
   const undecided = property(checkHistory([unknown.history()]), 'visibility');
   assert.deepEqual([undecided.undecidedCount, undecided.violationCount], [1, 0]);
+  // Any 2xx that may carry the resource is a read of it; a 204 serves nothing.
+  const partial = settledPayment(new Worker(0).client('A', '111111').client('C', '333333'));
+  partial.exchange({ op: 'incomingPayment', m: 'GET', c: 'C', id: 'P1' }, { s: 203 });
+  partial.exchange({ op: 'incomingPayment', m: 'GET', c: 'C', id: 'P1' }, { s: 204 });
+  assert.equal(property(checkHistory([partial.history()]), 'visibility').violationCount, 1);
 });
 
 test('visibility from the target’s answers: a body the history could not read (UTF-16) leaves whose payment it is to the incoming view the target served', () => {

@@ -468,6 +468,11 @@ const globalFaultCatalogue = [
     'GET camt029 of a rejected cancellation answers 202 with no body on every read, as if its camt.029 were still to come.',
   ),
   f(
+    'camt029-by-payment-id-readable-by-any',
+    'CXL-07',
+    'GET camt029 by the cancelled payment’s own id serves the cancellation to any client; by the cancellation’s id, to its requester only.',
+  ),
+  f(
     'camt029-readable-by-any-client',
     'CXL-07',
     'GET camt029 serves a cancellation to any client, not only the one that requested it.',

@@ -204,7 +204,12 @@ async function readResolution(
   checkAccept(req);
   if (faults.has('camt029-not-served')) throw errorsOf.notFound('unknown cancellation');
   const cancellation = ctx.store.getCancellation(req.params.id);
-  if (!cancellation || (cancellation.clientId !== client.clientId && !faults.has('camt029-readable-by-any-client')))
+  // camt029-by-payment-id-readable-by-any: the defect checks the caller on the cancellation's id only.
+  const byPaymentId = cancellation !== undefined && cancellation.id !== req.params.id;
+  const anyMayRead =
+    faults.has('camt029-readable-by-any-client') ||
+    (byPaymentId && faults.has('camt029-by-payment-id-readable-by-any'));
+  if (!cancellation || (cancellation.clientId !== client.clientId && !anyMayRead))
     throw errorsOf.notFound('unknown cancellation');
   // camt029-rejection-never-served: the defect answers a rejection's read 202, no body, as if not there yet.
   if (faults.has('camt029-rejection-never-served') && cancellation.outcome === 'RJCR') return reply.code(202).send();

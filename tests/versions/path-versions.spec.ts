@@ -73,15 +73,12 @@ const accessCases = onePerRuleAndKind(headerCases, 'AT-');
 // With the cases a route gets wrong on its own (another client's whole JWT, HS256 keyed with the public key).
 const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
- * Of each rule of §2.2's table, the first case of each oracle: a missing field or a wrong type, and
+ * Of each rule of §2.2's table, the first case of each kind: a missing field or a wrong type, and
  * where the rule has one a value the rule excludes (another currency, a zero amount, a second
  * transaction).
  */
 const fieldCases = pacs008Cases.filter(
-  (c, i) =>
-    pacs008Cases.findIndex(
-      (d) => d.rules[0] === c.rules[0] && (d.oracle === 'validation') === (c.oracle === 'validation'),
-    ) === i,
+  (c, i) => pacs008Cases.findIndex((d) => d.rules[0] === c.rules[0] && d.breaks === c.breaks) === i,
 );
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];

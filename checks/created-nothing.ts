@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../transport/http';
 import { firstStatusEntry } from '../messages/answers';
+import { is2xx } from '../messages/http-status';
 import { answered, type Verdicts } from './verdicts';
 
 /**
@@ -47,17 +48,20 @@ export function unknownIdStillUnknown(verdicts: Verdicts, rule: string, id: stri
 
 /**
  * Created nothing, on a payments POST: the valid twin sent AFTER the refusal, with the refused
- * message's own msgId, is created (201), not answered as a repeat (200). Had the refusal created a
- * payment, §4.2's idempotency would answer the twin 200 with it.
+ * message's own msgId, is not answered as a repeat (§4.2's 200, or another 2xx but 201). Had the
+ * refusal created a payment, §4.2's idempotency would answer the twin 200 with it. A 201 shows
+ * nothing existed; a 4xx is a target that counts the refused request's msgId as used (§2.2: it "must
+ * uniquely identify each request"), which created nothing either.
  */
 export function createdNothingUnderMsgId(verdicts: Verdicts, rule: string, twinAfter: { exchange: Exchange }): boolean {
   const status = twinAfter.exchange.response.status;
   return verdicts.check(
     rule,
-    "created nothing: the valid twin with the refused message's msgId, sent after the refusal, is created (201), not a repeat (200)",
+    "created nothing: the valid twin with the refused message's msgId, sent after the refusal, is no repeat (201, or a 4xx for a used msgId; not 200)",
     {
-      ok: status === 201,
-      expected: 'HTTP 201 (nothing existed under that msgId)',
+      // A 5xx shows nothing either way: the history takes such a POST both ways.
+      ok: status === 201 || !is2xx(status),
+      expected: 'HTTP 201 (nothing existed under that msgId), or a 4xx',
       ...answered(twinAfter.exchange),
     },
   );

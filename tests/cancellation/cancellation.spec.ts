@@ -398,7 +398,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
   }, async ({ api, verdicts, clients, seed, granted }) => {
     const beneficiary = beneficiaryOf(clients);
     const expectations = api.profile.expectations;
-    let confirmed: { payment: Pacs008Message; paymentId: string } | undefined;
+    let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
     const rejected: string[] = [];
     for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
       const payment = paymentTo(beneficiary, `${seed}-${attempt}`);
@@ -420,7 +420,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
         ok: resolution.outcome !== 'other',
         received: `sts.conf ${resolution.conf}`,
       });
-      if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId };
+      if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId, paidWith: `${seed}-${attempt}` };
       else rejected.push(paymentId);
     }
     // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
@@ -440,7 +440,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
         kind: 'not-applicable',
         why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
       });
-    const { payment, paymentId } = confirmed;
+    const { payment, paymentId, paidWith } = confirmed;
     /** CXL-02 on one read of the cancelled payment's status. */
     const neverAccepted = async (when: string, claim: string): Promise<void> => {
       const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
@@ -452,8 +452,9 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
       'the payment whose cancellation was confirmed does not read accepted',
     );
     // Paid after the cancellation, the control travels in the same batch or a later one: once it is
-    // final, the cancelled payment would have settled too.
-    const control = paymentTo(beneficiary, `${seed}-control`);
+    // final, the cancelled payment would have settled too. It carries the cancelled payment's data
+    // with ids of its own, so that its return below is the valid twin of the cancelled one's.
+    const control = paymentTo(beneficiary, paidWith);
     const controlId = await pay(api, verdicts, clients.primary, control);
     const controlFinal = await awaitFinalStatus(api, controlId, {
       label: 'query status of the control payment (pacs.002)',
@@ -470,7 +471,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
     // settled control payment, returned by the same beneficiary.
     if (!granted.has('beneficiarySide')) return;
-    const twin = await submitReturn(api, returnFor(api, { seed: `${seed}-control`, original: control }), {
+    const twin = await submitReturn(api, returnFor(api, { seed, original: control }), {
       client: beneficiary,
       label: 'valid twin: the beneficiary returns the settled control payment (pacs.004)',
     });

@@ -129,8 +129,8 @@ test.describe('incoming payment: reading it', () => {
 
   test('an institution with no part in a payment cannot read it', {
     tag: ['@INC-03', '@STS-13', '@op:incomingPayment', '@op:paymentStatus'],
-    ...takes({ observation: paymentToNoClientLifecycle }),
-  }, async ({ api, verdicts, clients, granted, newClient, observe }) => {
+    ...takes({ observation: paymentToNoClientLifecycle }, { pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, granted, newClient, observe, settledOriginals }) => {
     // The primary pays a sort code neither client holds: the secondary is neither the payment's payer
     // nor its beneficiary's institution, and reads it once it settled (an incoming payment by then).
     const seen = await observe(paymentToNoClientLifecycle);
@@ -138,6 +138,17 @@ test.describe('incoming payment: reading it', () => {
     const id = requireId(api, verdicts, seen.submission.exchange);
     twinAccepted(verdicts, seen.firstRead!.exchange, { rule: 'STS-01', status: [200] });
     verdicts.require('STS-08', 'the payment settles', endsIn(seen.final, 'accepted'));
+    // The incoming view's valid twin: the beneficiary's institution reads a payment made to it.
+    if (granted.has('beneficiarySide')) {
+      const beneficiary = beneficiaryOf(clients);
+      const [own] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
+      const read = await readIncoming(api, own!.paymentsServiceId, {
+        client: beneficiary,
+        label: 'valid twin: the beneficiary reads a payment made to it, as incoming',
+      });
+      verdicts.originalHeld(read);
+      twinAccepted(verdicts, read, { rule: 'INC-02' });
+    }
     const stranger = clients.secondary!;
     const status = await readStatus(api, id, {
       client: stranger,

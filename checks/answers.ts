@@ -333,6 +333,17 @@ export function mostInFlight(exchanges: readonly Pick<Exchange, 'startedAt' | 'd
  */
 export const refusedInFlight = (status: number): boolean => is4xx(status) || status === 503;
 
+/**
+ * Another client pays with a used msgId and txId (XCL-01): a payment of its own (201 naming another
+ * id), or refused (a 4xx: whether a msgId is unique per client or across them, §2.2's "must uniquely
+ * identify each request" does not say); never a repeat of the first client's payment (200, or naming it).
+ */
+export const ownPaymentOrRefused = (exchange: Exchange, namedId: string | undefined, firstId: string): Expectation => ({
+  ok: (exchange.response.status === 201 && namedId !== firstId) || is4xx(exchange),
+  expected: `HTTP 201 naming a payment of its own (not ${firstId}), or a 4xx`,
+  ...answered(exchange),
+});
+
 /** A final status of the class `cls` (accepted, rejected...), with the history that led there. */
 export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
   ok: final?.statusClass === cls,

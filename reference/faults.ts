@@ -604,6 +604,11 @@ const globalFaultCatalogue = [
     'Refund totals are kept and compared as floating-point pounds (value added as a JS number, compared with <=), so near the amount bound rounding lets refunds exceed the original.',
   ),
   f(
+    'msgid-idempotency-across-clients',
+    'XCL-01',
+    'Idempotency is keyed on the msgId alone: another client’s payment reusing a msgId is answered 200 as the first client’s payment, and none is made.',
+  ),
+  f(
     'payment-refs-global',
     'XCL-01',
     'Payments are found for returns and refunds by (msgId, txId) across all clients, a later payment overwriting: another client’s payment reusing them shadows the genuine one.',

@@ -199,6 +199,13 @@ export class Store {
     return this.idempotency.get(Store.idemKey(kind, clientId, msgId));
   }
 
+  /** Any client's transfer of `kind` under this idempotency key (only the msgid-idempotency-across-clients fault asks). */
+  findByIdempotencyOfAnyClient(kind: TransferKind, msgId: string): Transfer | undefined {
+    for (const [key, transfer] of this.idempotency)
+      if (key.startsWith(`${kind}\u0000`) && key.endsWith(`\u0000${msgId}`)) return transfer;
+    return undefined;
+  }
+
   /** The client's payment that carried this UETR. */
   findPaymentByUetr(clientId: string, uetr: string): Transfer | undefined {
     return this.uetrs.get(Store.idemKey('uetr', clientId, uetr));

@@ -95,7 +95,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   const msgId = peekString(root, 'grpHdr', 'msgId');
 
   // No await between this lookup and store.add below: concurrent duplicates cannot both miss it.
-  const found = msgId ? ctx.store.findByIdempotency('payment', client.clientId, msgId) : undefined;
+  // msgid-idempotency-across-clients: the defect keys idempotency on the msgId alone, whoever sent it.
+  const found = msgId
+    ? (ctx.store.findByIdempotency('payment', client.clientId, msgId) ??
+      (faults.has('msgid-idempotency-across-clients')
+        ? ctx.store.findByIdempotencyOfAnyClient('payment', msgId)
+        : undefined))
+    : undefined;
   // late-repeat-new-payment: the defect forgets a msgId that old, and the repeat becomes a new payment.
   const forgotten =
     found !== undefined &&

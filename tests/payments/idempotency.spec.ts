@@ -8,7 +8,15 @@ import { test, takes } from '../../fixtures/test';
 import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
 import { repeatNotifiedOnce } from '../../arrange/observation-catalogue';
 import { answered, type Verdicts } from '../../checks/verdicts';
-import { mostInFlight, namesId, hasStatus, notifiesOnly, refusedInFlight } from '../../checks/answers';
+import {
+  mostInFlight,
+  namesId,
+  hasStatus,
+  notifiesOnly,
+  ownPaymentOrRefused,
+  refusedInFlight,
+} from '../../checks/answers';
+import { paymentToNoClient } from '../../client/flows/incoming';
 import { is4xx, isServerError } from '../../messages/http-status';
 import type { Api } from '../../client/api';
 import { buildPacs008, clonePacs008, paymentIds } from '../../messages/pacs008';
@@ -131,6 +139,30 @@ test.describe('payment idempotency', () => {
       'IDEM-02',
       'the beneficiary is notified of no payment but the first and the sentinel',
       notifiesOnly(seen.received, [seen.first.paymentsServiceId!, seen.sentinel.paymentsServiceId!]),
+    );
+  });
+
+  test('another client’s payment with the same msgId and txId is its own, or refused, never the first client’s', {
+    tag: ['@XCL-01', '@op:submitPayment'],
+    ...takes({ needs: 'secondClient' }),
+  }, async ({ api, verdicts, clients, seed }) => {
+    // Both to a sort code neither client holds: each payment is its payer's alone.
+    const message = paymentToNoClient(clients, seed);
+    const first = await submitPayment(api, message, { label: 'valid twin: the primary client pays' });
+    verdicts.require('P8-01', 'the first client’s payment is created', hasStatus(first.exchange, [201]));
+    const firstId = requireId(api, verdicts, first.exchange);
+    const shadow = clonePacs008(paymentToNoClient(clients, `${seed}-other`));
+    const ids = paymentIds(message);
+    shadow.fitoFICstmrCdtTrf.grpHdr.msgId = ids.msgId;
+    shadow.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId = ids.txId;
+    const answer = await submitPayment(api, shadow, {
+      client: clients.secondary!,
+      label: 'the secondary client pays with the same msgId and txId',
+    });
+    verdicts.check(
+      'XCL-01',
+      'another client reusing a msgId and txId gets a payment of its own, or a refusal',
+      ownPaymentOrRefused(answer.exchange, answer.paymentsServiceId, firstId),
     );
   });
 

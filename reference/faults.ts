@@ -336,6 +336,11 @@ const globalFaultCatalogue = [
     'A msgId repeated 30 s (REF_FAULT_LATER_MS when set) after its first submission is processed as a new payment: 201 naming a new paymentsServiceId, instead of the first payment’s 200.',
   ),
   f(
+    'idempotency-per-path-version',
+    'IDEM-02',
+    'A msgId paid on one path version (v10) and sent again on the other (v08) is paid again: each version keeps its own msgIds.',
+  ),
+  f(
     'idempotency-race',
     'IDEM-03',
     'The seen-check and the insert are separated by an await, so concurrent duplicates each create a payment.',

@@ -74,8 +74,12 @@ function createPayment(
   if (faults.has('pacs008-v08-stores-nothing') && sub.caller.version === 'v08') return transfer;
   ctx.store.add(transfer, index);
   ctx.lifecycle.enqueue(transfer);
+  pathVersionOfPayment.set(transfer, sub.caller.version);
   return transfer;
 }
+
+/** The path version each payment was submitted on (only the idempotency-per-path-version fault reads it). */
+const pathVersionOfPayment = new WeakMap<Transfer, string | undefined>();
 
 async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const early = repeatBeforeAuthentication(ctx, req, (client, body) => {
@@ -103,10 +107,12 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
         : undefined))
     : undefined;
   // late-repeat-new-payment: the defect forgets a msgId that old, and the repeat becomes a new payment.
+  // idempotency-per-path-version: the defect keeps each path version's msgIds apart (v08 and v10 are one operation).
   const forgotten =
     found !== undefined &&
-    faults.has('late-repeat-new-payment') &&
-    sub.nowMs - found.createdAtMs >= lateFaultMs(ctx.config, 'late-repeat-new-payment');
+    ((faults.has('late-repeat-new-payment') &&
+      sub.nowMs - found.createdAtMs >= lateFaultMs(ctx.config, 'late-repeat-new-payment')) ||
+      (faults.has('idempotency-per-path-version') && pathVersionOfPayment.get(found) !== sub.caller.version));
   const existing = forgotten ? undefined : found;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {

@@ -31,9 +31,10 @@ import { buildPacs008 } from '../../messages/pacs008';
 import { finalStatusAs, readStatus, submitPayment, type SettledPayment } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import { twinAccepted, hasStatus } from '../../checks/answers';
+import { answered, type Verdicts } from '../../checks/verdicts';
 import { checkMonotonic, fieldCaseRefused } from '../../checks/payment-answers';
 import { refusedAs, scaRefusedOn } from '../../checks/refusals';
-import type { Verdicts } from '../../checks/verdicts';
+
 import type { Profile } from '../../profile/profile';
 import type { Operation } from '../../ledger/operations';
 
@@ -155,6 +156,27 @@ test.describe('POST pacs008 on every further path version: idempotency', () => {
         verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
         const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)', version });
         verdicts.check('IDEM-01', `the repeat on ${version} gets 200`, hasStatus(repeat.exchange, [200]));
+      });
+    },
+  );
+
+  // §4.2: POST /pacs008/v08 is "the same operation" as v10, and msgId is "used for idempotency":
+  // a message paid on one path is not paid again on the other. Whether the repeat is answered 200 or
+  // refused (another message version) the spec does not say; a second payment it rules out.
+  test(
+    on('submitPayment', 'a message paid on the first version is not paid again on another'),
+    tagsOf('submitPayment', ['IDEM-02']),
+    async ({ api, verdicts, seed, profile }) => {
+      const message = buildPacs008({ seed });
+      const first = await submitPayment(api, message, { label: 'first submission, on the first version' });
+      verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
+      await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+        const repeat = await submitPayment(api, message, { label: `the same message on ${version}`, version });
+        verdicts.check('IDEM-02', `the same msgId on ${version} creates no second payment (no 201)`, {
+          ok: repeat.exchange.response.status !== 201 || repeat.paymentsServiceId === first.paymentsServiceId,
+          expected: '200 naming the first payment, or a refusal',
+          ...answered(repeat.exchange),
+        });
       });
     },
   );

@@ -316,6 +316,11 @@ const globalFaultCatalogue = [
     'A repeated msgId is answered 200 from the idempotency record before the access token and the sca-token are checked: a repeat with neither gets the original.',
   ),
   f(
+    'repeat-before-client-id-check',
+    'AT-03',
+    'A repeated msgId with a valid access token is answered 200 from the idempotency record before X-Client-Id is checked: a repeat without it, or naming no registered client, gets the original.',
+  ),
+  f(
     'idempotency-creates-second-payment',
     'IDEM-02',
     'A repeat answers 200 with the original body but silently creates and settles a second payment.',

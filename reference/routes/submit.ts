@@ -73,9 +73,20 @@ export function repeatBeforeAuthentication(
   req: FastifyRequest,
   lookup: (client: Client, body: unknown) => { response: Record<string, unknown> } | undefined,
 ): Record<string, unknown> | undefined {
-  const client = namedClient(ctx, req);
-  if (!client || !faultsFor(client.faults, operationOf(req), pathVersionOf(req)).has('repeat-before-authentication'))
-    return undefined;
+  const faulty = (
+    c: Client | undefined,
+    fault: 'repeat-before-authentication' | 'repeat-before-client-id-check',
+  ): c is Client => c !== undefined && faultsFor(c.faults, operationOf(req), pathVersionOf(req)).has(fault);
+  const named = namedClient(ctx, req);
+  // repeat-before-client-id-check: the defect takes the caller from a valid access token and
+  // answers the repeat before it compares X-Client-Id with the token's client.
+  const owner = tokenOwner(ctx, req);
+  const client = faulty(named, 'repeat-before-authentication')
+    ? named
+    : faulty(owner, 'repeat-before-client-id-check')
+      ? owner
+      : undefined;
+  if (!client) return undefined;
   if (!Buffer.isBuffer(req.body)) return undefined;
   let body: unknown;
   try {
@@ -85,6 +96,13 @@ export function repeatBeforeAuthentication(
   }
   const found = lookup(client, body);
   return found ? (repeatBody(client.dialect, found.response) ?? {}) : undefined;
+}
+
+/** The client a valid, unexpired Bearer access token was issued to; undefined for any other request. */
+function tokenOwner(ctx: ServiceContext, req: FastifyRequest): Client | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(req, 'authorization') ?? '');
+  const record = match?.[1] ? ctx.tokens.lookup(match[1]) : undefined;
+  return record && record.expiresAtMs > Date.now() ? ctx.registry.get(record.clientId) : undefined;
 }
 
 /**

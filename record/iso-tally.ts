@@ -54,12 +54,19 @@ export function countIsoVerdict(
 }
 
 /** The target's answers this process counted so far: how many it read and how many passed, and the first that failed. */
-export function isoAnswersInProcess(): { read: number; valid: number; failed: IsoSample[] } {
+export function isoAnswersInProcess(): {
+  read: number;
+  valid: number;
+  failed: IsoSample[];
+  /** Answers read so far, per operation that answers with a message. */
+  readBy: Record<string, number>;
+} {
   const all = Object.values(counts.answers);
   return {
     read: all.reduce((n, c) => n + c.sent, 0),
     valid: all.reduce((n, c) => n + c.valid, 0),
     failed: [...counts.answerSamples],
+    readBy: Object.fromEntries(Object.entries(counts.answers).map(([op, c]) => [op, c.sent])),
   };
 }
 

@@ -334,6 +334,20 @@ export function mostInFlight(exchanges: readonly Pick<Exchange, 'startedAt' | 'd
 export const refusedInFlight = (status: number): boolean => is4xx(status) || status === 503;
 
 /**
+ * A submission with a used msgId creates no second payment (IDEM-02): it is no 201, or one naming the
+ * first payment (then IDEM-01's repeat answer is what it gets wrong). A 5xx proves nothing either way.
+ */
+export const noSecondPayment = (
+  exchange: Exchange,
+  namedId: string | undefined,
+  firstId: string | undefined,
+): Expectation => ({
+  ok: exchange.response.status !== 201 || (namedId !== undefined && namedId === firstId),
+  expected: '200 naming the first payment, or a refusal; no 201 for another',
+  ...answered(exchange),
+});
+
+/**
  * Another client pays with a used msgId and txId (XCL-01): a payment of its own (201 naming another
  * id), or refused (a 4xx: whether a msgId is unique per client or across them, §2.2's "must uniquely
  * identify each request" does not say); never a repeat of the first client's payment (200, or naming it).

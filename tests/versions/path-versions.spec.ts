@@ -30,8 +30,8 @@ import { furtherVersions } from '../../profile/profile';
 import { buildPacs008 } from '../../messages/pacs008';
 import { finalStatusAs, readStatus, submitPayment, type SettledPayment } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
-import { twinAccepted, hasStatus } from '../../checks/answers';
-import { answered, type Verdicts } from '../../checks/verdicts';
+import { twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
+import type { Verdicts } from '../../checks/verdicts';
 import { checkMonotonic, fieldCaseRefused } from '../../checks/payment-answers';
 import { refusedAs, scaRefusedOn } from '../../checks/refusals';
 
@@ -172,11 +172,11 @@ test.describe('POST pacs008 on every further path version: idempotency', () => {
       verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
       await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
         const repeat = await submitPayment(api, message, { label: `the same message on ${version}`, version });
-        verdicts.check('IDEM-02', `the same msgId on ${version} creates no second payment (no 201)`, {
-          ok: repeat.exchange.response.status !== 201 || repeat.paymentsServiceId === first.paymentsServiceId,
-          expected: '200 naming the first payment, or a refusal',
-          ...answered(repeat.exchange),
-        });
+        verdicts.check(
+          'IDEM-02',
+          `the same msgId on ${version} creates no second payment (no 201)`,
+          noSecondPayment(repeat.exchange, repeat.paymentsServiceId, first.paymentsServiceId),
+        );
       });
     },
   );

@@ -9,7 +9,7 @@
  * suite also decides when the batch is sent, before and after the cancellation.
  */
 import { test, takes } from '../../fixtures/test';
-import { repeatStatusOf } from '../../profile/profile';
+import { repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
 import {
   awaitFinalStatus,
   finalStatusAs,
@@ -27,7 +27,12 @@ import {
   unknownPaymentRefusal,
   type Resolution,
 } from '../../client/flows/cancellation';
-import { cancelAfterBatchSent, cancelBeforeBatch, foreignCancellation } from '../../arrange/observation-catalogue';
+import {
+  cancelAfterBatchSent,
+  cancelBeforeBatch,
+  foreignCancellation,
+  tokenExpiry,
+} from '../../arrange/observation-catalogue';
 import { resultOf } from '../../arrange/observations';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
@@ -562,5 +567,46 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
       received: `sts.conf ${resolution.conf}, reasons ${resolution.reasons.join(', ') || 'none'}`,
     });
     verdicts.check('CXL-03', 'a payment whose cancellation was rejected settles', endsIn(seen.final, 'accepted'));
+  });
+});
+
+// AT-05 on the cancellation's two operations, as on the payment's (tests/payments, tests/status):
+// a client whose tokens live a few seconds, from the worker's start (observation-catalogue.ts).
+test.describe('cancellation: an expired access token', () => {
+  test('refuses: an access token used after expires_in — POST camt056', {
+    tag: ['@AT-05', '@op:cancel'],
+    ...takes({ observation: tokenExpiry.cancel }),
+  }, async ({ verdicts, observe, profile }) => {
+    test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
+    const seen = await observe(tokenExpiry.cancel);
+    verdicts.require(
+      'CXL-01',
+      'the token cancels a payment before it expires',
+      acceptedInDeclaredShape(seen.before, 'CXL-06'),
+    );
+    verdicts.check(
+      'AT-05',
+      `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+      refusedAs(seen.after, 'unauthenticated'),
+    );
+  });
+
+  test('refuses: an access token used after expires_in — GET camt029', {
+    tag: ['@AT-05', '@op:cancellationStatus'],
+    ...takes({ observation: tokenExpiry.cancellationStatus }),
+  }, async ({ verdicts, observe, profile }) => {
+    test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
+    const seen = await observe(tokenExpiry.cancellationStatus);
+    // A confirmed cancellation's camt.029 the spec does not promise: none served blocks (CXL-06).
+    verdicts.require('CXL-06', 'the token reads the cancellation before it expires', {
+      ok: is2xx(seen.before),
+      expected: 'a 2xx answer',
+      received: answerOf(seen.before),
+    });
+    verdicts.check(
+      'AT-05',
+      `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+      refusedAs(seen.after, 'unauthenticated'),
+    );
   });
 });

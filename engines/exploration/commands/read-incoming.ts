@@ -23,13 +23,14 @@ export class ReadIncoming extends PaymentCommand<StepOf<'read incoming'>> {
       if (who === 'payer')
         return real.record(judgeOpenRead(p, 'INC-02', 'the payer reads its incoming view (pacs.008)', status), read);
       if (who !== 'beneficiary') return real.record(judgeStrangerRead(p, 'incoming', status), read);
-      const message = incomingMessage(api, read);
-      const value = message?.cdtTrfTxInf?.[0]?.intrBkSttlmAmt?.value;
+      // Its transaction where the declared shape puts it, or another shape (INC-05), as incomingTransaction reads it.
+      const transaction = incomingMessage(api, read)?.cdtTrfTxInf?.[0];
+      const value = transaction?.intrBkSttlmAmt?.value;
       real.record(
         judgeIncoming(
           p,
           status,
-          message === undefined ? 'other shape' : typeof value === 'number' ? toMinor(value) : undefined,
+          transaction === undefined ? 'other shape' : typeof value === 'number' ? toMinor(value) : undefined,
         ),
         read,
       );

@@ -14,7 +14,7 @@ import { acceptanceStatusOf, type AcceptedOperation, type Expectations, type Sta
 import { classifyStatus, finalityOf, isFinalStatus, isProfileCode } from '../profile/status-vocabulary';
 import { LOCAL_DATE_TIME } from '../messages/schemas/submission-response';
 import { TX_CANCELLATION_STATUS } from '../messages/schemas/camt029';
-import { notificationCarries } from '../messages/answers';
+import { notificationCarries, servesMessage } from '../messages/answers';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf, type Reading } from '../ledger/readings';
 import { scaCheckedOnCancellation } from './refusals';
@@ -332,6 +332,13 @@ export function mostInFlight(exchanges: readonly Pick<Exchange, 'startedAt' | 'd
  * It counts only if the same duplicate, sent again once the first is done, gets the repeat's 200.
  */
 export const refusedInFlight = (status: number): boolean => is4xx(status) || status === 503;
+
+/** GET camt029 served the cancellation's camt.029 (rule 5): a 2xx with a body, not a 202 or 204 that says "not yet". */
+export const camt029Served = (exchange: Exchange | undefined): Expectation => ({
+  ok: exchange !== undefined && servesMessage(exchange),
+  expected: 'a 2xx answer with the camt.029',
+  received: exchange ? answerOf(exchange) : 'no read',
+});
 
 /**
  * A submission with a used msgId creates no second payment (IDEM-02): it is no 201, or one naming the

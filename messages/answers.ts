@@ -85,6 +85,13 @@ export function createdIdOf(api: IdFields, exchange: Exchange): string | undefin
   return segment ? decodeURIComponent(segment) : undefined;
 }
 
+/**
+ * Whether a read served a message (rule 5: GET camt029 "returns that camt.029 message"): a 2xx with a
+ * body. A 202 or 204 with none says only that there is none to serve yet.
+ */
+export const servesMessage = (exchange: Exchange): boolean =>
+  exchange.response.status >= 200 && exchange.response.status < 300 && exchange.response.text.trim() !== '';
+
 /** What to declare when an answer names the payment under another field than data.paymentsServiceId. */
 export function idRemedy(api: { profile: { name: string } }, exchange: Exchange): string | undefined {
   const named = Object.keys(dataOf(exchange) ?? {}).filter(

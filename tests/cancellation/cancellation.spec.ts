@@ -23,7 +23,6 @@ import {
   readCancellation,
   awaitCancellationOf,
   requestCancellation,
-  servesMessage,
   unknownPaymentRefusal,
   type Resolution,
 } from '../../client/flows/cancellation';
@@ -43,6 +42,7 @@ import { camt029Schema } from '../../messages/schemas/camt029';
 import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
 import {
   acceptedAnswer,
+  camt029Served,
   acceptedAs,
   endsIn,
   equals,
@@ -100,11 +100,7 @@ function resolutionServed(
   resolution: Resolution | undefined,
   outcome: 'rejected' | 'unknown',
 ): Resolution {
-  const served = {
-    ok: resolution !== undefined && servesMessage(resolution.exchange),
-    expected: 'a 2xx answer with the camt.029',
-    received: resolution ? answerOf(resolution.exchange) : 'no read',
-  };
+  const served = camt029Served(resolution?.exchange);
   if (outcome === 'rejected')
     verdicts.checkOrStop(
       'CXL-04',
@@ -343,11 +339,11 @@ test.describe('cancellation: after the payment settled', () => {
         payment: original!.paymentsServiceId,
       });
       // Taken, the cancellation of a payment in a sent batch is rejected with a camt.029 (rule 4), which GET camt029 returns (rule 5).
-      verdicts.check('CXL-04', 'GET camt029 serves the rejection of the cancellation (by its id or the payment’s)', {
-        ok: servesMessage(resolution.exchange),
-        expected: 'a 2xx answer with the camt.029',
-        received: answerOf(resolution.exchange),
-      });
+      verdicts.check(
+        'CXL-04',
+        'GET camt029 serves the rejection of the cancellation (by its id or the payment’s)',
+        camt029Served(resolution.exchange),
+      );
       if (resolution.body) {
         verdicts.check(
           'CXL-03',
@@ -598,11 +594,7 @@ test.describe('cancellation: an expired access token', () => {
     test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
     const seen = await observe(tokenExpiry.cancellationStatus);
     // A confirmed cancellation's camt.029 the spec does not promise: none served blocks (CXL-06).
-    verdicts.require('CXL-06', 'the token reads the cancellation before it expires', {
-      ok: is2xx(seen.before),
-      expected: 'a 2xx answer',
-      received: answerOf(seen.before),
-    });
+    verdicts.require('CXL-06', 'the token reads the cancellation before it expires', camt029Served(seen.before));
     verdicts.check(
       'AT-05',
       `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,

@@ -1,5 +1,6 @@
 import { buildCamt056 } from '../../../messages/camt056';
-import { awaitCancellationOf, requestCancellation, servesMessage } from '../../../client/flows/cancellation';
+import { awaitCancellationOf, requestCancellation } from '../../../client/flows/cancellation';
+import { servesMessage } from '../../../messages/answers';
 import type { SequenceSystem } from '../executor';
 import { judgeCancellation, judgeCancellationAnswer, judgeStrangerCancellation } from '../../../checks/exploration';
 import { refOf, type SequenceModel } from '../model';

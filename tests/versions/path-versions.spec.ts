@@ -66,11 +66,13 @@ async function onEachFurtherVersion(
 const ONLY = { documentedOnly: true } as const;
 
 const on = (op: VersionedOp, title: string): string => `${title} — ${OPERATION_LABELS[op]}, every further version`;
-const tagsOf = (op: VersionedOp, rules: readonly string[], liveSafe = false) => ({
+/** A test's tags, and the second client a case that swaps two clients' headers needs (skipped without one). */
+const tagsOf = (op: VersionedOp, rules: readonly string[], liveSafe = false, needsOtherClient = false) => ({
   tag: [...new Set(rules)].map((r) => `@${r}`).concat(`@op:${op}`, ...(liveSafe ? ['@live-safe'] : [])),
+  ...(needsOtherClient ? takes({ needs: 'secondClient' }) : {}),
 });
 
-const accessCases = onePerRuleAndKind(headerCases, 'AT-');
+const accessCases = onePerRuleAndKind(headerCases, 'AT-', { perNeed: true });
 // With the cases a route gets wrong on its own (another client's whole JWT, HS256 keyed with the public key).
 const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
@@ -90,7 +92,7 @@ for (const driver of versioned) {
     for (const c of accessCases) {
       test(
         on(op, `refuses: ${c.name}`),
-        tagsOf(op, [...c.rules]),
+        tagsOf(op, [...c.rules], false, c.needsOtherClient),
         async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
           await onEachFurtherVersion(profile, verdicts, op, async (version) => {
             const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };
@@ -113,7 +115,7 @@ test.describe('POST pacs008 on every further path version: SCA', () => {
   for (const c of scaCases) {
     test(
       on('submitPayment', `refuses: ${c.name}`),
-      tagsOf('submitPayment', c.rules),
+      tagsOf('submitPayment', c.rules, false, c.needsOtherClient),
       async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
         await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
           const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };

@@ -157,7 +157,8 @@ const rest: Step[] = [
   },
   // A bank's first day: one client with its sort code, the same without it, and a keyless
   // client with the sandbox's predefined tokens, on the files where one client and no key differ
-  // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions).
+  // (returns and refunds to its own sort code, cancellation, tokens, statuses, submissions, and the
+  // further path versions, whose two-client cases must skip).
   {
     name: 'conformance (one client, keyless)',
     command: [
@@ -174,6 +175,7 @@ const rest: Step[] = [
       'tests/auth/token.spec.ts',
       'tests/status',
       'tests/payments/submission.spec.ts',
+      'tests/versions',
     ],
     env: { PAYMENTS_ALLURE: '0' },
     counts: playwrightCounts,

@@ -689,6 +689,12 @@ export const perOperationFaults = [
     PAYMENTS_OPS,
     'A JWT access token is decoded, not verified: one whose signature was altered is taken as its sub’s.',
   ),
+  ...perOp(
+    'bearer-never-expires',
+    'AT-05',
+    ['submitPayment', 'paymentStatus', 'cancel', 'cancellationStatus'],
+    'An access token is accepted after expiry.',
+  ),
   ...perOp('client-id-header-optional', 'AT-03', PAYMENTS_OPS, 'A missing X-Client-Id defaults to the token’s client.'),
   ...perOp('client-id-mismatch-ignored', 'AT-04', PAYMENTS_OPS, 'X-Client-Id naming another client is not refused.'),
   ...perOp(

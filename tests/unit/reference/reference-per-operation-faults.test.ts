@@ -47,9 +47,20 @@ interface Env {
 
 const dataId = (r: Reply): string => (r.json as { data: { paymentsServiceId: string } }).data.paymentsServiceId;
 
-async function env(faults: string[]): Promise<Env> {
-  const c = await h.client({ faults, batching: 'manual' });
-  const token = await h.token(c);
+/**
+ * Token lives a few seconds for the expiry family: the client's token is taken after the incoming
+ * payment settled, serves the setup, and has expired when env returns; its probe is a plain request.
+ */
+const SHORT_TOKEN_TTL_S = 2;
+const shortLived: ReadonlySet<string> = new Set(['bearer-never-expires']);
+
+async function env(faults: string[], options: { shortLivedToken?: boolean } = {}): Promise<Env> {
+  const c = await h.client({
+    faults,
+    batching: 'manual',
+    ...(options.shortLivedToken ? { tokenTtlSeconds: SHORT_TOKEN_TTL_S } : {}),
+  });
+  let token = await h.token(c);
   const incoming = pacs008(c.memberId);
   const sent = await h.post('pacs008/v10', payer, payerToken, JSON.stringify(incoming));
   assert.equal(sent.status, 201, sent.text);
@@ -64,16 +75,25 @@ async function env(faults: string[]): Promise<Env> {
     if (i > 200) throw new Error('incoming payment did not settle');
     await new Promise((r) => setTimeout(r, 10));
   }
+  // Issued between these two instants: valid until at least the first + TTL, expired by the second + TTL.
+  const asked = Date.now();
+  if (options.shortLivedToken) token = await h.token(c);
+  const issued = Date.now();
   const pending = pacs008();
   const own = await h.post('pacs008/v10', c, token, JSON.stringify(pending));
   assert.equal(own.status, 201, own.text);
   const cxl = await h.post('camt056/v08', c, token, JSON.stringify(camt056(pending)));
   assert.equal(cxl.status, 201, cxl.text);
+  if (options.shortLivedToken) {
+    assert.ok(Date.now() < asked + SHORT_TOKEN_TTL_S * 1000, `the setup outlived the ${SHORT_TOKEN_TTL_S} s token`);
+    await new Promise((r) => setTimeout(r, issued + SHORT_TOKEN_TTL_S * 1000 + 50 - Date.now()));
+  }
   return { c, token, incoming, incomingId, pending, pendingId: dataId(own), cxlId: dataId(cxl) };
 }
 
 type Probe =
   | 'plain'
+  | 'expiredBearer'
   | 'noBearer'
   | 'forgedBearer'
   | 'flippedBearer'
@@ -95,6 +115,7 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
   'bearer-accepts-unknown': 'forgedBearer',
   'bearer-signature-unchecked': 'flippedBearer',
+  'bearer-never-expires': 'expiredBearer',
   'client-id-header-optional': 'noClientId',
   'client-id-mismatch-ignored': 'otherClientId',
   'answers-non-json': 'plain',
@@ -243,21 +264,27 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
     );
   }
   // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional;
-  // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key; − 2: AT-07 governs pacs008 and pacs004 only.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2);
+  // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key; − 2: AT-07 governs pacs008 and pacs004 only;
+  // + 4: bearer-never-expires on the four operations AT-05 governs.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2 + 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {
   const e = await env([]);
+  const expiring = await env([], { shortLivedToken: true });
   for (const [base, ops] of families)
     for (const op of ops)
-      assert.equal(outcome(base, await call(e, op, probeOf[base]!)), 'clean', `${base} probe on ${op}`);
+      assert.equal(
+        outcome(base, await call(shortLived.has(base) ? expiring : e, op, probeOf[base]!)),
+        'clean',
+        `${base} probe on ${op}`,
+      );
 });
 
 for (const [base, ops] of families) {
   test(`${base}@<op> breaks ${base} on that operation only (${ops.join(', ')})`, async () => {
     for (const [i, op] of ops.entries()) {
-      const e = await env([`${base}@${op}`]);
+      const e = await env([`${base}@${op}`], { shortLivedToken: shortLived.has(base) });
       assert.equal(outcome(base, await call(e, op, probeOf[base]!)), 'fault', `${base}@${op} on ${op}`);
       const other = ops[(i + 1) % ops.length]!;
       assert.equal(outcome(base, await call(e, other, probeOf[base]!)), 'clean', `${base}@${op} on ${other}`);

@@ -70,6 +70,11 @@ const globalFaultCatalogue = [
     'AJWT-01',
     'An assertion with alg none (any spelling) is accepted without a signature check.',
   ),
+  f(
+    'token-accepts-hs256-public-key',
+    'AJWT-01',
+    "An assertion with header alg HS256 is verified by HMAC keyed with the client's registered public key text (RFC 8725 §2.1).",
+  ),
   f('token-skips-signature', 'AJWT-02', 'The assertion signature is not verified (alg RS256 still required).'),
   f(
     'token-key-of-any-client',
@@ -77,9 +82,19 @@ const globalFaultCatalogue = [
     "The assertion's key is the one registered with its kid by any client, and iss and sub are checked against that client's: another client's whole assertion gets the caller a token.",
   ),
   f('token-ignores-kid', 'AJWT-03', 'The assertion header kid is not checked.'),
+  f(
+    'token-kid-any-registered',
+    'AJWT-03',
+    "The assertion kid may be any client's registered kid; the signature is still verified with the authenticated client's key.",
+  ),
   f('token-ignores-typ', 'AJWT-04', 'The assertion header typ is not checked.'),
   f('token-ignores-iss', 'AJWT-05', 'The assertion iss is not checked.'),
   f('token-ignores-sub', 'AJWT-06', 'The assertion sub is not checked.'),
+  f(
+    'token-sub-any-registered-client',
+    'AJWT-06',
+    'The assertion sub must name a registered client, not necessarily the authenticated one.',
+  ),
   f('token-ignores-exp', 'AJWT-07', 'The assertion exp is neither required nor checked.'),
   f(
     'token-ages-by-iat-not-exp',
@@ -87,7 +102,13 @@ const globalFaultCatalogue = [
     'An assertion issued over five minutes ago (by its iat) is refused; exp must be a NumericDate but is never compared with the time.',
   ),
   f('token-ignores-nbf', 'AJWT-08', 'The assertion nbf is neither required nor checked.'),
+  f(
+    'token-nbf-presence-only',
+    'AJWT-08',
+    'The assertion nbf must be present; a value that is not a number is never compared with the time.',
+  ),
   f('token-iat-optional', 'AJWT-09', 'The assertion iat is not required.'),
+  f('token-iat-presence-only', 'AJWT-09', 'The assertion iat must be present; a value that is not a number is taken.'),
   f('token-jti-optional', 'AJWT-10', 'The assertion jti is not required.'),
   f('token-trusts-embedded-jwk', 'AJWT-11', 'An assertion carrying a jwk header is verified with that embedded key.'),
   f('token-rejects-extra-claims', 'AJWT-12', 'An assertion with claims beyond the documented ones is refused.'),

@@ -2,7 +2,7 @@
  * POST /oauth/token (spec §4.1, §5, §2.1): Basic client authentication, then the JWT-bearer grant
  * (RFC 7523) with the authentication JWT checked claim by claim against the registration.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServiceContext } from './context';
 import type { FaultSet } from './faults';
 import type { Client } from './registry';
@@ -129,15 +129,29 @@ function verifyAssertion(
   // Spec §5.4/§7: a key that is not RSA, not PEM, encrypted or short makes the token request fail.
   if (check === null) throw invalidGrant(`the public key registered for this client is unusable: ${owner.key.detail}`);
   const attacks = assertionAttackFaults(faults);
-  const decision = chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
+  // token-accepts-hs256-public-key: a verifier that takes the header's alg, and keys HMAC with the
+  // registered public key's text (RFC 8725 §2.1's key confusion).
+  const confused = faults.has('token-accepts-hs256-public-key') && header.alg === 'HS256';
+  if (confused) {
+    const mac = createHmac('sha256', owner.publicKeyText).update(jws.signingInput).digest();
+    if (mac.length !== jws.signature.length || !timingSafeEqual(mac, jws.signature))
+      throw invalidGrant('assertion signature is invalid');
+  }
+  const decision = confused
+    ? { verifyAlg: 'RS256' as const }
+    : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
   if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
     throw invalidGrant('assertion typ must be JWT');
-  if (!faults.has('token-ignores-kid') && header.kid !== owner.kid)
+  // token-kid-any-registered: any client's registered kid passes; the key stays the owner's.
+  const kidKnown = faults.has('token-kid-any-registered')
+    ? ctx.registry.withKid(header.kid, owner) !== undefined
+    : header.kid === owner.kid;
+  if (!faults.has('token-ignores-kid') && !kidKnown)
     throw invalidGrant('assertion kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw invalidGrant(`assertion ${crit}`);
-  if (check !== 'skip' && !faults.has('token-skips-signature')) {
+  if (check !== 'skip' && !confused && !faults.has('token-skips-signature')) {
     // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).
     if (!verifyJws(jws, decision, check.key, attacks, remoteKeys)) throw invalidGrant('assertion signature is invalid');
   }
@@ -145,8 +159,11 @@ function verifyAssertion(
   const skew = ctx.config.clockSkewS;
   if (!faults.has('token-ignores-iss') && payload.iss !== owner.iss)
     throw invalidGrant('assertion iss does not match the registered iss');
-  if (!faults.has('token-ignores-sub') && payload.sub !== owner.clientId)
-    throw invalidGrant('assertion sub must be the client id');
+  // token-sub-any-registered-client: sub must name some registered client, not the authenticated one.
+  const subOk = faults.has('token-sub-any-registered-client')
+    ? typeof payload.sub === 'string' && ctx.registry.get(payload.sub) !== undefined
+    : payload.sub === owner.clientId;
+  if (!faults.has('token-ignores-sub') && !subOk) throw invalidGrant('assertion sub must be the client id');
   const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {
     if (!isNumericDate(exp)) throw invalidGrant('assertion exp is required (NumericDate)');
@@ -158,11 +175,19 @@ function verifyAssertion(
     throw invalidGrant('assertion is too old (iat)');
   if (!faults.has('token-ignores-nbf')) {
     const nbf = payload.nbf;
-    if (!isNumericDate(nbf)) throw invalidGrant('assertion nbf is required (NumericDate)');
-    if (nbf > now + skew) throw invalidGrant('assertion is not valid yet (nbf)');
+    // token-nbf-presence-only: `nbf > now` is false for a value that is not a number.
+    if (faults.has('token-nbf-presence-only')) {
+      if (nbf === undefined) throw invalidGrant('assertion nbf is required');
+      if (isNumericDate(nbf) && nbf > now + skew) throw invalidGrant('assertion is not valid yet (nbf)');
+    } else {
+      if (!isNumericDate(nbf)) throw invalidGrant('assertion nbf is required (NumericDate)');
+      if (nbf > now + skew) throw invalidGrant('assertion is not valid yet (nbf)');
+    }
   }
   const iat = payload.iat;
-  if (!faults.has('token-iat-optional') || iat !== undefined) {
+  if (faults.has('token-iat-presence-only')) {
+    if (iat === undefined) throw invalidGrant('assertion iat is required');
+  } else if (!faults.has('token-iat-optional') || iat !== undefined) {
     if (!isNumericDate(iat)) throw invalidGrant('assertion iat is required (NumericDate)');
     if (iat > now + skew) throw invalidGrant('assertion iat is in the future');
   }

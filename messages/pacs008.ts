@@ -184,6 +184,29 @@ export function buildPacs008Content(
   return { fitoFICstmrCdtTrf: { grpHdr, cdtTrfTxInf: [tx] } };
 }
 
+/** The form of the debtor agent's sort code the builder draws when it knows no payer (`sortCode`). */
+const DRAWN_SORT_CODE = /^0\d{5}$/;
+
+/**
+ * The message as `payer` sends it: §1's main payment is "Started by | payer's institution", so the
+ * debtor agent is the payer's own sort code where the profile gives one (a service may check it). Only
+ * a sort code the builder drew is replaced: a case that changed the debtor agent keeps its change.
+ * Anything that is not a pacs.008 object is returned as is.
+ */
+export function sentByPayer(message: unknown, payerMemberId: string | undefined): unknown {
+  if (!payerMemberId) return message;
+  const tx = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
+  const mmbId = tx?.dbtrAgt?.finInstnId?.clrSysMmbId?.mmbId;
+  if (typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
+  const m = message as Pacs008Message;
+  const [first, ...rest] = m.fitoFICstmrCdtTrf.cdtTrfTxInf;
+  const dbtrAgt = {
+    ...first!.dbtrAgt,
+    finInstnId: { ...first!.dbtrAgt.finInstnId, clrSysMmbId: { mmbId: payerMemberId } },
+  };
+  return { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [{ ...first!, dbtrAgt }, ...rest] } };
+}
+
 /** A valid submission with fresh identifiers (or the given ones). */
 export function buildPacs008(options: Pacs008Options): Pacs008Message {
   const { seed, ids, ...rest } = options;

@@ -192,6 +192,12 @@ export interface Dialect {
    * number are optional" and "only pacs.008.001.08 or pacs.008.001.02 is allowed"; §9 names the two.
    */
   bareOriginalName: 'accept' | 'refuse';
+  /**
+   * Whose sort code the debtor agent may be: any, or only the payer's own (§1: a main payment is
+   * "Started by | payer's institution"), a payment naming another institution refused as a business
+   * refusal, for a payer that registered a sort code.
+   */
+  debtorAgent: 'any' | 'caller';
   /** Causes answered otherwise than their refusal class. */
   causeStatus: CauseStatus;
   /**
@@ -259,6 +265,7 @@ export const defaultDialect: Dialect = {
   partyName: 'required',
   focrRecall: 'any',
   bareOriginalName: 'accept',
+  debtorAgent: 'any',
   causeStatus: { scaHd: 'class', cancelUnknown: 'class', businessState: 'class' },
   tokenErrorCodes: 'generic',
 };
@@ -301,6 +308,7 @@ export const dialects: Readonly<Record<string, Dialect>> = {
     partyName: 'optional',
     focrRecall: 'onRecord',
     bareOriginalName: 'refuse',
+    debtorAgent: 'caller',
     refusalStatus: { ...defaultRefusalStatus, validation: 422, business: 409 },
   },
 };
@@ -348,6 +356,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   partyName: ['required', 'optional'],
   focrRecall: ['any', 'onRecord'],
   bareOriginalName: ['accept', 'refuse'],
+  debtorAgent: ['any', 'caller'],
 };
 
 const refusalChoices: { [K in RefusalClass]: readonly RefusalStatus[K][] } = {

@@ -12,7 +12,7 @@ import { repeatBody } from './submit';
 
 export interface BusinessFailure {
   /** ISO reason code reported in pacs.002 when the dialect reports by status. */
-  reason: 'NOOR' | 'AG01' | 'AG02' | 'AM09' | 'DUPL';
+  reason: 'NOOR' | 'AG01' | 'AG02' | 'AM09' | 'DUPL' | 'RC01';
   message: string;
   path: string;
   /**

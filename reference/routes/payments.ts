@@ -166,6 +166,11 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   // (a repeat the idempotency-race fault let through), which the idempotency rules judge.
   const seen = fields.uetr ? ctx.store.findPaymentByUetr(client.clientId, fields.uetr) : undefined;
   const duplicate = seen !== undefined && seen.msgId !== fields.msgId;
+  // Under debtorAgent caller, a payer with a sort code pays only from it (§1: "Started by | payer's institution").
+  const foreignDebtor =
+    sub.caller.dialect.debtorAgent === 'caller' &&
+    client.memberId !== null &&
+    fields.debtorMemberId !== client.memberId;
   const pendingRejection = businessOutcome(
     sub.caller.dialect,
     duplicate
@@ -174,7 +179,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
           message: `${PACS008_ROOT}.cdtTrfTxInf[0].pmtId.uetr was already used by another payment: a UETR identifies one payment`,
           path: `${PACS008_ROOT}.cdtTrfTxInf[0].pmtId.uetr`,
         }
-      : null,
+      : foreignDebtor
+        ? {
+            reason: 'RC01',
+            message: `${PACS008_ROOT}.cdtTrfTxInf[0].dbtrAgt names another institution than the payer's`,
+            path: `${PACS008_ROOT}.cdtTrfTxInf[0].dbtrAgt.finInstnId.clrSysMmbId.mmbId`,
+          }
+        : null,
   );
   const payment = createPayment(ctx, sub, rootKey, fields, true, pendingRejection);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });

@@ -13,6 +13,8 @@ export interface Pacs008Fields {
   amountCents: number;
   creditorAccount: string;
   creditorMemberId: string;
+  /** cdtTrfTxInf.dbtrAgt.finInstnId.clrSysMmbId.mmbId, '' when absent. */
+  debtorMemberId: string;
   /** cdtTrfTxInf.pmtId.uetr, '' when absent. */
   uetr: string;
 }
@@ -142,6 +144,7 @@ export function validatePacs008(
   let amountCents: number | null = null;
   let creditorAccount = '';
   let creditorMemberId = '';
+  let debtorMemberId = '';
   let uetr = '';
   if (tx) {
     const pmtId = c.object(tx, 'pmtId', `${T}.pmtId`);
@@ -209,6 +212,7 @@ export function validatePacs008(
     }
     creditorAccount = peek(cdtrAcct, 'id', 'othr', 'id');
     creditorMemberId = peek(cdtrAgt, 'finInstnId', 'clrSysMmbId', 'mmbId');
+    debtorMemberId = peek(dbtrAgt, 'finInstnId', 'clrSysMmbId', 'mmbId');
     remittance(c, tx, `${T}.rmtInf`, faults);
   }
 
@@ -237,6 +241,7 @@ export function validatePacs008(
       amountCents: amountCents ?? 0,
       creditorAccount,
       creditorMemberId,
+      debtorMemberId,
       uetr,
     },
   };

@@ -263,7 +263,7 @@ test.describe('payment submission: optional parts', () => {
     seed,
   }) => {
     // Guards the RawBody path that the SCA and robustness catalogues rely on.
-    const bytes = JSON.stringify(buildPacs008({ seed }));
+    const bytes = JSON.stringify(api.asSent('submitPayment', buildPacs008({ seed })));
     const { exchange } = await submitPayment(api, new RawBody(Buffer.from(bytes, 'utf8')));
     verdicts.check('P8-01', 'the same message sent as raw bytes is created', hasStatus(exchange, [201]));
   });

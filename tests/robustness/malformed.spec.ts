@@ -92,7 +92,7 @@ async function runCase(c: RobustnessCase, api: Api, verdicts: Verdicts, clients:
   const twin = await submitPayment(api, twinMessage, { label: 'valid twin' });
   twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
   const message = paymentTo(beneficiaryOf(clients), seed);
-  const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
+  const bytes = c.body(JSON.stringify(api.asSent('submitPayment', message)), 'fitoFICstmrCdtTrf');
   if (c.refusal === 'tooLarge')
     verdicts.checkOrStop('ROB-03', 'the large body is over 2 MiB', {
       ok: Buffer.byteLength(bytes) > OVERSIZED_MIN_BYTES,

@@ -246,7 +246,8 @@ test.describe('POST pacs008 on every further path version: bodies that are not t
             version,
           });
           twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
-          const bytes = c.body(JSON.stringify(buildPacs008({ seed: `${seed}-${version}` })), 'fitoFICstmrCdtTrf');
+          const message = api.asSent('submitPayment', buildPacs008({ seed: `${seed}-${version}` }));
+          const bytes = c.body(JSON.stringify(message), 'fitoFICstmrCdtTrf');
           const { exchange } = await submitPayment(api, new RawBody(bytes), {
             ...(c.contentType ? { headers: { 'content-type': c.contentType } } : {}),
             label: `unusual body: ${c.name}`,

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds } from '../../../messages/pacs008';
+import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds, sentByPayer } from '../../../messages/pacs008';
 import { uniqueId } from '../../../messages/ids';
 import { pacs008RequestSchema } from '../../../messages/schemas/pacs008-request';
 import { validateAgainst } from '../../../messages/schemas/validator';
@@ -64,4 +64,24 @@ test('1,000 seeds all give messages valid against the §2.2 request schema, with
     // Pounds and pence: at most two decimals once serialised (ajv's multipleOf is float-unsafe).
     assert.match(JSON.stringify(paymentAmount(m).value), /^\d+(\.\d{1,2})?$/);
   }
+});
+
+test('sentByPayer: the drawn debtor agent becomes the payer’s sort code; a changed one, or no sort code, stays', () => {
+  const m = buildPacs008Content('payer', ids, { now });
+  const sent = sentByPayer(m, '123456') as typeof m;
+  assert.equal(sent.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.dbtrAgt.finInstnId.clrSysMmbId.mmbId, '123456');
+  assert.match(
+    m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.dbtrAgt.finInstnId.clrSysMmbId.mmbId,
+    /^0\d{5}$/,
+    'the given message is left as built',
+  );
+  assert.deepEqual(
+    { ...sent, fitoFICstmrCdtTrf: { ...sent.fitoFICstmrCdtTrf, cdtTrfTxInf: [] } },
+    { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [] } },
+  );
+  assert.equal(sentByPayer(m, undefined), m);
+  const changed = structuredClone(m);
+  changed.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.dbtrAgt.finInstnId.clrSysMmbId.mmbId = 'NOT-A-SORT-CODE';
+  assert.equal(sentByPayer(changed, '123456'), changed);
+  assert.equal(sentByPayer('raw', '123456'), 'raw');
 });

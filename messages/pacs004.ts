@@ -331,8 +331,9 @@ export function buildPacs004(options: Pacs004Options): Pacs004Message {
 /**
  * Only what §2.5 requires ("required" in the table): every optional field left out, including
  * grpHdr.ttlRtrdIntrBkSttlmAmt, the BICs of the group header and the whole optional part of
- * orgnlTxRef. txInf.intrBkSttlmDt, "shown in the request example", is not marked required, so it goes
- * too. The creditor name stays where the full message has it.
+ * orgnlTxRef. txInf.intrBkSttlmDt stays: its Required cell says "shown in the request example", not
+ * optional, and a server may read that as required. The creditor name stays where the full message
+ * has it.
  */
 export function minimalPacs004(full: Pacs004Message): Pacs004Message {
   const { grpHdr, txInf } = full.pmtRtr;
@@ -356,6 +357,7 @@ export function minimalPacs004(full: Pacs004Message): Pacs004Message {
           orgnlTxId: tx.orgnlTxId,
           orgnlIntrBkSttlmAmt: { ...tx.orgnlIntrBkSttlmAmt },
           rtrdIntrBkSttlmAmt: { ...tx.rtrdIntrBkSttlmAmt },
+          ...(tx.intrBkSttlmDt !== undefined ? { intrBkSttlmDt: tx.intrBkSttlmDt } : {}),
           chrgBr: tx.chrgBr,
           rtrRsnInf: [
             {

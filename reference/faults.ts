@@ -557,6 +557,11 @@ const globalFaultCatalogue = [
   ),
   f('return-orgnl-msgid-optional', 'RTR-12', 'txInf.orgnlGrpInf.orgnlMsgId is not required.'),
   f('return-accepts-any-msgnmid', 'RTR-13', 'orgnlMsgNmId is neither required nor checked.'),
+  f(
+    'return-msgnmid-prefix-only',
+    'RTR-13',
+    'orgnlMsgNmId must begin with pacs.008; the version after it is not checked.',
+  ),
   f('return-orgnl-e2e-optional', 'RTR-14', 'txInf.orgnlEndToEndId is not required.'),
   f('return-orgnl-txid-optional', 'RTR-15', 'txInf.orgnlTxId is not required.'),
   f('return-orgnl-amount-optional', 'RTR-16', 'txInf.orgnlIntrBkSttlmAmt is not required.'),

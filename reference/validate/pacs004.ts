@@ -160,7 +160,9 @@ export function validatePacs004(
     const name = c.string(grp, 'orgnlMsgNmId', `${T}.orgnlGrpInf.orgnlMsgNmId`);
     if (
       name !== null &&
-      (!ORIGINAL_MESSAGE_NAMES.has(name) || (name === 'pacs.008' && dialect.bareOriginalName === 'refuse'))
+      (faults.has('return-msgnmid-prefix-only')
+        ? !name.startsWith('pacs.008')
+        : !ORIGINAL_MESSAGE_NAMES.has(name) || (name === 'pacs.008' && dialect.bareOriginalName === 'refuse'))
     )
       c.fail(
         `${T}.orgnlGrpInf.orgnlMsgNmId`,

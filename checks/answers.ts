@@ -198,10 +198,10 @@ export const nonEmptyString = (value: unknown): Expectation => ({
   received: typeof value === 'string' ? JSON.stringify(value) : typeof value,
 });
 
-/** A local date-time (§2.3 creationDateTime): YYYY-MM-DDThh:mm[:ss[.fff]], without a zone. */
+/** A local date-time (§2.3 creationDateTime): YYYY-MM-DD(T| )hh:mm[:ss[.fff]], without a zone. */
 export const localDateTime = (value: unknown): Expectation => ({
   ok: typeof value === 'string' && new RegExp(LOCAL_DATE_TIME).test(value),
-  expected: 'YYYY-MM-DDThh:mm[:ss[.fff]] without a zone',
+  expected: 'YYYY-MM-DDThh:mm[:ss[.fff]] (or a space for T) without a zone',
   received: String(value),
 });
 

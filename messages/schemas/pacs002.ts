@@ -3,7 +3,7 @@
  * says "date-time" without a profile): a zone or not (iso-dates.ts). addtlInf entries may be null
  * (documented).
  */
-import { ISO_DATE as DATE, ISO_DATE_TIME as DATE_TIME } from './iso-dates';
+import { ISO_DATE as DATE, SPEC_DATE_TIME as DATE_TIME } from './iso-dates';
 
 const text = { type: 'string', minLength: 1 } as const;
 const dateTime = { type: 'string', pattern: DATE_TIME } as const;

@@ -6,12 +6,12 @@
  */
 /**
  * A date-time without zone as ISO 8601 writes one: seconds may be left out (Java's
- * LocalDateTime.toString() drops ":00"), and a fraction follows "." or "," (ISO's two decimal signs).
- * The spec names no narrower profile of it (RFC 3339 would require seconds and "."): only the zone is
- * judged.
+ * LocalDateTime.toString() drops ":00"), a fraction follows "." or "," (ISO's two decimal signs), and
+ * date and time are joined by "T" or a space (Python's str(datetime); RFC 3339 §5.6's note). The spec
+ * names no narrower profile of it (RFC 3339 would require seconds and "."): only the zone is judged.
  */
 export const LOCAL_DATE_TIME =
-  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?$';
+  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])[T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?$';
 
 export const submissionResponseSchema = {
   $id: 'submission-response',

@@ -125,13 +125,14 @@ test('readableResolution: a served camt.029 can be read only under the declared 
   assert.equal(unread.expected, 'a body under rsltnOfInvstgtn');
 });
 
-test('localDateTime: any ISO 8601 date-time without zone (seconds left out, a fraction after "." or ","); a zone never', () => {
+test('localDateTime: any ISO 8601 date-time without zone (seconds left out, a fraction after "." or ",", a space for T); a zone never', () => {
   for (const value of [
     '2026-12-03T06:18:00',
     '2026-12-03T06:18', // Java's LocalDateTime.toString() at second 0
     '2026-12-03T06:18:07.5',
     '2026-12-03T06:18:07.1234567', // .NET's round-trip format
     '2026-12-03T06:18:07,25',
+    '2026-12-03 06:18:07.123456', // Python's str(datetime)
   ])
     assert.ok(localDateTime(value).ok, value);
   for (const value of [
@@ -139,7 +140,7 @@ test('localDateTime: any ISO 8601 date-time without zone (seconds left out, a fr
     '2026-12-03T06:18:07+01:00',
     '2026-12-03T06:18Z',
     '2026-12-03',
-    '2026-12-03 06:18:07',
+    '2026-12-03 06:18:07Z',
     '2026-13-03T06:18:07',
     '2026-12-03T24:18:07',
     1733206687,

@@ -584,6 +584,11 @@ const globalFaultCatalogue = [
   f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
   f('return-twice-accepted', 'RTR-38', 'A payment already returned can be returned again.'),
   f('return-by-any-institution', 'RTR-39', 'Any institution, not only the beneficiary’s, may return a known payment.'),
+  f(
+    'return-refuses-payer-only',
+    'RTR-39',
+    'Only the payer’s institution is refused a return; any other institution may return a known payment.',
+  ),
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
   // Refund
@@ -599,8 +604,18 @@ const globalFaultCatalogue = [
   ),
   f('refund-full-amount-accepted', 'RFD-02', 'A single refund of the full original amount is accepted.'),
   f('refund-by-any-institution', 'RFD-08', 'Any institution, not only the beneficiary’s, may refund a known payment.'),
+  f(
+    'refund-refuses-payer-only',
+    'RFD-08',
+    'Only the payer’s institution is refused a refund; any other institution may refund a known payment.',
+  ),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
+  f(
+    'refund-first-over-amount-accepted',
+    'RFD-04',
+    'A first refund above the original amount is accepted: a single refund is refused only when it equals the amount, and the total is checked only after an earlier refund.',
+  ),
   f(
     'refund-accepts-negative',
     'RFD-10',

@@ -73,7 +73,12 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       message: 'the original payment is unknown',
       path: `${T}.orgnlGrpInf.orgnlMsgId`,
     };
-  } else if (original.beneficiaryClientId !== client.clientId && !faults.has('refund-by-any-institution')) {
+  } else if (
+    original.beneficiaryClientId !== client.clientId &&
+    !faults.has('refund-by-any-institution') &&
+    // refund-refuses-payer-only: the defect refuses the payer, not every institution but the beneficiary.
+    !(faults.has('refund-refuses-payer-only') && original.clientId !== client.clientId)
+  ) {
     // §1: the merchant's (beneficiary's) institution refunds; nobody else holds the money to send back.
     failure = {
       reason: businessReasons.notTheBeneficiary,
@@ -107,10 +112,15 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // make the total look smaller than it is. refundCents / 100 is the JSON value as parsed.
     const floatOver = !(original.refundedPounds + fields.refundCents / 100 <= original.amountCents / 100);
     // A single refund of the whole amount is a return, not a refund (spec §1).
-    const fullSingle = fields.refundCents >= original.amountCents && !faults.has('refund-full-amount-accepted');
+    // refund-first-over-amount-accepted: the defect compares a single refund with the amount for
+    // equality only, and checks the total only once something was refunded.
+    const firstOver = faults.has('refund-first-over-amount-accepted');
+    const fullSingle =
+      (firstOver ? fields.refundCents === original.amountCents : fields.refundCents >= original.amountCents) &&
+      !faults.has('refund-full-amount-accepted');
     const overTotal = faults.has('refund-chain-cannot-reach-full')
       ? total >= original.amountCents
-      : faults.has('refund-chain-exceeds-original') || racing
+      : faults.has('refund-chain-exceeds-original') || racing || (firstOver && original.refundedCents === 0)
         ? false
         : faults.has('money-float-amounts')
           ? floatOver

@@ -92,7 +92,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
         message: 'the original payment is unknown',
         path: `${T}.orgnlGrpInf.orgnlMsgId`,
       };
-  } else if (original.beneficiaryClientId !== client.clientId && !faults.has('return-by-any-institution')) {
+  } else if (
+    original.beneficiaryClientId !== client.clientId &&
+    !faults.has('return-by-any-institution') &&
+    // return-refuses-payer-only: the defect refuses the payer, not every institution but the beneficiary.
+    !(faults.has('return-refuses-payer-only') && original.clientId !== client.clientId)
+  ) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
     failure = {
       reason: businessReasons.notTheBeneficiary,

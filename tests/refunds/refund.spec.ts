@@ -145,6 +145,74 @@ test.describe('refund (pacs.007): one refund', () => {
     });
   });
 
+  // The payer is not the only institution that is not the beneficiary (as for returns, RTR-39).
+  test('an institution with no part in the payment cannot refund it', { tag: ['@RFD-08'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+    granted,
+    newClient,
+    profile,
+  }) => {
+    if (!granted.has('keyRegistration'))
+      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RFD-08' });
+    const { original } = await afterRefundTwin(
+      api,
+      verdicts,
+      clients,
+      seed,
+      settledOriginals,
+      'valid twin: the merchant’s institution refunds part',
+    );
+    const stranger = await newClient('stranger');
+    const { answer } = await refund(
+      api,
+      stranger,
+      original,
+      seed,
+      undefined,
+      'mutant: an institution with no part in the payment tries to refund it',
+    );
+    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
+      settle: finalStatusAs(api, stranger),
+      what: 'a refund by an institution with no part in the payment is refused',
+      unnamedBy: 'RFD-07',
+    });
+  });
+
+  test('a first refund above the original amount is refused', { tag: ['@RFD-04'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+  }) => {
+    const { refunder, original } = await afterRefundTwin(
+      api,
+      verdicts,
+      clients,
+      seed,
+      settledOriginals,
+      'valid twin: refund part of another payment',
+    );
+    const { answer } = await refund(
+      api,
+      refunder,
+      original,
+      seed,
+      Math.round(original.amount.value * 100 + 1) / 100,
+      'refund 0.01 more than the payment, nothing refunded before',
+    );
+    await expectBusinessRefusal(api, verdicts, 'RFD-04', answer.exchange, {
+      field: 'rvsdIntrBkSttlmAmt',
+      settle: finalStatusAs(api, refunder),
+      what: 'a refund above the original amount is refused',
+      unnamedBy: 'RFD-07',
+    });
+  });
+
   test('a single refund of the full amount is refused (the return flow is for that)', {
     tag: ['@RFD-02'],
     ...TWO,

@@ -176,6 +176,39 @@ test.describe('return (pacs.004): who may return', () => {
       unnamedBy: 'RTR-37',
     });
   });
+
+  // The payer is not the only institution that is not the beneficiary: a target that refuses "the
+  // payer" rather than "anyone but the beneficiary" takes a third institution's return.
+  test('an institution with no part in the payment cannot return it', { tag: ['@RTR-39'], ...TWO }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    settledOriginals,
+    granted,
+    newClient,
+    profile,
+  }) => {
+    if (!granted.has('keyRegistration'))
+      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RTR-39' });
+    const beneficiary = beneficiaryOf(clients);
+    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
+    const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
+      client: beneficiary,
+      label: 'valid twin: the beneficiary returns its payment',
+    });
+    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+    const stranger = await newClient('stranger');
+    const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
+      client: stranger,
+      label: 'mutant: an institution with no part in the payment tries to return it',
+    });
+    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
+      settle: finalStatusAs(api, stranger),
+      what: 'a return by an institution with no part in the payment is refused',
+      unnamedBy: 'RTR-37',
+    });
+  });
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {

@@ -276,6 +276,11 @@ const globalFaultCatalogue = [
   ),
   f('payment-id-not-echoed', 'P8-03', 'data.paymentId is the paymentsServiceId instead of grpHdr.msgId.'),
   f('payment-status-received', 'P8-04', 'data.status is RECEIVED instead of PENDING.'),
+  f(
+    'payment-shar-rejected-later',
+    'P8-25',
+    'A payment with chrgBr SHAR is taken with 201 and rejected in its pacs.002 status (AG01).',
+  ),
   f('payment-creation-time-zoned', 'P8-05', 'data.creationDateTime carries a zone (Z).'),
   f(
     'payment-accepts-any-root',

@@ -187,7 +187,11 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
           }
         : null,
   );
-  const payment = createPayment(ctx, sub, rootKey, fields, true, pendingRejection);
+  // payment-shar-rejected-later: the defect takes a SHAR payment with 201 and rejects it in pacs.002.
+  const shar =
+    faults.has('payment-shar-rejected-later') &&
+    (root.cdtTrfTxInf as Array<{ chrgBr?: unknown }> | undefined)?.[0]?.chrgBr === 'SHAR';
+  const payment = createPayment(ctx, sub, rootKey, fields, true, shar ? 'AG01' : pendingRejection);
   return reply.code(faults.has('payment-answers-200') ? 200 : 201).send({ data: payment.response });
 }
 

@@ -5,7 +5,14 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { paymentToFinalBeforeAnother } from '../../arrange/observation-catalogue';
-import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
+import {
+  awaitFinalStatus,
+  dataOf,
+  firstStatusEntry,
+  idOf,
+  readStatus,
+  submitPayment,
+} from '../../client/flows/payment';
 import { answered } from '../../checks/verdicts';
 import {
   buildPacs008,
@@ -21,6 +28,7 @@ import {
   nonEmptyString,
   refusedAnswer,
   equals,
+  endsIn,
 } from '../../checks/answers';
 import { RawBody, type Api } from '../../client/api';
 import type { Exchange } from '../../transport/http';
@@ -121,18 +129,20 @@ test.describe('payment submission: valid message', () => {
     for (const version of profile.operations.submitPayment.versions) {
       await test.step(`pacs008 ${version}`, async () => {
         const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version);
-        // Accepted is made: the id the answer gives reads back as the payment, whichever version made it.
-        const read = await readStatus(api, requireId(api, verdicts, exchange), {
-          label: `read the status of the payment made on pacs008 ${version}`,
+        // Accepted is made: the id the answer gives reads back as the payment, whichever version made it,
+        // and settles as a payment made on the default version does.
+        const final = await awaitFinalStatus(api, requireId(api, verdicts, exchange), {
+          label: `follow the payment made on pacs008 ${version} to its final status`,
+          servedBy: 'VER-01',
         });
+        const read = final.last;
         verdicts.check(
           'VER-01',
           `the payment made on pacs008 ${version} is served by pacs002 (200)`,
-          hasStatus(read.exchange, [200]),
+          hasStatus(read, [200]),
         );
-        const original = firstStatusEntry(read.exchange.response.json)?.orgnlGrpInf as
-          | { orgnlMsgId?: unknown }
-          | undefined;
+        verdicts.check('VER-01', `the payment made on pacs008 ${version} settles accepted`, endsIn(final, 'accepted'));
+        const original = firstStatusEntry(read.response.json)?.orgnlGrpInf as { orgnlMsgId?: unknown } | undefined;
         verdicts.check(
           'VER-01',
           `its status report names the msgId sent on pacs008 ${version}`,
@@ -240,6 +250,16 @@ test.describe('payment submission: optional parts', () => {
       if (variant.level === 'documented') {
         for (const rule of variant.rules)
           verdicts.check(rule, `a submission ${variant.name} is created`, hasStatus(exchange, [201]));
+        // §7 reports a rejection in txSts, "not as an HTTP error": a 201 alone does not say the variant
+        // was taken. It settles as any valid payment does (STS-08).
+        const id = exchange.response.status === 201 ? idOf(api, exchange) : undefined;
+        if (id) {
+          const final = await awaitFinalStatus(api, id, {
+            label: `follow the payment ${variant.name} to its final status`,
+          });
+          for (const rule of variant.rules)
+            verdicts.check(rule, `a payment ${variant.name} settles accepted, not rejected`, endsIn(final, 'accepted'));
+        }
       } else {
         verdicts.check(
           'ROB-03',

@@ -797,8 +797,11 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         why: verdict.undecided,
         evidence: render.lines([resource.creator, op]),
       });
-    else if (verdict.ok) visibility.decided(rule);
-    else
+    // A read by the resource's own sender is no evidence about anyone else's: only another client's
+    // read, served to a party, counts the rule as assessed (a one-client run assesses none of them).
+    else if (verdict.ok) {
+      if (op.client !== resource.client) visibility.decided(rule);
+    } else
       visibility.violation({
         rule,
         what,

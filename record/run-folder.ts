@@ -54,7 +54,7 @@ export interface RunRecord {
   command: string;
   startedAt: string;
   endedAt?: string;
-  /** running, then Playwright's final status: passed | failed | interrupted | timedout. */
+  /** running, then Playwright's final status: passed | failed | interrupted | timedout, or inconclusive (exit 4: nothing failed, some tests left without evidence). */
   status: string;
   exitCode?: number;
   counts?: RunCounts;

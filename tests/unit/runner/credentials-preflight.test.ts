@@ -135,6 +135,13 @@ test('a refused token request: one sentence naming the profile, the client, the 
     tokenRefusalSentence(sandboxLike, 'primary', refs, exchange(200, '{"token_type":"Bearer"}'), redactor)!,
     /answered 200 without an access_token/,
   );
+  // An outage or a throttle is no credential problem: no variable is named, the sentence says try again.
+  for (const status of [429, 503]) {
+    const down = tokenRefusalSentence(sandboxLike, 'primary', refs, exchange(status, 'maintenance'), redactor)!;
+    assert.match(down, new RegExp(`the token endpoint is unavailable \\(HTTP ${status}, infrastructure`));
+    assert.ok(!down.includes('PAYMENTS_SANDBOX_LIKE'), down);
+    oneLine(down);
+  }
   assert.equal(
     tokenRefusalSentence(
       sandboxLike,

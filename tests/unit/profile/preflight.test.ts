@@ -79,6 +79,14 @@ test('the sentence names every unset variable and nothing that is set', () => {
   assert.ok(!sentence.includes('PAYMENTS_SANDBOX_KID') && !sentence.includes('PAYMENTS_SANDBOX_ISS'));
   assert.equal(sentence.split(/\.\s/).length, 1, 'one sentence');
   assert.equal(unsetSecretsSentence(sandbox, dummySecrets(SANDBOX_VARS)), undefined);
+  assert.ok(!sentence.includes('testJwts'), 'a key pair half set is no keyless bank');
+});
+
+test('a bank with no key pair (§5.6) is told to remove the key fields and use the predefined tokens', () => {
+  const keyless = SANDBOX_VARS.filter((n) => !/PRIVATE_KEY|_KID|_ISS/.test(n));
+  const sentence = unsetSecretsSentence(sandbox, dummySecrets(keyless))!;
+  assert.match(sentence, /remove privateKey, kid and iss from target\.clients\.primary instead.*target\.testJwts/);
+  assert.equal(sentence.split(/\.\s/).length, 1, 'one sentence');
 });
 
 test('npx playwright test --project=sandbox without its variables stops at once, naming all 6, no stack, no run folder', () => {

@@ -207,6 +207,29 @@ export function sentByPayer(message: unknown, payerMemberId: string | undefined)
   return { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [{ ...first!, dbtrAgt }, ...rest] } };
 }
 
+/**
+ * The message paid to `beneficiary` (a live profile's liveLimits.beneficiary): a creditor the builder
+ * drew gets that account's sort code, number and holder. A creditor a test chose stays.
+ */
+export function paidTo(
+  message: unknown,
+  beneficiary: { memberId: string; account: string; name: string } | undefined,
+): unknown {
+  if (!beneficiary) return message;
+  const tx = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
+  const mmbId = tx?.cdtrAgt?.finInstnId?.clrSysMmbId?.mmbId;
+  if (typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
+  const m = message as Pacs008Message;
+  const [first, ...rest] = m.fitoFICstmrCdtTrf.cdtTrfTxInf;
+  const paid: CreditTransfer = {
+    ...first!,
+    cdtrAgt: { finInstnId: { clrSysMmbId: { mmbId: beneficiary.memberId } } },
+    cdtr: { ...first!.cdtr, nm: beneficiary.name },
+    cdtrAcct: { ...first!.cdtrAcct, id: { othr: { id: beneficiary.account } }, nm: beneficiary.name },
+  };
+  return { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [paid, ...rest] } };
+}
+
 /** A valid submission with fresh identifiers (or the given ones). */
 export function buildPacs008(options: Pacs008Options): Pacs008Message {
   const { seed, ids, ...rest } = options;

@@ -475,6 +475,16 @@ const liveLimits = Strict(
   {
     maxPayments: Type.Integer({ minimum: 0, description: 'the most payments one live run may submit' }),
     maxAmount: Type.Number({ exclusiveMinimum: 0, description: 'the largest amount one live payment may carry' }),
+    beneficiary: Type.Optional(
+      Strict(
+        {
+          memberId: Type.String({ minLength: 1, description: 'the sort code of the institution holding the account' }),
+          account: Type.String({ minLength: 1, description: 'the account number (cdtrAcct.id.othr.id)' }),
+          name: Type.String({ minLength: 1, description: 'the account holder’s name (cdtr.nm)' }),
+        },
+        'the account every live payment pays: one your bank holds for testing. Absent: a live run submits no payment',
+      ),
+    ),
   },
   'upper bounds for a live run',
 );

@@ -10,8 +10,10 @@ import {
   recordLivePayment,
 } from '../../../client/live-budget';
 import { loadProfile } from '../../../profile/profile';
+import { buildPacs008, paidTo } from '../../../messages/pacs008';
 
-const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5 } };
+const beneficiary = { memberId: '040004', account: '40000004', name: 'Test Account' };
+const live = { ...loadProfile('live'), liveLimits: { maxPayments: 2, maxAmount: 5, beneficiary } };
 const message = (value: number) => ({
   fitoFICstmrCdtTrf: { cdtTrfTxInf: [{ intrBkSttlmAmt: { value, ccy: 'GBP' } }] },
 });
@@ -34,6 +36,26 @@ test('an amount above maxAmount is refused before any slot is taken', () => {
   const verdict = claimLivePayment(live, message(5.01), budget);
   assert.equal(verdict.ok, false);
   assert.equal(claimLivePayment(live, message(5), budget).ok, true);
+});
+
+test('a live profile that names no account to pay submits nothing', () => {
+  const nowhere = { ...live, liveLimits: { maxPayments: 2, maxAmount: 5 } };
+  const verdict = claimLivePayment(nowhere, message(1), tempDir('live-budget'));
+  assert.equal(verdict.ok, false);
+  assert.match(verdict.ok ? '' : verdict.reason, /liveLimits\.beneficiary/);
+});
+
+test('paidTo: a drawn creditor becomes the live beneficiary; a creditor a test chose stays', () => {
+  const m = buildPacs008({ seed: 'live' });
+  const paid = paidTo(m, beneficiary) as typeof m;
+  const tx = paid.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
+  assert.deepEqual(
+    [tx.cdtrAgt.finInstnId.clrSysMmbId.mmbId, tx.cdtrAcct.id.othr.id, tx.cdtr.nm, tx.cdtrAcct.nm],
+    ['040004', '40000004', 'Test Account', 'Test Account'],
+  );
+  assert.equal(paidTo(m, undefined), m);
+  const chosen = buildPacs008({ seed: 'live', creditorMemberId: '123456' });
+  assert.equal(paidTo(chosen, beneficiary), chosen);
 });
 
 test('largestAmount finds every {value, ccy} in a message', () => {

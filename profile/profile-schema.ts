@@ -49,6 +49,7 @@ const declaredClients = Strict({
       {
         ec: Type.Optional(secretRefs),
         rsa1024: Type.Optional(secretRefs),
+        rsa2047: Type.Optional(secretRefs),
         encrypted: Type.Optional(secretRefs),
         notPem: Type.Optional(secretRefs),
       },

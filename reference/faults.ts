@@ -157,6 +157,11 @@ const globalFaultCatalogue = [
   f('key-accepts-non-rsa', 'KEY-01', 'A registered EC/Ed25519 key is used with its own algorithm (ES256/EdDSA).'),
   f('token-accepts-rsa-1024', 'KEY-02', 'A registered RSA key under 2048 bits is used.'),
   f(
+    'key-length-in-bytes',
+    'KEY-02',
+    'A registered RSA key is measured in whole bytes: a modulus of 2041 to 2047 bits passes as 2048.',
+  ),
+  f(
     'key-accepts-encrypted-pem',
     'KEY-03',
     'A registered password-encrypted PEM is accepted and the assertion signature is not checked for that client.',

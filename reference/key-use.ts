@@ -16,6 +16,10 @@ export function usableKey(client: Client, faults: FaultSet): SignatureCheck | nu
   if (verdict.problem === null && verdict.key) return { key: verdict.key, alg: 'RS256' };
   if (verdict.problem === 'too-short' && verdict.key && faults.has('token-accepts-rsa-1024'))
     return { key: verdict.key, alg: 'RS256' };
+  // key-length-in-bytes: the modulus measured in whole bytes, so 2041 to 2047 bits pass as 2048.
+  const bits = verdict.key?.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (verdict.problem === 'too-short' && verdict.key && faults.has('key-length-in-bytes') && Math.ceil(bits / 8) >= 256)
+    return { key: verdict.key, alg: 'RS256' };
   if (verdict.problem === 'not-rsa' && verdict.key && faults.has('key-accepts-non-rsa'))
     return { key: verdict.key, alg: naturalAlg(verdict.key) };
   if (verdict.problem === 'encrypted' && faults.has('key-accepts-encrypted-pem')) return 'skip';

@@ -592,6 +592,11 @@ const globalFaultCatalogue = [
   f('return-orgnl-sttlm-unchecked', 'RTR-31', 'orgnlTxRef sttlmMtd and svcLvl.prtry are not checked.'),
   f('return-ctry-unchecked', 'RTR-32', 'pstlAdr.ctry is not checked against ISO 3166.'),
   f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
+  f(
+    'return-amount-checked-in-message',
+    'RTR-33',
+    'rtrdIntrBkSttlmAmt is compared with the message’s orgnlIntrBkSttlmAmt, not with the payment held.',
+  ),
   f('return-twice-accepted', 'RTR-38', 'A payment already returned can be returned again.'),
   f('return-by-any-institution', 'RTR-39', 'Any institution, not only the beneficiary’s, may return a known payment.'),
   f(

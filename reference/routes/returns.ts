@@ -138,7 +138,12 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
         'part of the original payment was already refunded: a return of the full amount would send back more than the original',
       path: `${T}.rtrdIntrBkSttlmAmt.value`,
     };
-  } else if (fields.returnedCents !== original.amountCents && !faults.has('return-partial-amount-accepted')) {
+  } else if (
+    // return-amount-checked-in-message: the defect compares the message's two amounts, not the payment held.
+    fields.returnedCents !==
+      (faults.has('return-amount-checked-in-message') ? (fields.orgnlAmountCents ?? 0) : original.amountCents) &&
+    !faults.has('return-partial-amount-accepted')
+  ) {
     // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so
     // "the full original amount" can only mean the same value.
     failure = {

@@ -19,8 +19,11 @@ import {
   type Pacs008Message,
 } from './pacs008';
 
-/** ISO 20022 reversal reasons a merchant-initiated refund would carry. */
-export const REFUND_REASONS = ['CUST', 'DUPL', 'AM05', 'MS02'] as const;
+/**
+ * ISO 20022 reversal reasons (ExternalReversalReason1Code) a merchant-initiated refund would carry.
+ * Not CUST or DUPL: those are cancellation reasons, which a server enforcing the reversal list refuses.
+ */
+export const REFUND_REASONS = ['AM05', 'MS02', 'MS03'] as const;
 
 export interface ReversalTransaction {
   rvslId: string;

@@ -126,7 +126,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     ...takes({ observation: returnTwice }),
   }, async ({ api, verdicts, clients, observe }) => {
     // The first return settled before the second was sent, from the worker's start, in the background.
-    const { first, second } = await observe(returnTwice);
+    const { first, second, originalId } = await observe(returnTwice);
     verdicts.originalHeld(first.answer.exchange);
     verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.answer.exchange));
     verdicts.require('RTR-37', 'the answer to the first return names its paymentsServiceId', namesAnId(first.answer));
@@ -136,7 +136,16 @@ test.describe('return (pacs.004): accepted returns', () => {
       endsIn(first.final && resultOf(first.final), 'accepted'),
     );
     // A 2xx naming the first return makes no second one: the target answered with the return it has.
-    if (is2xx(second!.exchange) && second!.paymentsServiceId === first.answer.paymentsServiceId) {
+    // Not a 201 (something was created), and not where the answers name the original payment (a POST
+    // pacs004 answer is not shown), which would name it whatever was made.
+    const firstReturnId = first.answer.paymentsServiceId;
+    if (
+      is2xx(second!.exchange) &&
+      second!.exchange.response.status !== 201 &&
+      firstReturnId !== undefined &&
+      firstReturnId !== originalId &&
+      second!.paymentsServiceId === firstReturnId
+    ) {
       verdicts.check('RTR-38', 'the second return is answered with the first, creating none', {
         ok: true,
         ...answered(second!.exchange),

@@ -219,6 +219,8 @@ export function paidTo(
   const tx = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
   const mmbId = tx?.cdtrAgt?.finInstnId?.clrSysMmbId?.mmbId;
   if (typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
+  // Only a creditor as the builder made it: a case that removed or retyped part of it keeps its change.
+  if (typeof tx?.cdtr?.nm !== 'string' || typeof tx?.cdtrAcct?.id?.othr?.id !== 'string') return message;
   const m = message as Pacs008Message;
   const [first, ...rest] = m.fitoFICstmrCdtTrf.cdtTrfTxInf;
   const paid: CreditTransfer = {

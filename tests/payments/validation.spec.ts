@@ -38,7 +38,10 @@ test.describe('pacs.008: what the spec leaves open', { tag: '@op:submitPayment' 
     }) => {
       const twin = await submitPayment(api, buildPacs008({ seed }), { label: 'valid twin' });
       twinAccepted(verdicts, twin.exchange, { rule: 'P8-01', status: [201] });
-      const body = structuredClone(buildPacs008({ seed })) as unknown as Record<string, unknown>;
+      const body = structuredClone(api.asSent('submitPayment', buildPacs008({ seed }))) as unknown as Record<
+        string,
+        unknown
+      >;
       const variant = await submitPayment(api, applyEdits(body, c.edits), { label: c.name, sentAs: 'mutant' });
       answeredAsRead(verdicts, api.profile.expectations, {
         rule: c.rule,

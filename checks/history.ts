@@ -761,7 +761,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     if (!resource) return;
     if (resource.kind === 'payment' && inv.op === 'incomingPayment' && done.bm !== undefined)
       if (!beneficiaries.has(resource.id)) beneficiaries.set(resource.id, { member: done.bm, told: op });
-    visibility.checked++;
+    // The sender's own reads exercise nothing of who else may read (a one-client run checks none).
+    if (op.client !== resource.client) visibility.checked++;
     const rule = inv.op === 'incomingPayment' ? 'INC-03' : inv.op === 'cancellationStatus' ? 'CXL-07' : 'STS-13';
     const verdict = readable(op.client, resource);
     // A later answer of the target (an incoming view) may still tell whose payment it is.

@@ -284,7 +284,7 @@ const globalFaultCatalogue = [
   f(
     'payment-shar-rejected-later',
     'P8-25',
-    'A payment with chrgBr SHAR is taken with 201 and rejected in its pacs.002 status (AG01).',
+    'A payment with chrgBr SHAR is taken with 201 and rejected in its pacs.002 status (AG01). The builder draws SHAR for about half of all payments, so the pool and the flows built on them are blocked under it too.',
   ),
   f('payment-creation-time-zoned', 'P8-05', 'data.creationDateTime carries a zone (Z).'),
   f(
@@ -471,6 +471,11 @@ const globalFaultCatalogue = [
     'cancel-before-batch-still-settles',
     'CXL-02',
     'A cancellation before the batch is confirmed (CNCL) but the payment still settles.',
+  ),
+  f(
+    'cancel-confirmed-stays-pending',
+    'CXL-02',
+    'A cancellation before the batch is confirmed (CNCL), and the payment is left out of its batch, but its status reads pending for ever: the money is never returned to the payer.',
   ),
   f(
     'cancel-confirmed-yet-settles',

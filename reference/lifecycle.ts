@@ -75,6 +75,15 @@ export class Lifecycle {
         this.registry.get(transfer.clientId)?.faults.has('cancel-confirmed-yet-settles')
       )
         transfer.phase = 'submitted';
+      // cancel-confirmed-stays-pending: the defect leaves a cancelled payment out of the batch but never
+      // marks it cancelled: it reads pending for ever, the money neither sent nor back with the payer.
+      if (
+        transfer.phase === 'cancelled' &&
+        this.registry.get(transfer.clientId)?.faults.has('cancel-confirmed-stays-pending')
+      ) {
+        transfer.phase = 'submitted';
+        continue;
+      }
       if (transfer.phase !== 'submitted') continue;
       transfer.phase = 'sent';
       this.inFlight.push({ transfer, settleAtMs });

@@ -443,10 +443,18 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
       });
     const { payment, paymentId, paidWith } = confirmed;
     /** CXL-02 on one read of the cancelled payment's status. */
-    const neverAccepted = async (when: string, claim: string): Promise<void> => {
+    const neverAccepted = async (when: string, claim: string, settled = false): Promise<void> => {
       const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
       verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
       verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
+      // Rule 3: "the payment is returned to the payer's account". Once a payment paid after it settled,
+      // it is no longer waiting either (which code it ends in, rejected or cancelled, is the target's).
+      if (settled)
+        verdicts.check(
+          'CXL-02',
+          'the payment whose cancellation was confirmed is no longer pending',
+          notReadAs(read.txSts, 'pending', expectations),
+        );
     };
     await neverAccepted(
       'once its cancellation is confirmed',
@@ -468,6 +476,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     await neverAccepted(
       'once the control payment settled',
       'the payment whose cancellation was confirmed never settles accepted',
+      true,
     );
     // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
     // settled control payment, returned by the same beneficiary.

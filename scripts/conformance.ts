@@ -7,7 +7,8 @@
  * A run refused before any test ran (a profile error, a bad --project, a live profile without
  * confirmation, unset secret variables, a private key that cannot be loaded, an unreachable target,
  * credentials the token endpoint refuses) prints its one-sentence reason, renders
- * nothing, prints no report path, and exits 2.
+ * nothing, prints no report path, and exits 2 (4 when the token endpoint answered 429 or a 5xx: the
+ * infrastructure, inconclusive).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,9 +41,10 @@ export async function conformance(args: string[], options: { reportDir?: string 
     if (!run.executed) {
       // The config or the global setup printed why (one sentence); a run that never began has no folder.
       if (!run.record) rmSync(runDir, { recursive: true, force: true });
-      if (run.exitCode !== 2)
-        console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
-      return { ok: false, exitCode: run.exitCode === 2 ? 2 : 1, counts: run.counts, runDir };
+      // 2: refused (configuration); 4: the target's infrastructure before any test (inconclusive).
+      const refused = run.exitCode === 2 || run.exitCode === EXIT_INCONCLUSIVE;
+      if (!refused) console.error(`✖ the run executed no test (playwright exit ${run.exitCode}): no report rendered`);
+      return { ok: false, exitCode: refused ? run.exitCode : 1, counts: run.counts, runDir };
     }
     // Loaded once the run is over, not before it starts: the runner starts sooner.
     const { DEFAULT_OUTPUT, renderReportAsync } = require('./report') as typeof Report;

@@ -468,6 +468,11 @@ const globalFaultCatalogue = [
     'A cancellation of another client’s payment is accepted, its camt.029 reads PDCR (pending) on every read, and the payment is cancelled all the same.',
   ),
   f(
+    'cancel-refuses-beneficiary-only',
+    'CXL-01',
+    'A cancellation of another client’s payment is refused only when it comes from that payment’s beneficiary: any other institution’s is taken, confirmed, and the payment cancelled.',
+  ),
+  f(
     'cancel-before-batch-still-settles',
     'CXL-02',
     'A cancellation before the batch is confirmed (CNCL) but the payment still settles.',

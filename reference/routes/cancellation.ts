@@ -89,7 +89,13 @@ async function requestCancellation(
   // cancel-foreign-pending-cancels cancels it behind a camt.029 that never leaves PDCR. Either cancels
   // it whatever its phase, so that the defect shows however soon the payment settled.
   const foreignPending = !target && faults.has('cancel-foreign-pending-cancels');
-  const foreignTaken = !target && (faults.has('cancel-accepts-foreign-payment') || foreignPending);
+  // cancel-refuses-beneficiary-only: the defect refuses the payment's beneficiary, and takes anyone else's.
+  const found = target ? undefined : ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1);
+  const strangerTaken =
+    faults.has('cancel-refuses-beneficiary-only') &&
+    found !== undefined &&
+    found.beneficiaryClientId !== client.clientId;
+  const foreignTaken = !target && (faults.has('cancel-accepts-foreign-payment') || foreignPending || strangerTaken);
   if (foreignTaken) target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? null;
   if (foreignTaken && target) target.phase = 'cancelled';
   // Not found, a business refusal, or accepted and rejected in its camt.029 (causeStatus.cancelUnknown):

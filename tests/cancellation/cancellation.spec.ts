@@ -174,6 +174,42 @@ test.describe('cancellation: whose payment', () => {
     );
   });
 
+  // The beneficiary is not the only institution that is not the payer: a target that refuses the
+  // beneficiary's cancellation rather than everyone's but the payer's takes a third institution's.
+  test('a cancellation by an institution with no part in the payment is refused', { tag: ['@CXL-01'] }, async ({
+    api,
+    verdicts,
+    clients,
+    seed,
+    granted,
+    newClient,
+    profile,
+  }) => {
+    if (!granted.has('keyRegistration'))
+      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'CXL-01' });
+    const own = paymentToNoClient(clients, `${seed}-own`);
+    await pay(api, verdicts, clients.primary, own);
+    cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));
+    const theirs = paymentToNoClient(clients, seed);
+    const theirsId = await pay(api, verdicts, clients.primary, theirs);
+    const stranger = await newClient('stranger');
+    const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
+      client: stranger,
+      label: 'mutant: an institution with no part in the payment asks to cancel it',
+    });
+    await expectCancellationRefused(api, verdicts, 'CXL-01', answer.exchange, {
+      refusal: unknownPaymentRefusal(api.profile),
+      what: 'the cancellation by an institution with no part in the payment is refused',
+      resolve: async (id) => {
+        if (id) return awaitCancellationOf(api, { cancellation: id, payment: theirsId }, { client: stranger });
+        const byPayment = await awaitCancellationOf(api, { payment: theirsId }, { client: stranger });
+        return is2xx(byPayment.exchange) ? byPayment : undefined;
+      },
+    });
+    const final = await awaitFinalStatus(api, theirsId, { label: 'query status: the payment until final (pacs.002)' });
+    verdicts.check('CXL-01', 'the payment is not cancelled by it: it settles accepted', endsIn(final, 'accepted'));
+  });
+
   test('an institution with no part in a payment cannot read its cancellation', { tag: ['@CXL-07'] }, async ({
     api,
     verdicts,

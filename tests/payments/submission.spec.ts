@@ -4,23 +4,11 @@
  * the message may be left out or used.
  */
 import { test, takes } from '../../fixtures/test';
-import { paymentToFinalBeforeAnother } from '../../arrange/observation-catalogue';
-import {
-  awaitFinalStatus,
-  dataOf,
-  firstStatusEntry,
-  idOf,
-  readStatus,
-  submitPayment,
-} from '../../client/flows/payment';
+import { paymentToFinalBeforeAnother, paymentVariantToFinal } from '../../arrange/observation-catalogue';
+import { paymentVariants, variantMessage } from '../../cases/payment-variants';
+import { awaitFinalStatus, dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import { answered } from '../../checks/verdicts';
-import {
-  buildPacs008,
-  clonePacs008,
-  paymentIds,
-  type Pacs008Message,
-  type Pacs008Options,
-} from '../../messages/pacs008';
+import { buildPacs008, paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import {
   hasStatus,
   localDateTime,
@@ -33,7 +21,6 @@ import {
 import { RawBody, type Api } from '../../client/api';
 import type { Exchange } from '../../transport/http';
 import type { Verdicts } from '../../checks/verdicts';
-import type { Expectations } from '../../profile/profile';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** A valid submission is created with a data object; `members` also checks each documented member (P8-02 to P8-05). */
@@ -126,154 +113,74 @@ test.describe('payment submission: valid message', () => {
   test('every pacs008 version the profile lists accepts a valid submission', {
     tag: ['@VER-01', '@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'],
   }, async ({ api, verdicts, seed, profile }) => {
-    for (const version of profile.operations.submitPayment.versions) {
-      await test.step(`pacs008 ${version}`, async () => {
-        const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version);
-        // Accepted is made: the id the answer gives reads back as the payment, whichever version made it,
-        // and settles as a payment made on the default version does.
-        const final = await awaitFinalStatus(api, requireId(api, verdicts, exchange), {
-          label: `follow the payment made on pacs008 ${version} to its final status`,
-          servedBy: 'VER-01',
-        });
-        const read = final.last;
-        verdicts.check(
-          'VER-01',
-          `the payment made on pacs008 ${version} is served by pacs002 (200)`,
-          hasStatus(read, [200]),
-        );
-        verdicts.check('VER-01', `the payment made on pacs008 ${version} settles accepted`, endsIn(final, 'accepted'));
-        const original = firstStatusEntry(read.response.json)?.orgnlGrpInf as { orgnlMsgId?: unknown } | undefined;
-        verdicts.check(
-          'VER-01',
-          `its status report names the msgId sent on pacs008 ${version}`,
-          equals(original?.orgnlMsgId, paymentIds(message).msgId),
-        );
-      });
-    }
+    // The versions side by side: each payment's settlement is waited once, not once per version.
+    const versions = profile.operations.submitPayment.versions;
+    await Promise.all(
+      versions.map((version) =>
+        test.step(`pacs008 ${version}`, async () => {
+          const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version);
+          // Accepted is made: the id the answer gives reads back as the payment, whichever version made it,
+          // and settles as a payment made on the default version does.
+          const final = await awaitFinalStatus(api, requireId(api, verdicts, exchange), {
+            label: `follow the payment made on pacs008 ${version} to its final status`,
+            servedBy: 'VER-01',
+          });
+          const read = final.last;
+          verdicts.check(
+            'VER-01',
+            `the payment made on pacs008 ${version} is served by pacs002 (200)`,
+            hasStatus(read, [200]),
+          );
+          verdicts.check(
+            'VER-01',
+            `the payment made on pacs008 ${version} settles accepted`,
+            endsIn(final, 'accepted'),
+          );
+          const original = firstStatusEntry(read.response.json)?.orgnlGrpInf as { orgnlMsgId?: unknown } | undefined;
+          verdicts.check(
+            'VER-01',
+            `its status report names the msgId sent on pacs008 ${version}`,
+            equals(original?.orgnlMsgId, paymentIds(message).msgId),
+          );
+        }),
+      ),
+    );
   });
 });
 
-interface Variant {
-  name: string;
-  rules: string[];
-  options?: Partial<Pacs008Options>;
-  edit?: (m: Pacs008Message) => unknown;
-  /** Documented acceptance, or an assumption (P8-30) whose expected answer the profile holds. */
-  level: 'documented' | 'assumption';
-  expected?: (expectations: Expectations) => 'accept' | 'refuse' | 'either' | undefined;
-}
-
-const tx = (m: Pacs008Message) => m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
-
-/** Optional parts of §2.2: each may be used or left out. */
-const variants: Variant[] = [
-  { name: 'with remittance details (ustrd and strd)', rules: ['P8-29', 'P8-31'], level: 'documented' },
-  { name: 'without rmtInf', rules: ['P8-29'], level: 'documented', edit: (m) => void delete tx(m).rmtInf },
-  {
-    name: 'with only unstructured remittance',
-    rules: ['P8-29', 'P8-31'],
-    level: 'documented',
-    edit: (m) => void delete tx(m).rmtInf!.strd,
-  },
-  {
-    name: 'with only structured remittance',
-    rules: ['P8-29', 'P8-31'],
-    level: 'documented',
-    edit: (m) => void delete tx(m).rmtInf!.ustrd,
-  },
-  { name: 'without uetr', rules: ['P8-20'], level: 'documented', edit: (m) => void delete tx(m).pmtId.uetr },
-  { name: 'without pmtTpInf', rules: ['P8-21'], level: 'documented', edit: (m) => void delete tx(m).pmtTpInf },
-  {
-    name: 'with lclInstrm and ctgyPurp proprietary codes',
-    rules: ['P8-21'],
-    level: 'documented',
-    edit: (m) =>
-      void (tx(m).pmtTpInf = { svcLvl: [{ prtry: 'FP' }], lclInstrm: { prtry: 'SIP' }, ctgyPurp: { prtry: 'WEB' } }),
-  },
-  { name: 'without ttlIntrBkSttlmAmt', rules: ['P8-13'], level: 'documented' },
-  {
-    name: 'with ttlIntrBkSttlmAmt equal to the sum',
-    rules: ['P8-13', 'P8-14', 'P8-15'],
-    level: 'documented',
-    options: { withTotal: true },
-  },
-  { name: 'with chrgBr SHAR', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SHAR') },
-  { name: 'with chrgBr SLEV', rules: ['P8-25'], level: 'documented', edit: (m) => void (tx(m).chrgBr = 'SLEV') },
-  {
-    // §2.2's shape table gives the parties' and accounts' members their types ("nm (string);
-    // pstlAdr.adrLine (array of strings)"), not whether each may be left out; ISO 20022 makes both
-    // optional. A server that demands the payer's address or the account names reads it otherwise:
-    // no rule is judged here, only that the answer is no 5xx.
-    name: 'without postal address and account names',
-    rules: [],
-    level: 'assumption',
-    edit: (m) => {
-      for (const p of [tx(m).dbtr, tx(m).cdtr]) delete (p as { pstlAdr?: unknown }).pstlAdr;
-      for (const a of [tx(m).dbtrAcct, tx(m).cdtrAcct]) delete (a as { nm?: unknown }).nm;
-    },
-  },
-  {
-    name: 'with a one-penny amount',
-    rules: ['P8-24'],
-    level: 'documented',
-    options: { amount: 0.01, withTotal: true },
-  },
-  { name: 'with a whole-pound amount', rules: ['P8-24'], level: 'documented', options: { amount: 25 } },
-  {
-    name: 'with creDtTm carrying milliseconds and an offset',
-    rules: ['P8-11'],
-    level: 'documented',
-    edit: (m) => void (m.fitoFICstmrCdtTrf.grpHdr.creDtTm = new Date().toISOString().replace('Z', '+00:00')),
-  },
-  {
-    name: 'with nbOfTxs as the number 1',
-    rules: ['P8-30'],
-    level: 'assumption',
-    expected: (e) => e.nbOfTxsNumber,
-    edit: (m) => void ((m.fitoFICstmrCdtTrf.grpHdr as unknown as { nbOfTxs: number }).nbOfTxs = 1),
-  },
-];
-
 test.describe('payment submission: optional parts', () => {
-  for (const variant of variants) {
-    // An assumption's title says what the test checks under any profile: the answer the profile expects.
-    const title =
-      variant.level === 'documented'
-        ? `accepted ${variant.name}`
-        : `a submission ${variant.name} is accepted or refused, as the profile says`;
-    test(title, {
-      tag: [...variant.rules, ...(variant.level === 'documented' ? [] : ['ROB-03'])].map((r) => `@${r}`),
-    }, async ({ api, verdicts, seed }) => {
-      const message = clonePacs008(buildPacs008({ seed, ...variant.options }));
-      variant.edit?.(message);
-      const { exchange } = await submitPayment(api, message);
-      if (variant.level === 'documented') {
+  for (const variant of paymentVariants.filter((v) => v.level === 'documented')) {
+    const variantToFinal = paymentVariantToFinal.get(variant.name)!;
+    test(`accepted ${variant.name}`, {
+      tag: variant.rules.map((r) => `@${r}`),
+      ...takes({ observation: variantToFinal }),
+    }, async ({ verdicts, observe }) => {
+      // Paid and followed to its final status from the worker's start, in the background.
+      const { submission, final } = await observe(variantToFinal);
+      for (const rule of variant.rules)
+        verdicts.check(rule, `a submission ${variant.name} is created`, hasStatus(submission.exchange, [201]));
+      // §7 reports a rejection in txSts, "not as an HTTP error": a 201 alone does not say the variant
+      // was taken. It settles as any valid payment does (STS-08).
+      if (submission.exchange.response.status === 201 && final)
         for (const rule of variant.rules)
-          verdicts.check(rule, `a submission ${variant.name} is created`, hasStatus(exchange, [201]));
-        // §7 reports a rejection in txSts, "not as an HTTP error": a 201 alone does not say the variant
-        // was taken. It settles as any valid payment does (STS-08).
-        const id = exchange.response.status === 201 ? idOf(api, exchange) : undefined;
-        if (id) {
-          const final = await awaitFinalStatus(api, id, {
-            label: `follow the payment ${variant.name} to its final status`,
-          });
-          for (const rule of variant.rules)
-            verdicts.check(rule, `a payment ${variant.name} settles accepted, not rejected`, endsIn(final, 'accepted'));
-        }
-      } else {
-        verdicts.check(
-          'ROB-03',
-          `a submission ${variant.name} gets an answer, never a 5xx`,
-          neverServerError(exchange),
-        );
-        const expected = variant.expected?.(api.profile.expectations) ?? 'either';
-        if (expected === 'accept')
-          for (const rule of variant.rules)
-            verdicts.assume(rule, `a submission ${variant.name} is accepted`, hasStatus(exchange, [201]));
-        if (expected === 'refuse')
-          for (const rule of variant.rules)
-            verdicts.assume(rule, `a submission ${variant.name} is refused`, refusedAnswer(exchange));
-      }
+          verdicts.check(rule, `a payment ${variant.name} settles accepted, not rejected`, endsIn(final, 'accepted'));
+    });
+  }
+
+  // An assumption's title says what the test checks under any profile: the answer the profile expects.
+  for (const variant of paymentVariants.filter((v) => v.level === 'assumption')) {
+    test(`a submission ${variant.name} is accepted or refused, as the profile says`, {
+      tag: [...variant.rules, 'ROB-03'].map((r) => `@${r}`),
+    }, async ({ api, verdicts, seed }) => {
+      const { exchange } = await submitPayment(api, variantMessage(variant, seed));
+      verdicts.check('ROB-03', `a submission ${variant.name} gets an answer, never a 5xx`, neverServerError(exchange));
+      const expected = variant.expected?.(api.profile.expectations) ?? 'either';
+      if (expected === 'accept')
+        for (const rule of variant.rules)
+          verdicts.assume(rule, `a submission ${variant.name} is accepted`, hasStatus(exchange, [201]));
+      if (expected === 'refuse')
+        for (const rule of variant.rules)
+          verdicts.assume(rule, `a submission ${variant.name} is refused`, refusedAnswer(exchange));
     });
   }
 

@@ -185,6 +185,7 @@ test.describe('cancellation: whose payment', () => {
     newClient,
     profile,
   }) => {
+    const expectations = profile.expectations;
     if (!granted.has('keyRegistration'))
       verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'CXL-01' });
     const own = paymentToNoClient(clients, `${seed}-own`);
@@ -206,8 +207,11 @@ test.describe('cancellation: whose payment', () => {
         return is2xx(byPayment.exchange) ? byPayment : undefined;
       },
     });
-    const final = await awaitFinalStatus(api, theirsId, { label: 'query status: the payment until final (pacs.002)' });
-    verdicts.check('CXL-01', 'the payment is not cancelled by it: it settles accepted', endsIn(final, 'accepted'));
+    // One read, not a wait for settlement: a cancellation that was taken shows at once.
+    const read = await readStatus(api, theirsId, { label: 'query status: the payment after the refused cancellation' });
+    verdicts.require('STS-01', 'the payment’s status is served', hasStatus(read.exchange, [200]));
+    verdicts.check('CXL-01', 'the payment is not cancelled by it', notReadAs(read.txSts, 'cancelled', expectations));
+    verdicts.check('CXL-01', 'the payment is not rejected by it', notReadAs(read.txSts, 'rejected', expectations));
   });
 
   test('an institution with no part in a payment cannot read its cancellation', { tag: ['@CXL-07'] }, async ({

@@ -150,13 +150,12 @@ test.describe('payment submission: valid message', () => {
 
 test.describe('payment submission: optional parts', () => {
   for (const variant of paymentVariants.filter((v) => v.level === 'documented')) {
-    const variantToFinal = paymentVariantToFinal.get(variant.name)!;
     test(`accepted ${variant.name}`, {
       tag: variant.rules.map((r) => `@${r}`),
-      ...takes({ observation: variantToFinal }),
+      ...takes({ observation: paymentVariantToFinal.get(variant.name)! }),
     }, async ({ verdicts, observe }) => {
       // Paid and followed to its final status from the worker's start, in the background.
-      const { submission, final } = await observe(variantToFinal);
+      const { submission, final } = await observe(paymentVariantToFinal.get(variant.name)!);
       for (const rule of variant.rules)
         verdicts.check(rule, `a submission ${variant.name} is created`, hasStatus(submission.exchange, [201]));
       // §7 reports a rejection in txSts, "not as an HTTP error": a 201 alone does not say the variant

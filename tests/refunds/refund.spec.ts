@@ -182,64 +182,42 @@ test.describe('refund (pacs.007): one refund', () => {
     });
   });
 
-  test('a first refund above the original amount is refused', { tag: ['@RFD-04'], ...TWO }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-  }) => {
-    const { refunder, original } = await afterRefundTwin(
-      api,
-      verdicts,
-      clients,
-      seed,
-      settledOriginals,
-      'valid twin: refund part of another payment',
-    );
-    const { answer } = await refund(
-      api,
-      refunder,
-      original,
-      seed,
-      Math.round(original.amount.value * 100 + 1) / 100,
-      'refund 0.01 more than the payment, nothing refunded before',
-    );
-    await expectBusinessRefusal(api, verdicts, 'RFD-04', answer.exchange, {
-      field: 'rvsdIntrBkSttlmAmt',
-      settle: finalStatusAs(api, refunder),
-      what: 'a refund above the original amount is refused',
-      unnamedBy: 'RFD-07',
-    });
-  });
-
-  test('a single refund of the full amount is refused (the return flow is for that)', {
-    tag: ['@RFD-02'],
-    ...TWO,
-  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
-    const { refunder, original } = await afterRefundTwin(
-      api,
-      verdicts,
-      clients,
-      seed,
-      settledOriginals,
-      'valid twin: refund part of another payment',
-    );
-    const { answer } = await refund(
-      api,
-      refunder,
-      original,
-      seed,
-      original.amount.value,
-      'refund the full amount in one go',
-    );
-    await expectBusinessRefusal(api, verdicts, 'RFD-02', answer.exchange, {
-      field: 'rvsdIntrBkSttlmAmt',
-      settle: finalStatusAs(api, refunder),
+  // One refund, nothing refunded before: "less than the original payment" (RFD-02: the full amount is
+  // the return flow's; RFD-04: never more than the original in total).
+  for (const c of [
+    {
+      title: 'a single refund of the full amount is refused (the return flow is for that)',
+      rule: 'RFD-02',
+      amount: (original: number) => original,
+      label: 'refund the full amount in one go',
       what: 'a single refund of the full amount is refused',
-      unnamedBy: 'RFD-07',
+    },
+    {
+      title: 'a first refund above the original amount is refused',
+      rule: 'RFD-04',
+      amount: (original: number) => Math.round(original * 100 + 1) / 100,
+      label: 'refund 0.01 more than the payment, nothing refunded before',
+      what: 'a refund above the original amount is refused',
+    },
+  ]) {
+    test(c.title, { tag: [`@${c.rule}`], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+      const { refunder, original } = await afterRefundTwin(
+        api,
+        verdicts,
+        clients,
+        seed,
+        settledOriginals,
+        'valid twin: refund part of another payment',
+      );
+      const { answer } = await refund(api, refunder, original, seed, c.amount(original.amount.value), c.label);
+      await expectBusinessRefusal(api, verdicts, c.rule, answer.exchange, {
+        field: 'rvsdIntrBkSttlmAmt',
+        settle: finalStatusAs(api, refunder),
+        what: c.what,
+        unnamedBy: 'RFD-07',
+      });
     });
-  });
+  }
 
   test('a refund of a negative amount is refused', { tag: ['@RFD-10'], ...TWO }, async ({
     api,

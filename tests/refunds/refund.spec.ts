@@ -115,72 +115,41 @@ test.describe('refund (pacs.007): one refund', () => {
     refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted', 'assessed');
   });
 
-  test('only the beneficiary’s institution can refund a payment', { tag: ['@RFD-08'], ...TWO }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-  }) => {
-    const { original } = await afterRefundTwin(
+  // The payer, and an institution new to the run (as for returns, RTR-39; the second needs keyRegistration).
+  for (const who of [
+    { title: 'only the beneficiary’s institution can refund a payment', stranger: false },
+    { title: 'an institution with no part in the payment cannot refund it', stranger: true },
+  ]) {
+    test(who.title, { tag: ['@RFD-08'], ...TWO }, async ({
       api,
       verdicts,
       clients,
       seed,
       settledOriginals,
-      'valid twin: the merchant’s institution refunds part',
-    );
-    const { answer } = await refund(
-      api,
-      clients.primary,
-      original,
-      seed,
-      undefined,
-      'mutant: the payer’s institution tries to refund it',
-    );
-    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
-      settle: finalStatusAs(api, clients.primary),
-      what: 'a refund by the payer’s institution is refused',
-      unnamedBy: 'RFD-07',
+      granted,
+      newClient,
+      profile,
+    }) => {
+      if (who.stranger && !granted.has('keyRegistration'))
+        verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RFD-08' });
+      const { original } = await afterRefundTwin(
+        api,
+        verdicts,
+        clients,
+        seed,
+        settledOriginals,
+        'valid twin: the merchant’s institution refunds part',
+      );
+      const refunder = who.stranger ? await newClient('stranger') : clients.primary;
+      const whose = who.stranger ? 'an institution with no part in the payment' : 'the payer’s institution';
+      const { answer } = await refund(api, refunder, original, seed, undefined, `mutant: ${whose} tries to refund it`);
+      await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
+        settle: finalStatusAs(api, refunder),
+        what: `a refund by ${whose} is refused`,
+        unnamedBy: 'RFD-07',
+      });
     });
-  });
-
-  // The payer is not the only institution that is not the beneficiary (as for returns, RTR-39).
-  test('an institution with no part in the payment cannot refund it', { tag: ['@RFD-08'], ...TWO }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-    granted,
-    newClient,
-    profile,
-  }) => {
-    if (!granted.has('keyRegistration'))
-      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RFD-08' });
-    const { original } = await afterRefundTwin(
-      api,
-      verdicts,
-      clients,
-      seed,
-      settledOriginals,
-      'valid twin: the merchant’s institution refunds part',
-    );
-    const stranger = await newClient('stranger');
-    const { answer } = await refund(
-      api,
-      stranger,
-      original,
-      seed,
-      undefined,
-      'mutant: an institution with no part in the payment tries to refund it',
-    );
-    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
-      settle: finalStatusAs(api, stranger),
-      what: 'a refund by an institution with no part in the payment is refused',
-      unnamedBy: 'RFD-07',
-    });
-  });
+  }
 
   // One refund, nothing refunded before: "less than the original payment" (RFD-02: the full amount is
   // the return flow's; RFD-04: never more than the original in total).

@@ -161,63 +161,44 @@ test.describe('return (pacs.004): accepted returns', () => {
 });
 
 test.describe('return (pacs.004): who may return', () => {
-  test('only the beneficiary’s institution can return a payment', { tag: ['@RTR-39'], ...TWO }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-  }) => {
-    const beneficiary = beneficiaryOf(clients);
-    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
-    const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
-      client: beneficiary,
-      label: 'valid twin: the beneficiary returns its payment',
+  // The payer, and an institution new to the run: a target that refuses "the payer" rather than
+  // "anyone but the beneficiary" takes the second's return (which needs keyRegistration).
+  for (const who of [
+    { title: 'only the beneficiary’s institution can return a payment', stranger: false },
+    { title: 'an institution with no part in the payment cannot return it', stranger: true },
+  ]) {
+    test(who.title, { tag: ['@RTR-39'], ...TWO }, async ({
+      api,
+      verdicts,
+      clients,
+      seed,
+      settledOriginals,
+      granted,
+      newClient,
+      profile,
+    }) => {
+      if (who.stranger && !granted.has('keyRegistration'))
+        verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RTR-39' });
+      const beneficiary = beneficiaryOf(clients);
+      const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
+      const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
+        client: beneficiary,
+        label: 'valid twin: the beneficiary returns its payment',
+      });
+      twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+      const returner = who.stranger ? await newClient('stranger') : clients.primary;
+      const whose = who.stranger ? 'an institution with no part in the payment' : 'the payer’s institution';
+      const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
+        client: returner,
+        label: `mutant: ${whose} tries to return it`,
+      });
+      await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
+        settle: finalStatusAs(api, returner),
+        what: `a return by ${whose} is refused`,
+        unnamedBy: 'RTR-37',
+      });
     });
-    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-    const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
-      client: clients.primary,
-      label: 'mutant: the payer’s institution tries to return it',
-    });
-    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
-      settle: finalStatusAs(api, clients.primary),
-      what: 'a return by the payer’s institution is refused',
-      unnamedBy: 'RTR-37',
-    });
-  });
-
-  // The payer is not the only institution that is not the beneficiary: a target that refuses "the
-  // payer" rather than "anyone but the beneficiary" takes a third institution's return.
-  test('an institution with no part in the payment cannot return it', { tag: ['@RTR-39'], ...TWO }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    settledOriginals,
-    granted,
-    newClient,
-    profile,
-  }) => {
-    if (!granted.has('keyRegistration'))
-      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RTR-39' });
-    const beneficiary = beneficiaryOf(clients);
-    const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
-    const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
-      client: beneficiary,
-      label: 'valid twin: the beneficiary returns its payment',
-    });
-    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-    const stranger = await newClient('stranger');
-    const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
-      client: stranger,
-      label: 'mutant: an institution with no part in the payment tries to return it',
-    });
-    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
-      settle: finalStatusAs(api, stranger),
-      what: 'a return by an institution with no part in the payment is refused',
-      unnamedBy: 'RTR-37',
-    });
-  });
+  }
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {

@@ -8,6 +8,7 @@
  */
 import {
   createHmac,
+  timingSafeEqual,
   createPublicKey,
   verify as cryptoVerify,
   constants,
@@ -248,6 +249,15 @@ export function embeddedJwk(header: JsonObject): KeyObject | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The key-confusion defect of RFC 8725 §2.1: a verifier that takes the header's alg HS256 and keys HMAC
+ * with the registered public key's text. Whether the HMAC holds (the token and SCA faults share it).
+ */
+export function hs256WithPublicKeyHolds(jws: ParsedJws, publicKeyText: string): boolean {
+  const mac = createHmac('sha256', publicKeyText).update(jws.signingInput).digest();
+  return mac.length === jws.signature.length && timingSafeEqual(mac, jws.signature);
 }
 
 export function isNumericDate(value: unknown): value is number {

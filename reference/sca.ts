@@ -3,7 +3,7 @@
  * client's registered key, kid/iss as registered, exp/iat/jti/alg/hd/nonce required, nbf optional.
  * hd is compared with Base64 (standard, padded) SHA-256 of the raw body bytes exactly as received.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ServiceContext } from './context';
 import type { Caller } from './headers';
 import { ApiError, errorsOf } from './errors';
@@ -12,6 +12,7 @@ import type { RefusalCause } from './dialects';
 import {
   chooseAlgorithm,
   critProblem,
+  hs256WithPublicKeyHolds,
   isNumericDate,
   noRemoteKeys,
   parseCompactJws,
@@ -70,11 +71,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   // sca-accepts-hs256-public-key: a verifier that takes the header's alg, and keys HMAC with the
   // registered public key's text (RFC 8725 §2.1's key confusion).
   const confused = faults.has('sca-accepts-hs256-public-key') && header.alg === 'HS256';
-  if (confused) {
-    const mac = createHmac('sha256', owner.publicKeyText).update(jws.signingInput).digest();
-    if (mac.length !== jws.signature.length || !timingSafeEqual(mac, jws.signature))
-      throw fail('sca-token signature is invalid');
-  }
+  if (confused && !hs256WithPublicKeyHolds(jws, owner.publicKeyText)) throw fail('sca-token signature is invalid');
   const decision = confused
     ? { verifyAlg: 'RS256' as const }
     : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);

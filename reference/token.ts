@@ -2,7 +2,7 @@
  * POST /oauth/token (spec §4.1, §5, §2.1): Basic client authentication, then the JWT-bearer grant
  * (RFC 7523) with the authentication JWT checked claim by claim against the registration.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { ServiceContext } from './context';
 import type { FaultSet } from './faults';
 import type { Client } from './registry';
@@ -10,6 +10,7 @@ import { OAuthError } from './errors';
 import {
   chooseAlgorithm,
   critProblem,
+  hs256WithPublicKeyHolds,
   isNumericDate,
   noRemoteKeys,
   parseCompactJws,
@@ -132,11 +133,8 @@ function verifyAssertion(
   // token-accepts-hs256-public-key: a verifier that takes the header's alg, and keys HMAC with the
   // registered public key's text (RFC 8725 §2.1's key confusion).
   const confused = faults.has('token-accepts-hs256-public-key') && header.alg === 'HS256';
-  if (confused) {
-    const mac = createHmac('sha256', owner.publicKeyText).update(jws.signingInput).digest();
-    if (mac.length !== jws.signature.length || !timingSafeEqual(mac, jws.signature))
-      throw invalidGrant('assertion signature is invalid');
-  }
+  if (confused && !hs256WithPublicKeyHolds(jws, owner.publicKeyText))
+    throw invalidGrant('assertion signature is invalid');
   const decision = confused
     ? { verifyAlg: 'RS256' as const }
     : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);

@@ -184,7 +184,7 @@ export function buildPacs008Content(
   return { fitoFICstmrCdtTrf: { grpHdr, cdtTrfTxInf: [tx] } };
 }
 
-/** The form of the debtor agent's sort code the builder draws when it knows no payer (`sortCode`). */
+/** The form of the sort codes the builder draws for both agents (`sortCode`). */
 const DRAWN_SORT_CODE = /^0\d{5}$/;
 
 /**
@@ -195,16 +195,10 @@ const DRAWN_SORT_CODE = /^0\d{5}$/;
  */
 export function sentByPayer(message: unknown, payerMemberId: string | undefined): unknown {
   if (!payerMemberId) return message;
-  const tx = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
-  const mmbId = tx?.dbtrAgt?.finInstnId?.clrSysMmbId?.mmbId;
-  if (typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
-  const m = message as Pacs008Message;
-  const [first, ...rest] = m.fitoFICstmrCdtTrf.cdtTrfTxInf;
-  const dbtrAgt = {
-    ...first!.dbtrAgt,
-    finInstnId: { ...first!.dbtrAgt.finInstnId, clrSysMmbId: { mmbId: payerMemberId } },
-  };
-  return { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [{ ...first!, dbtrAgt }, ...rest] } };
+  return withDrawnTransaction(message, 'dbtrAgt', (tx) => ({
+    ...tx,
+    dbtrAgt: { ...tx.dbtrAgt, finInstnId: { ...tx.dbtrAgt.finInstnId, clrSysMmbId: { mmbId: payerMemberId } } },
+  }));
 }
 
 /**
@@ -216,20 +210,38 @@ export function paidTo(
   beneficiary: { memberId: string; account: string; name: string } | undefined,
 ): unknown {
   if (!beneficiary) return message;
-  const tx = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf?.[0];
-  const mmbId = tx?.cdtrAgt?.finInstnId?.clrSysMmbId?.mmbId;
-  if (typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
-  // Only a creditor as the builder made it: a case that removed or retyped part of it keeps its change.
-  if (typeof tx?.cdtr?.nm !== 'string' || typeof tx?.cdtrAcct?.id?.othr?.id !== 'string') return message;
-  const m = message as Pacs008Message;
-  const [first, ...rest] = m.fitoFICstmrCdtTrf.cdtTrfTxInf;
-  const paid: CreditTransfer = {
-    ...first!,
-    cdtrAgt: { finInstnId: { clrSysMmbId: { mmbId: beneficiary.memberId } } },
-    cdtr: { ...first!.cdtr, nm: beneficiary.name },
-    cdtrAcct: { ...first!.cdtrAcct, id: { othr: { id: beneficiary.account } }, nm: beneficiary.name },
-  };
-  return { ...m, fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [paid, ...rest] } };
+  return withDrawnTransaction(message, 'cdtrAgt', (tx) =>
+    // Only a creditor as the builder made it: a case that removed or retyped part of it keeps its change.
+    typeof tx.cdtr?.nm !== 'string' || typeof tx.cdtrAcct?.id?.othr?.id !== 'string'
+      ? tx
+      : {
+          ...tx,
+          cdtrAgt: { finInstnId: { clrSysMmbId: { mmbId: beneficiary.memberId } } },
+          cdtr: { ...tx.cdtr, nm: beneficiary.name },
+          cdtrAcct: { ...tx.cdtrAcct, id: { othr: { id: beneficiary.account } }, nm: beneficiary.name },
+        },
+  );
+}
+
+/**
+ * `message` with its first transaction rewritten, where it is a pacs.008 whose `agent` holds a sort code
+ * the builder drew (a case that changed the agent keeps its change); anything else as is. A copy: the
+ * given message is left as built.
+ */
+function withDrawnTransaction(
+  message: unknown,
+  agent: 'dbtrAgt' | 'cdtrAgt',
+  rewrite: (tx: CreditTransfer) => CreditTransfer,
+): unknown {
+  const m = message as Partial<Pacs008Message> | null;
+  const [first, ...rest] = m?.fitoFICstmrCdtTrf?.cdtTrfTxInf ?? [];
+  const mmbId = first?.[agent]?.finInstnId?.clrSysMmbId?.mmbId;
+  if (!first || typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
+  const whole = message as Pacs008Message;
+  const tx = rewrite(first);
+  return tx === first
+    ? message
+    : { ...whole, fitoFICstmrCdtTrf: { ...whole.fitoFICstmrCdtTrf, cdtTrfTxInf: [tx, ...rest] } };
 }
 
 /** A valid submission with fresh identifiers (or the given ones). */

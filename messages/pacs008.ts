@@ -233,8 +233,10 @@ function withDrawnTransaction(
   agent: 'dbtrAgt' | 'cdtrAgt',
   rewrite: (tx: CreditTransfer) => CreditTransfer,
 ): unknown {
-  const m = message as Partial<Pacs008Message> | null;
-  const [first, ...rest] = m?.fitoFICstmrCdtTrf?.cdtTrfTxInf ?? [];
+  const txs = (message as Partial<Pacs008Message> | null)?.fitoFICstmrCdtTrf?.cdtTrfTxInf;
+  // A case may make cdtTrfTxInf an object or anything else: only an array holds a transaction to rewrite.
+  if (!Array.isArray(txs)) return message;
+  const [first, ...rest] = txs;
   const mmbId = first?.[agent]?.finInstnId?.clrSysMmbId?.mmbId;
   if (!first || typeof mmbId !== 'string' || !DRAWN_SORT_CODE.test(mmbId)) return message;
   const whole = message as Pacs008Message;

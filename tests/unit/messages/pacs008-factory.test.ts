@@ -84,4 +84,7 @@ test('sentByPayer: the drawn debtor agent becomes the payer’s sort code; a cha
   changed.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.dbtrAgt.finInstnId.clrSysMmbId.mmbId = 'NOT-A-SORT-CODE';
   assert.equal(sentByPayer(changed, '123456'), changed);
   assert.equal(sentByPayer('raw', '123456'), 'raw');
+  // A case's mutant: cdtTrfTxInf an object, not an array.
+  const objectTxs = { fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: m.fitoFICstmrCdtTrf.cdtTrfTxInf[0] } };
+  assert.equal(sentByPayer(objectTxs, '123456'), objectTxs);
 });

@@ -37,3 +37,12 @@ test('a worker reads what every worker of the run took from its pool', () => {
   assert.equal(second.byRun('settled'), 348);
   assert.equal(second.byRun('settled+cancellation'), 8);
 });
+
+test("a worker's pools of several client sets each keep their own count: none overwrites another's", () => {
+  const dir = tempDir('pool-taken-sets');
+  const main = new RunPoolTaken(dir, 0, 0);
+  const ofAFault = new RunPoolTaken(dir, 0, 1);
+  main.record({ settled: 200, 'settled+cancellation': 0 });
+  ofAFault.record({ settled: 3, 'settled+cancellation': 0 });
+  assert.equal(main.byRun('settled'), 203);
+});

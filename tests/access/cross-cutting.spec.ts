@@ -38,9 +38,9 @@ const on = (d: OperationDriver, title: string): string => `${title} — ${OPERAT
  */
 const liveSafe = (d: OperationDriver): boolean => d.op === 'paymentStatus';
 /** A test of one operation: its rules, what its driver takes and needs, and what the case itself needs. */
-const details = (d: OperationDriver, rules: string[], needsOtherClient = false) => ({
+const details = (d: OperationDriver, rules: string[], needsOtherClient = false, taken = d.takes) => ({
   tag: [...rules.map((r) => `@${r}`), `@op:${d.op}`, ...(liveSafe(d) ? ['@live-safe'] : [])],
-  ...takes(...d.takes, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+  ...takes(...taken, ...(needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
 });
 
 const accessCases = onePerRuleAndKind(headerCases, 'AT-', { perNeed: true });
@@ -119,7 +119,7 @@ for (const driver of drivers.filter(submitting)) {
         const sca = documentedRules(c).some((rule) => rule.startsWith('SCA-'));
         test(
           on(driver, `refuses: a repeat of a used idempotency key with ${c.name}`),
-          details(driver, [...c.rules, ...refusalAssumptions()]),
+          details(driver, [...c.rules, ...refusalAssumptions()], false, driver.repeatTakes),
           async ({ api, verdicts, clients, seed, settledOriginals }) => {
             if (sca) verdicts.scaGoverns(driver.op, sendsScaToken(c));
             const { mutant } = await repeatThenMutant(driver, c, { api, verdicts, clients, seed, settledOriginals });

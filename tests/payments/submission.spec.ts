@@ -4,9 +4,14 @@
  * the message may be left out or used.
  */
 import { test, takes } from '../../fixtures/test';
-import { paymentToFinalBeforeAnother, paymentVariantToFinal } from '../../arrange/observation-catalogue';
+import {
+  paymentOnEveryVersion,
+  paymentToFinalBeforeAnother,
+  paymentVariantToFinal,
+} from '../../arrange/observation-catalogue';
+import { resultOf } from '../../arrange/observations';
 import { paymentVariants, variantMessage } from '../../cases/payment-variants';
-import { awaitFinalStatus, dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
+import { dataOf, firstStatusEntry, readStatus, submitPayment } from '../../client/flows/payment';
 import { answered } from '../../checks/verdicts';
 import { buildPacs008, paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import {
@@ -34,6 +39,20 @@ async function checkCreated(
 ): Promise<{ message: Pacs008Message; exchange: Exchange }> {
   const message = buildPacs008({ seed });
   const { exchange } = await submitPayment(api, message, version ? { version } : {});
+  judgeCreated(api, verdicts, message, exchange, rule, version, members);
+  return { message, exchange };
+}
+
+/** The answer to a valid submission: created with a data object; `members` also judges each documented member (P8-02 to P8-05). */
+function judgeCreated(
+  api: Api,
+  verdicts: Verdicts,
+  message: Pacs008Message,
+  exchange: Exchange,
+  rule: string,
+  version?: string,
+  members = true,
+): void {
   verdicts.checkOrStop(
     rule,
     `a valid submission on pacs008 ${version ?? '(default version)'} is created (201)`,
@@ -46,13 +65,12 @@ async function checkCreated(
     expected: '{"data":{…}}',
     ...answered(exchange),
   });
-  if (!members) return { message, exchange };
+  if (!members) return;
   const id = data?.paymentsServiceId;
   verdicts.check('P8-02', 'data.paymentsServiceId is a non-empty string', nonEmptyString(id));
   echoesMsgId(verdicts, api, exchange, paymentIds(message).msgId, { rule: 'P8-03' });
   verdicts.check('P8-04', 'data.status is PENDING on submission', equals(data?.status, 'PENDING'));
   verdicts.check('P8-05', 'data.creationDateTime is a date-time without zone', localDateTime(data?.creationDateTime));
-  return { message, exchange };
 }
 
 test.describe('payment submission: valid message', () => {
@@ -112,39 +130,29 @@ test.describe('payment submission: valid message', () => {
   // §4.2: "the same operation" under its other name, so its answer is §2.3's data object on every version.
   test('every pacs008 version the profile lists accepts a valid submission', {
     tag: ['@VER-01', '@P8-01', '@P8-02', '@P8-03', '@P8-04', '@P8-05'],
-  }, async ({ api, verdicts, seed, profile }) => {
-    // The versions side by side: each payment's settlement is waited once, not once per version.
-    const versions = profile.operations.submitPayment.versions;
-    await Promise.all(
-      versions.map((version) =>
-        test.step(`pacs008 ${version}`, async () => {
-          const { message, exchange } = await checkCreated(api, verdicts, `${seed}-${version}`, 'VER-01', version);
-          // Accepted is made: the id the answer gives reads back as the payment, whichever version made it,
-          // and settles as a payment made on the default version does.
-          const final = await awaitFinalStatus(api, requireId(api, verdicts, exchange), {
-            label: `follow the payment made on pacs008 ${version} to its final status`,
-            servedBy: 'VER-01',
-          });
-          const read = final.last;
-          verdicts.check(
-            'VER-01',
-            `the payment made on pacs008 ${version} is served by pacs002 (200)`,
-            hasStatus(read, [200]),
-          );
-          verdicts.check(
-            'VER-01',
-            `the payment made on pacs008 ${version} settles accepted`,
-            endsIn(final, 'accepted'),
-          );
-          const original = firstStatusEntry(read.response.json)?.orgnlGrpInf as { orgnlMsgId?: unknown } | undefined;
-          verdicts.check(
-            'VER-01',
-            `its status report names the msgId sent on pacs008 ${version}`,
-            equals(original?.orgnlMsgId, paymentIds(message).msgId),
-          );
-        }),
-      ),
-    );
+    ...takes({ observation: paymentOnEveryVersion }),
+  }, async ({ api, verdicts, observe }) => {
+    // Paid on every version side by side and followed to final from the worker's start, in the background.
+    for (const { version, message, submission, final } of await observe(paymentOnEveryVersion)) {
+      judgeCreated(api, verdicts, message, submission.exchange, 'VER-01', version);
+      requireId(api, verdicts, submission.exchange);
+      // Accepted is made: the id the answer gives reads back as the payment, whichever version made it,
+      // and settles as a payment made on the default version does.
+      const settled = resultOf(final!);
+      const read = settled.last;
+      verdicts.check(
+        'VER-01',
+        `the payment made on pacs008 ${version} is served by pacs002 (200)`,
+        hasStatus(read, [200]),
+      );
+      verdicts.check('VER-01', `the payment made on pacs008 ${version} settles accepted`, endsIn(settled, 'accepted'));
+      const original = firstStatusEntry(read.response.json)?.orgnlGrpInf as { orgnlMsgId?: unknown } | undefined;
+      verdicts.check(
+        'VER-01',
+        `its status report names the msgId sent on pacs008 ${version}`,
+        equals(original?.orgnlMsgId, paymentIds(message).msgId),
+      );
+    }
   });
 });
 

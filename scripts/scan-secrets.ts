@@ -56,13 +56,18 @@ const hashOf = (text: string, at: number): number => {
  */
 export class SecretMatcher {
   private readonly byPrefix = new Map<number, { needle: string; secret: number }[]>();
+  /** One bit per prefix hash (its low 20 bits): a window whose bit is clear is no secret's start, without a Map lookup. */
+  private readonly prefixBits = new Uint8Array(1 << 17);
   private readonly short: { needle: string; secret: number }[] = [];
   private readonly pow: number;
+  /** The shortest string searched for: decoded content shorter than it holds no secret, nor does anything it embeds. */
+  readonly shortest: number;
 
   constructor(readonly secrets: readonly Secret[]) {
     let pow = 1;
     for (let k = 0; k < PREFIX - 1; k++) pow = Math.imul(pow, 31);
     this.pow = pow;
+    this.shortest = Math.min(...secrets.flatMap((s) => needles(s.value).map((n) => n.length)));
     secrets.forEach((s, secret) => {
       for (const needle of needles(s.value)) {
         if (needle.length < PREFIX) {
@@ -70,6 +75,7 @@ export class SecretMatcher {
           continue;
         }
         const h = hashOf(needle, 0);
+        this.prefixBits[(h >>> 3) & 0x1ffff]! |= 1 << (h & 7);
         const list = this.byPrefix.get(h) ?? [];
         list.push({ needle, secret });
         this.byPrefix.set(h, list);
@@ -82,9 +88,10 @@ export class SecretMatcher {
     const found = new Set<number>();
     for (const s of this.short) if (text.includes(s.needle)) found.add(s.secret);
     if (text.length < PREFIX || this.byPrefix.size === 0) return found;
+    const bits = this.prefixBits;
     let h = hashOf(text, 0);
     for (let i = 0; ; i++) {
-      const candidates = this.byPrefix.get(h);
+      const candidates = bits[(h >>> 3) & 0x1ffff]! & (1 << (h & 7)) ? this.byPrefix.get(h) : undefined;
       if (candidates)
         for (const c of candidates) if (!found.has(c.secret) && text.startsWith(c.needle, i)) found.add(c.secret);
       if (i + PREFIX >= text.length) break;
@@ -101,35 +108,45 @@ const ALLURE_ITEM = /(?:d\(|\[)"([^"]{1,300})","$/;
 export const MAX_DEPTH = 2;
 
 /** Every decoded base64 run of a text, with what it was: the Allure item's name, a data: URI, or base64. */
-export function* embedded(text: string): Generator<{ where: string; content: string }> {
+export function* embedded(text: string, shortest = 1): Generator<{ where: string; content: string }> {
   for (const m of text.matchAll(BASE64_RUN)) {
     const run = m[0];
     // A run that is only letters and digits of one kind is a word or a hex id, not an encoding.
     if (/^[a-z]+$|^[A-Z]+$|^[0-9a-f-]+$/.test(run)) continue;
+    // Three bytes per four characters: a run too short to decode to the shortest secret is not decoded.
+    if (Math.floor((run.length * 3) / 4) < Math.max(6, shortest)) continue;
     const decoded = Buffer.from(run, 'base64');
-    if (decoded.length < 6) continue;
-    const before = text.slice(Math.max(0, m.index - 320), m.index);
-    const item = ALLURE_ITEM.exec(before)?.[1];
-    const dataUri = /data:([^;,"'\s]{0,80});base64,$/.exec(before)?.[1];
+    if (decoded.length < Math.max(6, shortest)) continue;
+    const at = m.index;
     yield {
-      where: item ? `embedded ${item}` : dataUri !== undefined ? `data: URI (${dataUri || 'no type'})` : 'base64 run',
+      get where() {
+        const before = text.slice(Math.max(0, at - 320), at);
+        const item = ALLURE_ITEM.exec(before)?.[1];
+        const dataUri = /data:([^;,"'\s]{0,80});base64,$/.exec(before)?.[1];
+        return item ? `embedded ${item}` : dataUri !== undefined ? `data: URI (${dataUri || 'no type'})` : 'base64 run';
+      },
       content: decoded.toString('latin1'),
     };
   }
 }
 
-/** The labels of the secrets in content or in anything it embeds, with where each was found. */
+/**
+ * The labels of the secrets in content or in anything it embeds, with where each was found. `where` is
+ * worked out only for a secret found: a report holds tens of thousands of base64 runs, and naming each
+ * one (two searches in the text before it) cost more than decoding and searching it.
+ */
 export function findSecrets(
   content: string,
   matcher: SecretMatcher,
   depth = 0,
-  where = 'plain text',
+  where: string | (() => string) = 'plain text',
   out = new Map<number, string>(),
 ): Map<number, string> {
-  for (const i of matcher.find(content)) if (!out.has(i)) out.set(i, where);
+  const label = (): string => (typeof where === 'string' ? where : where());
+  for (const i of matcher.find(content)) if (!out.has(i)) out.set(i, label());
   if (depth >= MAX_DEPTH || out.size === matcher.secrets.length) return out;
-  for (const e of embedded(content))
-    findSecrets(e.content, matcher, depth + 1, depth === 0 ? e.where : `${where} › ${e.where}`, out);
+  for (const e of embedded(content, matcher.shortest))
+    findSecrets(e.content, matcher, depth + 1, () => (depth === 0 ? e.where : `${label()} › ${e.where}`), out);
   return out;
 }
 

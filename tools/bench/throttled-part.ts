@@ -49,6 +49,13 @@ export async function throttledPart(): Promise<ThrottledResult> {
       .split('\n')
       .find((l) => l.startsWith('rate limit learned'));
     if (learned) notes.push(`${profile}: ${learned}`);
+    // A failed test is named: a throttled run that fails once in several is worth chasing, and its run folder is gone.
+    const failed = stripVTControlCharacters(run.output)
+      .split('\n')
+      .filter((l) => /^\s*✘ /.test(l))
+      .map((l) => l.trim().replace(/\s+@\S+/g, ''));
+    if (failed.length)
+      notes.push(`${profile}: failed: ${failed.slice(0, 8).join('; ')}${failed.length > 8 ? '; …' : ''}`);
   }
   return { rows, notes };
 }

@@ -23,6 +23,8 @@ export interface TestHost extends CheckHost {
   block(failure: PreconditionFailed): never;
   /** Ends the running test as inconclusive (infrastructure). */
   endInconclusive(failure: InfrastructureInconclusive): never;
+  /** Gives the running test `ms` more before it times out. */
+  extendTimeout(ms: number): void;
 }
 
 /** No test runner: a step is the plain call, and what would end a test is thrown to the caller. */
@@ -35,6 +37,7 @@ export const PLAIN_HOST: TestHost = {
   endInconclusive: (failure) => {
     throw failure;
   },
+  extendTimeout: () => {},
 };
 
 let host: TestHost = PLAIN_HOST;
@@ -86,6 +89,18 @@ export function step<T>(title: string, body: () => Promise<T>): Promise<T> {
 /** A step of the test the caller works for (an Api made for a test): no check that one is running. */
 export function testStep<T>(title: string, body: () => T | Promise<T>): Promise<T> {
   return host.step(title, body);
+}
+
+/**
+ * Before the running test waits for work the worker started ahead of it (settled payments, an
+ * observation): that work's pace is the target's, a rate-limited sandbox's queue or its settlement,
+ * not the test's own. The wait gets the profile's polling timeout on top of the test's time, so the
+ * work's own deadline (a status poll's, which names the rule at stake) ends it first, never
+ * Playwright's test timeout with no rule (measured: a throttled run's incoming read timed out at
+ * 60 s while the pool's first batch was still settling).
+ */
+export function allowForWaitOnBackground(ms: number): void {
+  if (insideTest()) host.extendTimeout(ms);
 }
 
 // ── ending a test ───────────────────────────────────────────────────────────────────────────────

@@ -130,6 +130,11 @@ export interface SendOptions {
   origin?: RequestOrigin;
   /** A token request, whatever its headers (a test's may carry no Basic credentials): the token endpoint's bucket. */
   kind?: 'api' | 'token';
+  /**
+   * Called when the request's turn in its bucket comes, just before it is sent: what must be valid at
+   * that moment, not when the request joined the queue (an access token a paced request can outlive).
+   */
+  atTurn?: (request: HttpRequest) => Promise<HttpRequest>;
 }
 
 /** A JSON answer (spec §4): Content-Type application/json or a +json type, and a body that parsed. */
@@ -354,6 +359,7 @@ export class HttpClient {
       const turn = cls ? this.pacer.turn(key, () => limits!.sending(cls), background) : undefined;
       if (turn) await turn;
       else if (cls) limits!.sending(cls);
+      if (sendOptions.atTurn) attempt = await sendOptions.atTurn(attempt);
       const epoch = cls ? limits!.epochOf(key) : 0;
       let response: HttpResponse;
       this.requestsSent++;

@@ -393,3 +393,29 @@ test("clientKey: the X-Client-Id, else the Basic credentials' client", () => {
   );
   assert.equal(clientKey({ method: 'GET', url: 'http://x', headers: {} }), '');
 });
+
+test('atTurn rewrites the request when its turn in the paced queue comes: the request sent and recorded is its result', async () => {
+  const r = route((req, _body, res) => {
+    res.writeHead(200, { 'x-echo-auth': String(req.headers.authorization) }).end();
+  });
+  // Two requests of one client at 2 a second: the second waits its turn, and its token is the one current then.
+  const client = new HttpClient({ requestsPerSecond: 2 });
+  let current = 'first';
+  const fresh = async (request: HttpRequest): Promise<HttpRequest> => ({
+    ...request,
+    headers: { ...request.headers, authorization: `Bearer ${current}` },
+  });
+  const queued = (n: number): HttpRequest => ({
+    method: 'GET',
+    url: r.url,
+    headers: { 'x-client-id': 'c1', authorization: `Bearer built-with-${n}` },
+  });
+  const one = client.send('read', queued(1), { atTurn: fresh });
+  const two = client.send('read', queued(2), { atTurn: fresh });
+  await one;
+  current = 'renewed';
+  const second = await two;
+  assert.equal((await one).response.headers['x-echo-auth'], 'Bearer first');
+  assert.equal(second.response.headers['x-echo-auth'], 'Bearer renewed');
+  assert.equal(second.request.headers.authorization, 'Bearer renewed');
+});

@@ -26,6 +26,7 @@ import {
   type Resolution,
 } from '../../client/flows/cancellation';
 import {
+  CANCEL_ATTEMPTS,
   cancelAfterBatchSent,
   cancelBeforeBatch,
   cancelRightAfterPayment,
@@ -455,7 +456,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     if (!confirmed)
       return verdicts.skip({
         kind: 'not-applicable',
-        why: `the target rejected the cancellation of each of ${attempts.length} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
+        why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
       });
     /** CXL-02 on one read of the cancelled payment's status. */
     const neverAccepted = (read: StatusRead, claim: string, settled = false): void => {

@@ -11,12 +11,13 @@
 import { test, takes } from '../../fixtures/test';
 import { repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
 import {
+  awaitFinalStatus,
   finalStatusAs,
   readStatus,
   submitPayment,
-  type StatusRead,
   type SubmitResult,
 } from '../../client/flows/payment';
+import { returnFor, submitReturn } from '../../client/flows/returns';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -26,10 +27,8 @@ import {
   type Resolution,
 } from '../../client/flows/cancellation';
 import {
-  CANCEL_ATTEMPTS,
   cancelAfterBatchSent,
   cancelBeforeBatch,
-  cancelRightAfterPayment,
   foreignCancellation,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
@@ -421,6 +420,14 @@ test.describe('cancellation: after the payment settled', () => {
   });
 });
 
+/**
+ * Payments paid and cancelled at once before every rejection is taken as the target's reading (§1 rule
+ * 4). A cancellation comes at least an answer's latency after its payment was taken, plus its wait in
+ * a rate-limited client's queue: against a sandbox whose batches leave every few round trips, most
+ * attempts come too late, and each one costs a payment, a camt.056 and the reads of its camt.029.
+ */
+const CANCEL_ATTEMPTS = 8;
+
 test.describe('cancellation: right after its payment (no batch control)', () => {
   // What a sandbox allows: no say in when a batch is sent, so the cancellation follows its payment at
   // once, where the batch has most likely not been sent. Confirmed (camt.029, the profile's codes),
@@ -429,37 +436,55 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
   // rule 3 nothing to judge here. An outcome the profile's codes do not name proves nothing.
   test('a cancellation confirmed right after its payment: the payment never settles and cannot be returned', {
     tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
-    ...takes({ observation: cancelRightAfterPayment }),
-  }, async ({ api, verdicts, clients, observe }) => {
+  }, async ({ api, verdicts, clients, seed, granted }) => {
+    const beneficiary = beneficiaryOf(clients);
     const expectations = api.profile.expectations;
-    // Paid, cancelled and followed to the control payment's final status from the worker's start, in the background.
-    const { attempts, rejectedFinals, confirmed } = await observe(cancelRightAfterPayment);
-    for (const { answer, resolution } of attempts) {
+    let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
+    const rejected: string[] = [];
+    for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
+      const payment = paymentTo(beneficiary, `${seed}-${attempt}`);
+      const paymentId = await pay(api, verdicts, clients.primary, payment);
+      const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
+        label: 'cancel: right after paying (camt.056)',
+      });
       verdicts.require(
         'CXL-01',
         'the cancellation of an own payment is accepted',
         acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
       );
-      const served = resolutionServed(verdicts, resolution, 'unknown');
+      const resolution = resolutionServed(
+        verdicts,
+        await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
+        'unknown',
+      );
       verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {
-        ok: served.outcome !== 'other',
-        received: `sts.conf ${served.conf}`,
+        ok: resolution.outcome !== 'other',
+        received: `sts.conf ${resolution.conf}`,
       });
+      if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId, paidWith: `${seed}-${attempt}` };
+      else rejected.push(paymentId);
     }
     // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
-    for (const final of rejectedFinals)
+    const finals = await Promise.all(
+      rejected.map((id) =>
+        awaitFinalStatus(api, id, { label: 'query status of a payment whose cancellation was rejected' }),
+      ),
+    );
+    for (const final of finals)
       verdicts.check(
         'CXL-03',
         'a payment whose cancellation was rejected is not cancelled',
-        notReadAs(resultOf(final).txSts, 'cancelled', expectations),
+        notReadAs(final.txSts, 'cancelled', expectations),
       );
     if (!confirmed)
       return verdicts.skip({
         kind: 'not-applicable',
         why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
       });
+    const { payment, paymentId, paidWith } = confirmed;
     /** CXL-02 on one read of the cancelled payment's status. */
-    const neverAccepted = (read: StatusRead, claim: string, settled = false): void => {
+    const neverAccepted = async (when: string, claim: string, settled = false): Promise<void> => {
+      const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
       verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
       verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
       // Rule 3: "the payment is returned to the payer's account". Once a payment paid after it settled,
@@ -471,25 +496,42 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
           notReadAs(read.txSts, 'pending', expectations),
         );
     };
-    neverAccepted(confirmed.statusOnceConfirmed, 'the payment whose cancellation was confirmed does not read accepted');
+    await neverAccepted(
+      'once its cancellation is confirmed',
+      'the payment whose cancellation was confirmed does not read accepted',
+    );
     // Paid after the cancellation, the control travels in the same batch or a later one: once it is
-    // final, the cancelled payment would have settled too.
+    // final, the cancelled payment would have settled too. It carries the cancelled payment's data
+    // with ids of its own, so that its return below is the valid twin of the cancelled one's.
+    const control = paymentTo(beneficiary, paidWith);
+    const controlId = await pay(api, verdicts, clients.primary, control);
+    const controlFinal = await awaitFinalStatus(api, controlId, {
+      label: 'query status of the control payment (pacs.002)',
+    });
     verdicts.require(
       'STS-08',
       'the control payment paid after the cancellation settles',
-      endsIn(resultOf(confirmed.controlFinal), 'accepted'),
+      endsIn(controlFinal, 'accepted'),
     );
-    neverAccepted(
-      confirmed.statusOnceControlSettled!,
+    await neverAccepted(
+      'once the control payment settled',
       'the payment whose cancellation was confirmed never settles accepted',
       true,
     );
     // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
     // settled control payment, returned by the same beneficiary.
-    if (!confirmed.returns) return;
-    twinAccepted(verdicts, confirmed.returns.twin.exchange, { rule: 'RTR-01' });
-    await expectBusinessRefusal(api, verdicts, 'CXL-02', confirmed.returns.cancelled.exchange, {
-      settle: finalStatusAs(api, beneficiaryOf(clients)),
+    if (!granted.has('beneficiarySide')) return;
+    const twin = await submitReturn(api, returnFor(api, { seed, original: control }), {
+      client: beneficiary,
+      label: 'valid twin: the beneficiary returns the settled control payment (pacs.004)',
+    });
+    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+    const returned = await submitReturn(api, returnFor(api, { seed, original: payment }), {
+      client: beneficiary,
+      label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
+    });
+    await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
+      settle: finalStatusAs(api, beneficiary),
       what: 'a return of the payment whose cancellation was confirmed is refused',
       unnamedBy: 'RTR-37',
     });

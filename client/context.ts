@@ -94,10 +94,10 @@ export function testStep<T>(title: string, body: () => T | Promise<T>): Promise<
 /**
  * Before the running test waits for work the worker started ahead of it (settled payments, an
  * observation): that work's pace is the target's, a rate-limited sandbox's queue or its settlement,
- * not the test's own. The wait gets the profile's polling timeout on top of the test's time, so the
- * work's own deadline (a status poll's, which names the rule at stake) ends it first, never
- * Playwright's test timeout with no rule (measured: a throttled run's incoming read timed out at
- * 60 s while the pool's first batch was still settling).
+ * not the test's own. The wait gets the profile's polling timeout on top of the test's time: room for
+ * one status poll's deadline (which names the rule at stake) to end a wait before Playwright's test
+ * timeout, which names none (measured: a throttled run's incoming read timed out at 60 s while the
+ * pool's first batch was still settling). Work that chains several polls can still outlast it.
  */
 export function allowForWaitOnBackground(ms: number): void {
   if (insideTest()) host.extendTimeout(ms);

@@ -252,6 +252,19 @@ export function buildPacs008(options: Pacs008Options): Pacs008Message {
   return buildPacs008Content(seed, ids ?? freshIds(), rest);
 }
 
+/**
+ * `m` stating no payment scheme: its first transaction without `pmtTpInf`, which §2.2 marks optional
+ * ("| cdtTrfTxInf.pmtTpInf.svcLvl[].prtry | string | optional | payment scheme type; value: FP |").
+ * The payments the suite means to cancel are sent so. §1 says cancellation "works only for
+ * non-immediate payment schemes", and FP, the one scheme §2.2 names, is Faster Payments, an immediate
+ * scheme. A target may therefore refuse to cancel a payment that states FP, and a suite that cancels
+ * only FP payments would learn nothing about cancellation on that target. A copy: `m` is left as built.
+ */
+export function withoutScheme(m: Pacs008Message): Pacs008Message {
+  const { pmtTpInf: _stated, ...tx } = paymentTransaction(m);
+  return { fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: [tx] } };
+}
+
 export function paymentTransaction(m: Pacs008Message): CreditTransfer {
   const tx = m.fitoFICstmrCdtTrf.cdtTrfTxInf[0];
   if (!tx) throw new Error('pacs.008 message without a transaction');

@@ -37,7 +37,7 @@ import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildCamt056 } from '../../messages/camt056';
-import type { Pacs008Message } from '../../messages/pacs008';
+import { type Pacs008Message, withoutScheme } from '../../messages/pacs008';
 import { camt029Schema } from '../../messages/schemas/camt029';
 import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
 import {
@@ -127,7 +127,7 @@ test.describe('cancellation: whose payment', () => {
     clients,
     seed,
   }) => {
-    const own = paymentTo(beneficiaryOf(clients), seed);
+    const own = withoutScheme(paymentTo(beneficiaryOf(clients), seed));
     await pay(api, verdicts, clients.primary, own);
     cancellationAccepted(
       verdicts,
@@ -135,7 +135,7 @@ test.describe('cancellation: whose payment', () => {
         label: 'valid twin: cancel an own payment (camt.056)',
       }),
     );
-    const neverPaid = paymentTo(beneficiaryOf(clients), seed);
+    const neverPaid = withoutScheme(paymentTo(beneficiaryOf(clients), seed));
     const answer = await requestCancellation(api, buildCamt056({ seed, original: neverPaid }), {
       label: 'cancel a payment that was never made',
     });
@@ -188,10 +188,10 @@ test.describe('cancellation: whose payment', () => {
     const expectations = profile.expectations;
     if (!granted.has('keyRegistration'))
       verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'CXL-01' });
-    const own = paymentToNoClient(clients, `${seed}-own`);
+    const own = withoutScheme(paymentToNoClient(clients, `${seed}-own`));
     await pay(api, verdicts, clients.primary, own);
     cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));
-    const theirs = paymentToNoClient(clients, seed);
+    const theirs = withoutScheme(paymentToNoClient(clients, seed));
     const theirsId = await pay(api, verdicts, clients.primary, theirs);
     const stranger = await newClient('stranger');
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
@@ -221,7 +221,7 @@ test.describe('cancellation: whose payment', () => {
     seed,
   }) => {
     // To a sort code no client holds: the second client is neither the payment's payer nor its beneficiary's.
-    const own = paymentToNoClient(clients, seed);
+    const own = withoutScheme(paymentToNoClient(clients, seed));
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     verdicts.require(
@@ -251,7 +251,7 @@ test.describe('cancellation: repeats and shapes', () => {
     clients,
     seed,
   }) => {
-    const own = paymentTo(beneficiaryOf(clients), seed);
+    const own = withoutScheme(paymentTo(beneficiaryOf(clients), seed));
     await pay(api, verdicts, clients.primary, own);
     const message = buildCamt056({ seed, original: own });
     const first = await requestCancellation(api, message, { label: 'request cancellation (camt.056)' });
@@ -276,7 +276,7 @@ test.describe('cancellation: repeats and shapes', () => {
   test('camt.056 answer and camt.029 follow the declared ISO 20022 shapes', {
     tag: ['@CXL-06', '@CXL-01', '@op:cancel', '@op:cancellationStatus'],
   }, async ({ api, verdicts, clients, seed }) => {
-    const own = paymentTo(beneficiaryOf(clients), seed);
+    const own = withoutScheme(paymentTo(beneficiaryOf(clients), seed));
     const paymentId = await pay(api, verdicts, clients.primary, own);
     const answer = await requestCancellation(api, buildCamt056({ seed, original: own }));
     // A 4xx is the declared shape's assumption (CXL-06, below): no evidence about CXL-01 either way.
@@ -442,7 +442,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
     const rejected: string[] = [];
     for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
-      const payment = paymentTo(beneficiary, `${seed}-${attempt}`);
+      const payment = withoutScheme(paymentTo(beneficiary, `${seed}-${attempt}`));
       const paymentId = await pay(api, verdicts, clients.primary, payment);
       const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
         label: 'cancel: right after paying (camt.056)',
@@ -503,7 +503,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     // Paid after the cancellation, the control travels in the same batch or a later one: once it is
     // final, the cancelled payment would have settled too. It carries the cancelled payment's data
     // with ids of its own, so that its return below is the valid twin of the cancelled one's.
-    const control = paymentTo(beneficiary, paidWith);
+    const control = withoutScheme(paymentTo(beneficiary, paidWith));
     const controlId = await pay(api, verdicts, clients.primary, control);
     const controlFinal = await awaitFinalStatus(api, controlId, {
       label: 'query status of the control payment (pacs.002)',

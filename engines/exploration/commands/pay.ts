@@ -1,5 +1,6 @@
 import { minorToValue } from '../../../messages/money';
 import { paymentTo } from '../../../client/flows/incoming';
+import { withoutScheme } from '../../../messages/pacs008';
 import { submitPayment } from '../../../client/flows/payment';
 import { ORDINARY_MAX, type SequenceSystem } from '../executor';
 import { judgePayment } from '../../../checks/exploration';
@@ -13,7 +14,10 @@ export class Pay extends StepCommand<StepOf<'pay'>> {
     await real.step(describeStep(this.step), async (api) => {
       const amount = BigInt(this.step.cents);
       const label = model.nextPaymentLabel;
-      const message = paymentTo(real.clients.beneficiary, `${real.seed}|${label}`, { amount: minorToValue(amount) });
+      // Any payment of the model may be cancelled later: it states no scheme, as every payment the suite cancels.
+      const message = withoutScheme(
+        paymentTo(real.clients.beneficiary, `${real.seed}|${label}`, { amount: minorToValue(amount) }),
+      );
       const answer = await submitPayment(api, message, { client: real.clients.payer, label: `pay ${label}` });
       model.submitted++;
       real.record(

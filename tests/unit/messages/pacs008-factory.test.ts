@@ -4,7 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPacs008, buildPacs008Content, paymentAmount, paymentIds, sentByPayer } from '../../../messages/pacs008';
+import {
+  buildPacs008,
+  buildPacs008Content,
+  paymentAmount,
+  paymentIds,
+  sentByPayer,
+  withoutScheme,
+} from '../../../messages/pacs008';
 import { uniqueId } from '../../../messages/ids';
 import { pacs008RequestSchema } from '../../../messages/schemas/pacs008-request';
 import { validateAgainst } from '../../../messages/schemas/validator';
@@ -87,4 +94,16 @@ test('sentByPayer: the drawn debtor agent becomes the payer’s sort code; a cha
   // A case's mutant: cdtTrfTxInf an object, not an array.
   const objectTxs = { fitoFICstmrCdtTrf: { ...m.fitoFICstmrCdtTrf, cdtTrfTxInf: m.fitoFICstmrCdtTrf.cdtTrfTxInf[0] } };
   assert.equal(sentByPayer(objectTxs, '123456'), objectTxs);
+});
+
+test('withoutScheme: the same payment with no pmtTpInf, still valid against §2.2; the built message is left as built', () => {
+  const built = buildPacs008({ seed: 'scheme' });
+  const unstated = withoutScheme(built);
+  const { pmtTpInf, ...rest } = built.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!;
+  assert.deepEqual(pmtTpInf, { svcLvl: [{ prtry: 'FP' }] });
+  assert.deepEqual(unstated.fitoFICstmrCdtTrf.cdtTrfTxInf, [rest]);
+  assert.deepEqual(unstated.fitoFICstmrCdtTrf.grpHdr, built.fitoFICstmrCdtTrf.grpHdr);
+  assert.ok('pmtTpInf' in built.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!);
+  const verdict = validateAgainst(pacs008RequestSchema, unstated);
+  assert.deepEqual([verdict.errors, verdict.unknownFields], [[], []]);
 });

@@ -176,18 +176,11 @@ test.describe('cancellation: whose payment', () => {
 
   // The beneficiary is not the only institution that is not the payer: a target that refuses the
   // beneficiary's cancellation rather than everyone's but the payer's takes a third institution's.
-  test('a cancellation by an institution with no part in the payment is refused', { tag: ['@CXL-01'] }, async ({
-    api,
-    verdicts,
-    clients,
-    seed,
-    granted,
-    newClient,
-    profile,
-  }) => {
+  test('a cancellation by an institution with no part in the payment is refused', {
+    tag: ['@CXL-01'],
+    ...takes({ needs: 'keyRegistration' }),
+  }, async ({ api, verdicts, clients, seed, newClient, profile }) => {
     const expectations = profile.expectations;
-    if (!granted.has('keyRegistration'))
-      verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'CXL-01' });
     const own = withoutScheme(paymentToNoClient(clients, `${seed}-own`));
     await pay(api, verdicts, clients.primary, own);
     cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));

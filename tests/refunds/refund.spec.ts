@@ -117,21 +117,21 @@ test.describe('refund (pacs.007): one refund', () => {
 
   // The payer, and an institution new to the run (as for returns, RTR-39; the second needs keyRegistration).
   for (const who of [
-    { title: 'only the beneficiary’s institution can refund a payment', stranger: false },
-    { title: 'an institution with no part in the payment cannot refund it', stranger: true },
+    { title: 'only the beneficiary’s institution can refund a payment', stranger: false, details: TWO },
+    {
+      title: 'an institution with no part in the payment cannot refund it',
+      stranger: true,
+      details: takes({ pool: 'settled', count: 2 }, { needs: 'keyRegistration' }),
+    },
   ]) {
-    test(who.title, { tag: ['@RFD-08'], ...TWO }, async ({
+    test(who.title, { tag: ['@RFD-08'], ...who.details }, async ({
       api,
       verdicts,
       clients,
       seed,
       settledOriginals,
-      granted,
       newClient,
-      profile,
     }) => {
-      if (who.stranger && !granted.has('keyRegistration'))
-        verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RFD-08' });
       const { original } = await afterRefundTwin(
         api,
         verdicts,

@@ -164,21 +164,21 @@ test.describe('return (pacs.004): who may return', () => {
   // The payer, and an institution new to the run: a target that refuses "the payer" rather than
   // "anyone but the beneficiary" takes the second's return (which needs keyRegistration).
   for (const who of [
-    { title: 'only the beneficiary’s institution can return a payment', stranger: false },
-    { title: 'an institution with no part in the payment cannot return it', stranger: true },
+    { title: 'only the beneficiary’s institution can return a payment', stranger: false, details: TWO },
+    {
+      title: 'an institution with no part in the payment cannot return it',
+      stranger: true,
+      details: takes({ pool: 'settled', count: 2 }, { needs: 'keyRegistration' }),
+    },
   ]) {
-    test(who.title, { tag: ['@RTR-39'], ...TWO }, async ({
+    test(who.title, { tag: ['@RTR-39'], ...who.details }, async ({
       api,
       verdicts,
       clients,
       seed,
       settledOriginals,
-      granted,
       newClient,
-      profile,
     }) => {
-      if (who.stranger && !granted.has('keyRegistration'))
-        verdicts.skip({ kind: 'capability', capability: 'keyRegistration', profile: profile.name, rule: 'RTR-39' });
       const beneficiary = beneficiaryOf(clients);
       const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
       const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {

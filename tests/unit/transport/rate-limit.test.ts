@@ -297,7 +297,11 @@ test('discover measures an undeclared limit: the pace of the reads accepted afte
   assert.equal(m.how, 'measured');
   assert.ok(Math.abs(m.requestsPerSecond! - 25) < 2.5, `25 requests/s measured as ${m.requestsPerSecond}`);
   assert.ok(m.requests <= RATE_MEASUREMENT_BOUNDS.maxRequests && m.refused > 0);
-  assert.equal(declarableRate(m.requestsPerSecond!), 25);
+  // Within the same tolerance as the measurement: a loaded machine measures 24.4 as well as 25.
+  assert.ok(
+    Math.abs(declarableRate(m.requestsPerSecond!) - 25) <= 2,
+    `declared ${declarableRate(m.requestsPerSecond!)}`,
+  );
   assert.match(
     describeRateMeasurement(m),
     /^rate limit: 2\d\.\d requests\/s per client, .*\(\d+ requests, \d+ refused with 429, \d+\.\d s\)$/,

@@ -377,6 +377,17 @@ export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation 
  * "Status of a payment, a return or a refund is read with the pacs.002 status operation"): whether it
  * ends accepted is the submission's own rule (RTR-01, RFD-01).
  */
+/**
+ * A status read on a further path version is served (§4.3 names GET pacs002/v10 the same operation:
+ * "It serves the status of payments, returns and refunds"): HTTP 200 with a txSts. What it reads,
+ * the run's history judges as every later read of a final status (STS-10).
+ */
+export const statusServedOn = (version: string, read: { exchange: Exchange; txSts?: string }): Expectation => ({
+  ok: read.exchange.response.status === 200 && read.txSts !== undefined,
+  expected: `HTTP 200 with a txSts, read on ${version}`,
+  ...answered(read.exchange),
+});
+
 export const servedUntilFinal = (final: Final | undefined): Expectation => ({
   ok: final?.statusClass === 'accepted' || final?.statusClass === 'rejected',
   expected: 'a final txSts, read with pacs.002',

@@ -616,6 +616,7 @@ const globalFaultCatalogue = [
   ),
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
+  f('return-status-not-served-v10', 'RTR-35', 'pacs002/v10 answers 404 for a return (v12 serves it).'),
   // Refund
   f(
     'refund-answers-500',
@@ -647,6 +648,7 @@ const globalFaultCatalogue = [
     'A refund of a negative amount is accepted (and counted against what is left to refund).',
   ),
   f('refund-status-not-served', 'RFD-05', 'pacs002 answers 404 for a refund.'),
+  f('refund-status-not-served-v10', 'RFD-05', 'pacs002/v10 answers 404 for a refund (v12 serves it).'),
   f('refund-rejected-later', 'RFD-01', 'A valid refund is taken with a 2xx and rejected in its pacs.002 status.'),
   f(
     'refund-accepts-any-root',

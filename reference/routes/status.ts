@@ -10,7 +10,12 @@ import { namedFaults, routeGone } from './submit';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
-async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function readStatus(
+  ctx: ServiceContext,
+  req: IdRequest,
+  reply: FastifyReply,
+  version: 'v12' | 'v10',
+): Promise<FastifyReply> {
   const { client, faults, dialect } = authenticate(ctx, req, 'paymentStatus');
   checkAccept(req);
   if (faults.has('status-requires-sca') && !headerValue(req, 'sca-token')) throw errorsOf.missingHeader('sca-token');
@@ -42,9 +47,16 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
     faults.has('status-cross-client-readable') ||
     (transfer.kind !== 'payment' && faults.has('back-status-readable-by-any-client'));
   if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
-  if (transfer.kind === 'return' && faults.has('return-status-not-served'))
+  const v10 = version === 'v10';
+  if (
+    transfer.kind === 'return' &&
+    (faults.has('return-status-not-served') || (v10 && faults.has('return-status-not-served-v10')))
+  )
     throw errorsOf.notFound('unknown paymentsServiceId');
-  if (transfer.kind === 'refund' && faults.has('refund-status-not-served'))
+  if (
+    transfer.kind === 'refund' &&
+    (faults.has('refund-status-not-served') || (v10 && faults.has('refund-status-not-served-v10')))
+  )
     throw errorsOf.notFound('unknown paymentsServiceId');
   // Status codes follow the dialect of the client that submitted the transfer (it is the caller unless
   // status-cross-client-readable lets another client read it).
@@ -58,9 +70,9 @@ async function readStatus(ctx: ServiceContext, req: IdRequest, reply: FastifyRep
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get<{ Params: { id: string } }>('/payments/pacs002/v12/:id', (req, reply) => readStatus(ctx, req, reply));
+  app.get<{ Params: { id: string } }>('/payments/pacs002/v12/:id', (req, reply) => readStatus(ctx, req, reply, 'v12'));
   app.get<{ Params: { id: string } }>('/payments/pacs002/v10/:id', (req, reply) => {
     if (namedFaults(ctx, req).has('pacs002-v10-missing')) throw routeGone();
-    return readStatus(ctx, req, reply);
+    return readStatus(ctx, req, reply, 'v10');
   });
 }

@@ -8,7 +8,13 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { repeatStatusOf } from '../../profile/profile';
-import { type SubmitResult, type SettledPayment, finalStatusAs, readStatus } from '../../client/flows/payment';
+import {
+  type SubmitResult,
+  type SettledPayment,
+  finalStatusAs,
+  readOnFurtherVersions,
+  readStatus,
+} from '../../client/flows/payment';
 import { refusedAs } from '../../checks/refusals';
 import { beneficiaryOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
@@ -28,6 +34,7 @@ import {
   twinAccepted,
   acceptedInDeclaredShape,
   servedUntilFinal,
+  statusServedOn,
   namesAnId,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
@@ -364,7 +371,7 @@ test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
     tag: ['@RFD-05', '@RFD-01', '@STS-13'],
     ...takes({ observation: refundToFinal }),
-  }, async ({ api, verdicts, observe, granted, newClient }) => {
+  }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
     const { answer, final } = await observe(refundToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
@@ -373,6 +380,12 @@ test.describe('refund (pacs.007): status', () => {
     verdicts.require('RFD-07', 'the refund’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RFD-05', 'the refund’s status is served until final', servedUntilFinal(final));
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
+    // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
+    for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {
+      client: beneficiaryOf(clients),
+    })) {
+      verdicts.check('RFD-05', `the refund’s status is served on ${version} too`, statusServedOn(version, read));
+    }
     // §1: a refund's status is read with pacs.002, as a payment's; an institution new to the run is no
     // party to it (STS-13), as it is none to a payment.
     if (granted.has('keyRegistration')) {

@@ -4,7 +4,15 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
-import { awaitFinalStatus, dataOf, namesOnlyItsId, idOf, finalStatusAs, readStatus } from '../../client/flows/payment';
+import {
+  awaitFinalStatus,
+  dataOf,
+  namesOnlyItsId,
+  idOf,
+  finalStatusAs,
+  readOnFurtherVersions,
+  readStatus,
+} from '../../client/flows/payment';
 import { refusedAs } from '../../checks/refusals';
 import { createdIdOf } from '../../messages/answers';
 import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
@@ -24,6 +32,7 @@ import {
   acceptedAnswer,
   hasStatus,
   servedUntilFinal,
+  statusServedOn,
   namesAnId,
 } from '../../checks/answers';
 import { creditorPlaceHeld } from '../../checks/iso20022';
@@ -205,7 +214,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
     tag: ['@RTR-35', '@RTR-01', '@STS-13'],
     ...takes({ observation: returnToFinal }),
-  }, async ({ api, verdicts, observe, granted, newClient }) => {
+  }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
     const { answer, final } = await observe(returnToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
@@ -214,6 +223,12 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     verdicts.require('RTR-37', 'the return’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(final));
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
+    // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
+    for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {
+      client: beneficiaryOf(clients),
+    })) {
+      verdicts.check('RTR-35', `the return’s status is served on ${version} too`, statusServedOn(version, read));
+    }
     // §1: a return's status is read with pacs.002, as a payment's; an institution new to the run is no
     // party to it (STS-13), as it is none to a payment.
     if (granted.has('keyRegistration')) {

@@ -298,6 +298,11 @@ const globalFaultCatalogue = [
   f('payment-ttl-any-ccy', 'P8-13', 'grpHdr.ttlIntrBkSttlmAmt.ccy is not checked.'),
   f('payment-ttl-non-positive', 'P8-14', 'grpHdr.ttlIntrBkSttlmAmt.value may be zero or negative.'),
   f('payment-ttl-sum-unchecked', 'P8-15', 'grpHdr.ttlIntrBkSttlmAmt is not compared with the sum of the transactions.'),
+  f(
+    'payment-ttl-whole-pounds',
+    'P8-15',
+    'grpHdr.ttlIntrBkSttlmAmt is compared with the sum of the transactions in whole pounds only.',
+  ),
   f('payment-sttlmmtd-unchecked', 'P8-16', 'grpHdr.sttlmInf.sttlmMtd is neither required nor checked.'),
   f('payment-accepts-several-transactions', 'P8-17', 'cdtTrfTxInf may hold several transactions (the first is used).'),
   f('payment-e2e-optional', 'P8-18', 'pmtId.endToEndId is not required.'),

@@ -223,7 +223,9 @@ export function validatePacs008(
       const amt = isObject(item) && isObject(item.intrBkSttlmAmt) ? item.intrBkSttlmAmt.value : undefined;
       if (typeof amt === 'number' && Number.isFinite(amt)) sum += readAmount(amt).cents;
     }
-    if (sum !== total)
+    // payment-ttl-whole-pounds: the pence of both sides are dropped before they are compared.
+    const pounds = (cents: number) => Math.trunc(cents / 100);
+    if (faults.has('payment-ttl-whole-pounds') ? pounds(sum) !== pounds(total) : sum !== total)
       c.fail(
         `${R}.grpHdr.ttlIntrBkSttlmAmt.value`,
         'invalid_value',

@@ -503,6 +503,11 @@ const globalFaultCatalogue = [
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',
   ),
   f(
+    'cancel-again-after-batch-succeeds',
+    'CXL-03',
+    'A cancellation after the batch was sent is rejected, but a second one (an assgnmt.id of its own) is confirmed and the payment cancelled.',
+  ),
+  f(
     'cancel-late-accepted-per-transaction',
     'CXL-03',
     'A cancellation after the batch was sent reads rejected in sts.conf (RJCR) but accepted in its transaction’s txCxlSts (ACCR).',

@@ -29,9 +29,14 @@ function decide(
   ctx: ServiceContext,
   target: Transfer,
   faultsHas: (
-    name: 'cancel-before-batch-still-settles' | 'cancel-after-batch-succeeds' | 'cancel-rejected-yet-cancels',
+    name:
+      | 'cancel-before-batch-still-settles'
+      | 'cancel-after-batch-succeeds'
+      | 'cancel-rejected-yet-cancels'
+      | 'cancel-again-after-batch-succeeds',
   ) => boolean,
 ): 'CNCL' | 'RJCR' {
+  const askedBefore = target.cancellationRequested;
   target.cancellationRequested = true;
   if (target.phase === 'cancelled') return 'CNCL';
   if (target.phase === 'submitted') {
@@ -41,6 +46,12 @@ function decide(
   }
   if (faultsHas('cancel-after-batch-succeeds')) {
     if (target.phase === 'sent') target.phase = 'cancelled';
+    return 'CNCL';
+  }
+  // cancel-again-after-batch-succeeds: the defect rejects a late cancellation once, then confirms the
+  // next one and cancels the payment, settled or not.
+  if (askedBefore && faultsHas('cancel-again-after-batch-succeeds')) {
+    target.phase = 'cancelled';
     return 'CNCL';
   }
   return 'RJCR';

@@ -352,65 +352,83 @@ test.describe('cancellation: repeats and shapes', () => {
 });
 
 test.describe('cancellation: after the payment settled', () => {
-  test('a cancellation of a payment that already reads settled is rejected, and the payment stays settled', {
-    tag: ['@CXL-03', '@CXL-04'],
-    ...takes({ pool: 'settled', count: 1 }),
-  }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
-    // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
-    const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
-    const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), {
+  // Rule 4 holds for every cancellation of the payment, not only its first: a second request, with an
+  // assgnmt.id of its own, after the pool asked one once the payment settled, is rejected the same way.
+  for (const c of [
+    {
+      title: 'a cancellation of a payment that already reads settled is rejected, and the payment stays settled',
+      again: false,
       label: 'cancel the settled payment (camt.056)',
-    });
-    verdicts.check(
-      'CXL-03',
-      'the cancellation of a settled payment gets an answer, never a 5xx',
-      neverServerError(answer.exchange),
-    );
-    if (is2xx(answer.exchange)) {
-      const resolution = await awaitCancellationOf(api, {
-        cancellation: answer.paymentsServiceId,
-        payment: original!.paymentsServiceId,
-      });
-      // Taken, the cancellation of a payment in a sent batch is rejected with a camt.029 (rule 4), which GET camt029 returns (rule 5).
-      verdicts.check(
-        'CXL-04',
-        'GET camt029 serves the rejection of the cancellation (by its id or the payment’s)',
-        camt029Served(resolution.exchange),
+    },
+    {
+      title:
+        'a second cancellation of a settled payment, after a first one, is rejected too, and the payment stays settled',
+      again: true,
+      label: 'cancel the settled payment again, with an assgnmt.id of its own (camt.056)',
+    },
+  ])
+    test(c.title, {
+      tag: ['@CXL-03', '@CXL-04'],
+      ...takes({ pool: c.again ? 'settled+cancellation' : 'settled', count: 1 }),
+    }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
+      // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
+      const [original] = await settledOriginals(
+        { payer: clients.primary, beneficiary: beneficiaryOf(clients), withRejectedCancellation: c.again },
+        1,
       );
-      if (resolution.body) {
+      const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), {
+        label: c.label,
+      });
+      verdicts.check(
+        'CXL-03',
+        'the cancellation of a settled payment gets an answer, never a 5xx',
+        neverServerError(answer.exchange),
+      );
+      if (is2xx(answer.exchange)) {
+        const resolution = await awaitCancellationOf(api, {
+          cancellation: answer.paymentsServiceId,
+          payment: original!.paymentsServiceId,
+        });
+        // Taken, the cancellation of a payment in a sent batch is rejected with a camt.029 (rule 4), which GET camt029 returns (rule 5).
         verdicts.check(
-          'CXL-03',
-          'camt.029 does not confirm the cancellation of a settled payment',
-          notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+          'CXL-04',
+          'GET camt029 serves the rejection of the cancellation (by its id or the payment’s)',
+          camt029Served(resolution.exchange),
         );
-        verdicts.check(
-          'CXL-03',
-          'camt.029 decides the cancellation of a settled payment: it does not stay pending',
-          decidedWithin(resolution, api.profile.polling.timeoutMs),
-        );
-        verdicts.assume(
-          'CXL-06',
-          'camt.029 reports the rejection with a declared code',
-          resolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected),
-        );
-      } else if (is2xx(resolution.exchange))
-        // Served, but not under the declared root: whether it rejects the cancellation cannot be read.
-        verdicts.assume(
-          'CXL-06',
-          'camt.029 is served under the declared root (messages.resolution.root)',
-          readableResolution(resolution, api.profile.messages.resolution.root),
-        );
-    }
-    const after = await readStatus(api, original!.paymentsServiceId, {
-      label: 'read the payment after the cancellation request',
+        if (resolution.body) {
+          verdicts.check(
+            'CXL-03',
+            'camt.029 does not confirm the cancellation of a settled payment',
+            notResolvedAs(resolution, 'confirmed', api.profile.messages.resolution.confirmed),
+          );
+          verdicts.check(
+            'CXL-03',
+            'camt.029 decides the cancellation of a settled payment: it does not stay pending',
+            decidedWithin(resolution, api.profile.polling.timeoutMs),
+          );
+          verdicts.assume(
+            'CXL-06',
+            'camt.029 reports the rejection with a declared code',
+            resolvedAs(resolution, 'rejected', api.profile.messages.resolution.rejected),
+          );
+        } else if (is2xx(resolution.exchange))
+          // Served, but not under the declared root: whether it rejects the cancellation cannot be read.
+          verdicts.assume(
+            'CXL-06',
+            'camt.029 is served under the declared root (messages.resolution.root)',
+            readableResolution(resolution, api.profile.messages.resolution.root),
+          );
+      }
+      const after = await readStatus(api, original!.paymentsServiceId, {
+        label: 'read the payment after the cancellation request',
+      });
+      verdicts.require('STS-01', 'the payment’s status is served', hasStatus(after.exchange, [200]));
+      verdicts.check(
+        'CXL-03',
+        'the payment stays settled',
+        staysSettled(original!.final.txSts, after.txSts, api.profile.expectations),
+      );
     });
-    verdicts.require('STS-01', 'the payment’s status is served', hasStatus(after.exchange, [200]));
-    verdicts.check(
-      'CXL-03',
-      'the payment stays settled',
-      staysSettled(original!.final.txSts, after.txSts, api.profile.expectations),
-    );
-  });
 });
 
 /**

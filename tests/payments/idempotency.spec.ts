@@ -20,15 +20,24 @@ import {
 import { paymentToNoClient } from '../../client/flows/incoming';
 import { is4xx } from '../../messages/http-status';
 import type { Api } from '../../client/api';
+import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs008, clonePacs008, paymentIds } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
-async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly SubmitResult[]): Promise<void> {
+async function checkOnePayment(
+  api: Api,
+  verdicts: Verdicts,
+  answers: readonly SubmitResult[],
+  client?: ClientIdentity,
+): Promise<void> {
   const ids = [...new Set(answers.map((a) => a.paymentsServiceId).filter((id): id is string => id !== undefined))];
   const served: string[] = [];
   for (const id of ids.length > 1 ? ids : []) {
-    const read = await readStatus(api, id, { label: `read status of ${id}, named by an answer to the same msgId` });
+    const read = await readStatus(api, id, {
+      label: `read status of ${id}, named by an answer to the same msgId`,
+      ...(client ? { client } : {}),
+    });
     if (read.exchange.response.status === 200) served.push(id);
   }
   verdicts.check('IDEM-02', 'the answers to one msgId name one payment (pacs.002 serves no second one)', {
@@ -42,29 +51,36 @@ async function checkOnePayment(api: Api, verdicts: Verdicts, answers: readonly S
 }
 
 test.describe('payment idempotency', () => {
-  test('a repeat of a used msgId gets 200 and names the same payment', {
-    tag: ['@IDEM-01', '@IDEM-02', '@IDEM-04'],
-  }, async ({ api, verdicts, seed }) => {
-    const message = buildPacs008({ seed });
-    const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
-    const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)' });
-    verdicts.check('IDEM-01', 'the repeat with the same msgId gets 200', hasStatus(repeat.exchange, [200]));
-    await checkOnePayment(api, verdicts, [first, repeat]);
-    const shape = api.profile.expectations.repeatBody ?? 'original';
-    if (shape === 'original') {
-      verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
-      echoesMsgId(verdicts, api, repeat.exchange, paymentIds(message).msgId, { rule: 'IDEM-04', assumed: true });
-    } else if (shape === 'empty') {
-      verdicts.assume('IDEM-04', 'the repeat has an empty body', {
-        ok: repeat.exchange.response.text.trim() === '',
-        expected: 'no body',
-        ...answered(repeat.exchange),
-      });
-    } else if (shape === 'id-only') {
-      verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
-    }
-  });
+  // Each client's repeats: §4.2's 200 is not the first client's alone.
+  for (const who of [
+    { title: 'a repeat of a used msgId gets 200 and names the same payment', other: false },
+    { title: 'a repeat of a used msgId by the other client gets 200 and names the same payment', other: true },
+  ])
+    test(who.title, {
+      tag: ['@IDEM-01', '@IDEM-02', '@IDEM-04'],
+      ...(who.other ? takes({ needs: 'secondClient' }) : {}),
+    }, async ({ api, verdicts, seed, clients }) => {
+      const message = buildPacs008({ seed });
+      const sender = who.other ? { client: clients.secondary! } : {};
+      const first = await submitPayment(api, message, { label: 'first submission', ...sender });
+      verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
+      const repeat = await submitPayment(api, message, { label: 'the same message again (fresh SCA)', ...sender });
+      verdicts.check('IDEM-01', 'the repeat with the same msgId gets 200', hasStatus(repeat.exchange, [200]));
+      await checkOnePayment(api, verdicts, [first, repeat], sender.client);
+      const shape = api.profile.expectations.repeatBody ?? 'original';
+      if (shape === 'original') {
+        verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
+        echoesMsgId(verdicts, api, repeat.exchange, paymentIds(message).msgId, { rule: 'IDEM-04', assumed: true });
+      } else if (shape === 'empty') {
+        verdicts.assume('IDEM-04', 'the repeat has an empty body', {
+          ok: repeat.exchange.response.text.trim() === '',
+          expected: 'no body',
+          ...answered(repeat.exchange),
+        });
+      } else if (shape === 'id-only') {
+        verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
+      }
+    });
 
   // A duplicate that arrives while the first is still being processed has no result to repeat yet:
   // a target may refuse it for now (409 in the IETF Idempotency-Key draft, 422 at Adyen, 423, 425, or

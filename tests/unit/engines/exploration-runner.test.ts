@@ -19,6 +19,7 @@ const kit = (index: number): Kit => ({
   clients: {} as Kit['clients'],
   ownInstitutions: true,
   payments: [],
+  notSettled: [],
   submitted: index + 1,
   exchanges: [],
 });

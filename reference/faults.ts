@@ -503,6 +503,11 @@ const globalFaultCatalogue = [
     'A cancellation after the batch was sent is confirmed and the payment cancelled.',
   ),
   f(
+    'cancel-v08-still-settles',
+    'CXL-02',
+    'A payment submitted on pacs008/v08 and cancelled before its batch is confirmed cancelled (CNCL), yet stays in the batch and settles.',
+  ),
+  f(
     'cancel-again-after-batch-succeeds',
     'CXL-03',
     'A cancellation after the batch was sent is rejected, but a second one (an assgnmt.id of its own) is confirmed and the payment cancelled.',

@@ -20,6 +20,7 @@ import {
   validationError,
 } from './submit';
 import { idempotencyConflict } from './business';
+import { submittedOnVersion } from './payments';
 
 export const BATCH_ALREADY_SENT = 'BATCH_ALREADY_SENT';
 /** The reason of a cancellation rejected because the caller has no such payment (causeStatus.cancelUnknown camt029). */
@@ -33,14 +34,19 @@ function decide(
       | 'cancel-before-batch-still-settles'
       | 'cancel-after-batch-succeeds'
       | 'cancel-rejected-yet-cancels'
-      | 'cancel-again-after-batch-succeeds',
+      | 'cancel-again-after-batch-succeeds'
+      | 'cancel-v08-still-settles',
   ) => boolean,
 ): 'CNCL' | 'RJCR' {
   const askedBefore = target.cancellationRequested;
   target.cancellationRequested = true;
   if (target.phase === 'cancelled') return 'CNCL';
   if (target.phase === 'submitted') {
-    if (!faultsHas('cancel-before-batch-still-settles')) ctx.lifecycle.cancel(target);
+    // cancel-v08-still-settles: the defect leaves a payment submitted on pacs008/v08 in its batch.
+    const stays =
+      faultsHas('cancel-before-batch-still-settles') ||
+      (faultsHas('cancel-v08-still-settles') && submittedOnVersion(target) === 'v08');
+    if (!stays) ctx.lifecycle.cancel(target);
     // cancel-rejected-yet-cancels: the defect cancels the payment and reports the cancellation rejected.
     return faultsHas('cancel-rejected-yet-cancels') ? 'RJCR' : 'CNCL';
   }

@@ -78,8 +78,11 @@ function createPayment(
   return transfer;
 }
 
-/** The path version each payment was submitted on (only the idempotency-per-path-version fault reads it). */
+/** The path version each payment was submitted on (only faults read it: idempotency-per-path-version, cancel-v08-still-settles). */
 const pathVersionOfPayment = new WeakMap<Transfer, string | undefined>();
+
+/** The path version `payment` was submitted on, for a fault that treats one version otherwise. */
+export const submittedOnVersion = (payment: Transfer): string | undefined => pathVersionOfPayment.get(payment);
 
 async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const early = repeatBeforeAuthentication(ctx, req, (client, body) => {

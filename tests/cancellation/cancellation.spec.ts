@@ -9,7 +9,7 @@
  * suite also decides when the batch is sent, before and after the cancellation.
  */
 import { test, takes } from '../../fixtures/test';
-import { repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
+import { furtherVersions, repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
 import {
   awaitFinalStatus,
   finalStatusAs,
@@ -35,6 +35,8 @@ import {
 import { resultOf } from '../../arrange/observations';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
+import type { Clients } from '../../client/target';
+import type { Capability } from '../../ledger/capabilities';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildCamt056 } from '../../messages/camt056';
 import { type Pacs008Message, withoutScheme } from '../../messages/pacs008';
@@ -65,10 +67,17 @@ import { namesOnlyItsId } from '../../messages/answers';
 import { expectBusinessRefusal, expectCancellationRefused, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 
-async function pay(api: Api, verdicts: Verdicts, payer: ClientIdentity, payment: Pacs008Message): Promise<string> {
+async function pay(
+  api: Api,
+  verdicts: Verdicts,
+  payer: ClientIdentity,
+  payment: Pacs008Message,
+  version?: string,
+): Promise<string> {
   const { exchange } = await submitPayment(api, payment, {
     client: payer,
-    label: 'pay: the payer’s bank submits the payment',
+    label: `pay: the payer’s bank submits the payment${version ? ` (pacs008 ${version})` : ''}`,
+    ...(version ? { version } : {}),
   });
   verdicts.require('P8-01', 'the payment to cancel is created', hasStatus(exchange, [201]));
   return requireId(api, verdicts, exchange);
@@ -439,113 +448,148 @@ test.describe('cancellation: after the payment settled', () => {
  */
 const CANCEL_ATTEMPTS = 8;
 
+/**
+ * CXL-02 right after paying: the payment (on `version`, else the profile's first pacs008 version) is
+ * cancelled at once until a cancellation is confirmed, then it must never settle and cannot be returned.
+ */
+async function confirmedRightAfterPaying(
+  {
+    api,
+    verdicts,
+    clients,
+    seed,
+    granted,
+  }: { api: Api; verdicts: Verdicts; clients: Clients; seed: string; granted: ReadonlySet<Capability> },
+  version?: string,
+): Promise<void> {
+  const beneficiary = beneficiaryOf(clients);
+  const expectations = api.profile.expectations;
+  let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
+  const rejected: string[] = [];
+  for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
+    const payment = withoutScheme(paymentTo(beneficiary, `${seed}-${attempt}`));
+    const paymentId = await pay(api, verdicts, clients.primary, payment, version);
+    const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
+      label: 'cancel: right after paying (camt.056)',
+    });
+    verdicts.require(
+      'CXL-01',
+      'the cancellation of an own payment is accepted',
+      acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
+    );
+    const resolution = resolutionServed(
+      verdicts,
+      await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
+      'unknown',
+    );
+    verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {
+      ok: resolution.outcome !== 'other',
+      received: `sts.conf ${resolution.conf}`,
+    });
+    if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId, paidWith: `${seed}-${attempt}` };
+    else rejected.push(paymentId);
+  }
+  // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
+  const finals = await Promise.all(
+    rejected.map((id) =>
+      awaitFinalStatus(api, id, { label: 'query status of a payment whose cancellation was rejected' }),
+    ),
+  );
+  for (const final of finals)
+    verdicts.check(
+      'CXL-03',
+      'a payment whose cancellation was rejected is not cancelled',
+      notReadAs(final.txSts, 'cancelled', expectations),
+    );
+  if (!confirmed)
+    return verdicts.skip({
+      kind: 'not-applicable',
+      why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
+    });
+  const { payment, paymentId, paidWith } = confirmed;
+  /** CXL-02 on one read of the cancelled payment's status. */
+  const neverAccepted = async (when: string, claim: string, settled = false): Promise<void> => {
+    const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
+    verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
+    verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
+    // Rule 3: "the payment is returned to the payer's account". Once a payment paid after it settled,
+    // it is no longer waiting either (which code it ends in, rejected or cancelled, is the target's).
+    if (settled)
+      verdicts.check(
+        'CXL-02',
+        'the payment whose cancellation was confirmed is no longer pending',
+        notReadAs(read.txSts, 'pending', expectations),
+      );
+  };
+  await neverAccepted(
+    'once its cancellation is confirmed',
+    'the payment whose cancellation was confirmed does not read accepted',
+  );
+  // Paid after the cancellation, the control travels in the same batch or a later one: once it is
+  // final, the cancelled payment would have settled too. It carries the cancelled payment's data
+  // with ids of its own, so that its return below is the valid twin of the cancelled one's.
+  const control = withoutScheme(paymentTo(beneficiary, paidWith));
+  const controlId = await pay(api, verdicts, clients.primary, control, version);
+  const controlFinal = await awaitFinalStatus(api, controlId, {
+    label: 'query status of the control payment (pacs.002)',
+  });
+  verdicts.require(
+    'STS-08',
+    'the control payment paid after the cancellation settles',
+    endsIn(controlFinal, 'accepted'),
+  );
+  await neverAccepted(
+    'once the control payment settled',
+    'the payment whose cancellation was confirmed never settles accepted',
+    true,
+  );
+  // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
+  // settled control payment, returned by the same beneficiary.
+  if (!granted.has('beneficiarySide')) return;
+  const twin = await submitReturn(api, returnFor(api, { seed, original: control }), {
+    client: beneficiary,
+    label: 'valid twin: the beneficiary returns the settled control payment (pacs.004)',
+  });
+  twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+  const returned = await submitReturn(api, returnFor(api, { seed, original: payment }), {
+    client: beneficiary,
+    label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
+  });
+  await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
+    settle: finalStatusAs(api, beneficiary),
+    what: 'a return of the payment whose cancellation was confirmed is refused',
+    unnamedBy: 'RTR-37',
+  });
+}
+
 test.describe('cancellation: right after its payment (no batch control)', () => {
   // What a sandbox allows: no say in when a batch is sent, so the cancellation follows its payment at
   // once, where the batch has most likely not been sent. Confirmed (camt.029, the profile's codes),
   // §1 rule 3 returns the payment to the payer: it never settles accepted and the beneficiary cannot
   // return it. Rejected each time, the batches were already sent (rule 4): that conforms, and leaves
   // rule 3 nothing to judge here. An outcome the profile's codes do not name proves nothing.
-  test('a cancellation confirmed right after its payment: the payment never settles and cannot be returned', {
+  test(
+    'a cancellation confirmed right after its payment: the payment never settles and cannot be returned',
+    {
+      tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
+    },
+    async ({ api, verdicts, clients, seed, granted }) =>
+      confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }),
+  );
+
+  // §4.2 and §9 name POST pacs008/v08 the same operation: a payment made there is cancelled as any.
+  test('a cancellation confirmed right after its payment on each further pacs008 version: the payment never settles', {
     tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
-  }, async ({ api, verdicts, clients, seed, granted }) => {
-    const beneficiary = beneficiaryOf(clients);
-    const expectations = api.profile.expectations;
-    let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
-    const rejected: string[] = [];
-    for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
-      const payment = withoutScheme(paymentTo(beneficiary, `${seed}-${attempt}`));
-      const paymentId = await pay(api, verdicts, clients.primary, payment);
-      const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
-        label: 'cancel: right after paying (camt.056)',
-      });
-      verdicts.require(
-        'CXL-01',
-        'the cancellation of an own payment is accepted',
-        acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
-      );
-      const resolution = resolutionServed(
-        verdicts,
-        await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
-        'unknown',
-      );
-      verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {
-        ok: resolution.outcome !== 'other',
-        received: `sts.conf ${resolution.conf}`,
-      });
-      if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId, paidWith: `${seed}-${attempt}` };
-      else rejected.push(paymentId);
-    }
-    // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
-    const finals = await Promise.all(
-      rejected.map((id) =>
-        awaitFinalStatus(api, id, { label: 'query status of a payment whose cancellation was rejected' }),
-      ),
-    );
-    for (const final of finals)
-      verdicts.check(
-        'CXL-03',
-        'a payment whose cancellation was rejected is not cancelled',
-        notReadAs(final.txSts, 'cancelled', expectations),
-      );
-    if (!confirmed)
-      return verdicts.skip({
+  }, async ({ api, verdicts, clients, seed, granted, profile }) => {
+    const versions = furtherVersions(profile, 'submitPayment');
+    if (!versions.length)
+      verdicts.skip({
         kind: 'not-applicable',
-        why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
+        why: 'the profile lists one path version of POST pacs008 (operations.submitPayment.versions)',
       });
-    const { payment, paymentId, paidWith } = confirmed;
-    /** CXL-02 on one read of the cancelled payment's status. */
-    const neverAccepted = async (when: string, claim: string, settled = false): Promise<void> => {
-      const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
-      verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
-      verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
-      // Rule 3: "the payment is returned to the payer's account". Once a payment paid after it settled,
-      // it is no longer waiting either (which code it ends in, rejected or cancelled, is the target's).
-      if (settled)
-        verdicts.check(
-          'CXL-02',
-          'the payment whose cancellation was confirmed is no longer pending',
-          notReadAs(read.txSts, 'pending', expectations),
-        );
-    };
-    await neverAccepted(
-      'once its cancellation is confirmed',
-      'the payment whose cancellation was confirmed does not read accepted',
-    );
-    // Paid after the cancellation, the control travels in the same batch or a later one: once it is
-    // final, the cancelled payment would have settled too. It carries the cancelled payment's data
-    // with ids of its own, so that its return below is the valid twin of the cancelled one's.
-    const control = withoutScheme(paymentTo(beneficiary, paidWith));
-    const controlId = await pay(api, verdicts, clients.primary, control);
-    const controlFinal = await awaitFinalStatus(api, controlId, {
-      label: 'query status of the control payment (pacs.002)',
-    });
-    verdicts.require(
-      'STS-08',
-      'the control payment paid after the cancellation settles',
-      endsIn(controlFinal, 'accepted'),
-    );
-    await neverAccepted(
-      'once the control payment settled',
-      'the payment whose cancellation was confirmed never settles accepted',
-      true,
-    );
-    // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
-    // settled control payment, returned by the same beneficiary.
-    if (!granted.has('beneficiarySide')) return;
-    const twin = await submitReturn(api, returnFor(api, { seed, original: control }), {
-      client: beneficiary,
-      label: 'valid twin: the beneficiary returns the settled control payment (pacs.004)',
-    });
-    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-    const returned = await submitReturn(api, returnFor(api, { seed, original: payment }), {
-      client: beneficiary,
-      label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
-    });
-    await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
-      settle: finalStatusAs(api, beneficiary),
-      what: 'a return of the payment whose cancellation was confirmed is refused',
-      unnamedBy: 'RTR-37',
-    });
+    for (const version of versions)
+      await test.step(`POST pacs008 ${version}`, () =>
+        confirmedRightAfterPaying({ api, verdicts, clients, seed: `${seed}-${version}`, granted }, version));
   });
 });
 

@@ -3,7 +3,7 @@
  * which every case sends its valid twin first, then one mutation.
  */
 import { test, takes } from '../../fixtures/test';
-import { tokenCases, tokenErrorCodes } from '../../cases/token-cases';
+import { timeClaimCases, tokenCases, tokenErrorCodes } from '../../cases/token-cases';
 import { tokenResponseSchema } from '../../messages/schemas/token-response';
 import { checkSchema } from '../../checks/schema-check';
 import { answered } from '../../checks/verdicts';
@@ -161,6 +161,29 @@ test.describe('token endpoint: refusals', () => {
             expected: 'a WWW-Authenticate header',
             received: 'none',
           });
+      }
+    });
+  }
+});
+
+test.describe('token endpoint: refusals of the other client’s assertion', () => {
+  // §5's exp and nbf hold for every client's assertion, not only the first client's.
+  for (const c of timeClaimCases) {
+    test(`refuses as the other client: ${c.name}`, {
+      tag: [...c.rules.map((r) => `@${r}`), '@live-safe'],
+      ...takes({ needs: 'secondClient' }),
+    }, async ({ api, verdicts, clients }) => {
+      const other = clients.secondary!;
+      const twin = await api.requestToken({ ...tokenTwin(c), client: other, label: 'valid twin (the other client)' });
+      twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
+      const mutant = await api.requestToken({
+        ...tokenMutant(c, { client: other, other: clients.primary, twin }),
+        client: other,
+        label: `mutant: ${c.name} (the other client)`,
+      });
+      for (const rule of c.rules) {
+        verdicts.check(rule, `the other client's token request is refused: ${c.name}`, refusedAnswer(mutant));
+        refusedTokenGrantsNothing(verdicts, rule, mutant);
       }
     });
   }

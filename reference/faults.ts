@@ -629,6 +629,11 @@ const globalFaultCatalogue = [
     'RTR-39',
     'Only the payer’s institution is refused a return; any other institution may return a known payment.',
   ),
+  f(
+    'return-by-later-payer',
+    'RTR-39',
+    'A payer that registered after the payment’s beneficiary may return its own payment (the institution check looks at the first-registered party only).',
+  ),
   f('return-without-sca', 'RTR-34', 'POST pacs004 does not require or check the sca-token.'),
   f('return-status-not-served', 'RTR-35', 'pacs002 answers 404 for a return.'),
   f('return-status-not-served-v10', 'RTR-35', 'pacs002/v10 answers 404 for a return (v12 serves it).'),
@@ -649,6 +654,11 @@ const globalFaultCatalogue = [
     'refund-refuses-payer-only',
     'RFD-08',
     'Only the payer’s institution is refused a refund; any other institution may refund a known payment.',
+  ),
+  f(
+    'refund-by-later-payer',
+    'RFD-08',
+    'A payer that registered after the payment’s beneficiary may refund its own payment (the institution check looks at the first-registered party only).',
   ),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),

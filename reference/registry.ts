@@ -160,6 +160,15 @@ export class Registry {
     return undefined;
   }
 
+  /** Whether client `first` registered before client `then` (a fault's lookup, not a hot path). */
+  registeredBefore(first: string, then: string): boolean {
+    for (const clientId of this.clients.keys()) {
+      if (clientId === first) return true;
+      if (clientId === then) return false;
+    }
+    return false;
+  }
+
   /** The beneficiary of an incoming payment: the client whose memberId is the creditor agent's mmbId. */
   byMemberId(memberId: string): Client | undefined {
     const clientId = this.members.get(memberId);

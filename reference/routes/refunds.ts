@@ -77,7 +77,13 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original.beneficiaryClientId !== client.clientId &&
     !faults.has('refund-by-any-institution') &&
     // refund-refuses-payer-only: the defect refuses the payer, not every institution but the beneficiary.
-    !(faults.has('refund-refuses-payer-only') && original.clientId !== client.clientId)
+    !(faults.has('refund-refuses-payer-only') && original.clientId !== client.clientId) &&
+    !(
+      faults.has('refund-by-later-payer') &&
+      original.clientId === client.clientId &&
+      original.beneficiaryClientId !== null &&
+      ctx.registry.registeredBefore(original.beneficiaryClientId, client.clientId)
+    )
   ) {
     // §1: the merchant's (beneficiary's) institution refunds; nobody else holds the money to send back.
     failure = {

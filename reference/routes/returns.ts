@@ -96,7 +96,13 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     original.beneficiaryClientId !== client.clientId &&
     !faults.has('return-by-any-institution') &&
     // return-refuses-payer-only: the defect refuses the payer, not every institution but the beneficiary.
-    !(faults.has('return-refuses-payer-only') && original.clientId !== client.clientId)
+    !(faults.has('return-refuses-payer-only') && original.clientId !== client.clientId) &&
+    !(
+      faults.has('return-by-later-payer') &&
+      original.clientId === client.clientId &&
+      original.beneficiaryClientId !== null &&
+      ctx.registry.registeredBefore(original.beneficiaryClientId, client.clientId)
+    )
   ) {
     // §1: the return flow is started by the beneficiary's institution, the only one that received the money.
     failure = {

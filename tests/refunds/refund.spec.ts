@@ -16,7 +16,7 @@ import {
   readStatus,
 } from '../../client/flows/payment';
 import { refusedAs } from '../../checks/refusals';
-import { beneficiaryOf } from '../../client/flows/incoming';
+import { beneficiaryOf, partiesOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
 import { refundChains, refundToFinal } from '../../arrange/observation-catalogue';
 import { refundSplits, type RefundSplitCase, type RefundStep } from '../../cases/refund-cases';
@@ -90,12 +90,13 @@ async function afterRefundTwin(
   seed: string,
   settledOriginals: TakeSettled,
   label: string,
-): Promise<{ refunder: ClientIdentity; original: SettledPayment }> {
-  const refunder = beneficiaryOf(clients);
-  const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary: refunder }, 2);
+  reversed = false,
+): Promise<{ payer: ClientIdentity; refunder: ClientIdentity; original: SettledPayment }> {
+  const { payer, beneficiary: refunder } = partiesOf(clients, reversed);
+  const [twinOriginal, original] = await settledOriginals({ payer, beneficiary: refunder }, 2);
   const twin = await refund(api, refunder, twinOriginal!, seed, undefined, label);
   twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
-  return { refunder, original: original! };
+  return { payer, refunder, original: original! };
 }
 
 const ONE = takes({ pool: 'settled', count: 1 });
@@ -122,15 +123,22 @@ test.describe('refund (pacs.007): one refund', () => {
     refundAccepted(verdicts, 'RFD-01', answer, 'a refund of part of the payment is accepted', 'assessed');
   });
 
-  // The payer, and an institution new to the run (as for returns, RTR-39; the second needs keyRegistration).
+  // The payer, as each client in turn, and an institution new to the run (as for returns, RTR-39;
+  // the third needs keyRegistration).
   for (const who of [
-    { title: 'only the beneficiary’s institution can refund a payment', stranger: false, details: TWO },
+    { title: 'only the beneficiary’s institution can refund a payment', by: 'payer', details: TWO },
+    {
+      title: 'only the beneficiary’s institution can refund a payment — the other client paying',
+      by: 'payer',
+      reversed: true,
+      details: takes({ pool: 'settled-by-secondary', count: 2 }, { needs: 'secondClient' }, { needs: 'ownSortCode' }),
+    },
     {
       title: 'an institution with no part in the payment cannot refund it',
-      stranger: true,
+      by: 'stranger',
       details: takes({ pool: 'settled', count: 2 }, { needs: 'keyRegistration' }),
     },
-  ]) {
+  ] as const) {
     test(who.title, { tag: ['@RFD-08'], ...who.details }, async ({
       api,
       verdicts,
@@ -139,17 +147,25 @@ test.describe('refund (pacs.007): one refund', () => {
       settledOriginals,
       newClient,
     }) => {
-      const { original } = await afterRefundTwin(
+      const { payer, original } = await afterRefundTwin(
         api,
         verdicts,
         clients,
         seed,
         settledOriginals,
         'valid twin: the merchant’s institution refunds part',
+        'reversed' in who,
       );
-      const refunder = who.stranger ? await newClient('stranger') : clients.primary;
-      const whose = who.stranger ? 'an institution with no part in the payment' : 'the payer’s institution';
-      const { answer } = await refund(api, refunder, original, seed, undefined, `mutant: ${whose} tries to refund it`);
+      const refunder = who.by === 'stranger' ? await newClient('stranger') : payer;
+      const whose = who.by === 'stranger' ? 'an institution with no part in the payment' : 'the payer’s institution';
+      const { answer } = await refund(
+        api,
+        refunder,
+        original,
+        seed,
+        undefined,
+        `mutant: ${whose} (${refunder.role}) tries to refund it`,
+      );
       await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
         settle: finalStatusAs(api, refunder),
         what: `a refund by ${whose} is refused`,

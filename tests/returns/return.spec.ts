@@ -15,7 +15,7 @@ import {
 } from '../../client/flows/payment';
 import { refusedAs } from '../../checks/refusals';
 import { createdIdOf } from '../../messages/answers';
-import { beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { beneficiaryOf, partiesOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
 import { minimalReturnToFinal, returnToFinal, returnTwice } from '../../arrange/observation-catalogue';
 import { resultOf } from '../../arrange/observations';
@@ -170,16 +170,23 @@ test.describe('return (pacs.004): accepted returns', () => {
 });
 
 test.describe('return (pacs.004): who may return', () => {
-  // The payer, and an institution new to the run: a target that refuses "the payer" rather than
-  // "anyone but the beneficiary" takes the second's return (which needs keyRegistration).
+  // The payer, as each client in turn (a target may tell the parties apart by a client, not by the
+  // payment), and an institution new to the run: a target that refuses "the payer" rather than
+  // "anyone but the beneficiary" takes the third's return (which needs keyRegistration).
   for (const who of [
-    { title: 'only the beneficiary’s institution can return a payment', stranger: false, details: TWO },
+    { title: 'only the beneficiary’s institution can return a payment', by: 'payer', details: TWO },
+    {
+      title: 'only the beneficiary’s institution can return a payment — the other client paying',
+      by: 'payer',
+      reversed: true,
+      details: takes({ pool: 'settled-by-secondary', count: 2 }, { needs: 'secondClient' }, { needs: 'ownSortCode' }),
+    },
     {
       title: 'an institution with no part in the payment cannot return it',
-      stranger: true,
+      by: 'stranger',
       details: takes({ pool: 'settled', count: 2 }, { needs: 'keyRegistration' }),
     },
-  ]) {
+  ] as const) {
     test(who.title, { tag: ['@RTR-39'], ...who.details }, async ({
       api,
       verdicts,
@@ -188,18 +195,18 @@ test.describe('return (pacs.004): who may return', () => {
       settledOriginals,
       newClient,
     }) => {
-      const beneficiary = beneficiaryOf(clients);
-      const [twinOriginal, original] = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
+      const { payer, beneficiary } = partiesOf(clients, 'reversed' in who);
+      const [twinOriginal, original] = await settledOriginals({ payer, beneficiary }, 2);
       const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
         client: beneficiary,
         label: 'valid twin: the beneficiary returns its payment',
       });
       twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
-      const returner = who.stranger ? await newClient('stranger') : clients.primary;
-      const whose = who.stranger ? 'an institution with no part in the payment' : 'the payer’s institution';
+      const returner = who.by === 'stranger' ? await newClient('stranger') : payer;
+      const whose = who.by === 'stranger' ? 'an institution with no part in the payment' : 'the payer’s institution';
       const mutant = await submitReturn(api, returnFor(api, { seed, original: original!.message }), {
         client: returner,
-        label: `mutant: ${whose} tries to return it`,
+        label: `mutant: ${whose} (${returner.role}) tries to return it`,
       });
       await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
         settle: finalStatusAs(api, returner),

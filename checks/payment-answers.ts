@@ -18,7 +18,7 @@ import {
 import type { Pacs008Message } from '../messages/pacs008';
 import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
 import { judgedAgainst, statusChange } from '../profile/status-vocabulary';
-import { answered, brief, type Verdicts } from './verdicts';
+import { answered, answerOf, brief, type Verdicts } from './verdicts';
 import { refusedAs, type RefusalOptions } from './refusals';
 import { namesAnId, neverServerError } from './answers';
 import { readingOf } from '../ledger/readings';
@@ -302,6 +302,10 @@ export async function expectCancellationRefused(
     ok: read.outcome === 'rejected',
     expected: 'a 4xx refusal, or a served camt.029 that rejects the cancellation',
     ...answered(read.exchange),
+    // The camt.029's verdict first: a long one's status sits past the body's excerpt.
+    ...(read.outcome === 'confirmed'
+      ? { received: `a camt.029 that confirms the cancellation: ${answerOf(read.exchange)}` }
+      : {}),
   });
 }
 

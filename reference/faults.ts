@@ -388,6 +388,16 @@ const globalFaultCatalogue = [
   ),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
+  f(
+    'refund-report-acceptance-date-only',
+    'STS-01',
+    'A refund’s status report gives accptncDtTm as a date, not a date-time.',
+  ),
+  f(
+    'status-v08-names-pacs002',
+    'STS-06',
+    'The status report of a payment made on pacs008/v08 names pacs.002.001.10 as its original message.',
+  ),
   f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
   f('status-wrong-orgnl-msgid', 'STS-03', 'orgnlGrpInf.orgnlMsgId is not the submission msgId.'),
   f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),

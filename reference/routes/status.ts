@@ -7,6 +7,9 @@ import { createTransfer, storedMessage } from '../ledger-of-payments/store';
 import { statusReport } from '../status-report';
 import { lateFaultMs } from '../config';
 import { namedFaults, routeGone } from './submit';
+import { submittedOnVersion } from './payments';
+import type { Transfer } from '../ledger-of-payments/store';
+import type { FaultSet } from '../faults';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -61,12 +64,29 @@ async function readStatus(
   // Status codes follow the dialect of the client that submitted the transfer (it is the caller unless
   // status-cross-client-readable lets another client read it).
   const submitterDialect = ctx.registry.get(transfer.clientId)?.dialect ?? dialect;
-  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(
-    statusReport(transfer, submitterDialect, faults, nowMs, {
-      settlingMs: ctx.config.settlingMs,
-      revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
-    }),
-  );
+  const report = statusReport(transfer, submitterDialect, faults, nowMs, {
+    settlingMs: ctx.config.settlingMs,
+    revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
+  });
+  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(withReportFaults(report, transfer, faults));
+}
+
+/** Faults of a report that turn on how its transaction was made (the path version), which statusReport does not know. */
+function withReportFaults(
+  report: Record<string, unknown>,
+  transfer: Transfer,
+  faults: FaultSet,
+): Record<string, unknown> {
+  const entry = (report.fitoFIPmtStsRpt as { txInfAndSts: Record<string, unknown>[] }).txInfAndSts[0]!;
+  if (
+    faults.has('refund-report-acceptance-date-only') &&
+    transfer.kind === 'refund' &&
+    typeof entry.accptncDtTm === 'string'
+  )
+    entry.accptncDtTm = entry.accptncDtTm.slice(0, 10);
+  if (faults.has('status-v08-names-pacs002') && transfer.kind === 'payment' && submittedOnVersion(transfer) === 'v08')
+    (entry.orgnlGrpInf as Record<string, unknown>).orgnlMsgNmId = 'pacs.002.001.10';
+  return report;
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tokenLeewaySeconds } from '../../profile/profile';
 import { test, takes } from '../../fixtures/test';
-import { checkSchema } from '../../checks/schema-check';
-import { firstStatusEntry, readStatus, type FinalStatus } from '../../client/flows/payment';
+import { readStatus, type FinalStatus } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import {
   paymentToAcceptance,
@@ -18,13 +17,11 @@ import {
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
 import type { Api } from '../../client/api';
-import type { Exchange } from '../../transport/http';
 import { answered, type Verdicts } from '../../checks/verdicts';
-import { paymentIds, type Pacs008Message } from '../../messages/pacs008';
-import { pacs002Schema } from '../../messages/schemas/pacs002';
-import { classifyStatus, ISO_STATUS_CODES } from '../../profile/status-vocabulary';
-import { endsIn, profileCode, statusServed, twinAccepted, hasStatus, equals } from '../../checks/answers';
+import { classifyStatus } from '../../profile/status-vocabulary';
+import { endsIn, profileCode, statusServed, twinAccepted, hasStatus } from '../../checks/answers';
 import { checkMonotonic, requireId } from '../../checks/payment-answers';
+import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { unknownIdStillUnknown } from '../../checks/created-nothing';
 import { refusedAs } from '../../checks/refusals';
 
@@ -43,54 +40,7 @@ async function checkReport(
     `the status is served on pacs002 ${version ?? '(default version)'} (200)`,
     hasStatus(read.exchange, [200]),
   );
-  checkReportOf(verdicts, read.exchange, message);
-}
-
-/**
- * A pacs.002 answer (200) checked rule by rule against the payment it reports on: each echo is its own
- * rule, so one wrong echo fails only itself. `when` names the read in each check's title (a report
- * right after submission, or the final one, which a target may build elsewhere).
- */
-function checkReportOf(verdicts: Verdicts, exchange: Exchange, message: Pacs008Message, when = ''): void {
-  const body = exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
-  verdicts.check('STS-01', `the report${when} has the root fitoFIPmtStsRpt`, {
-    ok: typeof body?.fitoFIPmtStsRpt === 'object',
-    expected: 'root fitoFIPmtStsRpt',
-    ...answered(exchange),
-  });
-  checkSchema(
-    verdicts,
-    'STS-01',
-    pacs002Schema,
-    exchange.response.json,
-    `the report${when} has the documented shape of §2.4`,
-  );
-  const grpHdr = body?.fitoFIPmtStsRpt?.grpHdr;
-  verdicts.check('STS-02', `grpHdr.msgId and grpHdr.creDtTm are present${when}`, {
-    ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string',
-    expected: 'both strings',
-    received: JSON.stringify(grpHdr ?? null),
-  });
-  const entry = firstStatusEntry(exchange.response.json);
-  const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
-  const ids = paymentIds(message);
-  verdicts.check(
-    'STS-03',
-    `orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId${when}`,
-    equals(orgnlGrpInf?.orgnlMsgId, ids.msgId),
-  );
-  verdicts.check('STS-04', `orgnlEndToEndId echoes endToEndId${when}`, equals(entry?.orgnlEndToEndId, ids.endToEndId));
-  verdicts.check('STS-05', `orgnlTxId echoes txId${when}`, equals(entry?.orgnlTxId, ids.txId));
-  verdicts.check('STS-06', `orgnlGrpInf.orgnlMsgNmId names a pacs.008 message${when}`, {
-    ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)),
-    expected: 'pacs.008 or pacs.008.001.NN',
-    received: String(orgnlGrpInf?.orgnlMsgNmId),
-  });
-  verdicts.check('STS-07', `txSts is an ISO 20022 status code${when}`, {
-    ok: ISO_STATUS_CODES.has(String(entry?.txSts)),
-    expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
-    received: String(entry?.txSts),
-  });
+  checkStatusReport(verdicts, read.exchange, message);
 }
 
 /**
@@ -112,8 +62,7 @@ async function checkRereads(api: Api, verdicts: Verdicts, id: string, final: Fin
   checkMonotonic(verdicts, api, [...final.history, ...later]);
 }
 
-/** The rules checkReportOf checks: a test that calls it cites them. */
-const REPORT_TAGS = ['@STS-01', '@STS-02', '@STS-03', '@STS-04', '@STS-05', '@STS-06', '@STS-07'];
+const REPORT_TAGS = REPORT_RULES.map((r) => `@${r}`);
 
 test.describe('payment status report', () => {
   test('a status read gets 200 and a pacs.002 that echoes the payment', {
@@ -170,7 +119,7 @@ test.describe('payment status lifecycle', () => {
     verdicts.checkOrStop('STS-08', 'the payment reaches a final status', statusServed(final));
     checkMonotonic(verdicts, api, [firstRead!.txSts ?? '(none)', ...final!.history]);
     verdicts.check('STS-08', 'a valid payment ends accepted', endsIn(final, 'accepted'));
-    checkReportOf(verdicts, final!.last, message, ' once final');
+    checkStatusReport(verdicts, final!.last, message, ' once final');
     verdicts.assume(
       'STS-16',
       'the accepted code is one of the profile’s',
@@ -198,7 +147,7 @@ test.describe('payment status lifecycle', () => {
       expected: 'at least one reason code',
       ...answered(final!.last),
     });
-    checkReportOf(verdicts, final!.last, message, ' once final');
+    checkStatusReport(verdicts, final!.last, message, ' once final');
     verdicts.assume(
       'STS-15',
       'the rejection code is one of the profile’s',

@@ -32,7 +32,8 @@ import { finalStatusAs, readStatus, submitPayment, type SettledPayment } from '.
 import { paymentToRead } from '../../client/flows/live-lane';
 import { twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
 import type { Verdicts } from '../../checks/verdicts';
-import { checkMonotonic, fieldCaseRefused } from '../../checks/payment-answers';
+import { checkMonotonic, fieldCaseRefused, requireId } from '../../checks/payment-answers';
+import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { refusedAs, scaRefusedOn } from '../../checks/refusals';
 
 import type { Profile } from '../../profile/profile';
@@ -279,6 +280,27 @@ test.describe('GET pacs002 on every further path version: a final status', () =>
             '(none)',
         );
       checkMonotonic(verdicts, api, [...final.history, ...later]);
+    });
+  });
+});
+
+test.describe('POST pacs008 on every further path version: its status report', () => {
+  // §2.4's report names the original: a payment made on v08 is reported as one, echoes and all,
+  // whatever path version it was made on (§9 names the two the same operation).
+  test(on('submitPayment', 'the status report of a payment echoes it'), {
+    ...tagsOf('submitPayment', REPORT_RULES),
+  }, async ({ api, verdicts, seed, profile }) => {
+    await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+      const message = buildPacs008({ seed: `${seed}-${version}` });
+      const paid = await submitPayment(api, message, {
+        version,
+        label: `pay: the payment to read (pacs008 ${version})`,
+      });
+      verdicts.require('P8-01', `the payment made on ${version} is created`, hasStatus(paid.exchange, [201]));
+      const id = requireId(api, verdicts, paid.exchange);
+      const read = await readStatus(api, id, { label: `read the status of the payment made on ${version}` });
+      verdicts.checkOrStop('STS-01', `its status is served (200)`, hasStatus(read.exchange, [200]));
+      checkStatusReport(verdicts, read.exchange, message, ` of a payment made on ${version}`);
     });
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * §2.4's status report of a payment, judged rule by rule (STS-01 to STS-07): its root and shape, its
+ * group header, each echo of the payment it reports on, its status code.
+ */
+import type { Exchange } from '../transport/http';
+import { firstStatusEntry } from '../messages/answers';
+import { paymentIds, type Pacs008Message } from '../messages/pacs008';
+import { pacs002Schema } from '../messages/schemas/pacs002';
+import { ISO_STATUS_CODES } from '../profile/status-vocabulary';
+import { equals } from './answers';
+import { checkSchema } from './schema-check';
+import { answered, type Verdicts } from './verdicts';
+
+/** The rules checkStatusReport judges: a test that calls it cites them. */
+export const REPORT_RULES = ['STS-01', 'STS-02', 'STS-03', 'STS-04', 'STS-05', 'STS-06', 'STS-07'] as const;
+
+/**
+ * A pacs.002 answer (200) checked rule by rule against the payment it reports on: each echo is its own
+ * rule, so one wrong echo fails only itself. `when` names the read in each check's title (a report
+ * right after submission, or the final one, which a target may build elsewhere).
+ */
+export function checkStatusReport(verdicts: Verdicts, exchange: Exchange, message: Pacs008Message, when = ''): void {
+  const body = exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: Record<string, unknown> } } | undefined;
+  verdicts.check('STS-01', `the report${when} has the root fitoFIPmtStsRpt`, {
+    ok: typeof body?.fitoFIPmtStsRpt === 'object',
+    expected: 'root fitoFIPmtStsRpt',
+    ...answered(exchange),
+  });
+  checkSchema(
+    verdicts,
+    'STS-01',
+    pacs002Schema,
+    exchange.response.json,
+    `the report${when} has the documented shape of §2.4`,
+  );
+  const grpHdr = body?.fitoFIPmtStsRpt?.grpHdr;
+  verdicts.check('STS-02', `grpHdr.msgId and grpHdr.creDtTm are present${when}`, {
+    ok: typeof grpHdr?.msgId === 'string' && typeof grpHdr?.creDtTm === 'string',
+    expected: 'both strings',
+    received: JSON.stringify(grpHdr ?? null),
+  });
+  const entry = firstStatusEntry(exchange.response.json);
+  const orgnlGrpInf = entry?.orgnlGrpInf as Record<string, unknown> | undefined;
+  const ids = paymentIds(message);
+  verdicts.check(
+    'STS-03',
+    `orgnlGrpInf.orgnlMsgId echoes grpHdr.msgId${when}`,
+    equals(orgnlGrpInf?.orgnlMsgId, ids.msgId),
+  );
+  verdicts.check('STS-04', `orgnlEndToEndId echoes endToEndId${when}`, equals(entry?.orgnlEndToEndId, ids.endToEndId));
+  verdicts.check('STS-05', `orgnlTxId echoes txId${when}`, equals(entry?.orgnlTxId, ids.txId));
+  verdicts.check('STS-06', `orgnlGrpInf.orgnlMsgNmId names a pacs.008 message${when}`, {
+    ok: /^pacs\.008(\.\d{3}\.\d{2})?$/.test(String(orgnlGrpInf?.orgnlMsgNmId)),
+    expected: 'pacs.008 or pacs.008.001.NN',
+    received: String(orgnlGrpInf?.orgnlMsgNmId),
+  });
+  verdicts.check('STS-07', `txSts is an ISO 20022 status code${when}`, {
+    ok: ISO_STATUS_CODES.has(String(entry?.txSts)),
+    expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
+    received: String(entry?.txSts),
+  });
+}

@@ -10,6 +10,7 @@ import { namedFaults, routeGone } from './submit';
 import { submittedOnVersion } from './payments';
 import type { Transfer } from '../ledger-of-payments/store';
 import type { FaultSet } from '../faults';
+import type { Dialect } from '../dialects';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -68,16 +69,30 @@ async function readStatus(
     settlingMs: ctx.config.settlingMs,
     revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
   });
-  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(withReportFaults(report, transfer, faults));
+  return reply
+    .code(faults.has('status-answers-203') ? 203 : 200)
+    .send(withReportFaults(report, transfer, faults, nowMs, submitterDialect));
 }
 
-/** Faults of a report that turn on how its transaction was made (the path version), which statusReport does not know. */
+/** How long the refund-reopens-payment fault shows a refunded payment pending again, from the refund's arrival. */
+const REOPENED_MS = 2_000;
+
+/** Faults of a report that turn on what statusReport does not know: the path version a payment was made on, a refund's arrival. */
 function withReportFaults(
   report: Record<string, unknown>,
   transfer: Transfer,
   faults: FaultSet,
+  nowMs: number,
+  dialect: Dialect,
 ): Record<string, unknown> {
   const entry = (report.fitoFIPmtStsRpt as { txInfAndSts: Record<string, unknown>[] }).txInfAndSts[0]!;
+  if (
+    faults.has('refund-reopens-payment') &&
+    transfer.phase === 'accepted' &&
+    transfer.lastRefundAtMs !== null &&
+    nowMs - transfer.lastRefundAtMs < REOPENED_MS
+  )
+    entry.txSts = dialect.interimStatus;
   if (
     faults.has('refund-report-acceptance-date-only') &&
     transfer.kind === 'refund' &&

@@ -44,7 +44,7 @@ import type { Clients } from '../../client/target';
 import type { TakeSettled } from '../../arrange/pool';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs007, PACS007_ROOT, type Pacs007Message } from '../../messages/pacs007';
-import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
+import { checkMonotonic, echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { readingOf } from '../../ledger/readings';
 
 async function refund(
@@ -385,11 +385,11 @@ function runSplit(c: RefundSplitCase): void {
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01'],
+    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-10'],
     ...takes({ observation: refundToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
-    const { answer, final } = await observe(refundToFinal);
+    const { answer, final, original, originalReads } = await observe(refundToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
     refundAccepted(verdicts, 'RFD-01', answer, 'a partial refund is accepted');
     // The answer's shape is not shown: an id it does not name blocks the test (RFD-07), it breaks no rule.
@@ -397,6 +397,8 @@ test.describe('refund (pacs.007): status', () => {
     verdicts.check('RFD-05', 'the refund’s status is served until final', servedUntilFinal(final));
     // §4.3: the same operation "serves the status of payments, returns and refunds": §2.4's report.
     if (final) reportShaped(verdicts, final.last, 'the refund’s final status report');
+    // The payment stays settled while its refund is pending and once it is final: §3's final codes stay final.
+    checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
     // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
     for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {

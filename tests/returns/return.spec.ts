@@ -38,7 +38,7 @@ import {
 import { creditorPlaceHeld } from '../../checks/iso20022';
 import { dataObjectLikeSubmission, reportShaped } from '../../checks/schema-check';
 import { is2xx, is4xx } from '../../messages/http-status';
-import { echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
+import { checkMonotonic, echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf, repeatStatusOf } from '../../profile/profile';
 
 const TWO = takes({ pool: 'settled', count: 2 });
@@ -219,11 +219,11 @@ test.describe('return (pacs.004): who may return', () => {
 
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01'],
+    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-10'],
     ...takes({ observation: returnToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
-    const { answer, final } = await observe(returnToFinal);
+    const { answer, final, original, originalReads } = await observe(returnToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
     verdicts.require('RTR-01', 'the return is accepted', acceptedAnswer(answer.exchange));
     // §4.4 does not show the answer: an id it does not name blocks the test (RTR-37), it breaks no rule.
@@ -231,6 +231,8 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(final));
     // §4.3: the same operation "serves the status of payments, returns and refunds": §2.4's report.
     if (final) reportShaped(verdicts, final.last, 'the return’s final status report');
+    // The payment stays settled while its return is pending and once it is final: §3's final codes stay final.
+    checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
     // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
     for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {

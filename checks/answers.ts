@@ -223,7 +223,13 @@ interface Final {
   txSts: string;
   statusClass: StatusClass;
   history: string[];
+  /** stsRsnInf[].rsn.cd of the final read. */
+  reasonCodes?: readonly string[];
 }
+
+/** "ACSP → RJTC (AM09)": the statuses a transaction went through, with the final one's reason codes. */
+export const statusPath = (final: Pick<Final, 'history' | 'reasonCodes'>): string =>
+  `${final.history.join(' → ')}${final.reasonCodes?.length ? ` (${final.reasonCodes.join(', ')})` : ''}`;
 
 /** A notification carries the identifier to query its payment (INC-01), wherever its payload puts it. */
 export const carriesId = (body: unknown, id: string | undefined): Expectation => ({
@@ -369,7 +375,7 @@ export const ownPaymentOrRefused = (exchange: Exchange, namedId: string | undefi
 export const endsIn = (final: Final | undefined, cls: StatusClass): Expectation => ({
   ok: final?.statusClass === cls,
   expected: `an ${cls} txSts`,
-  received: final ? final.history.join(' → ') : 'no final status',
+  received: final ? statusPath(final) : 'no final status',
 });
 
 /**
@@ -391,7 +397,7 @@ export const statusServedOn = (version: string, read: { exchange: Exchange; txSt
 export const servedUntilFinal = (final: Final | undefined): Expectation => ({
   ok: final?.statusClass === 'accepted' || final?.statusClass === 'rejected',
   expected: 'a final txSts, read with pacs.002',
-  received: final ? final.history.join(' → ') : 'no final status',
+  received: final ? statusPath(final) : 'no final status',
 });
 
 /**

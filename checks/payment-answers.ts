@@ -20,7 +20,7 @@ import type { Profile, RefusalClass, StatusClass } from '../profile/profile';
 import { judgedAgainst, statusChange } from '../profile/status-vocabulary';
 import { answered, answerOf, brief, type Verdicts } from './verdicts';
 import { refusedAs, type RefusalOptions } from './refusals';
-import { namesAnId, neverServerError } from './answers';
+import { namesAnId, neverServerError, statusPath } from './answers';
 import { readingOf } from '../ledger/readings';
 
 /** What these checks read of the client (client/api.ts Api has it): the profile, and the fields that name a payment. */
@@ -33,6 +33,7 @@ interface Final {
   txSts: string;
   statusClass: StatusClass;
   history: string[];
+  reasonCodes?: readonly string[];
 }
 
 /**
@@ -232,7 +233,7 @@ export async function expectBusinessRefusal(
   verdicts.check(rule, `${what}: accepted at submission, it ends rejected`, {
     ok: final.statusClass === 'rejected',
     expected: 'a rejected txSts',
-    received: `${final.history.join(' → ')}`,
+    received: statusPath(final),
   });
   if (options.either || options.documentedOnly) return 'status';
   verdicts.assume('ERR-01', 'a business refusal comes the way the profile expects', {
@@ -329,7 +330,7 @@ export async function businessAnsweredAsRead(
   const id = is2xx(exchange) ? createdIdOf(api, exchange) : undefined;
   const final = id === undefined ? undefined : await options.settle(id);
   const refused = is4xx(exchange) || final?.statusClass === 'rejected';
-  const answer = `HTTP ${exchange.response.status}${final ? `, then pacs.002 ${final.history.join(' → ')}` : ''}`;
+  const answer = `HTTP ${exchange.response.status}${final ? `, then pacs.002 ${statusPath(final)}` : ''}`;
   verdicts.assume(rule, `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`, {
     ok: reading === 'refuse' ? refused : !refused,
     expected:

@@ -8,6 +8,7 @@
  * the findings are only reported beside the test, as the summary reports them for the whole run
  * (record/iso-tally.ts). Each finding names the field, its value and the facet it breaks.
  */
+import { senderOf, shapeAccepted } from './shape-evidence';
 import type { Expectations, OperationName, Profile } from '../profile/profile';
 import type { Reading } from '../ledger/readings';
 import type { Exchange } from '../transport/http';
@@ -65,10 +66,11 @@ export function otherCreditorPlaceReading(expectations: Expectations): Reading {
  * A return that must be accepted carries the creditor name where the profile reads it (ISO-03): where
  * the profile names the place and enforces its assumptions it is trusted, and a refusal is the
  * documented rule's; otherwise a refusal may be that place's, and the test is blocked by ISO-03,
- * whose own test reports it.
+ * whose own test reports it, until a return in that place is seen accepted.
  */
 export function creditorPlaceHeld(verdicts: Verdicts, exchange: Exchange): void {
-  if (creditorPlaceTrusted(verdicts.profile)) return;
+  // Trusted, or seen: a return the same client sent in this shape was accepted (checks/shape-evidence.ts).
+  if (creditorPlaceTrusted(verdicts.profile) || shapeAccepted('return', senderOf(exchange))) return;
   verdicts.gate('ISO-03', 'the target reads a return’s creditor name where the profile says', notRefused(exchange));
 }
 

@@ -5,6 +5,8 @@
  * Run: node --import tsx --test tests/unit/engines/played-sequence.test.ts
  */
 import { test } from 'node:test';
+import { noteFinal, noteShapeSent, shapeAccepted, shapeSeenAccepted } from '../../../checks/shape-evidence';
+import { refusedDespiteShape } from '../../../checks/exploration';
 import assert from 'node:assert/strict';
 import type { Exchange } from '../../../transport/http';
 import type { Api } from '../../../client/api';
@@ -81,10 +83,49 @@ test('a blocked play shows its steps, then blocks the test with what did not com
     what: 'the refund is accepted',
     why: 'it was refused',
     assumption: 'RFD-07',
+    unlessShapeSeen: undefined,
   });
   const { runner, shown } = showingRunner();
   await assert.rejects(showPlayed(played, runner), /skipped/);
   assert.deepEqual(shown, ['step 1. refund', 'attached ', 'holds MNY-01', 'blocked the refund is accepted']);
+});
+
+test('a play blocked by the declared shape alone hands its runner the shape that would make it a failure', async () => {
+  const shape = { shape: 'refund' as const, rule: 'RFD-01', clientId: 'client-seen-later' };
+  const played = await play(async (runner) => {
+    await runner.step('1. refund', async () => {
+      await runner.blocked(
+        'the refund is accepted',
+        'it was refused (HTTP 422), which the spec allows here: …',
+        'RFD-07',
+        shape,
+      );
+    });
+  }, stepApi);
+  const handed: unknown[] = [];
+  const { runner } = showingRunner();
+  await showPlayed(played, { ...runner, blocked: (_what, _why, _assumption, unless) => void handed.push(unless) });
+  assert.deepEqual(handed, [shape]);
+});
+
+test('the declared shape is seen accepted once a message in it settles accepted, per client', async () => {
+  assert.equal(await shapeSeenAccepted('return', 'client-a', 1_000), false, 'nothing in flight: no wait');
+  noteShapeSent('return', 'RT-1', 'client-a');
+  const seen = shapeSeenAccepted('return', 'client-a', 5_000);
+  noteFinal('RT-1', true);
+  assert.equal(await seen, true);
+  assert.equal(shapeAccepted('return', 'client-b'), false);
+  noteShapeSent('refund', 'RF-1', 'client-a');
+  noteFinal('RF-1', false);
+  assert.equal(shapeAccepted('refund', 'client-a'), false, 'a refund that settled rejected confirms nothing');
+  const finding = refusedDespiteShape(
+    { shape: 'return', rule: 'RTR-01' },
+    'return R1 is accepted',
+    'it was refused (HTTP 422), which the spec allows here: no return …',
+  );
+  assert.equal(finding.ok, false);
+  assert.equal(finding.rule, 'RTR-01');
+  assert.match(finding.received!, /^it was refused \(HTTP 422\); yet a return the same client sent/);
 });
 
 test('a play that threw throws again inside the step it threw in', async () => {

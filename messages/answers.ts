@@ -72,17 +72,28 @@ export function idOf(api: IdFields, exchange: Exchange): string | undefined {
 }
 
 /**
- * The id an answer whose payload the spec does not show (POST pacs004, POST pacs007) names: in its
- * data, as a payment's answer does, else as the last path segment of its Location header (RFC 9110
- * §10.2.2: the resource the request created).
+ * The id an answer whose payload the spec does not show (POST pacs004, POST pacs007, POST camt056)
+ * names: in its data, as a payment's answer does; else under the same names at the body's top level
+ * (not shown, so not necessarily wrapped in data); else as the last path segment of its Location
+ * header (RFC 9110 §10.2.2: the resource the request created).
  */
 export function createdIdOf(api: IdFields, exchange: Exchange): string | undefined {
-  const named = idOf(api, exchange);
+  const named = idOf(api, exchange) ?? topLevelId(api, exchange);
   if (named !== undefined) return named;
   const location = exchange.response.headers.location;
   if (!location) return undefined;
   const segment = new URL(location, 'http://relative.invalid').pathname.split('/').filter(Boolean).at(-1);
   return segment ? decodeURIComponent(segment) : undefined;
+}
+
+/** An id under one of the payment's id names at the top level of an answer's body. */
+function topLevelId(api: IdFields, exchange: Exchange): string | undefined {
+  const body = obj(exchange.response.json);
+  for (const field of api.idFields) {
+    const id = body?.[field];
+    if (typeof id === 'string' && id !== '') return id;
+  }
+  return undefined;
 }
 
 /**

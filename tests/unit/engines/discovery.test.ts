@@ -26,7 +26,7 @@ import {
   unmetAnswers,
 } from '../../../engines/discovery/diff';
 import { setJsonValue } from '../../../messages/json-edit';
-import type { Observation } from '../../../engines/discovery/probes';
+import { lookAlikeOf, type Observation } from '../../../engines/discovery/probes';
 import { profileSchema } from '../../../profile/profile-schema';
 import { parseProfile } from '../../../profile/profile';
 
@@ -328,4 +328,12 @@ test('the return catalogue’s refusals are discovery triggers: every refused ca
     'business triggers last: a business mutant may be accepted at submission (then rejected in pacs.002), in the way of the others while in flight',
   );
   assert.ok(new Set(returnTriggers.map((t) => t.cls)).size >= 3, 'validation, sca, missingHeader and business');
+});
+
+test('the unknown id discovery reads keeps the target’s id format: prefix, date, digits, hex and UUID version', () => {
+  assert.equal(lookAlikeOf('PS20250601K7Q2M4ABCDEFGHIJ'), 'PS20250601K7Q2M4ABCDCDRSTU');
+  assert.equal(lookAlikeOf('3f2c1a9e-8b7d-4c6e-9f10-123456789abc'), '3f2c1a9e-8b7d-4c6e-9f10-123456345efa');
+  assert.equal(lookAlikeOf('123456789012345678901234'), '123456789012345678567890');
+  for (const id of ['PS20250601K7Q2M4ABCDEFGHIJ', '3f2c1a9e-8b7d-4c6e-9f10-123456789abc', 'x'])
+    assert.notEqual(lookAlikeOf(id), id);
 });

@@ -82,3 +82,26 @@ export const pacs002Schema = {
     },
   },
 } as const;
+
+/**
+ * §2.4's report of a return or a refund (§4.3: the operation "serves the status of payments, returns
+ * and refunds"): the same message held to its fields' types, with only a status required. Its echoes
+ * name "the original request", and a pacs.004 carries no txId and no required endToEndId: which of
+ * them such a report echoes is not shown.
+ */
+export const returnOrRefundReportSchema = (() => {
+  const schema = JSON.parse(JSON.stringify(pacs002Schema)) as Record<string, unknown>;
+  const dropRequired = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    delete (node as { required?: unknown }).required;
+    for (const value of Object.values(node)) dropRequired(value);
+  };
+  dropRequired(schema);
+  const report = (schema.properties as Record<string, Record<string, unknown>>).fitoFIPmtStsRpt!;
+  const entries = (report.properties as Record<string, Record<string, unknown>>).txInfAndSts!;
+  schema.$id = 'pacs002-response-of-a-return-or-refund';
+  schema.required = ['fitoFIPmtStsRpt'];
+  report.required = ['txInfAndSts'];
+  (entries.items as Record<string, unknown>).required = ['txSts'];
+  return schema as { $id: string };
+})();

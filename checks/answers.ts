@@ -17,7 +17,7 @@ import { TX_CANCELLATION_STATUS } from '../messages/schemas/camt029';
 import { notificationCarries, servesMessage } from '../messages/answers';
 import { answered, answerOf, type Check, type Expectation, notRefused, type Verdicts } from './verdicts';
 import { readingOf, type Reading } from '../ledger/readings';
-import { scaCheckedOnCancellation } from './refusals';
+import { scaReadingGate } from './refusals';
 
 // ── the answer's status ────────────────────────────────────────────────────────────────────────
 
@@ -515,9 +515,9 @@ export function twinAccepted(verdicts: Verdicts, exchange: Exchange, acceptance:
  * A request the spec leaves open (a reading, ledger/readings.ts), answered as the profile reads it:
  * never a 5xx (ROB-03, documented), then refused or accepted as the reading's field says, or as
  * `reading` says where the field is no refuse/allow/either (the assumption `rule`; `either` asks
- * nothing more). On a camt.056 the sca-token is a reading of its own
- * (SCA-18): an acceptance there blocks the test unless the profile enforces that camt.056 is checked,
- * as checks/refusals.ts scaRefusedOn does for a documented SCA refusal.
+ * nothing more). On a camt.056 or a pacs.007 the sca-token is a reading of its own (SCA-18, SCA-20):
+ * an acceptance there blocks the test unless the profile enforces that the token is checked, as
+ * checks/refusals.ts scaRefusedOn does for a documented SCA refusal.
  */
 export function answeredAsRead(
   verdicts: Verdicts,
@@ -528,12 +528,7 @@ export function answeredAsRead(
   verdicts.check('ROB-03', `${what}: never a 5xx`, neverServerError(exchange));
   const reading = answer.reading ?? readingOf(expectations, rule);
   if (reading === 'either') return;
-  const cancellationChecked = scaCheckedOnCancellation(expectations) && verdicts.enforcing;
-  if (reading === 'refuse' && op === 'cancel' && is2xx(exchange) && !cancellationChecked)
-    verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
-      ok: false,
-      received: `the target accepted it: ${answerOf(exchange)}`,
-    });
+  if (reading === 'refuse') scaReadingGate(verdicts, op, exchange);
   verdicts.assume(
     rule,
     `${what}: ${reading === 'refuse' ? 'refused' : 'accepted'}, as the profile reads it`,

@@ -9,6 +9,7 @@ import { is2xx, is4xx } from '../messages/http-status';
 import type { Profile, RefusalClass } from '../profile/profile';
 import { answerClass } from '../record/target-tally';
 import { answered, answerOf, type Check, type Verdicts } from './verdicts';
+import { scaCheckedOn, scaReadingOn } from '../ledger/readings';
 
 /**
  * Whether an error text names a field: its JSON name anywhere, or the name as a whole word in any
@@ -71,10 +72,11 @@ export function refusedAs(
 }
 
 /**
- * An SCA refusal on `op` (Verdicts.scaGoverns). On a cancellation, an acceptance shows the target does
- * not check the sca-token there: that fails the rule only where the profile enforces the reading that
- * it must (required, or verified when present); otherwise the test is blocked by SCA-18, whose own test reports the reading. A
- * refusal is evidence for the rule either way.
+ * An SCA refusal on `op` (Verdicts.scaGoverns). On an operation whose sca-token is a reading
+ * (ledger/readings.ts SCA_READINGS: camt.056, pacs.007), an acceptance shows the target does not check
+ * the token there: that fails the rule only where the profile enforces the reading that it must
+ * (required, or verified when present); otherwise the test is blocked by the reading's rule, whose own
+ * test reports the reading. A refusal is evidence for the rule either way.
  */
 export function scaRefusedOn(
   op: string,
@@ -86,20 +88,24 @@ export function scaRefusedOn(
   return {
     ...refused,
     before: (verdicts, what) => {
-      const readingEnforced = scaCheckedOnCancellation(verdicts.profile.expectations) && verdicts.enforcing;
-      if (op === 'cancel' && !readingEnforced)
-        verdicts.gate('SCA-18', 'camt.056 is checked by its sca-token', {
-          ok: !is2xx(exchange),
-          received: `the target accepted it: ${answerOf(exchange)}`,
-        });
+      scaReadingGate(verdicts, op, exchange);
       refused.before?.(verdicts, what);
     },
   };
 }
 
-/** Whether the profile reads a camt.056's sca-token as checked when sent: required, or verified when present. */
-export const scaCheckedOnCancellation = (expectations: Profile['expectations']): boolean =>
-  expectations.scaOnCancellation === 'required' || expectations.scaOnCancellation === 'verifiedWhenPresent';
+/**
+ * Blocks by the reading's rule when `op`'s sca-token is a reading the profile does not enforce as
+ * checked and the target accepted a token it should have refused: the token may simply not be read there.
+ */
+export function scaReadingGate(verdicts: Verdicts, op: string, exchange: Exchange): void {
+  const sca = scaReadingOn(verdicts.profile.expectations, op);
+  if (!sca || (scaCheckedOn(verdicts.profile.expectations, op) && verdicts.enforcing)) return;
+  verdicts.gate(sca.rule, `${sca.message} is checked by its sca-token`, {
+    ok: !is2xx(exchange),
+    received: `the target accepted it: ${answerOf(exchange)}`,
+  });
+}
 
 function isTokenRequest(profile: Profile, exchange: Exchange): boolean {
   return new URL(exchange.request.url).pathname.endsWith(profile.tokenPath ?? '/oauth/token');

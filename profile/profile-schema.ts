@@ -319,6 +319,12 @@ const expectations = Strict(
         'whether camt.056 carries and is checked by the sca-token: required (and checked), not required (nor checked), or verified when present (not required, checked when sent); §5.5 asks it of "every request that submits a payment", which a cancellation is not, while §4.4 lists camt.056 among the submitting POSTs',
       ),
     ),
+    scaOnRefund: Type.Optional(
+      OneOf(
+        ['required', 'notRequired', 'verifiedWhenPresent', 'either'],
+        'whether pacs.007 carries and is checked by the sca-token: required (and checked), not required (nor checked), or verified when present (not required, checked when sent); §5.5 asks it of "every request that submits a payment", §1 names the refund apart from the payment, and §4.4 does not show pacs.007’s headers',
+      ),
+    ),
     rejectTrigger: Type.Optional(
       Strict(
         { creditorAccount: Type.String(), reasonCode: Type.String() },

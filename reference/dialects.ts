@@ -36,6 +36,9 @@ export interface RefusalStatus {
 
 export type RefusalClass = keyof RefusalStatus;
 
+/** How a POST the sca-token may not be asked of reads it: required (and checked), not (nor checked), or checked when sent. */
+export type ScaReading = 'required' | 'notRequired' | 'verifiedWhenPresent';
+
 /**
  * One cause within a refusal class answered otherwise than the rest of its class, as conforming
  * servers do (400 for an hd mismatch, 401 for every other SCA failure: the spec shows no error
@@ -119,7 +122,12 @@ export interface Dialect {
    * §5.5 asks the sca-token of "every request that submits a payment": required on camt.056 too, not
    * (neither required nor checked), or verified when present (not required, checked when sent).
    */
-  scaOnCancellation: 'required' | 'notRequired' | 'verifiedWhenPresent';
+  scaOnCancellation: ScaReading;
+  /**
+   * The same for pacs.007: §1 names the refund apart from the payment and §4.4 does not show its
+   * headers, so a refund may be read as no request that submits a payment.
+   */
+  scaOnRefund: ScaReading;
   /** Root element of the pacs.008 an incoming read serves: the submission's, or the ISO 20022 XML name. */
   incomingRoot: 'fitoFICstmrCdtTrf' | 'FIToFICstmrCdtTrf';
   /**
@@ -251,6 +259,7 @@ export const defaultDialect: Dialect = {
   utf8: 'strict',
   msgIdEchoName: 'paymentId',
   scaOnCancellation: 'required',
+  scaOnRefund: 'required',
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
   cancelAnswer: 'data',
@@ -342,6 +351,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   utf8: ['strict', 'lenient', 'detect'],
   msgIdEchoName: ['paymentId', 'paymentsId'],
   scaOnCancellation: ['required', 'notRequired', 'verifiedWhenPresent'],
+  scaOnRefund: ['required', 'notRequired', 'verifiedWhenPresent'],
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only', 'empty'],
   cancelAnswer: ['data', 'id-only', 'received'],

@@ -306,6 +306,7 @@ const SWITCHES: Readonly<
   repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
+  scaOnRefund: { field: 'expectations.scaOnRefund', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
   // No body is neither §2.3's data object nor the id alone: the profile reads it as any.
   returnAnswer: {

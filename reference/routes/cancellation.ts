@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context';
 import type { Dialect } from '../dialects';
 import type { FaultSet } from '../faults';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
-import { authenticate, checkAccept, headerValue } from '../headers';
+import { authenticate, checkAccept } from '../headers';
 import { ApiError, errorsOf } from '../errors';
 import { validateCamt056 } from '../validate/camt056';
 import {
@@ -16,6 +16,7 @@ import {
   prepareSubmission,
   repeatBeforeAuthentication,
   repeatBody,
+  scaNotAsked,
   sendAccepted,
   validationError,
 } from './submit';
@@ -75,12 +76,7 @@ async function requestCancellation(
   if (early) return reply.code(200).send(early);
   // §5.5 asks the sca-token of requests that submit a payment: a dialect may read camt.056 as not one,
   // and then check a token sent all the same (verifiedWhenPresent) or not at all (notRequired).
-  const sub = prepareSubmission(ctx, req, (caller) => {
-    const reading = caller.dialect.scaOnCancellation;
-    return (
-      reading === 'notRequired' || (reading === 'verifiedWhenPresent' && headerValue(req, 'sca-token') === undefined)
-    );
-  });
+  const sub = prepareSubmission(ctx, req, (caller) => scaNotAsked(caller.dialect.scaOnCancellation, req));
   const { client, faults, dialect } = sub.caller;
   const root = dialect.cancellationRequestRoot;
   const assignmentId = peekString(sub.body, root, 'assgnmt', 'id');

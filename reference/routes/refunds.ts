@@ -5,7 +5,14 @@ import type { ServiceContext } from '../context';
 import { createTransfer, localDateTime, storedMessage } from '../ledger-of-payments/store';
 import { validatePacs007 } from '../validate/pacs007';
 import { isObject } from '../validate/check';
-import { peekString, prepareSubmission, repeatBeforeAuthentication, sendAccepted, validationError } from './submit';
+import {
+  peekString,
+  prepareSubmission,
+  repeatBeforeAuthentication,
+  scaNotAsked,
+  sendAccepted,
+  validationError,
+} from './submit';
 import {
   businessOutcome,
   businessReasons,
@@ -23,7 +30,8 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     return msgId ? ctx.store.findByIdempotency('refund', client.clientId, msgId) : undefined;
   });
   if (early) return reply.code(200).send(early);
-  const sub = prepareSubmission(ctx, req);
+  // §5.5 asks the sca-token of requests that submit a payment: a dialect may read a refund as not one.
+  const sub = prepareSubmission(ctx, req, (caller) => scaNotAsked(caller.dialect.scaOnRefund, req));
   const { client, faults } = sub.caller;
   // The root this caller's dialect accepts; the spec does not name pacs.007's root, and a dialect may
   // read a body's single root, whatever its name, as the message (refundUnknownRoot allow).

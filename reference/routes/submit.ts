@@ -14,7 +14,7 @@ import { isObject, type Json } from '../validate/check';
 import { namedClient, operationOf, pathVersionOf } from '../request-scope';
 import type { Client } from '../registry';
 import { remoteKeysOf } from '../remote-keys';
-import type { Dialect } from '../dialects';
+import type { Dialect, ScaReading } from '../dialects';
 import { isoErrors } from '../iso-schema';
 
 export interface Submission {
@@ -32,6 +32,10 @@ export interface Submission {
  * fault, or a dialect's reading of §5.5). The operation (for per-operation faults) is the route's,
  * looked up from its path.
  */
+/** Whether the sca-token is left unchecked on this request under `reading`: never asked, or asked only when sent and not sent. */
+export const scaNotAsked = (reading: ScaReading, req: FastifyRequest): boolean =>
+  reading === 'notRequired' || (reading === 'verifiedWhenPresent' && headerValue(req, 'sca-token') === undefined);
+
 export function prepareSubmission(
   ctx: ServiceContext,
   req: FastifyRequest,

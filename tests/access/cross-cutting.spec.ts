@@ -23,6 +23,7 @@ import { jwtAttacks, outOfReach } from '../../cases/jwt-attacks';
 import { scaAttackMutant } from '../../cases/mutations';
 import { ANSWER_NOT_SHOWN, OPERATION_LABELS, SUBMITTING_OPERATIONS } from '../../ledger/operations';
 import { ruleOf } from '../../ledger/rules';
+import { SCA_READINGS, scaReadingOn, type ScaReadingOp } from '../../ledger/readings';
 import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 import { readChangedNothing } from '../../checks/created-nothing';
 import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
@@ -159,21 +160,23 @@ for (const driver of drivers.filter(submitting)) {
         );
       }
 
-      if (driver.op === 'cancel') {
+      const scaReading = SCA_READINGS[driver.op as ScaReadingOp];
+      if (scaReading) {
+        const { rule, message } = scaReading;
         test(
-          'a camt.056 without sca-token is answered as the profile reads §5.5',
-          details(driver, ['SCA-18', 'ROB-03']),
+          `a ${message} without sca-token is answered as the profile reads §5.5`,
+          details(driver, [rule, 'ROB-03']),
           async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
             const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
             driver.acceptTwin(verdicts, await send('valid twin'));
             const answer = await send('the same request without sca-token', () => ({ sca: ABSENT }));
-            const reading = profile.expectations.scaOnCancellation ?? 'either';
-            verdicts.check('ROB-03', 'a camt.056 without sca-token never gets a 5xx', neverServerError(answer));
+            const reading = scaReadingOn(profile.expectations, driver.op)?.reading;
+            verdicts.check('ROB-03', `a ${message} without sca-token never gets a 5xx`, neverServerError(answer));
             if (reading === 'required')
-              verdicts.assume('SCA-18', 'a camt.056 without sca-token is refused', refusedAnswer(answer));
+              verdicts.assume(rule, `a ${message} without sca-token is refused`, refusedAnswer(answer));
             // Verified when present: not required, so accepted without one (a token sent is judged by the SCA cases above).
             if (reading === 'notRequired' || reading === 'verifiedWhenPresent')
-              verdicts.assume('SCA-18', 'a camt.056 without sca-token is accepted', acceptedAnswer(answer));
+              verdicts.assume(rule, `a ${message} without sca-token is accepted`, acceptedAnswer(answer));
           },
         );
       }

@@ -764,6 +764,24 @@ test('a UETR is one payment’s (ISO 20022): the client’s next payment carryin
   assert.equal(report?.stsRsnInf?.[0]?.rsn.cd, 'DUPL');
 });
 
+test('SCA on pacs.007 as the dialect reads it: required, not required (nor checked), verified when present', async () => {
+  for (const [reading, withoutToken, withBadToken] of [
+    ['required', 400, 401],
+    ['notRequired', 201, 201],
+    ['verifiedWhenPresent', 201, 401],
+  ] as const) {
+    const payee = await h.client({ dialect: { scaOnRefund: reading } });
+    const settled = await paid(await h.client(), payee);
+    const tb = await h.token(payee);
+    const refund = (sca: string | null) =>
+      h.post('pacs007/v08', payee, tb, JSON.stringify(pacs007(settled, 1)), { 'sca-token': sca });
+    const none = await refund(null);
+    assert.equal(none.status, withoutToken, `${reading}, no sca-token: ${none.text}`);
+    const bad = await refund('a.b.c');
+    assert.equal(bad.status, withBadToken, `${reading}, an sca-token that is no JWT: ${bad.text}`);
+  }
+});
+
 test('answers the spec does not show: SCA on camt.056 verified when present, the camt.056 answer, 409 for a business refusal that conflicts with a state', async () => {
   const c = await h.client({ dialect: { scaOnCancellation: 'verifiedWhenPresent', cancelAnswer: 'received' } });
   const t = await h.token(c);

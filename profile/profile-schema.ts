@@ -261,6 +261,12 @@ const expectations = Strict(
         'the answer to an accepted pacs.004 (not shown): a §2.3 data object, {"data":{"paymentsServiceId"}}, or any 2xx body',
       ),
     ),
+    refundAnswer: Type.Optional(
+      OneOf(
+        ['data', 'id-only', 'any'],
+        'the answer to an accepted pacs.007 (not shown): a data object like §2.3’s, {"data":{"paymentsServiceId"}}, or any 2xx body',
+      ),
+    ),
     cancelAnswer: Type.Optional(
       OneOf(
         ['data', 'id-only', 'any'],

@@ -141,6 +141,11 @@ export interface Dialect {
    */
   cancelAnswer: 'data' | 'id-only' | 'received';
   /**
+   * Where the answers §4.4 does not show (POST camt056, pacs004, pacs007, accepted or repeated) carry
+   * their members: in a data object as §2.3's payment answer does, or at the body's top level.
+   */
+  answerEnvelope: 'data' | 'none';
+  /**
    * An amount with more decimals than its currency's minor units (ISO 4217): refused, or accepted and
    * booked rounded to cents. The spec only types amounts as numbers, so both conform (MNY-04).
    */
@@ -263,6 +268,7 @@ export const defaultDialect: Dialect = {
   incomingRoot: 'fitoFICstmrCdtTrf',
   returnAnswer: 'data',
   cancelAnswer: 'data',
+  answerEnvelope: 'data',
   amountPrecision: 'refuse',
   amountDigits: 'refuse',
   acceptanceStatus: 201,
@@ -355,6 +361,7 @@ const topChoices: { [K in TopField]: readonly Dialect[K][] } = {
   incomingRoot: ['fitoFICstmrCdtTrf', 'FIToFICstmrCdtTrf'],
   returnAnswer: ['data', 'id-only', 'empty'],
   cancelAnswer: ['data', 'id-only', 'received'],
+  answerEnvelope: ['data', 'none'],
   amountPrecision: ['refuse', 'accept'],
   amountDigits: ['refuse', 'accept'],
   acceptanceStatus: [201, 202],

@@ -303,22 +303,35 @@ const SWITCHES: Readonly<
     seen: 'only',
     when: (dialect) => dialect.refundUnknownRoot !== 'allow',
   },
-  repeatBody: { field: 'expectations.repeatBody', seen: 'only' },
+  // Members outside a data object (answerEnvelope none) make the repeats of a return, a refund and a
+  // cancellation read as any beside the payment's repeat: one value shows only where they are wrapped alike.
+  repeatBody: {
+    field: 'expectations.repeatBody',
+    seen: 'only',
+    when: (dialect) => dialect.answerEnvelope !== 'none' || dialect.repeatBody === 'empty',
+  },
   msgIdEchoName: { field: 'expectations.msgIdEcho', seen: 'only' },
   scaOnCancellation: { field: 'expectations.scaOnCancellation', seen: 'only' },
   scaOnRefund: { field: 'expectations.scaOnRefund', seen: 'only' },
   incomingRoot: { field: 'messages.incomingPayment.root', seen: 'only' },
-  // No body is neither §2.3's data object nor the id alone: the profile reads it as any.
+  // No body, or members outside a data object (answerEnvelope none), is neither §2.3's data object nor
+  // the id alone: the profile reads it as any.
   returnAnswer: {
     field: 'expectations.returnAnswer',
     seen: 'only',
-    as: (value) => (value === 'empty' ? 'any' : value),
+    as: (value, dialect) => (value === 'empty' || dialect.answerEnvelope === 'none' ? 'any' : value),
+  },
+  // The reference's refund answer is §2.3's data object, or its members at the top level: read as any.
+  answerEnvelope: {
+    field: 'expectations.refundAnswer',
+    seen: 'only',
+    as: (value) => (value === 'none' ? 'any' : 'data'),
   },
   // A data object whose status is RECEIVED is neither §2.3's nor the id alone: the profile reads it as any.
   cancelAnswer: {
     field: 'expectations.cancelAnswer',
     seen: 'only',
-    as: (value) => (value === 'received' ? 'any' : value),
+    as: (value, dialect) => (value === 'received' || dialect.answerEnvelope === 'none' ? 'any' : value),
   },
   tokenErrorCodes: { field: 'expectations.tokenErrorCodes', seen: 'only' },
   amountPrecision: { field: 'expectations.amountPrecision', seen: 'only' },

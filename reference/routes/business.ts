@@ -69,7 +69,8 @@ export function replayOrConflict(
   if (existing.requestHash !== rawHash && dialect.idempotencyConflict === 'reject') {
     throw idempotencyConflict('the message id was already used for a different request', path);
   }
-  return repeatBody(dialect, existing.response);
+  // Only returns and refunds replay here: answers §4.4 does not show.
+  return repeatBody(dialect, existing.response, 'notShown');
 }
 
 export interface OriginalLookup {

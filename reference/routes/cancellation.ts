@@ -85,7 +85,7 @@ async function requestCancellation(
     if (existing.requestHash !== sub.rawHash && dialect.idempotencyConflict === 'reject') {
       throw idempotencyConflict('assgnmt.id was already used for a different request', `${root}.assgnmt.id`);
     }
-    return reply.code(200).send(repeatBody(dialect, existing.response));
+    return reply.code(200).send(repeatBody(dialect, existing.response, 'notShown'));
   }
   const result = validateCamt056(sub.body, faults, dialect, root);
   if (!result.ok) throw validationError(ctx, result.errors);

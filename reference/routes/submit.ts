@@ -148,16 +148,28 @@ export function validationError(
 }
 
 /** What an idempotent 200 repeat carries (dialect repeatBody); undefined sends no body. */
-export function repeatBody(dialect: Dialect, response: Record<string, unknown>): Record<string, unknown> | undefined {
+export function repeatBody(
+  dialect: Dialect,
+  response: Record<string, unknown>,
+  shown: 'shown' | 'notShown' = 'shown',
+): Record<string, unknown> | undefined {
   if (dialect.repeatBody === 'empty') return undefined;
+  const envelope = (members: Record<string, unknown>) => enveloped(dialect, members, shown);
   if (dialect.repeatBody === 'id-only') {
     // Under payment-id-field-renamed the response names the id paymentsHubId: the repeat keeps that name.
     const key =
       'paymentsServiceId' in response || !('paymentsHubId' in response) ? 'paymentsServiceId' : 'paymentsHubId';
-    return { data: { [key]: response[key] } };
+    return envelope({ [key]: response[key] });
   }
-  return { data: response };
+  return envelope(response);
 }
+
+/** An answer's members in §2.3's data object, or, for an answer the spec does not show, as the dialect's answerEnvelope says. */
+const enveloped = (
+  dialect: Dialect,
+  members: Record<string, unknown>,
+  shown: 'shown' | 'notShown',
+): Record<string, unknown> => (shown === 'notShown' && dialect.answerEnvelope === 'none' ? members : { data: members });
 
 /**
  * Sends the answer to an accepted camt.056, pacs.004 or pacs.007 (§4.4 shows no status): the dialect's
@@ -174,7 +186,7 @@ export function sendAccepted(
 ): FastifyReply {
   const status = otherStatus ? (dialect.acceptanceStatus === 201 ? 202 : 201) : dialect.acceptanceStatus;
   if (dialect.acceptanceStatus === 202 || data === undefined) reply.header('location', statusPath);
-  return data === undefined ? reply.code(status).send() : reply.code(status).send({ data });
+  return data === undefined ? reply.code(status).send() : reply.code(status).send(enveloped(dialect, data, 'notShown'));
 }
 
 /** A nested string read without validation (idempotency keys are looked up before validation). */

@@ -782,6 +782,28 @@ test('SCA on pacs.007 as the dialect reads it: required, not required (nor check
   }
 });
 
+test('answerEnvelope none: the answers §4.4 does not show carry their members at the top level, accepted and repeated; a payment’s stays in data', async () => {
+  const payer = await h.client({ dialect: { answerEnvelope: 'none' } });
+  const payee = await h.client({ dialect: { answerEnvelope: 'none' } });
+  const [tp, tb] = [await h.token(payer), await h.token(payee)];
+  const payment = pacs008();
+  const created = await h.post('pacs008/v10', payer, tp, JSON.stringify(payment));
+  assert.ok('data' in (created.json as object), '§2.3 shows the payment answer: data');
+  const cancel = JSON.stringify(camt056(payment));
+  for (const answer of [await h.post('camt056/v08', payer, tp, cancel), await h.post('camt056/v08', payer, tp, cancel)])
+    assert.equal(typeof (answer.json as { paymentsServiceId?: unknown }).paymentsServiceId, 'string', answer.text);
+  const settled = await paid(await h.client(), payee);
+  const refund = JSON.stringify(pacs007(settled, 1));
+  for (const answer of [await h.post('pacs007/v08', payee, tb, refund), await h.post('pacs007/v08', payee, tb, refund)])
+    assert.equal(typeof (answer.json as { paymentsServiceId?: unknown }).paymentsServiceId, 'string', answer.text);
+  const returned = JSON.stringify(pacs004(await paid(await h.client(), payee)));
+  for (const answer of [
+    await h.post('pacs004/v08', payee, tb, returned),
+    await h.post('pacs004/v08', payee, tb, returned),
+  ])
+    assert.equal(typeof (answer.json as { paymentsServiceId?: unknown }).paymentsServiceId, 'string', answer.text);
+});
+
 test('answers the spec does not show: SCA on camt.056 verified when present, the camt.056 answer, 409 for a business refusal that conflicts with a state', async () => {
   const c = await h.client({ dialect: { scaOnCancellation: 'verifiedWhenPresent', cancelAnswer: 'received' } });
   const t = await h.token(c);

@@ -63,12 +63,7 @@ export function notificationCarries(body: unknown, id: string): boolean {
 
 /** The id a submission answer names: documented data.paymentsServiceId, else a declared rename of it. */
 export function idOf(api: IdFields, exchange: Exchange): string | undefined {
-  const data = dataOf(exchange);
-  for (const field of api.idFields) {
-    const id = data?.[field];
-    if (typeof id === 'string' && id !== '') return id;
-  }
-  return undefined;
+  return firstId(api.idFields, dataOf(exchange));
 }
 
 /**
@@ -78,19 +73,39 @@ export function idOf(api: IdFields, exchange: Exchange): string | undefined {
  * header (RFC 9110 §10.2.2: the resource the request created).
  */
 export function createdIdOf(api: IdFields, exchange: Exchange): string | undefined {
-  const named = idOf(api, exchange) ?? topLevelId(api, exchange);
+  return createdIdIn(api.idFields, exchange.response);
+}
+
+/** createdIdOf on the answer alone (the run's history reads it as it is recorded). */
+export function createdIdIn(
+  idFields: readonly string[],
+  response: Pick<Exchange['response'], 'json' | 'headers'>,
+): string | undefined {
+  const body = obj(response.json);
+  const named = firstId(idFields, obj(body?.data)) ?? firstId(idFields, body);
   if (named !== undefined) return named;
-  const location = exchange.response.headers.location;
+  const location = response.headers.location;
   if (!location) return undefined;
   const segment = new URL(location, 'http://relative.invalid').pathname.split('/').filter(Boolean).at(-1);
   return segment ? decodeURIComponent(segment) : undefined;
 }
 
-/** An id under one of the payment's id names at the top level of an answer's body. */
-function topLevelId(api: IdFields, exchange: Exchange): string | undefined {
-  const body = obj(exchange.response.json);
-  for (const field of api.idFields) {
-    const id = body?.[field];
+/**
+ * The id of a cancellation an accepted camt.056 names: as createdIdIn reads it, else under the name its
+ * own resource takes (cancellationId, in data or at the top level).
+ */
+export function createdCancellationIdIn(
+  idFields: readonly string[],
+  response: Pick<Exchange['response'], 'json' | 'headers'>,
+): string | undefined {
+  const body = obj(response.json);
+  return createdIdIn(idFields, response) ?? firstId(['cancellationId'], obj(body?.data) ?? body);
+}
+
+/** The first of `idFields` that `members` holds as a non-empty string. */
+function firstId(idFields: readonly string[], members: Obj | undefined): string | undefined {
+  for (const field of idFields) {
+    const id = members?.[field];
     if (typeof id === 'string' && id !== '') return id;
   }
   return undefined;

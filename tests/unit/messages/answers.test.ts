@@ -1,7 +1,7 @@
 /** messages/answers.ts notificationCarries: a notification names a payment by its whole id, anywhere in its payload. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createdIdOf, notificationCarries } from '../../../messages/answers';
+import { createdCancellationIdIn, createdIdOf, notificationCarries } from '../../../messages/answers';
 
 test('a notification carries an id as a whole, at any depth, in a link or a compact JWS; never inside a longer id', () => {
   assert.equal(notificationCarries({ data: { id: '17' } }, '17'), true);
@@ -22,4 +22,21 @@ test('a return’s or refund’s id: its data’s, else the last segment of its 
   assert.equal(createdIdOf(api, answer({}, '/payments/pacs002/v12/R-2')), 'R-2');
   assert.equal(createdIdOf(api, answer(undefined, 'https://bank.example/payments/pacs004/v08/R%2F3?x=1')), 'R/3');
   assert.equal(createdIdOf(api, answer(undefined)), undefined);
+  assert.equal(createdIdOf(api, answer({ paymentsServiceId: 'R-4' }, '/x/R-5')), 'R-4', 'at the top level: not shown');
+});
+
+test('a cancellation’s id: as a return’s, else its cancellationId in data or at the top level', () => {
+  const response = (json: unknown, location?: string) => ({
+    headers: (location ? { location } : {}) as Record<string, string>,
+    json,
+  });
+  const idFields = ['paymentsServiceId'];
+  assert.equal(
+    createdCancellationIdIn(idFields, response({ data: { paymentsServiceId: 'C-1', cancellationId: 'X' } })),
+    'C-1',
+  );
+  assert.equal(createdCancellationIdIn(idFields, response({}, '/payments/camt029/v09/C-2')), 'C-2');
+  assert.equal(createdCancellationIdIn(idFields, response({ data: { cancellationId: 'C-3' } })), 'C-3');
+  assert.equal(createdCancellationIdIn(idFields, response({ cancellationId: 'C-4' })), 'C-4');
+  assert.equal(createdCancellationIdIn(idFields, response({ status: 'RECEIVED' })), undefined);
 });

@@ -458,6 +458,11 @@ const globalFaultCatalogue = [
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
   f(
+    'incoming-masks-large-sender',
+    'INC-02',
+    'GET pacs008/v08 masks the sender (dbtr.nm) of an incoming payment of more than 1,000.00 when its beneficiary reads it.',
+  ),
+  f(
     'incoming-serves-first-read',
     'INC-02',
     'GET pacs008/v08 keeps the first incoming payment a beneficiary read (a cache keyed by reader, not by id) and serves it for every later id of its own.',

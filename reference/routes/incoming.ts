@@ -18,6 +18,18 @@ function withoutDebtor(message: Record<string, unknown>): Record<string, unknown
   };
 }
 
+/** incoming-masks-large-sender: the debtor's name replaced. */
+function withDebtorMasked(message: Record<string, unknown>): Record<string, unknown> {
+  const txs = message.cdtTrfTxInf;
+  if (!Array.isArray(txs)) return message;
+  return {
+    ...message,
+    cdtTrfTxInf: txs.map((tx: unknown) =>
+      isObject(tx) && isObject(tx.dbtr) ? { ...tx, dbtr: { ...tx.dbtr, nm: 'XXXXXXXX' } } : tx,
+    ),
+  };
+}
+
 /** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
 const firstRead = new Map<string, Record<string, unknown>>();
 
@@ -43,7 +55,9 @@ async function readIncoming(
     stored = firstRead.get(client.clientId) ?? stored;
     firstRead.set(client.clientId, stored);
   }
-  const message = faults.has('incoming-omits-debtor') ? withoutDebtor(stored) : stored;
+  const masked =
+    faults.has('incoming-masks-large-sender') && transfer.amountCents > 100_000 ? withDebtorMasked(stored) : stored;
+  const message = faults.has('incoming-omits-debtor') ? withoutDebtor(masked) : masked;
   // §4.4 names the message (pacs.008.001.08), not its JSON root: the dialect spells it.
   return reply.code(200).send({ [dialect.incomingRoot]: message });
 }

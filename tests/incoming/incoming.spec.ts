@@ -30,15 +30,15 @@ import {
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
-import { awaitIncoming, beneficiaryOf, readIncoming } from '../../client/flows/incoming';
-import { readStatus } from '../../client/flows/payment';
+import { awaitIncoming, beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
+import { awaitFinalStatus, readStatus, submitPayment } from '../../client/flows/payment';
 import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../transport/loopback-server';
 import { paymentTransaction } from '../../messages/pacs008';
 import type { Exchange } from '../../transport/http';
-import { is2xx } from '../../messages/http-status';
+import { is2xx, is4xx } from '../../messages/http-status';
 import { incomingTransaction, requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 
@@ -61,6 +61,9 @@ async function notified(
 }
 
 const ONE = takes({ pool: 'settled', count: 1 });
+
+/** Twenty-five times the pool's largest payment (1,000.00): an ordinary business payment, well past it. */
+const LARGE_AMOUNT = 25_000;
 
 test.describe('incoming payment: reading it', () => {
   test('the beneficiary reads the amount and the sender of each of two incoming payments', {
@@ -125,6 +128,36 @@ test.describe('incoming payment: reading it', () => {
         equals(seen.dbtr?.nm, sent.dbtr.nm),
       );
     }
+  });
+
+  test('the beneficiary reads the amount and the sender of a payment larger than the pool’s', {
+    tag: ['@INC-02', '@INC-05', '@P8-01'],
+  }, async ({ api, verdicts, clients, seed }) => {
+    // §1 names no amount from which the beneficiary's view changes; the pool's payments are 1,000.00 at
+    // most, since a deployment may refuse more by a limit the spec does not show: such a refusal blocks.
+    const beneficiary = beneficiaryOf(clients);
+    const message = paymentTo(beneficiary, `${seed}|large-incoming`, { amount: LARGE_AMOUNT });
+    const { exchange } = await submitPayment(api, message, {
+      label: `A pays B ${LARGE_AMOUNT.toFixed(2)}`,
+    });
+    if (is4xx(exchange))
+      verdicts.gate('P8-01', `a valid payment of ${LARGE_AMOUNT.toFixed(2)} is created`, {
+        ok: false,
+        received: `it was refused, perhaps by an amount limit the spec does not show: ${answerOf(exchange)}`,
+      });
+    verdicts.check('P8-01', `a valid payment of ${LARGE_AMOUNT.toFixed(2)} is created`, hasStatus(exchange, [201]));
+    const id = requireId(api, verdicts, exchange);
+    verdicts.require('STS-08', 'the payment settles', endsIn(await awaitFinalStatus(api, id), 'accepted'));
+    const read = await awaitIncoming(api, id, { client: beneficiary, label: 'B reads the large incoming payment' });
+    verdicts.check(
+      'INC-02',
+      'the beneficiary reads the large payment',
+      acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
+    );
+    const seen = incomingTransaction(api, verdicts, read);
+    const sent = paymentTransaction(message);
+    verdicts.check('INC-02', 'the amount A sent', holds(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt));
+    verdicts.check('INC-02', 'the sender (the debtor’s name) A named', equals(seen.dbtr?.nm, sent.dbtr.nm));
   });
 
   test('an institution with no part in a payment cannot read it', {

@@ -7,28 +7,23 @@ import { isObject } from '../validate/check';
 import { readMessage } from '../ledger-of-payments/store';
 import { isoPrunedContent } from '../iso-schema';
 
-function withoutDebtor(message: Record<string, unknown>): Record<string, unknown> {
+/** The message with each transaction changed by `change` (the faults below). */
+function eachTransaction(
+  message: Record<string, unknown>,
+  change: (tx: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, unknown> {
   const txs = message.cdtTrfTxInf;
   if (!Array.isArray(txs)) return message;
-  return {
-    ...message,
-    cdtTrfTxInf: txs.map((tx: unknown) =>
-      isObject(tx) ? Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')) : tx,
-    ),
-  };
+  return { ...message, cdtTrfTxInf: txs.map((tx: unknown) => (isObject(tx) ? change(tx) : tx)) };
 }
 
+/** incoming-omits-debtor: no dbtr. */
+const withoutDebtor = (message: Record<string, unknown>) =>
+  eachTransaction(message, (tx) => Object.fromEntries(Object.entries(tx).filter(([k]) => k !== 'dbtr')));
+
 /** incoming-masks-large-sender: the debtor's name replaced. */
-function withDebtorMasked(message: Record<string, unknown>): Record<string, unknown> {
-  const txs = message.cdtTrfTxInf;
-  if (!Array.isArray(txs)) return message;
-  return {
-    ...message,
-    cdtTrfTxInf: txs.map((tx: unknown) =>
-      isObject(tx) && isObject(tx.dbtr) ? { ...tx, dbtr: { ...tx.dbtr, nm: 'XXXXXXXX' } } : tx,
-    ),
-  };
-}
+const withDebtorMasked = (message: Record<string, unknown>) =>
+  eachTransaction(message, (tx) => (isObject(tx.dbtr) ? { ...tx, dbtr: { ...tx.dbtr, nm: 'XXXXXXXX' } } : tx));
 
 /** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
 const firstRead = new Map<string, Record<string, unknown>>();

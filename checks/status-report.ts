@@ -8,7 +8,7 @@ import { paymentIds, type Pacs008Message } from '../messages/pacs008';
 import { pacs002Schema } from '../messages/schemas/pacs002';
 import { ISO_STATUS_CODES } from '../profile/status-vocabulary';
 import { equals } from './answers';
-import { checkSchema } from './schema-check';
+import { checkSchema, reportShaped } from './schema-check';
 import { answered, type Verdicts } from './verdicts';
 
 /** The rules checkStatusReport judges: a test that calls it cites them. */
@@ -59,4 +59,26 @@ export function checkStatusReport(verdicts: Verdicts, exchange: Exchange, messag
     expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
     received: String(entry?.txSts),
   });
+}
+
+/**
+ * The report of a return or a refund (§4.3: the same operation "serves the status of payments, returns
+ * and refunds"): §2.4's field types (STS-01), and orgnlMsgId, "grpHdr.msgId of the original request",
+ * the msgId of the pacs.004 or pacs.007 it reports on (STS-03). Not its endToEndId and txId: neither
+ * message has both of its own (§2.5 gives a return an rtrId; pacs.007's fields are not shown).
+ */
+export function checkReturnOrRefundReport(
+  verdicts: Verdicts,
+  exchange: Exchange,
+  sentMsgId: string | undefined,
+  what: string,
+): void {
+  reportShaped(verdicts, exchange, what);
+  if (exchange.response.status !== 200 || sentMsgId === undefined) return;
+  const orgnlGrpInf = firstStatusEntry(exchange.response.json)?.orgnlGrpInf as Record<string, unknown> | undefined;
+  verdicts.check(
+    'STS-03',
+    `${what}: orgnlGrpInf.orgnlMsgId echoes the grpHdr.msgId it was sent with`,
+    equals(orgnlGrpInf?.orgnlMsgId, sentMsgId),
+  );
 }

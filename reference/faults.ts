@@ -362,6 +362,11 @@ const globalFaultCatalogue = [
     'A repeat answers 200 with the original body but silently creates and settles a second payment.',
   ),
   f(
+    'idempotency-forgets-cancelled',
+    'IDEM-01',
+    'A repeat of the msgId of a payment whose cancellation was confirmed is taken as a new payment: 201, a new id, and it settles.',
+  ),
+  f(
     'idempotency-second-payment-after-settlement',
     'IDEM-02',
     'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).',
@@ -400,7 +405,22 @@ const globalFaultCatalogue = [
     'The status report of a payment made on pacs008/v08 names pacs.002.001.10 as its original message.',
   ),
   f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
+  f(
+    'status-stale-to-beneficiary',
+    'STS-10',
+    'GET pacs002 serves the beneficiary’s institution the status of a payment made to it, always as the interim code: its payer reads it final.',
+  ),
   f('status-wrong-orgnl-msgid', 'STS-03', 'orgnlGrpInf.orgnlMsgId is not the submission msgId.'),
+  f(
+    'refund-report-names-payment',
+    'STS-03',
+    'A refund’s pacs.002 gives as orgnlMsgId the msgId of the refunded payment, not the pacs.007’s own.',
+  ),
+  f(
+    'return-report-names-payment',
+    'STS-03',
+    'A return’s pacs.002 gives as orgnlMsgId the msgId of the returned payment, not the pacs.004’s own.',
+  ),
   f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),
   f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
   f('status-no-orgnl-msgnmid', 'STS-06', 'orgnlGrpInf.orgnlMsgNmId is missing.'),
@@ -457,6 +477,7 @@ const globalFaultCatalogue = [
   // Incoming
   f('notification-not-sent', 'INC-01', 'No notification is sent for an incoming payment.'),
   f('incoming-omits-debtor', 'INC-02', 'GET pacs008/v08 omits dbtr (the sender) from the incoming payment.'),
+  f('incoming-gone-after-refund', 'INC-02', 'GET pacs008/v08 answers 404 for a payment once part of it was refunded.'),
   f(
     'incoming-masks-large-sender',
     'INC-02',
@@ -678,6 +699,11 @@ const globalFaultCatalogue = [
   ),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
+  f(
+    'refund-less-in-whole-pounds',
+    'RFD-01',
+    'A refund is compared with the original in whole pounds: one within the original’s last pound (100.49 of 100.50) is refused as the full amount.',
+  ),
   f(
     'refund-first-over-amount-accepted',
     'RFD-04',

@@ -64,6 +64,14 @@ function reportMessageId(faults: FaultSet): string {
   return faults.has('iso-answer-id-over-35') ? uuid : uuid.replaceAll('-', '');
 }
 
+/** The msgId a report echoes: the request's own, unless a fault names the refunded or returned payment's. */
+function reportedMsgId(transfer: Transfer, faults: FaultSet): string {
+  const namesPayment =
+    (transfer.kind === 'refund' && faults.has('refund-report-names-payment')) ||
+    (transfer.kind === 'return' && faults.has('return-report-names-payment'));
+  return namesPayment && transfer.original ? transfer.original.msgId : transfer.msgId;
+}
+
 export function statusReport(
   transfer: Transfer,
   dialect: Dialect,
@@ -74,7 +82,7 @@ export function statusReport(
   const txSts = txStatus(transfer, dialect, faults, nowMs, timing);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
-      orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : transfer.msgId,
+      orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : reportedMsgId(transfer, faults),
       ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: transfer.messageName }),
     },
     orgnlEndToEndId: faults.has('status-wrong-orgnl-e2e') ? `${transfer.endToEndId}-X` : transfer.endToEndId,

@@ -39,6 +39,9 @@ async function readIncoming(
   // The beneficiary (memberId = creditor agent) reads it; its payer where the dialect lets it (the spec
   // gives this view to the beneficiary and does not say the payer is refused it); anyone else gets 404.
   if (transfer?.kind !== 'payment') throw errorsOf.notFound('unknown incoming payment');
+  // incoming-gone-after-refund: the defect drops the beneficiary's view once part of the payment went back.
+  if (faults.has('incoming-gone-after-refund') && transfer.refundedCents > 0)
+    throw errorsOf.notFound('unknown incoming payment');
   const payerReads =
     transfer.clientId === client.clientId &&
     (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));

@@ -115,7 +115,9 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     found !== undefined &&
     ((faults.has('late-repeat-new-payment') &&
       sub.nowMs - found.createdAtMs >= lateFaultMs(ctx.config, 'late-repeat-new-payment')) ||
-      (faults.has('idempotency-per-path-version') && pathVersionOfPayment.get(found) !== sub.caller.version));
+      (faults.has('idempotency-per-path-version') && pathVersionOfPayment.get(found) !== sub.caller.version) ||
+      // idempotency-forgets-cancelled: the defect drops a msgId once its payment was cancelled, and pays it again.
+      (faults.has('idempotency-forgets-cancelled') && found.phase === 'cancelled'));
   const existing = forgotten ? undefined : found;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {

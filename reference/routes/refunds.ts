@@ -129,8 +129,14 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     // refund-first-over-amount-accepted: the defect compares a single refund with the amount for
     // equality only, and checks the total only once something was refunded.
     const firstOver = faults.has('refund-first-over-amount-accepted');
+    // refund-less-in-whole-pounds: the defect compares whole pounds, so a refund within the original's
+    // last pound counts as the full amount.
+    const wholePounds = (cents: number): number =>
+      faults.has('refund-less-in-whole-pounds') ? Math.floor(cents / 100) : cents;
     const fullSingle =
-      (firstOver ? fields.refundCents === original.amountCents : fields.refundCents >= original.amountCents) &&
+      (firstOver
+        ? fields.refundCents === original.amountCents
+        : wholePounds(fields.refundCents) >= wholePounds(original.amountCents)) &&
       !faults.has('refund-full-amount-accepted');
     const overTotal = faults.has('refund-chain-cannot-reach-full')
       ? total >= original.amountCents

@@ -49,7 +49,8 @@ async function readStatus(
   const mayRead =
     transfer.clientId === client.clientId ||
     faults.has('status-cross-client-readable') ||
-    (transfer.kind !== 'payment' && faults.has('back-status-readable-by-any-client'));
+    (transfer.kind !== 'payment' && faults.has('back-status-readable-by-any-client')) ||
+    staleToBeneficiary(transfer, client.clientId, faults);
   if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
   const v10 = version === 'v10';
   if (
@@ -71,8 +72,15 @@ async function readStatus(
   });
   return reply
     .code(faults.has('status-answers-203') ? 203 : 200)
-    .send(withReportFaults(report, transfer, faults, nowMs, submitterDialect));
+    .send(withReportFaults(report, transfer, faults, nowMs, submitterDialect, client.clientId));
 }
+
+/** status-stale-to-beneficiary: the defect serves the beneficiary's institution a payment's status it never updates. */
+const staleToBeneficiary = (transfer: Transfer, callerId: string, faults: FaultSet): boolean =>
+  faults.has('status-stale-to-beneficiary') &&
+  transfer.kind === 'payment' &&
+  transfer.beneficiaryClientId === callerId &&
+  transfer.clientId !== callerId;
 
 /** How long the refund-reopens-payment fault shows a refunded payment pending again, from the refund's arrival. */
 const REOPENED_MS = 2_000;
@@ -84,8 +92,13 @@ function withReportFaults(
   faults: FaultSet,
   nowMs: number,
   dialect: Dialect,
+  callerId: string,
 ): Record<string, unknown> {
   const entry = (report.fitoFIPmtStsRpt as { txInfAndSts: Record<string, unknown>[] }).txInfAndSts[0]!;
+  if (staleToBeneficiary(transfer, callerId, faults)) {
+    entry.txSts = dialect.interimStatus;
+    delete entry.accptncDtTm;
+  }
   if (
     faults.has('refund-reopens-payment') &&
     transfer.phase === 'accepted' &&

@@ -52,6 +52,7 @@ import {
   locationNames,
   namesId,
   neverServerError,
+  noSecondPayment,
   notReadAs,
   decidedWithin,
   readableResolution,
@@ -527,6 +528,19 @@ async function confirmedRightAfterPaying(
     'once its cancellation is confirmed',
     'the payment whose cancellation was confirmed does not read accepted',
   );
+  // §7 answers a used msgId with 200 whatever became of its payment: the one the cancellation undid is
+  // not made again (the control's settlement below would settle it too).
+  const again = await submitPayment(api, payment, {
+    client: clients.primary,
+    label: 'the cancelled payment submitted again (same msgId, fresh SCA)',
+    ...(version ? { version } : {}),
+  });
+  verdicts.check('IDEM-01', 'the cancelled payment submitted again gets 200', hasStatus(again.exchange, [200]));
+  verdicts.check(
+    'IDEM-02',
+    'the cancelled payment submitted again creates no second payment',
+    noSecondPayment(again.exchange, again.paymentsServiceId, paymentId),
+  );
   // Paid after the cancellation, the control travels in the same batch or a later one: once it is
   // final, the cancelled payment would have settled too. It carries the cancelled payment's data
   // with ids of its own, so that its return below is the valid twin of the cancelled one's.
@@ -571,9 +585,9 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
   // return it. Rejected each time, the batches were already sent (rule 4): that conforms, and leaves
   // rule 3 nothing to judge here. An outcome the profile's codes do not name proves nothing.
   test(
-    'a cancellation confirmed right after its payment: the payment never settles and cannot be returned',
+    'a cancellation confirmed right after its payment: the payment never settles, its msgId pays nothing again, and it cannot be returned',
     {
-      tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
+      tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02'],
     },
     async ({ api, verdicts, clients, seed, granted }) =>
       confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }),
@@ -581,7 +595,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
 
   // §4.2 and §9 name POST pacs008/v08 the same operation: a payment made there is cancelled as any.
   test('a cancellation confirmed right after its payment on each further pacs008 version: the payment never settles', {
-    tag: ['@CXL-02', '@CXL-01', '@CXL-03'],
+    tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02'],
   }, async ({ api, verdicts, clients, seed, granted, profile }) => {
     const versions = furtherVersions(profile, 'submitPayment');
     if (!versions.length)

@@ -19,6 +19,7 @@ import {
   endsIn,
   hasStatus,
   refusedAnswer,
+  staysSettled,
 } from '../../checks/answers';
 import { answerOf } from '../../checks/verdicts';
 import type { Observation, Observe } from '../../arrange/observations';
@@ -27,6 +28,7 @@ import {
   incomingForPayloadShape,
   onUsPayments,
   paymentToNoClientLifecycle,
+  refundedIncoming,
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
@@ -70,8 +72,7 @@ async function readsAsSent(
   api: Api,
   verdicts: Verdicts,
   beneficiary: ClientIdentity,
-  id: string,
-  message: Pacs008Message,
+  { id, message, settledAs }: { id: string; message: Pacs008Message; settledAs: string | undefined },
   what: string,
 ): Promise<void> {
   const read = await awaitIncoming(api, id, {
@@ -86,6 +87,16 @@ async function readsAsSent(
   verdicts.check('INC-02', `the amount A sent in ${what}`, holds(seen.intrBkSttlmAmt, sent.intrBkSttlmAmt));
   // The sender, as §1 says: the debtor's name. Its address the flow table does not ask for.
   verdicts.check('INC-02', `the sender (the debtor’s name) A named in ${what}`, equals(seen.dbtr?.nm, sent.dbtr.nm));
+  // §4.3 reads a status by "the identifier from the submission response or from a notification", and
+  // the beneficiary is the one notified; whether a target must serve B the status the spec does not
+  // say. Served, it is the payment's one current status, which its payer read final (STS-10).
+  const status = await readStatus(api, id, { client: beneficiary, label: `B reads the status of ${what}` });
+  if (settledAs !== undefined && status.exchange.response.status === 200)
+    verdicts.check(
+      'STS-10',
+      `B reads ${what} as its payer did once final (${settledAs})`,
+      staysSettled(settledAs, status.txSts, api.profile.expectations),
+    );
 }
 
 const ONE = takes({ pool: 'settled', count: 1 });
@@ -95,7 +106,7 @@ const LARGE_AMOUNT = 25_000;
 
 test.describe('incoming payment: reading it', () => {
   test('the beneficiary reads the amount and the sender of each of two incoming payments', {
-    tag: ['@INC-02', '@INC-05'],
+    tag: ['@INC-02', '@INC-05', '@STS-10'],
     // Two, each with its own amount and sender: a read answered with another of its payments shows.
     ...takes({ pool: 'settled', count: 2 }),
   }, async ({ api, verdicts, clients, granted, profile, settledOriginals }) => {
@@ -130,11 +141,17 @@ test.describe('incoming payment: reading it', () => {
     const beneficiary = beneficiaryOf(clients);
     const payments = await settledOriginals({ payer: clients.primary, beneficiary }, 2);
     for (const [i, payment] of payments.entries())
-      await readsAsSent(api, verdicts, beneficiary, payment.paymentsServiceId, payment.message, `payment ${i + 1}`);
+      await readsAsSent(
+        api,
+        verdicts,
+        beneficiary,
+        { id: payment.paymentsServiceId, message: payment.message, settledAs: payment.final.txSts },
+        `payment ${i + 1}`,
+      );
   });
 
   test('the beneficiary reads the amount and the sender of a payment larger than the pool’s', {
-    tag: ['@INC-02', '@INC-05', '@P8-01'],
+    tag: ['@INC-02', '@INC-05', '@P8-01', '@STS-10'],
   }, async ({ api, verdicts, clients, seed }) => {
     // §1 names no amount from which the beneficiary's view changes; the pool's payments are 1,000.00 at
     // most, since a deployment may refuse more by a limit the spec does not show: such a refusal blocks.
@@ -150,8 +167,30 @@ test.describe('incoming payment: reading it', () => {
       });
     verdicts.check('P8-01', `a valid payment of ${LARGE_AMOUNT.toFixed(2)} is created`, hasStatus(exchange, [201]));
     const id = requireId(api, verdicts, exchange);
-    verdicts.require('STS-08', 'the payment settles', endsIn(await awaitFinalStatus(api, id), 'accepted'));
-    await readsAsSent(api, verdicts, beneficiary, id, message, 'the large payment');
+    const final = await awaitFinalStatus(api, id);
+    verdicts.require('STS-08', 'the payment settles', endsIn(final, 'accepted'));
+    await readsAsSent(api, verdicts, beneficiary, { id, message, settledAs: final.txSts }, 'the large payment');
+  });
+
+  test('the beneficiary still reads a payment it refunded part of, as sent', {
+    tag: ['@INC-02', '@INC-05', '@STS-10'],
+    ...takes({ observation: refundedIncoming }),
+  }, async ({ api, verdicts, clients, observe }) => {
+    // §1's incoming flow reads "the payment information (amount, sender)": a refund is a message of its
+    // own (pacs.007), which sends back part of the amount and changes neither.
+    const { original, final } = await observe(refundedIncoming);
+    verdicts.require(
+      'RFD-01',
+      'the beneficiary’s refund of part of the payment settles accepted',
+      endsIn(final, 'accepted'),
+    );
+    await readsAsSent(
+      api,
+      verdicts,
+      beneficiaryOf(clients),
+      { id: original.paymentsServiceId, message: original.message, settledAs: original.final.txSts },
+      'the payment once part of it was refunded',
+    );
   });
 
   test('an institution with no part in a payment cannot read it', {

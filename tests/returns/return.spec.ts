@@ -36,7 +36,8 @@ import {
   namesAnId,
 } from '../../checks/answers';
 import { creditorPlaceHeld } from '../../checks/iso20022';
-import { dataObjectLikeSubmission, reportShaped } from '../../checks/schema-check';
+import { dataObjectLikeSubmission } from '../../checks/schema-check';
+import { checkReturnOrRefundReport } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { checkMonotonic, echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf, repeatStatusOf } from '../../profile/profile';
@@ -219,18 +220,18 @@ test.describe('return (pacs.004): who may return', () => {
 
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-10'],
+    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-03', '@STS-10'],
     ...takes({ observation: returnToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
-    const { answer, final, original, originalReads } = await observe(returnToFinal);
+    const { answer, final, original, originalReads, sentMsgId } = await observe(returnToFinal);
     verdicts.originalHeld(answer.exchange, final?.statusClass === 'rejected' ? final.history.join(' → ') : undefined);
     verdicts.require('RTR-01', 'the return is accepted', acceptedAnswer(answer.exchange));
     // §4.4 does not show the answer: an id it does not name blocks the test (RTR-37), it breaks no rule.
     verdicts.require('RTR-37', 'the return’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(final));
     // §4.3: the same operation "serves the status of payments, returns and refunds": §2.4's report.
-    if (final) reportShaped(verdicts, final.last, 'the return’s final status report');
+    if (final) checkReturnOrRefundReport(verdicts, final.last, sentMsgId, 'the return’s final status report');
     // The payment stays settled while its return is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
@@ -239,7 +240,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
       client: beneficiaryOf(clients),
     })) {
       verdicts.check('RTR-35', `the return’s status is served on ${version} too`, statusServedOn(version, read));
-      reportShaped(verdicts, read.exchange, `the return’s status report on ${version}`);
+      checkReturnOrRefundReport(verdicts, read.exchange, sentMsgId, `the return’s status report on ${version}`);
     }
     // §1: a return's status is read with pacs.002, as a payment's; an institution new to the run is no
     // party to it (STS-13), as it is none to a payment.

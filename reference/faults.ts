@@ -407,7 +407,7 @@ const globalFaultCatalogue = [
   f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
   f(
     'status-stale-to-beneficiary',
-    'STS-10',
+    'STS-08',
     'GET pacs002 serves the beneficiary’s institution the status of a payment made to it, always as the interim code: its payer reads it final.',
   ),
   f('status-wrong-orgnl-msgid', 'STS-03', 'orgnlGrpInf.orgnlMsgId is not the submission msgId.'),

@@ -4,7 +4,8 @@
  * work, in one pass in time order with per-resource indexes.
  *
  *   identity    one msgId of one client names one payment; two payments the service created never
- *               share an id (IDEM-02, P8-33; XCL-01 across clients)
+ *               share an id (IDEM-02, P8-33; XCL-01 across clients); a status report of a payment,
+ *               return or refund names the msgId of the request that created it (STS-03), whoever reads it
  *   lifecycle   every read of a resource's status follows one path: §3's final codes (ACCC, RJTC) are
  *               never followed by another code (STS-10); a change after any other code is the target's
  *               (profile/status-vocabulary.ts statusChange)
@@ -50,8 +51,9 @@ export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' 
 export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
   {
     property: 'identity',
-    title: 'one msgId of one client names one payment; no two created payments share an id',
-    rules: ['IDEM-02', 'P8-33', 'XCL-01'],
+    title:
+      'one msgId of one client names one payment; no two created payments share an id; each one’s status report names its msgId',
+    rules: ['IDEM-02', 'P8-33', 'XCL-01', 'STS-03'],
   },
   {
     property: 'lifecycle',
@@ -459,6 +461,8 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const beneficiaries = new Map<string, { member: string; told?: Op }>();
   /** Reads whose reader the history could not place when they were answered: judged once every answer is in. */
   const openReads: { op: Op; resource: Resource; rule: string }[] = [];
+  /** Status reports answered 200 that name the request they report on: judged once every id is known. */
+  const echoes: Op[] = [];
   /** Payment id → the camt.056 of its payer that named it (answered 2xx), in order. */
   const cancelsOf = new Map<string, Op[]>();
   /** Payment id → the first camt.029 read that confirmed its cancellation, and the camt.056 it answers. */
@@ -688,6 +692,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
 
   const onStatusRead = (op: Op): void => {
     const { inv, done } = op;
+    if (done?.s === 200 && inv.id !== undefined && done.om !== undefined) echoes.push(op);
     if (done?.s !== 200 || inv.id === undefined || done.st === undefined) return;
     const cls = classOf(done.st);
     if (cls === undefined) return;
@@ -839,6 +844,22 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     },
   );
   for (const { op, resource, rule } of openReads) judgeRead(op, resource, rule, readable(op.client, resource));
+  // §2.4: orgnlMsgId is "grpHdr.msgId of the original request", the one whose answer gave the id read.
+  for (const op of echoes) {
+    const id = op.inv.id!;
+    const resource = paymentIds.get(id) ?? backIds.get(id);
+    if (resource?.key === undefined) continue;
+    identity.checked++;
+    identity.decided('STS-03');
+    if (op.done!.om !== resource.key)
+      identity.violation({
+        rule: 'STS-03',
+        what: `the status report of ${resource.kind} ${id} names the msgId of the request that created it`,
+        expected: `orgnlMsgId ${resource.key}`,
+        received: `orgnlMsgId ${op.done!.om}`,
+        evidence: render.lines([resource.creator, op]),
+      });
+  }
   // Money, per payment, once every status read is in.
   for (const payment of payments.values()) {
     if (!payment.back.length) continue;

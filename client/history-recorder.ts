@@ -289,6 +289,8 @@ export class HistoryRecorder implements AttemptObserver {
     if (op === 'paymentStatus') {
       const st = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'txSts'));
       if (st !== undefined) line.st = this.redact(st)!;
+      const om = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'orgnlGrpInf', 'orgnlMsgId'));
+      if (om !== undefined) line.om = this.redact(om)!;
     } else if (op === 'incomingPayment') {
       // The target's own word on whose payment it is: it decides a read where the request's body could not be read.
       // Under the declared root, else under whichever root the target chose (the profile may not know it yet).

@@ -123,6 +123,8 @@ export interface HistoryComplete {
   id?: string;
   /** txSts of a pacs.002 answer; sts.conf of a camt.029 answer. */
   st?: string;
+  /** orgnlGrpInf.orgnlMsgId of a pacs.002 answer: the request it says it reports on. */
+  om?: string;
   /** The creditor agent's sort code an incoming view names: whose incoming payment the target says it is. */
   bm?: string;
 }

@@ -182,6 +182,8 @@ export function loadConfig(options: ConfigOptions = {}, env: NodeJS.ProcessEnv =
 export const LATE_FAULT_MS = {
   /** A final status read this long ago reads as interim again. */
   'status-reverts-later': 3_000,
+  /** A transfer whose final status a read served this long ago is reported on under another msgId. */
+  'report-renamed-later': 3_000,
   /** A payment final and created this long ago gives its id to the client's next payment. */
   'id-reused-after-final': 1_000,
   /** A msgId first submitted this long ago is processed as a new payment when repeated. */

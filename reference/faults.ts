@@ -445,6 +445,11 @@ const globalFaultCatalogue = [
     'STS-10',
     'A transfer whose final status a read served 3 s ago (REF_FAULT_LATER_MS when set) reads as interim again: a final status, then an earlier one, a few seconds later.',
   ),
+  h(
+    'report-renamed-later',
+    'STS-03',
+    'A transfer whose final status a read served 3 s ago (REF_FAULT_LATER_MS when set) is reported on under another orgnlMsgId: the same report, a few seconds later, names a request nobody sent.',
+  ),
   f('status-requires-sca', 'STS-11', 'The status query requires an sca-token header.'),
   f('status-unknown-id-200', 'STS-12', 'An unknown id gets 200 with an invented status report.'),
   f('status-cross-client-readable', 'STS-13', 'Any client can read any payment’s status.'),

@@ -9,6 +9,8 @@ export const CANCELLED_STATUS = 'CANC';
 export interface StatusTiming {
   settlingMs: number;
   revertAfterMs?: number;
+  /** The report-renamed-later fault's delay, from the first read that served the final status. */
+  renameAfterMs?: number;
 }
 
 /**
@@ -64,8 +66,16 @@ function reportMessageId(faults: FaultSet): string {
   return faults.has('iso-answer-id-over-35') ? uuid : uuid.replaceAll('-', '');
 }
 
-/** The msgId a report echoes: the request's own, unless a fault names the refunded or returned payment's. */
-function reportedMsgId(transfer: Transfer, faults: FaultSet): string {
+/** The msgId a report echoes: the request's own, unless a fault names another (the refunded or returned payment's). */
+function reportedMsgId(transfer: Transfer, faults: FaultSet, nowMs: number, timing: StatusTiming): string {
+  // report-renamed-later: the defect reports on another msgId once the transfer was read final that long ago.
+  const renameAfterMs = timing.renameAfterMs ?? Number.POSITIVE_INFINITY;
+  if (
+    faults.has('report-renamed-later') &&
+    transfer.finalReadAtMs !== null &&
+    nowMs - transfer.finalReadAtMs >= renameAfterMs
+  )
+    return `${transfer.msgId}-R`;
   const namesPayment =
     (transfer.kind === 'refund' && faults.has('refund-report-names-payment')) ||
     (transfer.kind === 'return' && faults.has('return-report-names-payment'));
@@ -82,7 +92,9 @@ export function statusReport(
   const txSts = txStatus(transfer, dialect, faults, nowMs, timing);
   const entry: Record<string, unknown> = {
     orgnlGrpInf: {
-      orgnlMsgId: faults.has('status-wrong-orgnl-msgid') ? `${transfer.msgId}-X` : reportedMsgId(transfer, faults),
+      orgnlMsgId: faults.has('status-wrong-orgnl-msgid')
+        ? `${transfer.msgId}-X`
+        : reportedMsgId(transfer, faults, nowMs, timing),
       ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: transfer.messageName }),
     },
     orgnlEndToEndId: faults.has('status-wrong-orgnl-e2e') ? `${transfer.endToEndId}-X` : transfer.endToEndId,

@@ -69,6 +69,7 @@ async function readStatus(
   const report = statusReport(transfer, submitterDialect, faults, nowMs, {
     settlingMs: ctx.config.settlingMs,
     revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
+    renameAfterMs: lateFaultMs(ctx.config, 'report-renamed-later'),
   });
   return reply
     .code(faults.has('status-answers-203') ? 203 : 200)

@@ -284,6 +284,23 @@ test('identity: concurrent copies of one msgId naming two payments break IDEM-02
   assert.equal(property(checkHistory([w.history()]), 'identity').violations[0]?.rule, 'IDEM-02');
 });
 
+test('identity: a status report names the msgId of the request that created what it reports on, a refund’s its own (STS-03), whoever reads it', () => {
+  const judged = (om: string, reader = 'B') => {
+    const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
+    refund(w, 'F1', '4000', { s: 201, id: 'F1' });
+    w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1' }, { s: 200, st: 'ACCC', om: 'M1' });
+    w.exchange({ op: 'paymentStatus', m: 'GET', c: reader, id: 'F1' }, { s: 200, st: 'ACCC', om });
+    return property(checkHistory([w.history()]), 'identity');
+  };
+  assert.equal(judged('F1').violationCount, 0);
+  assert.ok(judged('F1').decidedRules.includes('STS-03'));
+  const named = judged('M1');
+  assert.equal(named.violations[0]?.rule, 'STS-03');
+  assert.equal(named.violations[0]?.expected, 'orgnlMsgId F1');
+  assert.equal(named.violations[0]?.evidence.length, 2, 'the refund that created F1, and the read');
+  assert.equal(judged('M1', 'A').violationCount, 1, 'the refunded payment’s payer reads it too');
+});
+
 test('repeats: a repeat sent after the first was answered names its payment or nothing, and is not created again', () => {
   const base = () => settledPayment(new Worker(0).client('A'));
   const ok = base()

@@ -54,6 +54,8 @@ export interface CredentialTransformation {
   plus?: number;
   /** The SHA-256 of the text, in this encoding (hd over other bytes, or in the wrong encoding). */
   sha256?: 'base64' | 'hex' | 'base64url';
+  /** With sha256: only the digest's first this many bytes (of 32), in that encoding. */
+  digestBytes?: number;
   /** A compact JWS with the last bit of its signature flipped. */
   signatureBitFlipped?: true;
   /** A compact JWS without its signature (the trailing dot kept). */
@@ -172,7 +174,10 @@ function transform(value: unknown, t: CredentialTransformation, sources: Request
   if (t.prefix !== undefined) out = `${t.prefix}${String(out)}`;
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
   if (t.plus !== undefined) out = (out as number) + t.plus;
-  if (t.sha256) out = createHash('sha256').update(String(out)).digest(t.sha256);
+  if (t.sha256) {
+    const digest = createHash('sha256').update(String(out)).digest();
+    out = digest.subarray(0, t.digestBytes ?? digest.length).toString(t.sha256);
+  }
   if (t.signatureBitFlipped) out = flipLastSignatureBit(String(out));
   if (t.signatureStripped) out = String(out).replace(/\.[^.]+$/, '.');
   if (t.parts !== undefined) out = String(out).split('.').slice(0, t.parts).join('.');

@@ -61,24 +61,38 @@ export function checkStatusReport(verdicts: Verdicts, exchange: Exchange, messag
   });
 }
 
+/** The message a return or a refund is sent as, whose name its report gives (STS-06). */
+const BACK_MESSAGES = {
+  return: { name: 'pacs.004', pattern: /^pacs\.004(\.\d{3}\.\d{2})?$/ },
+  refund: { name: 'pacs.007', pattern: /^pacs\.007(\.\d{3}\.\d{2})?$/ },
+} as const;
+
 /**
  * The report of a return or a refund (§4.3: the same operation "serves the status of payments, returns
- * and refunds"): §2.4's field types (STS-01), and orgnlMsgId, "grpHdr.msgId of the original request",
- * the msgId of the pacs.004 or pacs.007 it reports on (STS-03). Not its endToEndId and txId: neither
- * message has both of its own (§2.5 gives a return an rtrId; pacs.007's fields are not shown).
+ * and refunds"): §2.4's field types (STS-01); orgnlMsgId, "grpHdr.msgId of the original request", the
+ * msgId of the pacs.004 or pacs.007 it reports on (STS-03); orgnlMsgNmId, "name of the original message
+ * type", that message's (STS-06). Not its endToEndId and txId: neither message has both of its own
+ * (§2.5 gives a return an rtrId; pacs.007's fields are not shown).
  */
 export function checkReturnOrRefundReport(
   verdicts: Verdicts,
   exchange: Exchange,
-  sentMsgId: string | undefined,
+  sent: { kind: keyof typeof BACK_MESSAGES; msgId: string | undefined },
   what: string,
 ): void {
   reportShaped(verdicts, exchange, what);
-  if (exchange.response.status !== 200 || sentMsgId === undefined) return;
+  if (exchange.response.status !== 200) return;
   const orgnlGrpInf = firstStatusEntry(exchange.response.json)?.orgnlGrpInf as Record<string, unknown> | undefined;
-  verdicts.check(
-    'STS-03',
-    `${what}: orgnlGrpInf.orgnlMsgId echoes the grpHdr.msgId it was sent with`,
-    equals(orgnlGrpInf?.orgnlMsgId, sentMsgId),
-  );
+  if (sent.msgId !== undefined)
+    verdicts.check(
+      'STS-03',
+      `${what}: orgnlGrpInf.orgnlMsgId echoes the grpHdr.msgId it was sent with`,
+      equals(orgnlGrpInf?.orgnlMsgId, sent.msgId),
+    );
+  const { name, pattern } = BACK_MESSAGES[sent.kind];
+  verdicts.check('STS-06', `${what}: orgnlGrpInf.orgnlMsgNmId names a ${name} message`, {
+    ok: pattern.test(String(orgnlGrpInf?.orgnlMsgNmId)),
+    expected: `${name} or ${name}.001.NN`,
+    received: String(orgnlGrpInf?.orgnlMsgNmId),
+  });
 }

@@ -225,6 +225,11 @@ const globalFaultCatalogue = [
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
   f('sca-hd-optional', 'SCA-09', 'An SCA JWT without hd is accepted; one that carries hd is compared with the body.'),
+  f(
+    'sca-hd-prefix-match',
+    'SCA-09',
+    'The SCA hd is compared with the body’s hash over as many bytes as it carries: a hash cut short (16 bytes or more) is taken.',
+  ),
   // SCA JWT: RFC 8725 attacks (README "JWT attack faults")
   f(
     'sca-trusts-x5c',
@@ -420,6 +425,11 @@ const globalFaultCatalogue = [
     'return-report-names-payment',
     'STS-03',
     'A return’s pacs.002 gives as orgnlMsgId the msgId of the returned payment, not the pacs.004’s own.',
+  ),
+  f(
+    'back-report-names-pacs008',
+    'STS-06',
+    'The pacs.002 of a return or a refund names pacs.008.001.08 as orgnlMsgNmId, not the pacs.004 or pacs.007 it reports on.',
   ),
   f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),
   f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
@@ -704,6 +714,11 @@ const globalFaultCatalogue = [
   ),
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
+  f(
+    'refund-refused-still-counts',
+    'RFD-03',
+    'A refund refused for its amount still counts as refunded: the rest of the payment can no longer be refunded.',
+  ),
   f(
     'refund-less-in-whole-pounds',
     'RFD-01',

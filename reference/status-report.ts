@@ -82,6 +82,10 @@ function reportedMsgId(transfer: Transfer, faults: FaultSet, nowMs: number, timi
   return namesPayment && transfer.original ? transfer.original.msgId : transfer.msgId;
 }
 
+/** The message name a report gives: the request's, unless a fault names the payment's for a return or refund. */
+const reportedMessageName = (transfer: Transfer, faults: FaultSet): string =>
+  transfer.kind !== 'payment' && faults.has('back-report-names-pacs008') ? 'pacs.008.001.08' : transfer.messageName;
+
 export function statusReport(
   transfer: Transfer,
   dialect: Dialect,
@@ -95,7 +99,7 @@ export function statusReport(
       orgnlMsgId: faults.has('status-wrong-orgnl-msgid')
         ? `${transfer.msgId}-X`
         : reportedMsgId(transfer, faults, nowMs, timing),
-      ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: transfer.messageName }),
+      ...(faults.has('status-no-orgnl-msgnmid') ? {} : { orgnlMsgNmId: reportedMessageName(transfer, faults) }),
     },
     orgnlEndToEndId: faults.has('status-wrong-orgnl-e2e') ? `${transfer.endToEndId}-X` : transfer.endToEndId,
     orgnlTxId:

@@ -160,6 +160,11 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       };
   }
   if (original) original.lastRefundAtMs = sub.nowMs;
+  // refund-refused-still-counts: the defect books a refund refused for its amount, as if it went back.
+  if (original && failure && faults.has('refund-refused-still-counts')) {
+    original.refundedCents += fields.refundCents;
+    original.refundedPounds += fields.refundCents / 100;
+  }
   // refund-rejected-later: the defect takes every valid refund with a 2xx and rejects it in pacs.002.
   const pendingRejection =
     !failure && faults.has('refund-rejected-later') ? 'AG01' : businessOutcome(sub.caller.dialect, failure);

@@ -400,7 +400,7 @@ function runSplit(c: RefundSplitCase): void {
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-03', '@STS-10'],
+    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10'],
     ...takes({ observation: refundToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
@@ -411,7 +411,13 @@ test.describe('refund (pacs.007): status', () => {
     verdicts.require('RFD-07', 'the refund’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RFD-05', 'the refund’s status is served until final', servedUntilFinal(final));
     // §4.3: the same operation "serves the status of payments, returns and refunds": §2.4's report.
-    if (final) checkReturnOrRefundReport(verdicts, final.last, sentMsgId, 'the refund’s final status report');
+    if (final)
+      checkReturnOrRefundReport(
+        verdicts,
+        final.last,
+        { kind: 'refund', msgId: sentMsgId },
+        'the refund’s final status report',
+      );
     // The payment stays settled while its refund is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
@@ -420,7 +426,12 @@ test.describe('refund (pacs.007): status', () => {
       client: beneficiaryOf(clients),
     })) {
       verdicts.check('RFD-05', `the refund’s status is served on ${version} too`, statusServedOn(version, read));
-      checkReturnOrRefundReport(verdicts, read.exchange, sentMsgId, `the refund’s status report on ${version}`);
+      checkReturnOrRefundReport(
+        verdicts,
+        read.exchange,
+        { kind: 'refund', msgId: sentMsgId },
+        `the refund’s status report on ${version}`,
+      );
     }
     // §1: a refund's status is read with pacs.002, as a payment's; an institution new to the run is no
     // party to it (STS-13), as it is none to a payment.

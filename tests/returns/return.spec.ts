@@ -220,7 +220,7 @@ test.describe('return (pacs.004): who may return', () => {
 
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-03', '@STS-10'],
+    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10'],
     ...takes({ observation: returnToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.
@@ -231,7 +231,13 @@ test.describe('return (pacs.004): status and unknown originals', () => {
     verdicts.require('RTR-37', 'the return’s answer names its paymentsServiceId', statusServed(final, answer.exchange));
     verdicts.check('RTR-35', 'the return’s status is served until final', servedUntilFinal(final));
     // §4.3: the same operation "serves the status of payments, returns and refunds": §2.4's report.
-    if (final) checkReturnOrRefundReport(verdicts, final.last, sentMsgId, 'the return’s final status report');
+    if (final)
+      checkReturnOrRefundReport(
+        verdicts,
+        final.last,
+        { kind: 'return', msgId: sentMsgId },
+        'the return’s final status report',
+      );
     // The payment stays settled while its return is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
@@ -240,7 +246,12 @@ test.describe('return (pacs.004): status and unknown originals', () => {
       client: beneficiaryOf(clients),
     })) {
       verdicts.check('RTR-35', `the return’s status is served on ${version} too`, statusServedOn(version, read));
-      checkReturnOrRefundReport(verdicts, read.exchange, sentMsgId, `the return’s status report on ${version}`);
+      checkReturnOrRefundReport(
+        verdicts,
+        read.exchange,
+        { kind: 'return', msgId: sentMsgId },
+        `the return’s status report on ${version}`,
+      );
     }
     // §1: a return's status is read with pacs.002, as a payment's; an institution new to the run is no
     // party to it (STS-13), as it is none to a payment.

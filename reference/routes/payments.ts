@@ -117,7 +117,9 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       sub.nowMs - found.createdAtMs >= lateFaultMs(ctx.config, 'late-repeat-new-payment')) ||
       (faults.has('idempotency-per-path-version') && pathVersionOfPayment.get(found) !== sub.caller.version) ||
       // idempotency-forgets-cancelled: the defect drops a msgId once its payment was cancelled, and pays it again.
-      (faults.has('idempotency-forgets-cancelled') && found.phase === 'cancelled'));
+      (faults.has('idempotency-forgets-cancelled') && found.phase === 'cancelled') ||
+      // idempotency-forgets-returned: the same, once its beneficiary returned it.
+      (faults.has('idempotency-forgets-returned') && found.returned));
   const existing = forgotten ? undefined : found;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {

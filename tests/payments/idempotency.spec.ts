@@ -6,11 +6,12 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
-import { repeatNotifiedOnce } from '../../arrange/observation-catalogue';
+import { repeatNotifiedOnce, returnedThenRepeated } from '../../arrange/observation-catalogue';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import {
   mostInFlight,
   namesId,
+  endsIn,
   hasStatus,
   noSecondPayment,
   notifiesOnly,
@@ -81,6 +82,25 @@ test.describe('payment idempotency', () => {
         verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
       }
     });
+
+  // §7 answers a used msgId with 200 whatever became of its payment: once its beneficiary returned it,
+  // the payment is not made again (the history's money and identity properties see the same requests).
+  test('a repeat of a returned payment’s msgId gets 200 and pays nothing again', {
+    tag: ['@IDEM-01', '@IDEM-02'],
+    ...takes({ observation: returnedThenRepeated }),
+  }, async ({ api, verdicts, observe }) => {
+    const { original, final } = await observe(returnedThenRepeated);
+    verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
+    const repeat = await submitPayment(api, original.message, {
+      label: 'the returned payment submitted again (same msgId, fresh SCA)',
+    });
+    verdicts.check('IDEM-01', 'the returned payment submitted again gets 200', hasStatus(repeat.exchange, [200]));
+    verdicts.check(
+      'IDEM-02',
+      'the returned payment submitted again creates no second payment',
+      noSecondPayment(repeat.exchange, repeat.paymentsServiceId, original.paymentsServiceId),
+    );
+  });
 
   // A duplicate that arrives while the first is still being processed has no result to repeat yet:
   // a target may refuse it for now (409 in the IETF Idempotency-Key draft, 422 at Adyen, 423, 425, or

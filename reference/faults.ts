@@ -721,7 +721,7 @@ const globalFaultCatalogue = [
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f(
     'refund-refused-still-counts',
-    'RFD-03',
+    'RFD-01',
     'A refund refused for its amount still counts as refunded: the rest of the payment can no longer be refunded.',
   ),
   f(

@@ -945,6 +945,7 @@ export const perVersionFaults = [
     "An SCA JWT with header alg HS256 is verified by HMAC keyed with the client's registered public key text.",
   ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  perVersion('payment-e2e-optional', 'P8-18', 'submitPayment', 'v08', 'pmtId.endToEndId is not required.'),
   perVersion(
     'malformed-json-500',
     'ROB-01',

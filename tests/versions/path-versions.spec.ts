@@ -79,10 +79,13 @@ const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.readin
 /**
  * Of each rule of §2.2's table, the first case of each kind: a missing field or a wrong type, and
  * where the rule has one a value the rule excludes (another currency, a zero amount, a second
- * transaction).
+ * transaction). And every required field removed: one rule may cover several fields (pmtId's
+ * endToEndId and txId), and a route that checks a field the other route checks is a route apart.
  */
+const removesOneField = (c: (typeof pacs008Cases)[number]): boolean => c.edits.length === 1 && 'remove' in c.edits[0]!;
 const fieldCases = pacs008Cases.filter(
-  (c, i) => pacs008Cases.findIndex((d) => d.rules[0] === c.rules[0] && d.breaks === c.breaks) === i,
+  (c, i) =>
+    removesOneField(c) || pacs008Cases.findIndex((d) => d.rules[0] === c.rules[0] && d.breaks === c.breaks) === i,
 );
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];

@@ -565,6 +565,11 @@ const globalFaultCatalogue = [
     'A payment submitted on pacs008/v08 and cancelled before its batch is confirmed cancelled (CNCL), yet stays in the batch and settles.',
   ),
   f(
+    'cancel-returned-confirmed',
+    'CXL-03',
+    'The cancellation of a settled payment its beneficiary already returned is confirmed (camt.029 CNCL); nothing is undone.',
+  ),
+  f(
     'cancel-again-after-batch-succeeds',
     'CXL-03',
     'A cancellation after the batch was sent is rejected, but a second one (an assgnmt.id of its own) is confirmed and the payment cancelled.',

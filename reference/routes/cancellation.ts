@@ -36,7 +36,8 @@ function decide(
       | 'cancel-after-batch-succeeds'
       | 'cancel-rejected-yet-cancels'
       | 'cancel-again-after-batch-succeeds'
-      | 'cancel-v08-still-settles',
+      | 'cancel-v08-still-settles'
+      | 'cancel-returned-confirmed',
   ) => boolean,
 ): 'CNCL' | 'RJCR' {
   const askedBefore = target.cancellationRequested;
@@ -55,6 +56,8 @@ function decide(
     if (target.phase === 'sent') target.phase = 'cancelled';
     return 'CNCL';
   }
+  // cancel-returned-confirmed: the defect confirms the cancellation of a payment already returned (its money is back).
+  if (target.returned && faultsHas('cancel-returned-confirmed')) return 'CNCL';
   // cancel-again-after-batch-succeeds: the defect rejects a late cancellation once, then confirms the
   // next one and cancels the payment, settled or not.
   if (askedBefore && faultsHas('cancel-again-after-batch-succeeds')) {

@@ -15,6 +15,7 @@ import {
   finalStatusAs,
   readStatus,
   submitPayment,
+  type SettledPayment,
   type SubmitResult,
 } from '../../client/flows/payment';
 import { returnFor, submitReturn } from '../../client/flows/returns';
@@ -30,9 +31,10 @@ import {
   cancelAfterBatchSent,
   cancelBeforeBatch,
   foreignCancellation,
+  returnedThenCancelled,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
-import { resultOf } from '../../arrange/observations';
+import { resultOf, type Observe } from '../../arrange/observations';
 import { answered, answerOf, type Verdicts } from '../../checks/verdicts';
 import type { Api } from '../../client/api';
 import type { Clients } from '../../client/target';
@@ -361,6 +363,13 @@ test.describe('cancellation: repeats and shapes', () => {
   });
 });
 
+/** The settled payment of returnedThenCancelled, once its beneficiary's return settled accepted. */
+async function returnedOriginal(observe: Observe, verdicts: Verdicts): Promise<SettledPayment> {
+  const { original, final } = await observe(returnedThenCancelled);
+  verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
+  return original;
+}
+
 test.describe('cancellation: after the payment settled', () => {
   // Rule 4 holds for every cancellation of the payment, not only its first: a second request, with an
   // assgnmt.id of its own, sent after a first one, is rejected the same way. How the first was answered
@@ -377,13 +386,22 @@ test.describe('cancellation: after the payment settled', () => {
       again: true,
       label: 'cancel the settled payment again, with an assgnmt.id of its own (camt.056)',
     },
+    {
+      // Its beneficiary's return changes nothing of rule 4: the batch that held the payment was sent.
+      title: 'a cancellation of a settled payment its beneficiary returned is rejected, and the payment stays settled',
+      again: false,
+      returned: true,
+      label: 'cancel the settled, returned payment (camt.056)',
+    },
   ])
     test(c.title, {
       tag: ['@CXL-03', '@CXL-04'],
-      ...takes({ pool: 'settled', count: 1 }),
-    }, async ({ api, verdicts, clients, settledOriginals, seed }) => {
+      ...takes(c.returned ? { observation: returnedThenCancelled } : { pool: 'settled', count: 1 }),
+    }, async ({ api, verdicts, clients, settledOriginals, seed, observe }) => {
       // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
-      const [original] = await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
+      const [original] = c.returned
+        ? [await returnedOriginal(observe, verdicts)]
+        : await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
       if (c.again)
         await requestCancellation(api, buildCamt056({ seed: `${seed}-first`, original: original!.message }), {
           label: 'cancel the settled payment a first time (camt.056)',

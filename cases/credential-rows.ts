@@ -56,6 +56,8 @@ export interface CredentialTransformation {
   sha256?: 'base64' | 'hex' | 'base64url';
   /** With sha256: only the digest's first this many bytes (of 32), in that encoding. */
   digestBytes?: number;
+  /** Each letter in the other case: the same identifier to a case-insensitive comparison only. */
+  otherCase?: true;
   /** A compact JWS with the last bit of its signature flipped. */
   signatureBitFlipped?: true;
   /** A compact JWS without its signature (the trailing dot kept). */
@@ -173,6 +175,8 @@ function transform(value: unknown, t: CredentialTransformation, sources: Request
   let out = value;
   if (t.prefix !== undefined) out = `${t.prefix}${String(out)}`;
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
+  if (t.otherCase)
+    out = [...String(out)].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
   if (t.plus !== undefined) out = (out as number) + t.plus;
   if (t.sha256) {
     const digest = createHash('sha256').update(String(out)).digest();

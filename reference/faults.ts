@@ -88,6 +88,7 @@ const globalFaultCatalogue = [
     "The assertion kid may be any client's registered kid; the signature is still verified with the authenticated client's key.",
   ),
   f('token-ignores-typ', 'AJWT-04', 'The assertion header typ is not checked.'),
+  f('token-iss-casefold', 'AJWT-05', 'The assertion iss is compared with the registered one ignoring letter case.'),
   f('token-ignores-iss', 'AJWT-05', 'The assertion iss is not checked.'),
   f('token-ignores-sub', 'AJWT-06', 'The assertion sub is not checked.'),
   f(
@@ -197,6 +198,7 @@ const globalFaultCatalogue = [
     'SCA-02',
     "An SCA JWT with header alg HS256 is verified by HMAC keyed with the client's registered public key text (RFC 8725 §2.1).",
   ),
+  f('sca-kid-casefold', 'SCA-03', 'The SCA kid is compared with the registered one ignoring letter case.'),
   f('sca-ignores-kid', 'SCA-03', 'The SCA header kid is not checked.'),
   f('sca-ignores-iss', 'SCA-04', 'The SCA iss is not checked.'),
   f('sca-ignores-exp', 'SCA-05', 'The SCA exp is neither required nor checked.'),

@@ -78,8 +78,11 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
   if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
     throw fail('sca-token typ must be JWT');
-  if (!faults.has('sca-ignores-kid') && header.kid !== owner.kid)
-    throw fail('sca-token kid does not match the registered kid');
+  // sca-kid-casefold: the defect compares the kid ignoring letter case.
+  const sameKid = faults.has('sca-kid-casefold')
+    ? String(header.kid).toLowerCase() === owner.kid.toLowerCase()
+    : header.kid === owner.kid;
+  if (!faults.has('sca-ignores-kid') && !sameKid) throw fail('sca-token kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw fail(`sca-token ${crit}`);
   // jwk/jku/x5u/x5c in the token are ignored: only the registered key counts (unless a trust fault says otherwise).

@@ -155,7 +155,11 @@ function verifyAssertion(
   }
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('token-ignores-iss') && payload.iss !== owner.iss)
+  // token-iss-casefold: the defect compares the iss ignoring letter case.
+  const sameIss = faults.has('token-iss-casefold')
+    ? String(payload.iss).toLowerCase() === owner.iss.toLowerCase()
+    : payload.iss === owner.iss;
+  if (!faults.has('token-ignores-iss') && !sameIss)
     throw invalidGrant('assertion iss does not match the registered iss');
   // token-sub-any-registered-client: sub must name some registered client, not the authenticated one.
   const subOk = faults.has('token-sub-any-registered-client')

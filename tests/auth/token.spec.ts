@@ -131,7 +131,10 @@ test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
     test(`refuses: ${c.name}`, {
       tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'],
-      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+      ...takes(
+        ...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : []),
+        ...(c.needsOwnKeys ? [{ needs: 'keyRegistration' as const }] : []),
+      ),
     }, async ({ api, verdicts, clients }) => {
       const why = c.needsOtherClient
         ? sameAsTwin(sharedWithOther(c.change, clients.primary, clients.secondary))

@@ -36,7 +36,10 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     const judged = c.reading ? ['ROB-03'] : refusalAssumptions();
     test(caseTitle(c), {
       tag: [...c.rules, ...judged, ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`),
-      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
+      ...takes(
+        ...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : []),
+        ...(c.needsOwnKeys ? [{ needs: 'keyRegistration' as const }] : []),
+      ),
     }, async ({ api, verdicts, seed, clients, settledOriginals }) => {
       const ctx = { api, verdicts, seed, clients, settledOriginals };
       const what = `the submission is refused: ${c.name}`;

@@ -86,6 +86,13 @@ async function pay(
   return requireId(api, verdicts, exchange);
 }
 
+/** The settled payment of returnedThenCancelled, once its beneficiary's return settled accepted. */
+async function returnedOriginal(observe: Observe, verdicts: Verdicts): Promise<SettledPayment> {
+  const { original, final } = await observe(returnedThenCancelled);
+  verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
+  return original;
+}
+
 /**
  * A camt.056 of an own payment: accepted (2xx), or the declared shape is not the target's (blocked by
  * CXL-06). Whether its answer names the cancellation matters only where the test reads it by that id:
@@ -362,13 +369,6 @@ test.describe('cancellation: repeats and shapes', () => {
     });
   });
 });
-
-/** The settled payment of returnedThenCancelled, once its beneficiary's return settled accepted. */
-async function returnedOriginal(observe: Observe, verdicts: Verdicts): Promise<SettledPayment> {
-  const { original, final } = await observe(returnedThenCancelled);
-  verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
-  return original;
-}
 
 test.describe('cancellation: after the payment settled', () => {
   // Rule 4 holds for every cancellation of the payment, not only its first: a second request, with an

@@ -68,6 +68,11 @@ const probes: Readonly<
     body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.ccy = 'EUR';
     return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
   },
+  'payment-e2e-optional': async (c, token, path) => {
+    const body = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { pmtId: { endToEndId?: string } }[] } };
+    delete body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.endToEndId;
+    return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
+  },
   'idempotent-repeat-201': async (c, token, path) => {
     const body = JSON.stringify(pacs008());
     assert.equal((await h.post(path, c, token, body)).status, 201);

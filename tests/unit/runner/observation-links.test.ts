@@ -27,11 +27,12 @@ function specFiles(dir: string): string[] {
 
 /** Each test of a spec: its details (up to its body) and its body (up to the next test). */
 function testsOf(source: string): { title: string; details: string; body: string }[] {
-  const starts = [...source.matchAll(/\btest\((['`])(.*?)\1,/g)];
+  // A title written out, or one a loop computes (test(c.title, …)): each starts a test of its own.
+  const starts = [...source.matchAll(/\btest\(\s*(?:(['`])(.*?)\1|([\w.]+)),/g)];
   return starts.map((m, i) => {
     const text = source.slice(m.index, starts[i + 1]?.index ?? source.length);
     const bodyAt = text.search(/async \(\{/);
-    return { title: m[2]!, details: text.slice(0, bodyAt), body: text.slice(bodyAt) };
+    return { title: m[2] ?? m[3]!, details: text.slice(0, bodyAt), body: text.slice(bodyAt) };
   });
 }
 

@@ -12,7 +12,7 @@ import { checkSchema, reportShaped } from './schema-check';
 import { answered, type Verdicts } from './verdicts';
 
 /** The rules checkStatusReport judges: a test that calls it cites them. */
-export const REPORT_RULES = ['STS-01', 'STS-02', 'STS-03', 'STS-04', 'STS-05', 'STS-06', 'STS-07'] as const;
+export const REPORT_RULES = ['STS-01', 'STS-02', 'STS-03', 'STS-04', 'STS-05', 'STS-06', 'STS-07', 'STS-17'] as const;
 
 /**
  * A pacs.002 answer (200) checked rule by rule against the payment it reports on: each echo is its own
@@ -59,6 +59,30 @@ export function checkStatusReport(verdicts: Verdicts, exchange: Exchange, messag
     expected: 'an ISO 20022 ExternalPaymentTransactionStatus code',
     received: String(entry?.txSts),
   });
+  checkAcceptanceTime(verdicts, exchange, when);
+}
+
+/** A date-time written to the minute, as ISO 8601 allows: a creation time read up to a minute early. */
+const MINUTE_MS = 60_000;
+const hasOffset = (time: string): boolean => /(?:Z|[+-]\d{2}:?\d{2})$/i.test(time);
+
+/**
+ * STS-17 on one report: the acceptance it tells of happened before the report was made, both times
+ * by the target's one clock. Judged where it gives both and both read alike (each with an offset,
+ * or neither): a date alone, or one time local and the other not, is not compared.
+ */
+export function checkAcceptanceTime(verdicts: Verdicts, exchange: Exchange, when = ''): void {
+  const created = (exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: { creDtTm?: unknown } } } | undefined)
+    ?.fitoFIPmtStsRpt?.grpHdr?.creDtTm;
+  const accepted = firstStatusEntry(exchange.response.json)?.accptncDtTm;
+  if (typeof created !== 'string' || typeof accepted !== 'string' || hasOffset(created) !== hasOffset(accepted)) return;
+  const [createdMs, acceptedMs] = [Date.parse(created), Date.parse(accepted)];
+  if (Number.isNaN(createdMs) || Number.isNaN(acceptedMs) || !accepted.includes('T')) return;
+  verdicts.check('STS-17', `accptncDtTm is no later than the report’s creDtTm${when}`, {
+    ok: acceptedMs <= createdMs + MINUTE_MS,
+    expected: `no later than ${created} (a minute's slack for a time written to the minute)`,
+    received: accepted,
+  });
 }
 
 /** The message a return or a refund is sent as, whose name its report gives (STS-06). */
@@ -89,6 +113,7 @@ export function checkReturnOrRefundReport(
       `${what}: orgnlGrpInf.orgnlMsgId echoes the grpHdr.msgId it was sent with`,
       equals(orgnlGrpInf?.orgnlMsgId, sent.msgId),
     );
+  checkAcceptanceTime(verdicts, exchange, ` (${what})`);
   const { name, pattern } = BACK_MESSAGES[sent.kind];
   verdicts.check('STS-06', `${what}: orgnlGrpInf.orgnlMsgNmId names a ${name} message`, {
     ok: pattern.test(String(orgnlGrpInf?.orgnlMsgNmId)),

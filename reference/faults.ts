@@ -438,6 +438,11 @@ const globalFaultCatalogue = [
     'STS-06',
     'The pacs.002 of a return or a refund names pacs.008.001.08 as orgnlMsgNmId, not the pacs.004 or pacs.007 it reports on.',
   ),
+  f(
+    'status-acceptance-in-future',
+    'STS-17',
+    'accptncDtTm is an hour after the acceptance, so after the report’s own creDtTm (a time zone applied twice).',
+  ),
   f('status-wrong-orgnl-e2e', 'STS-04', 'orgnlEndToEndId is not the submission endToEndId.'),
   f('status-wrong-orgnl-txid', 'STS-05', 'orgnlTxId is not the submission txId.'),
   f('status-no-orgnl-msgnmid', 'STS-06', 'orgnlGrpInf.orgnlMsgNmId is missing.'),

@@ -112,7 +112,11 @@ export function statusReport(
   if (txSts === dialect.rejectStatus && transfer.rejectReason && !faults.has('status-reject-without-reason')) {
     entry.stsRsnInf = [{ rsn: { cd: transfer.rejectReason } }];
   }
-  if (txSts === dialect.acceptedStatus && transfer.acceptedAt) entry.accptncDtTm = transfer.acceptedAt;
+  // status-acceptance-in-future: the defect writes the acceptance time an hour on (a time zone applied twice).
+  if (txSts === dialect.acceptedStatus && transfer.acceptedAt)
+    entry.accptncDtTm = faults.has('status-acceptance-in-future')
+      ? new Date(Date.parse(transfer.acceptedAt) + 3_600_000).toISOString()
+      : transfer.acceptedAt;
   if (transfer.kind === 'payment') {
     entry.orgnlTxRef = {
       ...(transfer.acceptedAt ? { intrBkSttlmDt: transfer.acceptedAt.slice(0, 10) } : {}),

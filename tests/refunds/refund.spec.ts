@@ -403,7 +403,7 @@ function runSplit(c: RefundSplitCase): void {
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10'],
+    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10', '@STS-17'],
     ...takes({ observation: refundToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.

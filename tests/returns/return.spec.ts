@@ -220,7 +220,7 @@ test.describe('return (pacs.004): who may return', () => {
 
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10'],
+    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10', '@STS-17'],
     ...takes({ observation: returnToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.

@@ -405,6 +405,11 @@ const globalFaultCatalogue = [
   ),
   // Status
   f('status-answers-203', 'STS-01', 'The status report is answered 203 instead of 200.'),
+  f(
+    'settlement-never',
+    'STS-18',
+    'The client’s batch is never sent: every payment it submits reads pending for as long as anyone waits.',
+  ),
   f('refund-reopens-payment', 'STS-10', 'A settled payment reads pending again for 2 s after a refund of it arrives.'),
   f(
     'refund-report-acceptance-date-only',

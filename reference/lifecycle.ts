@@ -65,6 +65,7 @@ export class Lifecycle {
   sendBatch(clientId: string, nowMs = Date.now()): string[] {
     const queue = this.unsent.get(clientId);
     if (!queue || queue.length === 0) return [];
+    if (this.registry.get(clientId)?.faults.has('settlement-never')) return [];
     this.unsent.delete(clientId);
     const sent: string[] = [];
     const settleAtMs = nowMs + this.config.settlementDelayMs;

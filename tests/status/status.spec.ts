@@ -96,7 +96,7 @@ test.describe('payment status lifecycle', () => {
   // The payment of each test here was submitted when the worker started and followed to its final
   // status in the background (arrange/observation-catalogue.ts): the settlement waits overlap.
   test('a valid payment goes from pending to accepted, with the profile interim code', {
-    tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16', ...REPORT_TAGS],
+    tag: ['@STS-08', '@STS-10', '@STS-14', '@STS-16', '@STS-18', ...REPORT_TAGS],
     ...takes({ observation: paymentToAcceptance }),
   }, async ({ api, verdicts, observe }) => {
     const { message, submission, firstRead, final } = await observe(paymentToAcceptance);

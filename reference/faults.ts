@@ -461,7 +461,13 @@ const globalFaultCatalogue = [
     'STS-07',
     'The interim txSts is PENDING (not an ISO code); also visible under STS-14 (assumption).',
   ),
-  f('status-accepted-as-acsp', 'STS-08', 'An accepted payment is reported as ACSP, never ACCC.'),
+  // Not STS-08: ACSP is an interim code, so a report that never leaves it reads as a settlement still
+  // under way, which no finite run of status reads can tell from a slow one (§2.3 bounds no wait).
+  f(
+    'status-accepted-as-acsp',
+    'STS-18',
+    'An accepted payment is reported as ACSP (settlement in process) on every read, never ACCC.',
+  ),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
   f('rejection-reads-accepted', 'STS-10', 'A rejected payment reads as accepted on later reads.'),

@@ -32,8 +32,16 @@ export function txStatus(
   if (final && faults.has('status-regresses') && ++transfer.finalReads > 1) return interim;
   if (phase === 'rejected' && faults.has('rejection-reads-accepted') && ++transfer.finalReads > 1)
     return dialect.acceptedStatus;
+  // The read that first finds it final serves it final, even with no delay: the fault reverts a final
+  // status a reader saw, never one no reader did (that would be a payment that never settles).
+  if (
+    final &&
+    faults.has('status-reverts-later') &&
+    transfer.finalReadAtMs != null &&
+    nowMs - transfer.finalReadAtMs >= revertAfterMs
+  )
+    return interim;
   if (final) transfer.finalReadAtMs ??= nowMs;
-  if (final && faults.has('status-reverts-later') && nowMs - transfer.finalReadAtMs! >= revertAfterMs) return interim;
   switch (phase) {
     case 'submitted':
     case 'sent':

@@ -202,7 +202,7 @@ for (const driver of drivers.filter(submitting)) {
         on(driver, `refuses: SCA ${attack.name}`),
         details(driver, [attack.rules.sca, 'SCA-15']),
         async ({ api, verdicts, clients, seed, settledOriginals, loopback }) => {
-          const unreachable = outOfReach(attack, api.profile.target.kind);
+          const unreachable = outOfReach(attack, api.profile.target);
           if (unreachable) verdicts.skip({ kind: 'not-applicable', why: unreachable });
           verdicts.scaGoverns(driver.op);
           const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });

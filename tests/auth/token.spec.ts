@@ -18,7 +18,7 @@ import {
 } from '../../checks/answers';
 import { authenticationClaims, authenticationJwt, jwtHeader } from '../../transport/client-jwts';
 import { ASSERTION_REUSED, assertionAttackMutant, tokenMutant, tokenTwin } from '../../cases/mutations';
-import { sameAsTwin, sharedWithOther } from '../../cases/credential-rows';
+import { noLetterIn, sameAsTwin, sharedWithOther } from '../../cases/credential-rows';
 import { jwtAttacks, outOfReach, oversizedHeaderToken } from '../../cases/jwt-attacks';
 import { refusedTokenGrantsNothing } from '../../checks/created-nothing';
 
@@ -131,14 +131,11 @@ test.describe('token endpoint: refusals', () => {
   for (const c of tokenCases) {
     test(`refuses: ${c.name}`, {
       tag: [...c.rules.map((r) => `@${r}`), '@TOK-13', '@live-safe'],
-      ...takes(
-        ...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : []),
-        ...(c.needsOwnKeys ? [{ needs: 'keyRegistration' as const }] : []),
-      ),
+      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
     }, async ({ api, verdicts, clients }) => {
       const why = c.needsOtherClient
         ? sameAsTwin(sharedWithOther(c.change, clients.primary, clients.secondary))
-        : undefined;
+        : c.needsLetterIn && noLetterIn(c.needsLetterIn, clients.primary);
       if (why) verdicts.skip({ kind: 'not-applicable', why });
       const twin = await api.requestToken({ ...tokenTwin(c), label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
@@ -200,7 +197,7 @@ test.describe('token endpoint: attacks on the assertion (RFC 8725)', () => {
       clients,
       loopback,
     }) => {
-      const unreachable = outOfReach(attack, api.profile.target.kind);
+      const unreachable = outOfReach(attack, api.profile.target);
       if (unreachable) verdicts.skip({ kind: 'not-applicable', why: unreachable });
       const twin = await api.requestToken({ label: 'valid twin' });
       twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });

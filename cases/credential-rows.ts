@@ -308,6 +308,14 @@ export function sameAsTwin(shared: readonly PartyField[]): string | undefined {
     : undefined;
 }
 
+/** Why a case on the letters of the client's `field` (otherCase) is not applicable: the identifier has none, so its other case is itself. */
+export function noLetterIn(field: 'kid' | 'iss', client: { kid: string; iss: string }): string | undefined {
+  const value = client[field];
+  return value.toLowerCase() === value.toUpperCase()
+    ? `the registered ${field} ${JSON.stringify(value)} has no letter: in the other case it is the valid twin`
+    : undefined;
+}
+
 /** Whether the options read `source` anywhere: the valid twin (sent first, as sent), the other client (a second client needed). */
 export function reads(template: unknown, source: 'twin' | 'other'): boolean {
   if (template instanceof CredentialValue)

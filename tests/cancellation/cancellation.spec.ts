@@ -194,18 +194,19 @@ test.describe('cancellation: whose payment', () => {
   });
 
   // The beneficiary is not the only institution that is not the payer: a target that refuses the
-  // beneficiary's cancellation rather than everyone's but the payer's takes a third institution's.
+  // beneficiary's cancellation rather than everyone's but the payer's takes a third institution's. The
+  // payment goes to a sort code no client holds, so the second client is that third institution.
   test('a cancellation by an institution with no part in the payment is refused', {
     tag: ['@CXL-01'],
-    ...takes({ needs: 'keyRegistration' }),
-  }, async ({ api, verdicts, clients, seed, newClient, profile }) => {
+    ...takes({ needs: 'secondClient' }),
+  }, async ({ api, verdicts, clients, seed, profile }) => {
     const expectations = profile.expectations;
     const own = withoutScheme(paymentToNoClient(clients, `${seed}-own`));
     await pay(api, verdicts, clients.primary, own);
     cancellationAccepted(verdicts, await requestCancellation(api, buildCamt056({ seed, original: own })));
     const theirs = withoutScheme(paymentToNoClient(clients, seed));
     const theirsId = await pay(api, verdicts, clients.primary, theirs);
-    const stranger = await newClient('stranger');
+    const stranger = clients.secondary!;
     const answer = await requestCancellation(api, buildCamt056({ seed, original: theirs }), {
       client: stranger,
       label: 'mutant: an institution with no part in the payment asks to cancel it',

@@ -20,6 +20,7 @@ import {
 import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { tokenExpiry } from '../../arrange/observation-catalogue';
 import { reserialisedMutant } from '../../cases/mutations';
+import { noLetterIn } from '../../cases/credential-rows';
 import { answeredAsRead, hasStatus } from '../../checks/answers';
 import { mutantThenTwin, OPERATION_DRIVERS, repeatThenMutant, twinThenMutant } from '../../arrange/operations';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
@@ -36,12 +37,11 @@ test.describe('payment headers and SCA: refusals', { tag: '@op:submitPayment' },
     const judged = c.reading ? ['ROB-03'] : refusalAssumptions();
     test(caseTitle(c), {
       tag: [...c.rules, ...judged, ...(inLiveLane.includes(c) ? ['live-safe'] : [])].map((r) => `@${r}`),
-      ...takes(
-        ...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : []),
-        ...(c.needsOwnKeys ? [{ needs: 'keyRegistration' as const }] : []),
-      ),
+      ...takes(...(c.needsOtherClient ? [{ needs: 'secondClient' as const }] : [])),
     }, async ({ api, verdicts, seed, clients, settledOriginals }) => {
       const ctx = { api, verdicts, seed, clients, settledOriginals };
+      const noLetter = c.needsLetterIn && noLetterIn(c.needsLetterIn, clients.primary);
+      if (noLetter) verdicts.skip({ kind: 'not-applicable', why: noLetter });
       const what = `the submission is refused: ${c.name}`;
       if (api.profile.live) {
         // Live: the mutant first, then its valid twin with the same message (liveHeaderCases), within liveLimits.

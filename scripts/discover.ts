@@ -37,6 +37,7 @@ import {
 } from '../engines/discovery/diff';
 import { choices, rulesOf } from '../engines/discovery/choices';
 import { RATE_LIMIT_FIELD, rateLimitVerdict } from '../engines/discovery/rate-limit';
+import { POLLING_TIMEOUT_FIELD, settlementVerdict } from '../engines/discovery/settlement';
 import { setJsonValue } from '../messages/json-edit';
 import { startReferenceProcess } from './lib/reference-process';
 import { cliMain } from './lib/cli';
@@ -185,8 +186,11 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
         : `the embedded reference, dialect ${JSON.stringify(profile.target.dialect ?? 'default')}`;
     const file = discoveredFile(dir, profile.name);
     let adopted: FieldDiff[] = [];
+    const settlement = settlementVerdict(JSON.parse(text), discovery.settlement);
     const measured = adoptInto(text, diff);
-    const updated = rate?.adopt === undefined ? measured : setJsonValue(measured, RATE_LIMIT_FIELD, rate.adopt);
+    const paced = rate?.adopt === undefined ? measured : setJsonValue(measured, RATE_LIMIT_FIELD, rate.adopt);
+    const updated =
+      settlement.adopt === undefined ? paced : setJsonValue(paced, POLLING_TIMEOUT_FIELD, settlement.adopt);
     // The fixpoint: the profile discovery adopts (written with --write), enforced against the target it
     // just asked, must admit every answer it saw. Judged over the observations: no second run.
     const fixpoint = fixpointProblems(JSON.parse(updated), discovery.observations);
@@ -203,11 +207,13 @@ export async function discoverProfile(name: string, options: DiscoverOptions = {
       console.log(costLine(profile.name, discovery));
       console.log(formatDiff(diff, profile.name).join('\n'));
       if (rate) console.log(rate.lines.join('\n'));
+      console.log(settlement.lines.join('\n'));
       console.log(`discovered: ${path.relative(process.cwd(), file) || file}`);
       if (options.write) {
         const fields = [
           ...adopted.map((f) => f.field),
           ...(rate?.adopt === undefined ? [] : [RATE_LIMIT_FIELD.join('.')]),
+          ...(settlement.adopt === undefined ? [] : [POLLING_TIMEOUT_FIELD.join('.')]),
         ];
         console.log(
           fields.length

@@ -22,7 +22,6 @@ import {
 } from '../../checks/answers';
 import { answerOf } from '../../checks/verdicts';
 import { attempt, type Observation, type Observe } from '../../arrange/observations';
-import { InfrastructureInconclusive } from '../../client/inconclusive';
 import {
   incomingForNotification,
   incomingForPayloadShape,
@@ -33,7 +32,7 @@ import {
   type Incoming,
 } from '../../arrange/observation-catalogue';
 import { awaitIncoming, beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
-import { awaitFinalStatus, readStatus, submitPayment } from '../../client/flows/payment';
+import { awaitFinalStatus, readStatus, StillNotFinal, submitPayment } from '../../client/flows/payment';
 import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
@@ -93,12 +92,16 @@ async function readsAsSent(
   // later than the payer's, so an interim code is followed until final, and it ends accepted (STS-08).
   const status = await readStatus(api, id, { client: beneficiary, label: `B reads the status of ${what}` });
   if (!payerAccepted || status.exchange.response.status !== 200) return;
+  // Its payer's accepted read proves the payment accepted: B's view still pending at the end of the
+  // wait is an answer of the target, not a settlement still to come (stillPending: 'answer').
   const followed = await attempt(
-    awaitFinalStatus(api, id, { client: beneficiary, label: `B follows the status of ${what} until final` }),
+    awaitFinalStatus(api, id, {
+      client: beneficiary,
+      label: `B follows the status of ${what} until final`,
+      stillPending: 'answer',
+    }),
   );
-  // No answer is the infrastructure's (inconclusive); a status that never ends is the target's.
-  if (!followed.ok && (followed.error instanceof InfrastructureInconclusive || !(followed.error instanceof Error)))
-    throw followed.error;
+  if (!followed.ok && !(followed.error instanceof StillNotFinal)) throw followed.error;
   verdicts.check(
     'STS-08',
     `B’s status of ${what} ends accepted, as its payer read it`,

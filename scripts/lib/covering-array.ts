@@ -10,7 +10,8 @@
  * local search takes away one row at a time while it can cover every pair with the rows left: each
  * row is a dialect the matrix runs the whole suite against twice, and IPOG ends a few rows above
  * what such a search reaches; a few searches with generators of their own, the fewest rows kept. Deterministic; slots no pair needs take the factor's first value (a
- * dialect field's default).
+ * dialect field's default). Where that still ends above the bound, fewestRows searches in two stages
+ * (coverInRows): the dialect fields' 19 rows become 16, the bound.
  */
 
 export type Level = string | number;
@@ -226,6 +227,194 @@ function eliminateRows(rows: number[][], sizes: readonly number[]): void {
       break;
     }
   }
+}
+
+/**
+ * The rows given, or fewer covering every pair: row counts from the bound (the two largest factors
+ * crossed) up, each tried by coverInRows, the first found kept. IPOG and its row-removal search stall
+ * above the bound where many factors have three values or more (the dialect fields: 19 rows, against
+ * a bound of 16 that coverInRows reaches).
+ */
+export function fewestRows(factors: readonly Factor[], rows: readonly Row[], seeds = STAGED_SEEDS): Row[] {
+  const sizes = factors.map((f) => f.values.length).sort((a, b) => b - a);
+  const bound = factors.length < 2 ? rows.length : sizes[0]! * sizes[1]!;
+  for (let count = bound; count < rows.length; count++) {
+    const found = coverInRows(factors, count, seeds);
+    if (found) return found;
+  }
+  return [...rows];
+}
+
+/** Seeds coverInRows tries at one row count (the dialect fields' 16 rows came at the 121st, in 8 CPU-s). */
+const STAGED_SEEDS = 400;
+/** Moves of the first stage's annealing, per seed. */
+const STAGED_MOVES = 300_000;
+/** Greedy picks of the two-valued columns per seed. */
+const COLUMN_TRIES = 200;
+
+/**
+ * A covering array of exactly `count` rows, or undefined when `seeds` searches find none. Two stages,
+ * each seed a search of its own (deterministic):
+ *  1. the factors of three values or more, in `count` rows by simulated annealing over cells (a move
+ *     puts one value of a missing pair in a random row), the two largest crossed whole and left alone
+ *     when `count` is their product (Cohen, Colbourn and Ling's annealing for covering arrays);
+ *  2. each two-valued factor as a column of 0s and 1s, chosen among the columns that split every
+ *     value of the first stage's factors (both its values meet each of theirs), each meeting every
+ *     column chosen before it in all four combinations: a random greedy pick, COLUMN_TRIES times.
+ * One-valued factors take their value. Then every slot no pair needs takes the factor's first value.
+ */
+export function coverInRows(factors: readonly Factor[], count: number, seeds = STAGED_SEEDS): Row[] | undefined {
+  // The columns of stage 2 are bit masks over the rows, one of 2^(count-1) (the last row's bit is 0).
+  if (count > 20 || count < 2) return undefined;
+  const big = factors.map((_, i) => i).filter((i) => factors[i]!.values.length > 2);
+  const two = factors.map((_, i) => i).filter((i) => factors[i]!.values.length === 2);
+  const sizes = big.map((i) => factors[i]!.values.length);
+  for (let seed = 1; seed <= seeds; seed++) {
+    const random = seeded(seed);
+    const first = annealLargeFactors(sizes, count, random);
+    if (!first) continue;
+    const columns = twoValuedColumns(first, sizes, count, two.length, random);
+    if (!columns) continue;
+    const rows: number[][] = Array.from({ length: count }, () => factors.map(() => 0));
+    big.forEach((f, k) => {
+      for (let r = 0; r < count; r++) rows[r]![f] = first[r]![k]!;
+    });
+    two.forEach((f, k) => {
+      for (let r = 0; r < count; r++) rows[r]![f] = (columns[k]! >> r) & 1;
+    });
+    const cover = rows.map((row) => Object.fromEntries(factors.map((f, i) => [f.name, f.values[row[i]!]!])));
+    if (uncoveredPairs(factors, cover).length) continue;
+    return toFirstValues(factors, cover);
+  }
+  return undefined;
+}
+
+/** Stage 1 of coverInRows: `count` rows of value indexes covering every pair of these factors, or undefined. */
+function annealLargeFactors(sizes: readonly number[], count: number, random: () => number): number[][] | undefined {
+  const n = sizes.length;
+  const pick = (k: number): number => Math.floor(random() * k);
+  const rows = Array.from({ length: count }, () => sizes.map((size) => pick(size)));
+  if (n < 2) return rows.map((row, r) => row.map((_, c) => r % sizes[c]!));
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+  const [x, y] = [order[0]!, order[1]!];
+  const crossed = count === sizes[x]! * sizes[y]!;
+  if (crossed)
+    rows.forEach((row, r) => {
+      row[x] = Math.floor(r / sizes[y]!);
+      row[y] = r % sizes[y]!;
+    });
+  // Every pair (i < j, a, b) as one cell of a flat table of how many rows hold it.
+  const base: number[][] = sizes.map(() => sizes.map(() => 0));
+  const pairs: [number, number, number, number][] = [];
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      base[i]![j] = pairs.length;
+      for (let a = 0; a < sizes[i]!; a++) for (let b = 0; b < sizes[j]!; b++) pairs.push([i, j, a, b]);
+    }
+  const cellOf = (c: number, v: number, j: number, w: number): number =>
+    c < j ? base[c]![j]! + v * sizes[j]! + w : base[j]![c]! + w * sizes[c]! + v;
+  const held = new Int32Array(pairs.length);
+  for (const row of rows)
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) held[cellOf(i, row[i]!, j, row[j]!)]!++;
+  // The missing pairs as a list with positions, so that a random one is picked in constant time.
+  const missing: number[] = [];
+  const at = new Int32Array(pairs.length).fill(-1);
+  const lose = (p: number): void => {
+    at[p] = missing.length;
+    missing.push(p);
+  };
+  const gain = (p: number): void => {
+    const last = missing.pop()!;
+    if (last !== p) {
+      missing[at[p]!] = last;
+      at[last] = at[p]!;
+    }
+    at[p] = -1;
+  };
+  held.forEach((h, p) => {
+    if (h === 0) lose(p);
+  });
+  const change = (row: number[], c: number, v: number, apply: boolean): number => {
+    let delta = 0;
+    for (let j = 0; j < n; j++) {
+      if (j === c) continue;
+      const from = cellOf(c, row[c]!, j, row[j]!);
+      const to = cellOf(c, v, j, row[j]!);
+      if (!apply) {
+        if (held[from] === 1) delta++;
+        if (held[to] === 0) delta--;
+        continue;
+      }
+      if (--held[from]! === 0) lose(from);
+      if (held[to]!++ === 0) gain(to);
+    }
+    if (apply) row[c] = v;
+    return delta;
+  };
+  const fixed = (c: number): boolean => crossed && (c === x || c === y);
+  // The temperature falls from 1 to 0.05 over the moves.
+  const cooling = 0.05 ** (1 / STAGED_MOVES);
+  for (let m = 0, temperature = 1; m < STAGED_MOVES; m++, temperature *= cooling) {
+    if (!missing.length) return rows;
+    const [i, j, a, b] = pairs[missing[pick(missing.length)]!]!;
+    let [c, v] = random() < 0.5 ? [i, a] : [j, b];
+    if (fixed(c)) [c, v] = c === i ? [j, b] : [i, a];
+    if (fixed(c)) continue;
+    const row = rows[pick(count)]!;
+    if (row[c] === v) continue;
+    const delta = change(row, c, v, false);
+    if (delta <= 0 || random() < Math.exp(-delta / temperature)) change(row, c, v, true);
+  }
+  return missing.length ? undefined : rows;
+}
+
+/** Stage 2 of coverInRows: `wanted` columns (bit r = row r's value index), or undefined. */
+function twoValuedColumns(
+  first: readonly (readonly number[])[],
+  sizes: readonly number[],
+  count: number,
+  wanted: number,
+  random: () => number,
+): number[] | undefined {
+  if (!wanted) return [];
+  const full = 2 ** count - 1;
+  // The rows holding each value of each first-stage factor: a column must put both its values in each.
+  const classes: number[] = [];
+  sizes.forEach((size, c) => {
+    for (let v = 0; v < size; v++) classes.push(first.reduce((m, row, r) => (row[c] === v ? m | (1 << r) : m), 0));
+  });
+  const candidates: number[] = [];
+  for (let u = 1; u < 2 ** (count - 1); u++)
+    if (classes.every((m) => (u & m) !== 0 && (u & m) !== m)) candidates.push(u);
+  const meets = (u: number, w: number): boolean =>
+    (u & w) !== 0 && (u & ~w & full) !== 0 && (~u & w & full) !== 0 && (~u & ~w & full) !== 0;
+  for (let t = 0; t < COLUMN_TRIES; t++) {
+    let pool = candidates;
+    const chosen: number[] = [];
+    while (chosen.length < wanted && pool.length) {
+      const u = pool[Math.floor(random() * pool.length)]!;
+      chosen.push(u);
+      pool = pool.filter((w) => w !== u && meets(u, w));
+    }
+    if (chosen.length === wanted) return chosen;
+  }
+  return undefined;
+}
+
+/** Every slot that no pair needs takes the factor's first value, row by row, factor by factor. */
+function toFirstValues(factors: readonly Factor[], rows: Row[]): Row[] {
+  const out = rows.map((row) => ({ ...row }));
+  const holds = (f: Factor, a: Level, g: Factor, b: Level): number =>
+    out.reduce((n, r) => (r[f.name] === a && r[g.name] === b ? n + 1 : n), 0);
+  for (const row of out)
+    for (const f of factors) {
+      const value = row[f.name]!;
+      const firstValue = f.values[0]!;
+      if (value === firstValue) continue;
+      // The slot can change when every pair it holds is held by another row too.
+      if (factors.every((g) => g === f || holds(f, value, g, row[g.name]!) > 1)) row[f.name] = firstValue;
+    }
+  return out;
 }
 
 /** The pairs of two factors' values no row holds (empty for a covering array): for tests and a run's own check. */

@@ -1,7 +1,16 @@
 /** scripts/lib/covering-array.ts: every pair covered, few rows, defaults where nothing is needed. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pairwiseCover, uncoveredPairs, valueCover, type Factor } from '../../../scripts/lib/covering-array';
+import { readFileSync } from 'node:fs';
+import {
+  coverInRows,
+  fewestRows,
+  pairwiseCover,
+  uncoveredPairs,
+  valueCover,
+  type Factor,
+  type Row,
+} from '../../../scripts/lib/covering-array';
 
 const factor = (name: string, ...values: (string | number)[]): Factor => ({ name, values });
 
@@ -118,4 +127,39 @@ test('an uncovered pair is named', () => {
     ]),
     ['a=0 & b=1', 'a=1 & b=0'],
   );
+});
+
+test('coverInRows: three three-valued factors and four two-valued ones in 9 rows, the bound; deterministic', () => {
+  const shape = [
+    factor('p', 'p0', 'p1', 'p2'),
+    factor('q', 'q0', 'q1', 'q2'),
+    factor('r', 'r0', 'r1', 'r2'),
+    factor('fixed', 'always'),
+    ...['b1', 'b2', 'b3', 'b4'].map((n) => factor(n, `${n}-a`, `${n}-b`)),
+  ];
+  const rows = coverInRows(shape, 9);
+  assert.ok(rows, 'found');
+  assert.equal(rows.length, 9);
+  assert.deepEqual(uncoveredPairs(shape, rows), []);
+  assert.ok(rows.every((r) => r.fixed === 'always'));
+  assert.deepEqual(coverInRows(shape, 9), rows, 'the same rows again');
+  assert.equal(coverInRows(shape, 8, 2), undefined, 'under the bound: none');
+});
+
+test('fewestRows: the rows given when none fewer cover every pair', () => {
+  const bits = [factor('a', 0, 1), factor('b', 0, 1)];
+  const rows: Row[] = [
+    { a: 0, b: 0 },
+    { a: 0, b: 1 },
+    { a: 1, b: 0 },
+    { a: 1, b: 1 },
+  ];
+  assert.deepEqual(fewestRows(bits, rows), rows);
+});
+
+test('the kept dialect cover (scripts/lib/dialect-cover.json) covers every pair at the bound: the two largest factors crossed', () => {
+  const kept = JSON.parse(readFileSync('scripts/lib/dialect-cover.json', 'utf8')) as { factors: Factor[]; rows: Row[] };
+  assert.deepEqual(uncoveredPairs(kept.factors, kept.rows), []);
+  const [first, second] = kept.factors.map((f) => f.values.length).sort((a, b) => b - a);
+  assert.equal(kept.rows.length, first! * second!);
 });

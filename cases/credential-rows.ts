@@ -20,7 +20,6 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { b64url, decodeCompact, signCompact, type JsonObject } from '../transport/jws';
 import { getPath } from '../messages/json-edit';
-import { inOtherCase } from '../messages/ids';
 import type { Exchange } from '../transport/http';
 import {
   authenticationJwt,
@@ -176,7 +175,8 @@ function transform(value: unknown, t: CredentialTransformation, sources: Request
   let out = value;
   if (t.prefix !== undefined) out = `${t.prefix}${String(out)}`;
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
-  if (t.otherCase) out = inOtherCase(String(out));
+  if (t.otherCase)
+    out = [...String(out)].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
   if (t.plus !== undefined) out = (out as number) + t.plus;
   if (t.sha256) {
     const digest = createHash('sha256').update(String(out)).digest();

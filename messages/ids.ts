@@ -24,11 +24,3 @@ export function uniqueId(prefix: string): string {
   const id = `${clean}-${run}-${random}-${counter.toString(36)}`;
   return id.slice(0, MAX35);
 }
-
-/**
- * Each letter in the other case: the same identifier to a case-insensitive comparison only (an
- * identifier with no letter is its own other case).
- */
-export function inOtherCase(text: string): string {
-  return [...text].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
-}

@@ -394,11 +394,6 @@ const globalFaultCatalogue = [
     'A msgId repeated 30 s (REF_FAULT_LATER_MS when set) after its first submission is processed as a new payment: 201 naming a new paymentsServiceId, instead of the first payment’s 200.',
   ),
   f(
-    'idempotency-casefold',
-    'P8-01',
-    'msgIds are compared without their letter case: a new payment whose msgId is a used one in the other case is answered as that one’s repeat (200 with the original), and is not made.',
-  ),
-  f(
     'idempotency-per-path-version',
     'IDEM-02',
     'A msgId paid on one path version (v10) and sent again on the other (v08) is paid again: each version keeps its own msgIds.',

@@ -206,14 +206,6 @@ export class Store {
     return undefined;
   }
 
-  /** The client's transfer of `kind` under a key equal to this one but for letter case (only the idempotency-casefold fault asks). */
-  findByIdempotencyIgnoringCase(kind: TransferKind, clientId: string, msgId: string): Transfer | undefined {
-    const prefix = Store.idemKey(kind, clientId, '');
-    for (const [key, transfer] of this.idempotency)
-      if (key.startsWith(prefix) && key.slice(prefix.length).toLowerCase() === msgId.toLowerCase()) return transfer;
-    return undefined;
-  }
-
   /** The client's payment that carried this UETR. */
   findPaymentByUetr(clientId: string, uetr: string): Transfer | undefined {
     return this.uetrs.get(Store.idemKey('uetr', clientId, uetr));

@@ -107,10 +107,6 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
     ? (ctx.store.findByIdempotency('payment', client.clientId, msgId) ??
       (faults.has('msgid-idempotency-across-clients')
         ? ctx.store.findByIdempotencyOfAnyClient('payment', msgId)
-        : undefined) ??
-      // idempotency-casefold: the defect compares msgIds without their letter case.
-      (faults.has('idempotency-casefold')
-        ? ctx.store.findByIdempotencyIgnoringCase('payment', client.clientId, msgId)
         : undefined))
     : undefined;
   // late-repeat-new-payment: the defect forgets a msgId that old, and the repeat becomes a new payment.

@@ -24,7 +24,6 @@ import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs008, clonePacs008, paymentIds } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
-import { inOtherCase } from '../../messages/ids';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
 async function checkOnePayment(
@@ -83,28 +82,6 @@ test.describe('payment idempotency', () => {
         verdicts.assume('IDEM-04', 'the repeat names the original payment', namesId(repeat, first.paymentsServiceId));
       }
     });
-
-  // §7's 200 is for "an already used message ID". A msgId is a string (ISO 20022 Max35Text, which
-  // compares as written): one that differs from a used one only in letter case is another message ID,
-  // and a payment carrying it, new in every other identifier too, is a valid submission like any.
-  test('a payment whose msgId differs from a used one only in letter case is a new payment: 201, not a repeat', {
-    tag: ['@P8-01', '@op:submitPayment'],
-  }, async ({ api, verdicts, seed }) => {
-    const first = buildPacs008({ seed });
-    const created = await submitPayment(api, first, { label: 'valid twin: a payment' });
-    verdicts.require('P8-01', 'the first payment is created', hasStatus(created.exchange, [201]));
-    const usedMsgId = paymentIds(first).msgId;
-    const other = clonePacs008(buildPacs008({ seed: `${seed}-other-case` }));
-    other.fitoFICstmrCdtTrf.grpHdr.msgId = inOtherCase(usedMsgId);
-    const answer = await submitPayment(api, other, {
-      label: `another payment, its msgId ${inOtherCase(usedMsgId)}: the used one in the other letter case`,
-    });
-    verdicts.check(
-      'P8-01',
-      'a payment whose msgId is a used one in the other letter case is created (201), not answered as the used one’s repeat',
-      hasStatus(answer.exchange, [201]),
-    );
-  });
 
   // §7 answers a used msgId with 200 whatever became of its payment: once its beneficiary returned it,
   // the payment is not made again (the history's money and identity properties see the same requests).

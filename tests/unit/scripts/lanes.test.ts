@@ -30,7 +30,7 @@ test('the lane free first takes the next queued step, whichever lane it is', asy
   const { run, events } = recorder();
   // The first lane's own step is long; the second lane has none and takes the queue in order.
   const outcomes = await runLanes(
-    [[{ name: 'long', ms: 120 }], []],
+    [[{ name: 'long', ms: 600 }], []],
     [
       { name: 'a', ms: 20 },
       { name: 'b', ms: 20 },

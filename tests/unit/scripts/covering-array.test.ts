@@ -129,24 +129,32 @@ test('an uncovered pair is named', () => {
   );
 });
 
+/** Three three-valued factors, one fixed, four two-valued: 9 rows at the bound (3 × 3). */
+const nineRowShape = [
+  factor('p', 'p0', 'p1', 'p2'),
+  factor('q', 'q0', 'q1', 'q2'),
+  factor('r', 'r0', 'r1', 'r2'),
+  factor('fixed', 'always'),
+  ...['b1', 'b2', 'b3', 'b4'].map((n) => factor(n, `${n}-a`, `${n}-b`)),
+];
+
 test('coverInRows: three three-valued factors and four two-valued ones in 9 rows, the bound; deterministic', () => {
-  const shape = [
-    factor('p', 'p0', 'p1', 'p2'),
-    factor('q', 'q0', 'q1', 'q2'),
-    factor('r', 'r0', 'r1', 'r2'),
-    factor('fixed', 'always'),
-    ...['b1', 'b2', 'b3', 'b4'].map((n) => factor(n, `${n}-a`, `${n}-b`)),
-  ];
-  const rows = coverInRows(shape, 9);
+  const rows = coverInRows(nineRowShape, 9);
   assert.ok(rows, 'found');
   assert.equal(rows.length, 9);
-  assert.deepEqual(uncoveredPairs(shape, rows), []);
+  assert.deepEqual(uncoveredPairs(nineRowShape, rows), []);
   assert.ok(rows.every((r) => r.fixed === 'always'));
-  assert.deepEqual(coverInRows(shape, 9), rows, 'the same rows again');
-  assert.equal(coverInRows(shape, 8, 2), undefined, 'under the bound: none');
+  assert.deepEqual(coverInRows(nineRowShape, 9), rows, 'the same rows again');
+  assert.equal(coverInRows(nineRowShape, 8, 2), undefined, 'under the bound: none');
 });
 
-test('fewestRows: the rows given when none fewer cover every pair', () => {
+test('fewestRows: a cover with rows to spare comes back at the bound; one at the bound comes back as it is', () => {
+  const padded = [...pairwiseCover(nineRowShape), ...pairwiseCover(nineRowShape).slice(0, 3)];
+  assert.ok(padded.length > 9, `${padded.length} rows to start from`);
+  const fewer = fewestRows(nineRowShape, padded);
+  assert.equal(fewer.length, 9);
+  assert.deepEqual(uncoveredPairs(nineRowShape, fewer), []);
+
   const bits = [factor('a', 0, 1), factor('b', 0, 1)];
   const rows: Row[] = [
     { a: 0, b: 0 },

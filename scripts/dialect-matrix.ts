@@ -267,7 +267,7 @@ const SWITCHES: Readonly<
       field: string;
       seen: 'includes' | 'only' | 'status-path';
       when?: (dialect: Row) => boolean;
-      as?: (value: Level, dialect: Row) => Level;
+      as?: (value: Level, dialect: Row) => Level | readonly Level[];
     }
   >
 > = {
@@ -284,7 +284,17 @@ const SWITCHES: Readonly<
   },
   errorBody: { field: 'expectations.errorBody', seen: 'only' },
   interimStatus: { field: 'expectations.statusCodes.pending', seen: 'includes' },
-  acceptedStatus: { field: 'expectations.statusCodes.accepted', seen: 'includes' },
+  // A dialect that shows ISO's ACSC some time after its ACCC (laterAcceptedStatus) has two accepted
+  // codes: a follow whose first settled read came after another read of the payment sees the later
+  // one only. Either is the dialect’s accepted code.
+  acceptedStatus: {
+    field: 'expectations.statusCodes.accepted',
+    seen: 'includes',
+    as: (value, dialect) =>
+      dialect.laterAcceptedStatus !== undefined && dialect.laterAcceptedStatus !== 'none'
+        ? [value, dialect.laterAcceptedStatus]
+        : value,
+  },
   rejectStatus: { field: 'expectations.statusCodes.rejected', seen: 'includes' },
   expiresInType: { field: 'expectations.expiresIn', seen: 'only' },
   returnUnknownOriginal: { field: 'expectations.returnUnknownOriginal', seen: 'only' },
@@ -403,12 +413,14 @@ function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
     if (!(name in dialect.fields) || (when && !when(dialect.fields))) return [];
     const value = as ? as(dialect.fields[name]!, dialect.fields) : dialect.fields[name]!;
     const observed = answers.get(field) ?? [];
+    // Several values: any of them is the dialect's answer.
+    const values: readonly Level[] = Array.isArray(value) ? value : [value];
     const ok =
       seen === 'includes'
-        ? observed.includes(value)
+        ? values.some((v) => observed.includes(v))
         : seen === 'only'
-          ? isDeepStrictEqual(observed, [value])
-          : observed.includes('status') === (value === 'status');
+          ? values.some((v) => isDeepStrictEqual(observed, [v]))
+          : observed.includes('status') === values.includes('status');
     return ok ? [] : [`${name}=${JSON.stringify(value)}, but discovery observed ${field} ${JSON.stringify(observed)}`];
   });
 }

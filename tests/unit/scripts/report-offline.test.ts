@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { phoningHome, renderReport } from '../../../scripts/report';
-import { CHROMIUM, embeddedFiles } from '../../../scripts/check-report-offline';
+import { CHROMIUM, embeddedFiles, panelOffset } from '../../../scripts/check-report-offline';
 import { cleanEnv, root, runScript, syntheticResults, tempDir } from '../support/cli';
 
 const ANALYTICS = /googletagmanager|google-analytics|gtag\(|dataLayer|G-[A-Z0-9]{8,}/;
@@ -74,6 +74,9 @@ test('a rendered report holds no analytics and no fetchable external URL, in its
   assert.deepEqual(phoningHome(html), []);
   assert.doesNotMatch(html, ANALYTICS, 'the analytics tag is still in the report');
   assert.doesNotMatch(html, /<(script|link|img|iframe)\b[^>]*(src|href)="https?:/i);
+  // The first paint shows the loading panel: only the head comes before it, never the app or its data.
+  const panel = panelOffset(html);
+  assert.ok(panel !== undefined && panel < 200_000, `the loading panel starts at ${panel}`);
   const embeds = decodedEmbeds(html);
   assert.ok(
     embeds.some((e) => e.what === 'inline script' && e.text.length > 1_000_000),

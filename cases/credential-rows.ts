@@ -58,6 +58,8 @@ export interface CredentialTransformation {
   digestBytes?: number;
   /** Each letter in the other case: the same identifier to a case-insensitive comparison only. */
   otherCase?: true;
+  /** Without its last this many characters: a prefix, the same value to a comparison over the bytes sent only. */
+  dropLast?: number;
   /** A compact JWS with the last bit of its signature flipped. */
   signatureBitFlipped?: true;
   /** A compact JWS without its signature (the trailing dot kept). */
@@ -177,6 +179,7 @@ function transform(value: unknown, t: CredentialTransformation, sources: Request
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
   if (t.otherCase)
     out = [...String(out)].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  if (t.dropLast !== undefined) out = String(out).slice(0, -t.dropLast);
   if (t.plus !== undefined) out = (out as number) + t.plus;
   if (t.sha256) {
     const digest = createHash('sha256').update(String(out)).digest();
@@ -308,8 +311,14 @@ export function sameAsTwin(shared: readonly PartyField[]): string | undefined {
     : undefined;
 }
 
+/** The client's identifiers a case may write in the other letter case (otherCase). */
+export type LetteredField = 'kid' | 'iss' | 'clientId';
+
 /** Why a case on the letters of the client's `field` (otherCase) is not applicable: the identifier has none, so its other case is itself. */
-export function noLetterIn(field: 'kid' | 'iss', client: { kid: string; iss: string }): string | undefined {
+export function noLetterIn(
+  field: LetteredField,
+  client: { kid: string; iss: string; clientId: string },
+): string | undefined {
   const value = client[field];
   return value.toLowerCase() === value.toUpperCase()
     ? `the registered ${field} ${JSON.stringify(value)} has no letter: in the other case it is the valid twin`

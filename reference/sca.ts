@@ -66,7 +66,10 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const { header, payload } = jws;
   // Under sca-key-of-any-client, the key, kid and iss are those of whichever client registered the kid.
   const owner = faults.has('sca-key-of-any-client') ? (ctx.registry.withKid(header.kid, client) ?? client) : client;
-  const check = usableKey(owner, faults);
+  const check = usableKey(
+    faults.has('sca-key-by-kid') ? (ctx.registry.withKid(header.kid, client) ?? owner) : owner,
+    faults,
+  );
   if (check === null) throw fail('the public key registered for this client is unusable');
   // sca-accepts-hs256-public-key: a verifier that takes the header's alg, and keys HMAC with the
   // registered public key's text (RFC 8725 §2.1's key confusion).
@@ -76,12 +79,19 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     ? { verifyAlg: 'RS256' as const }
     : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw fail(`sca-token ${decision}`);
-  if (!faults.has('sca-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
-    throw fail('sca-token typ must be JWT');
-  // sca-kid-casefold: the defect compares the kid ignoring letter case.
+  // sca-typ-jose: the defect takes RFC 7515's JOSE beside JWT.
+  const typOk =
+    typeof header.typ === 'string' &&
+    (header.typ.toUpperCase() === 'JWT' || (faults.has('sca-typ-jose') && header.typ.toUpperCase() === 'JOSE'));
+  if (!faults.has('sca-ignores-typ') && !typOk) throw fail('sca-token typ must be JWT');
+  // sca-kid-casefold: the defect compares the kid ignoring letter case. sca-kid-any-registered: any
+  // client's registered kid passes, the key staying the caller's. sca-key-by-kid: the key is the one
+  // registered under the kid by whichever client, the iss still the caller's.
   const sameKid = faults.has('sca-kid-casefold')
     ? String(header.kid).toLowerCase() === owner.kid.toLowerCase()
-    : header.kid === owner.kid;
+    : faults.has('sca-kid-any-registered') || faults.has('sca-key-by-kid')
+      ? ctx.registry.withKid(header.kid, owner) !== undefined
+      : header.kid === owner.kid;
   if (!faults.has('sca-ignores-kid') && !sameKid) throw fail('sca-token kid does not match the registered kid');
   const crit = critProblem(header, attacks);
   if (crit) throw fail(`sca-token ${crit}`);
@@ -96,8 +106,11 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
 
   const now = nowMs / 1000;
   const skew = ctx.config.clockSkewS;
-  if (!faults.has('sca-ignores-iss') && payload.iss !== owner.iss)
-    throw fail('sca-token iss does not match the registered iss');
+  // sca-iss-casefold: the defect compares the iss ignoring letter case.
+  const sameIss = faults.has('sca-iss-casefold')
+    ? String(payload.iss).toLowerCase() === owner.iss.toLowerCase()
+    : payload.iss === owner.iss;
+  if (!faults.has('sca-ignores-iss') && !sameIss) throw fail('sca-token iss does not match the registered iss');
   const exp = payload.exp;
   if (!faults.has('sca-ignores-exp')) {
     if (!isNumericDate(exp)) throw fail('sca-token exp is required (NumericDate)');
@@ -132,9 +145,12 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   const hdLeftOut = hd === undefined && faults.has('sca-hd-optional');
   if (!hdLeftOut && (typeof hd !== 'string' || hd === '')) throw fail('sca-token hd is required');
   if (!hdLeftOut && !faults.has('sca-hd-unchecked')) {
+    // sca-hd-over-trimmed-body: the defect hashes the body read as text with its surrounding whitespace trimmed.
     const expected = faults.has('sca-hd-over-reserialised-json')
       ? sha256Base64(JSON.stringify(input.json))
-      : input.rawHash;
+      : faults.has('sca-hd-over-trimmed-body')
+        ? sha256Base64(input.raw.toString('utf8').trim())
+        : input.rawHash;
     // sca-hd-prefix-match: the defect compares only as many bytes of the hash as hd carries (16 at least).
     const given = Buffer.from(hd as string, 'base64');
     const prefixTaken =

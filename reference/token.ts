@@ -139,12 +139,18 @@ function verifyAssertion(
     ? { verifyAlg: 'RS256' as const }
     : chooseAlgorithm(jws, check === 'skip' ? 'RS256' : check.alg, attacks);
   if (typeof decision === 'string') throw invalidGrant(`assertion ${decision}`);
-  if (!faults.has('token-ignores-typ') && (typeof header.typ !== 'string' || header.typ.toUpperCase() !== 'JWT'))
-    throw invalidGrant('assertion typ must be JWT');
+  // token-typ-jose: the defect takes RFC 7515's JOSE beside JWT.
+  const typOk =
+    typeof header.typ === 'string' &&
+    (header.typ.toUpperCase() === 'JWT' || (faults.has('token-typ-jose') && header.typ.toUpperCase() === 'JOSE'));
+  if (!faults.has('token-ignores-typ') && !typOk) throw invalidGrant('assertion typ must be JWT');
   // token-kid-any-registered: any client's registered kid passes; the key stays the owner's.
+  // token-kid-casefold: the defect compares the kid ignoring letter case.
   const kidKnown = faults.has('token-kid-any-registered')
     ? ctx.registry.withKid(header.kid, owner) !== undefined
-    : header.kid === owner.kid;
+    : faults.has('token-kid-casefold')
+      ? String(header.kid).toLowerCase() === owner.kid.toLowerCase()
+      : header.kid === owner.kid;
   if (!faults.has('token-ignores-kid') && !kidKnown)
     throw invalidGrant('assertion kid does not match the registered kid');
   const crit = critProblem(header, attacks);
@@ -162,9 +168,12 @@ function verifyAssertion(
   if (!faults.has('token-ignores-iss') && !sameIss)
     throw invalidGrant('assertion iss does not match the registered iss');
   // token-sub-any-registered-client: sub must name some registered client, not the authenticated one.
+  // token-sub-casefold: the defect compares sub with the client id ignoring letter case.
   const subOk = faults.has('token-sub-any-registered-client')
     ? typeof payload.sub === 'string' && ctx.registry.get(payload.sub) !== undefined
-    : payload.sub === owner.clientId;
+    : faults.has('token-sub-casefold')
+      ? String(payload.sub).toLowerCase() === owner.clientId.toLowerCase()
+      : payload.sub === owner.clientId;
   if (!faults.has('token-ignores-sub') && !subOk) throw invalidGrant('assertion sub must be the client id');
   const exp = payload.exp;
   if (!faults.has('token-ignores-exp')) {
@@ -232,8 +241,11 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   if (basic) {
     client = ctx.registry.get(basic.id);
     if (!client) throw invalidClient('unknown client');
-    if (!client.faults.has('token-ignores-client-secret') && !safeEqual(basic.secret, client.clientSecret))
-      throw invalidClient('wrong client credentials');
+    // token-secret-prefix: the defect compares the secret over the bytes sent only, so a prefix of it passes.
+    const secretOk = client.faults.has('token-secret-prefix')
+      ? client.clientSecret.startsWith(basic.secret)
+      : safeEqual(basic.secret, client.clientSecret);
+    if (!client.faults.has('token-ignores-client-secret') && !secretOk) throw invalidClient('wrong client credentials');
   } else if (!(claimedClient(ctx, req)?.faults ?? ctx.globalFaults).has('token-accepts-missing-basic')) {
     throw invalidClient(
       req.authorization ? 'malformed Basic client credentials' : 'client authentication (HTTP Basic) is required',

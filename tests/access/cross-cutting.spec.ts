@@ -8,7 +8,13 @@
  */
 import { ABSENT } from '../../transport/jws';
 import { test, takes } from '../../fixtures/test';
-import { OPERATION_DRIVERS, repeatThenMutant, twinThenMutant, type OperationDriver } from '../../arrange/operations';
+import {
+  OPERATION_DRIVERS,
+  repeatThenMutant,
+  twinThenMutant,
+  twinThenReserialised,
+  type OperationDriver,
+} from '../../arrange/operations';
 import {
   acceptedScaVariants,
   caseTitle,
@@ -17,6 +23,7 @@ import {
   everyOperationCases,
   onePerRuleAndKind,
   repeatHeaderCases,
+  reserialisations,
   sendsScaToken,
 } from '../../cases/sca-cases';
 import { jwtAttacks, outOfReach } from '../../cases/jwt-attacks';
@@ -156,6 +163,23 @@ for (const driver of drivers.filter(submitting)) {
               });
             for (const rule of documentedRules(c))
               verdicts.check(rule, `${driver.op} is refused: ${c.name}`, scaRefusedOn(driver.op, mutant, c.refusal));
+          },
+        );
+      }
+
+      // hd over the exact bytes: a route may hash its own reading of the body where the payment's does not.
+      for (const r of reserialisations.filter((x) => x.everyOperation)) {
+        test(
+          on(driver, `refuses: body ${r.name} after signing the compact bytes`),
+          details(driver, ['SCA-09', 'SCA-15']),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            verdicts.scaGoverns(driver.op);
+            const mutant = await twinThenReserialised(driver, r, { api, verdicts, clients, seed, settledOriginals });
+            verdicts.check(
+              'SCA-09',
+              `${driver.op} refuses a body ${r.name} after signing`,
+              scaRefusedOn(driver.op, mutant, 'sca'),
+            );
           },
         );
       }

@@ -19,10 +19,15 @@ import {
 } from '../../cases/sca-cases';
 import { REFUSAL_SLOTS, requireLiveSlots } from '../../client/flows/live-lane';
 import { tokenExpiry } from '../../arrange/observation-catalogue';
-import { reserialisedMutant } from '../../cases/mutations';
 import { noLetterIn } from '../../cases/credential-rows';
 import { answeredAsRead, hasStatus } from '../../checks/answers';
-import { mutantThenTwin, OPERATION_DRIVERS, repeatThenMutant, twinThenMutant } from '../../arrange/operations';
+import {
+  mutantThenTwin,
+  OPERATION_DRIVERS,
+  repeatThenMutant,
+  twinThenMutant,
+  twinThenReserialised,
+} from '../../arrange/operations';
 import { refusalAssumptions, refusedAs } from '../../checks/refusals';
 import { createdNothingUnderMsgId } from '../../checks/created-nothing';
 
@@ -147,13 +152,7 @@ test.describe('payment SCA: hd is over the exact bytes', { tag: '@op:submitPayme
       clients,
       settledOriginals,
     }) => {
-      const send = await payment.prepare({ api, verdicts, seed, clients, settledOriginals, amount: r.amount });
-      payment.acceptTwin(verdicts, await send('valid twin'));
-      const exchange = await send(
-        `mutant: ${r.name}, hd of the original bytes`,
-        (sent) => reserialisedMutant(r, r.compactOf(sent)),
-        (compact) => r.apply(compact),
-      );
+      const exchange = await twinThenReserialised(payment, r, { api, verdicts, seed, clients, settledOriginals });
       verdicts.check('SCA-09', `a body ${r.name} after signing is refused`, refusedAs(exchange, 'sca'));
     });
   }

@@ -18,9 +18,16 @@ import {
   fieldTwinThenMutant,
   OPERATION_DRIVERS,
   twinThenMutant,
+  twinThenReserialised,
   type OperationDriver,
 } from '../../arrange/operations';
-import { documentedRules, everyOperationCases, headerCases, onePerRuleAndKind } from '../../cases/sca-cases';
+import {
+  documentedRules,
+  everyOperationCases,
+  headerCases,
+  onePerRuleAndKind,
+  reserialisations,
+} from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
 import { robustnessCases } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase, titleOfCase } from '../../checks/robustness-oracle';
@@ -130,6 +137,27 @@ test.describe('POST pacs008 on every further path version: SCA', () => {
               `POST pacs008 ${version} refuses ${c.name}`,
               scaRefusedOn('submitPayment', mutant, c.refusal, ONLY),
             );
+        });
+      },
+    );
+  }
+});
+
+test.describe('POST pacs008 on every further path version: hd over the exact bytes', () => {
+  const driver = OPERATION_DRIVERS.submitPayment;
+  for (const r of reserialisations.filter((x) => x.everyOperation)) {
+    test(
+      on('submitPayment', `refuses: body ${r.name} after signing the compact bytes`),
+      tagsOf('submitPayment', ['SCA-09', 'SCA-15']),
+      async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+          const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };
+          const mutant = await twinThenReserialised(atVersion(driver, version), r, ctx);
+          verdicts.check(
+            'SCA-09',
+            `POST pacs008 ${version} refuses a body ${r.name} after signing`,
+            scaRefusedOn('submitPayment', mutant, 'sca', ONLY),
+          );
         });
       },
     );

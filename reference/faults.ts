@@ -900,7 +900,7 @@ export const perOperationFaults = [
   ...perOp(
     'bearer-never-expires',
     'AT-05',
-    ['submitPayment', 'paymentStatus', 'cancel', 'cancellationStatus'],
+    ['submitPayment', 'paymentStatus', 'cancel', 'cancellationStatus', 'returnPayment', 'refund', 'incomingPayment'],
     'An access token is accepted after expiry.',
   ),
   ...perOp('client-id-header-optional', 'AT-03', PAYMENTS_OPS, 'A missing X-Client-Id defaults to the token’s client.'),

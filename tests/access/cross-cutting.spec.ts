@@ -34,6 +34,8 @@ import { SCA_READINGS, scaReadingOn, type ScaReadingOp } from '../../ledger/read
 import { acceptedAnswer, answeredAsRead, jsonAnswer, neverServerError, refusedAnswer } from '../../checks/answers';
 import { readChangedNothing } from '../../checks/created-nothing';
 import { refusalAssumptions, refusedAs, scaRefusedOn } from '../../checks/refusals';
+import { tokenExpiry } from '../../arrange/observation-catalogue';
+import { tokenLeewaySeconds } from '../../profile/profile';
 
 const drivers = Object.values(OPERATION_DRIVERS);
 const submitting = (d: OperationDriver): boolean => SUBMITTING_OPERATIONS.includes(d.op);
@@ -243,5 +245,27 @@ for (const driver of drivers.filter(submitting)) {
         },
       );
     }
+  });
+}
+
+// AT-05 on the beneficiary's operations, as on the payer's (tests/payments, tests/status,
+// tests/cancellation): a client whose tokens live a few seconds is paid, then returns, refunds or
+// reads the payment with one token before and after its expires_in (observation-catalogue.ts).
+for (const op of ['returnPayment', 'refund', 'incomingPayment'] as const) {
+  const driver = OPERATION_DRIVERS[op];
+  test.describe(`${op}: an expired access token`, () => {
+    test(`refuses: an access token used after expires_in — ${OPERATION_LABELS[op]}`, {
+      tag: ['@AT-05', `@op:${op}`],
+      ...takes({ observation: tokenExpiry[op] }),
+    }, async ({ verdicts, observe, profile }) => {
+      test.setTimeout(test.info().timeout + tokenLeewaySeconds(profile) * 1000);
+      const seen = await observe(tokenExpiry[op]);
+      driver.acceptTwin(verdicts, seen.before);
+      verdicts.check(
+        'AT-05',
+        `the same token is refused after expires_in (${seen.waitedSeconds} s waited)`,
+        refusedAs(seen.after, 'unauthenticated'),
+      );
+    });
   });
 }

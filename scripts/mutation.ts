@@ -99,9 +99,10 @@ export function parseMutationArgs(argv: string[]): Options {
       .map((s) => s.trim())
       .filter(Boolean),
     scope: values.scope,
-    // A core and one more, three at least, four at most: its workers wait on polls and settlements a
-    // third of the time. On two cores a third worker filled that without more CPU; a fourth cost CPU.
-    workers: Number(values.workers) || Math.max(3, Math.min(4, os.cpus().length + 1)),
+    // Three more than cores, five at most: a batch's worker spends much of its life starting and
+    // waiting (its clients registered, its pool paid and settled), not on a core. On two cores five
+    // workers took the same CPU as three and less wall time.
+    workers: Number(values.workers) || Math.max(3, Math.min(5, os.cpus().length + 3)),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,
     ...(values['clean-run'] ? { cleanRun: values['clean-run'] } : {}),

@@ -106,12 +106,12 @@ export function parseDialectArgs(argv: string[]): Options {
     throw new Error(`--report-every takes a whole number of 1 or more\n${USAGE}`);
   if (values['report-values'] && values['report-every'] !== '1')
     throw new Error(`--report-every and --report-values each choose the report lane's dialects: give one\n${USAGE}`);
-  // Three workers more than cores: a worker waiting for a settlement leaves its core to another
+  // Six workers more than cores: a worker waiting for a settlement leaves its core to another
   // project, and while npm test's other lane waits (the kill matrix) or is done, the matrix's projects
-  // keep both cores busy.
+  // keep both cores busy. Each project is one worker, so more workers cost no more worker starts.
   return {
     only,
-    workers: Number(values.workers) || os.cpus().length + 3,
+    workers: Number(values.workers) || os.cpus().length + 6,
     list: values.list!,
     keep: values.keep!,
     writeCover: values['write-cover']!,

@@ -369,6 +369,7 @@ const globalFaultCatalogue = [
     'P8-31',
     'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',
   ),
+  f('payment-strd-unchecked', 'P8-31', 'rmtInf.ustrd is checked; rmtInf.strd is not.'),
   // Idempotency
   h(
     'id-reused-after-final',
@@ -1030,6 +1031,7 @@ export const perVersionFaults = [
     'v08',
     'The SCA hd is compared with the SHA-256 of the body with its leading and trailing whitespace trimmed.',
   ),
+  perVersion('payment-strd-unchecked', 'P8-31', 'submitPayment', 'v08', 'rmtInf.ustrd is checked; rmtInf.strd is not.'),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   perVersion('payment-e2e-optional', 'P8-18', 'submitPayment', 'v08', 'pmtId.endToEndId is not required.'),
   perVersion(

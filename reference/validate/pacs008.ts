@@ -93,6 +93,8 @@ function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void 
   const rmt = c.object(tx, 'rmtInf', path, false);
   if (!rmt || faults.has('payment-rmtinf-shape-unchecked')) return;
   c.stringArray(rmt, 'ustrd', `${path}.ustrd`, faults.has('payment-rmtinf-requires-ustrd'));
+  // payment-strd-unchecked: the defect checks ustrd only.
+  if (faults.has('payment-strd-unchecked')) return;
   const strd = c.array(rmt, 'strd', `${path}.strd`, false);
   strd?.forEach((item, i) => {
     const p = `${path}.strd[${i}]`;

@@ -84,15 +84,17 @@ const accessCases = onePerRuleAndKind(headerCases, 'AT-', { perNeed: true });
 // With the cases a route gets wrong on its own (another client's whole JWT, HS256 keyed with the public key).
 const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
- * Of each rule of §2.2's table, the first case of each kind: a missing field or a wrong type, and
- * where the rule has one a value the rule excludes (another currency, a zero amount, a second
- * transaction). And every required field removed: one rule may cover several fields (pmtId's
- * endToEndId and txId), and a route that checks a field the other route checks is a route apart.
+ * Of each field of §2.2's table, the first case of each kind: a missing field or a wrong type, and
+ * where the field has one a value its rule excludes (another currency, a zero amount, a second
+ * transaction). Per field, not per rule: one rule may cover several fields (pmtId's endToEndId and
+ * txId; rmtInf's ustrd and strd), and a route that checks a field the other route checks is a route
+ * apart. And every required field removed.
  */
 const removesOneField = (c: (typeof pacs008Cases)[number]): boolean => c.edits.length === 1 && 'remove' in c.edits[0]!;
+const fieldOf = (c: (typeof pacs008Cases)[number]): string => c.edits[0]?.path ?? c.rules[0]!;
 const fieldCases = pacs008Cases.filter(
   (c, i) =>
-    removesOneField(c) || pacs008Cases.findIndex((d) => d.rules[0] === c.rules[0] && d.breaks === c.breaks) === i,
+    removesOneField(c) || pacs008Cases.findIndex((d) => fieldOf(d) === fieldOf(c) && d.breaks === c.breaks) === i,
 );
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];

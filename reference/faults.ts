@@ -709,6 +709,7 @@ const globalFaultCatalogue = [
   f('return-rtrd-amount-optional', 'RTR-17', 'txInf.rtrdIntrBkSttlmAmt is not required.'),
   f('return-accepts-rtrdinstdamt-always', 'RTR-18', 'rtrdInstdAmt is accepted without a cancellation request.'),
   f('return-accepts-shar', 'RTR-19', 'txInf.chrgBr is neither required nor checked (SHAR accepted).'),
+  f('return-first-reason-only', 'RTR-22', 'Only the first rtrRsnInf is validated; the others are taken as they are.'),
   f('return-orgtr-nm-optional', 'RTR-20', 'rtrRsnInf[].orgtr.nm is not required.'),
   f('return-orgtr-bic-optional', 'RTR-21', 'rtrRsnInf[].orgtr.id.orgId.anyBIC is not required.'),
   f('return-accepts-non-eba-code', 'RTR-22', 'rsn.cd is not checked against the EBA list (rsn still required).'),

@@ -201,7 +201,8 @@ export function validatePacs004(
   let addtlInf: string | null = null;
   const reasons = c.array(tx, 'rtrRsnInf', `${T}.rtrRsnInf`);
   if (reasons && reasons.length === 0) c.fail(`${T}.rtrRsnInf`, 'required', `${T}.rtrRsnInf must hold a reason`);
-  reasons?.forEach((item, i) => {
+  // return-first-reason-only: the defect validates the first reason and skips the others.
+  reasons?.slice(0, faults.has('return-first-reason-only') ? 1 : undefined).forEach((item, i) => {
     const p = `${T}.rtrRsnInf[${i}]`;
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
     const orgtr = c.object(item, 'orgtr', `${p}.orgtr`);

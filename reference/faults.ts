@@ -380,6 +380,11 @@ const globalFaultCatalogue = [
   ),
   f('idempotent-repeat-201', 'IDEM-01', 'A repeated msgId is answered 201 (with the original body).'),
   f(
+    'idempotency-keyed-with-credttm',
+    'IDEM-02',
+    'A payment is found again by its msgId and grpHdr.creDtTm: a used msgId with another creation time pays again.',
+  ),
+  f(
     'repeat-before-authentication',
     'AT-01',
     'A repeated msgId is answered 200 from the idempotency record before the access token and the sca-token are checked: a repeat with neither gets the original.',

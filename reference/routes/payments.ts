@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
-import { createTransfer, localDateTime, storedMessage, type Transfer } from '../ledger-of-payments/store';
+import { createTransfer, localDateTime, readMessage, storedMessage, type Transfer } from '../ledger-of-payments/store';
 import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
 import {
   namedFaults,
@@ -119,7 +119,10 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       // idempotency-forgets-cancelled: the defect drops a msgId once its payment was cancelled, and pays it again.
       (faults.has('idempotency-forgets-cancelled') && found.phase === 'cancelled') ||
       // idempotency-forgets-returned: the same, once its beneficiary returned it.
-      (faults.has('idempotency-forgets-returned') && found.returned));
+      (faults.has('idempotency-forgets-returned') && found.returned) ||
+      // idempotency-keyed-with-credttm: the defect keys a payment on its msgId and its creation time.
+      (faults.has('idempotency-keyed-with-credttm') &&
+        peekString(readMessage(found.message), 'grpHdr', 'creDtTm') !== peekString(root, 'grpHdr', 'creDtTm')));
   const existing = forgotten ? undefined : found;
   if (existing) {
     if (existing.requestHash !== sub.rawHash && sub.caller.dialect.idempotencyConflict === 'reject') {

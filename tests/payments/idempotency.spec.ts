@@ -22,7 +22,7 @@ import { paymentToNoClient } from '../../client/flows/incoming';
 import { is4xx } from '../../messages/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
-import { buildPacs008, clonePacs008, paymentIds } from '../../messages/pacs008';
+import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
@@ -50,6 +50,25 @@ async function checkOnePayment(
         : `ids ${ids.join(', ')}`,
   });
 }
+
+/** Another body under a used msgId: the amount changed, or only grpHdr.creDtTm. */
+const OTHER_BODIES: { title: string; label: string; change: (m: Pacs008Message) => void }[] = [
+  {
+    title: '',
+    label: 'amount 20 instead of 10',
+    change: (m) => {
+      m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value = 20;
+    },
+  },
+  {
+    title: ': creDtTm a minute later',
+    label: 'creDtTm a minute later',
+    change: (m) => {
+      const at = new Date(Date.parse(m.fitoFICstmrCdtTrf.grpHdr.creDtTm) + 60_000);
+      m.fitoFICstmrCdtTrf.grpHdr.creDtTm = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    },
+  },
+];
 
 test.describe('payment idempotency', () => {
   // Each client's repeats: §4.2's 200 is not the first client's alone.
@@ -203,44 +222,46 @@ test.describe('payment idempotency', () => {
     );
   });
 
-  test('a repeat of a used msgId with a different body is answered per the profile', {
-    tag: ['@IDEM-05', '@IDEM-02', '@IDEM-01'],
-  }, async ({ api, verdicts, seed }) => {
-    const message = buildPacs008({ seed, amount: 10 });
-    const first = await submitPayment(api, message, { label: 'first submission' });
-    verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
-    const changed = clonePacs008(message);
-    changed.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.value = 20;
-    const repeat = await submitPayment(api, changed, { label: 'same msgId, amount 20 instead of 10' });
-    const status = repeat.exchange.response.status;
-    // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a new payment (a
-    // 5xx proves neither way: checkOnePayment reads whether one was made). §4.2's 200 row is any
-    // submission with a used msgId; a 4xx is the reading IDEM-05 allows; a 5xx is neither.
-    verdicts.check(
-      'IDEM-02',
-      'a used msgId with another body never creates a payment (no 201)',
-      noSecondPayment(repeat.exchange, repeat.paymentsServiceId, first.paymentsServiceId),
-    );
-    verdicts.check('IDEM-01', 'a used msgId with another body is answered 200, or a 4xx (never a 201 nor a 5xx)', {
-      ok: status === 200 || is4xx(status),
-      expected: '200 with the original, or a 4xx',
-      ...answered(repeat.exchange),
+  // The amount, or only the creation time a client's retry layer writes afresh: either way the msgId is a used one.
+  for (const other of OTHER_BODIES)
+    test(`a repeat of a used msgId with a different body is answered per the profile${other.title}`, {
+      tag: ['@IDEM-05', '@IDEM-02', '@IDEM-01'],
+    }, async ({ api, verdicts, seed }) => {
+      const message = buildPacs008({ seed, amount: 10 });
+      const first = await submitPayment(api, message, { label: 'first submission' });
+      verdicts.require('P8-01', 'the first submission is created', hasStatus(first.exchange, [201]));
+      const changed = clonePacs008(message);
+      other.change(changed);
+      const repeat = await submitPayment(api, changed, { label: `same msgId, ${other.label}` });
+      const status = repeat.exchange.response.status;
+      // msgId "is used for idempotency" (§2.2): whatever the answer, it never creates a new payment (a
+      // 5xx proves neither way: checkOnePayment reads whether one was made). §4.2's 200 row is any
+      // submission with a used msgId; a 4xx is the reading IDEM-05 allows; a 5xx is neither.
+      verdicts.check(
+        'IDEM-02',
+        'a used msgId with another body never creates a payment (no 201)',
+        noSecondPayment(repeat.exchange, repeat.paymentsServiceId, first.paymentsServiceId),
+      );
+      verdicts.check('IDEM-01', 'a used msgId with another body is answered 200, or a 4xx (never a 201 nor a 5xx)', {
+        ok: status === 200 || is4xx(status),
+        expected: '200 with the original, or a 4xx',
+        ...answered(repeat.exchange),
+      });
+      await checkOnePayment(api, verdicts, [first, repeat]);
+      const mode = api.profile.expectations.idempotencyConflict ?? 'either';
+      const original =
+        status === 200 &&
+        (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
+      const refused = is4xx(status);
+      const expected = {
+        original: '200 with the original payment',
+        reject: 'a 4xx conflict',
+        either: '200 with the original payment or a 4xx',
+      }[mode];
+      verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, {
+        ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused,
+        expected,
+        ...answered(repeat.exchange),
+      });
     });
-    await checkOnePayment(api, verdicts, [first, repeat]);
-    const mode = api.profile.expectations.idempotencyConflict ?? 'either';
-    const original =
-      status === 200 &&
-      (repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId);
-    const refused = is4xx(status);
-    const expected = {
-      original: '200 with the original payment',
-      reject: 'a 4xx conflict',
-      either: '200 with the original payment or a 4xx',
-    }[mode];
-    verdicts.assume('IDEM-05', `the repeat is answered: ${expected}`, {
-      ok: mode === 'original' ? original : mode === 'reject' ? refused : original || refused,
-      expected,
-      ...answered(repeat.exchange),
-    });
-  });
 });

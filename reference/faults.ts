@@ -775,6 +775,11 @@ const globalFaultCatalogue = [
   f('refund-chain-cannot-reach-full', 'RFD-03', 'Refunds must together stay below the original amount.'),
   f('refund-chain-exceeds-original', 'RFD-04', 'The total of refunds is not checked against the original.'),
   f(
+    'refund-limit-from-message',
+    'RFD-04',
+    "A refund is limited by the orgnlIntrBkSttlmAmt its own message gives, not by the payment's amount.",
+  ),
+  f(
     'refund-refused-still-counts',
     'RFD-01',
     'A refund refused for its amount still counts as refunded: the rest of the payment can no longer be refunded.',

@@ -122,9 +122,14 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       sub.nowMs - original.lastRefundAtMs < MONEY_RACE_WINDOW_MS;
     // Integer cents: exact (amounts are at most 15 digits, validate/check.ts).
     const total = original.refundedCents + fields.refundCents;
+    // refund-limit-from-message: the defect takes the limit from the refund's own orgnlIntrBkSttlmAmt.
+    const limitCents =
+      faults.has('refund-limit-from-message') && fields.orgnlAmountCents !== null
+        ? fields.orgnlAmountCents
+        : original.amountCents;
     // The defect: pounds as floating point, so near the amount bound the rounding of each sum can
     // make the total look smaller than it is. refundCents / 100 is the JSON value as parsed.
-    const floatOver = !(original.refundedPounds + fields.refundCents / 100 <= original.amountCents / 100);
+    const floatOver = !(original.refundedPounds + fields.refundCents / 100 <= limitCents / 100);
     // A single refund of the whole amount is a return, not a refund (spec §1).
     // refund-first-over-amount-accepted: the defect compares a single refund with the amount for
     // equality only, and checks the total only once something was refunded.
@@ -134,17 +139,15 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
     const wholePounds = (cents: number): number =>
       faults.has('refund-less-in-whole-pounds') ? Math.floor(cents / 100) : cents;
     const fullSingle =
-      (firstOver
-        ? fields.refundCents === original.amountCents
-        : wholePounds(fields.refundCents) >= wholePounds(original.amountCents)) &&
+      (firstOver ? fields.refundCents === limitCents : wholePounds(fields.refundCents) >= wholePounds(limitCents)) &&
       !faults.has('refund-full-amount-accepted');
     const overTotal = faults.has('refund-chain-cannot-reach-full')
-      ? total >= original.amountCents
+      ? total >= limitCents
       : faults.has('refund-chain-exceeds-original') || racing || (firstOver && original.refundedCents === 0)
         ? false
         : faults.has('money-float-amounts')
           ? floatOver
-          : total > original.amountCents;
+          : total > limitCents;
     if (fullSingle)
       failure = {
         reason: businessReasons.wrongAmount,

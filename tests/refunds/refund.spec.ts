@@ -56,8 +56,10 @@ async function refund(
   seed: string,
   amount: number | undefined,
   label: string,
+  edit?: (message: Pacs007Message) => void,
 ): Promise<{ message: Pacs007Message; answer: SubmitResult }> {
   const message = buildPacs007({ seed, original: original.message, ...(amount !== undefined ? { amount } : {}) });
+  edit?.(message);
   return { message, answer: await submitRefund(api, message, { client: refunder, label }) };
 }
 
@@ -193,6 +195,19 @@ test.describe('refund (pacs.007): one refund', () => {
       label: 'refund 0.01 more than the payment, nothing refunded before',
       what: 'a refund above the original amount is refused',
     },
+    {
+      // The limit is the payment's amount, not what the refund's message says it was: here ten times
+      // it, so the refund is less than the amount claimed.
+      title: 'a first refund above the original amount is refused, its orgnlIntrBkSttlmAmt claiming ten times it',
+      rule: 'RFD-04',
+      amount: (original: number) => Math.round(original * 100 + 1) / 100,
+      label: 'refund 0.01 more than the payment, orgnlIntrBkSttlmAmt ten times the payment',
+      what: 'a refund above the original amount is refused whatever orgnlIntrBkSttlmAmt claims',
+      edit: (message: Pacs007Message) => {
+        const amount = message.fIToFIPmtRvsl.txInf[0]!.orgnlIntrBkSttlmAmt;
+        amount.value = Math.round(amount.value * 1000) / 100;
+      },
+    },
   ]) {
     test(c.title, { tag: [`@${c.rule}`], ...TWO }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
       const { refunder, original } = await afterRefundTwin(
@@ -203,9 +218,18 @@ test.describe('refund (pacs.007): one refund', () => {
         settledOriginals,
         'valid twin: refund part of another payment',
       );
-      const { answer } = await refund(api, refunder, original, seed, c.amount(original.amount.value), c.label);
+      const { answer } = await refund(
+        api,
+        refunder,
+        original,
+        seed,
+        c.amount(original.amount.value),
+        c.label,
+        'edit' in c ? c.edit : undefined,
+      );
       await expectBusinessRefusal(api, verdicts, c.rule, answer.exchange, {
-        field: 'rvsdIntrBkSttlmAmt',
+        // Two amounts wrong: a target may name either, so the error is held to no field.
+        ...('edit' in c ? {} : { field: 'rvsdIntrBkSttlmAmt' }),
         settle: finalStatusAs(api, refunder),
         what: c.what,
         unnamedBy: 'RFD-07',

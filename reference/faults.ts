@@ -454,6 +454,16 @@ const globalFaultCatalogue = [
   ),
   f('status-no-grphdr-msgid', 'STS-02', 'grpHdr.msgId is missing from the status report.'),
   f(
+    'status-beneficiary-swaps-ids',
+    'STS-04',
+    "The beneficiary's institution is served a payment's status (the spec neither grants nor denies it), with orgnlEndToEndId and orgnlTxId swapped.",
+  ),
+  f(
+    'status-txid-after-money-back',
+    'STS-05',
+    "Once part of a payment was refunded, or the payment returned, its status report's orgnlTxId is no longer the payment's txId.",
+  ),
+  f(
     'status-stale-to-beneficiary',
     'STS-08',
     'GET pacs002 serves the beneficiary’s institution the status of a payment made to it, always as the interim code: its payer reads it final.',

@@ -50,7 +50,8 @@ async function readStatus(
     transfer.clientId === client.clientId ||
     faults.has('status-cross-client-readable') ||
     (transfer.kind !== 'payment' && faults.has('back-status-readable-by-any-client')) ||
-    staleToBeneficiary(transfer, client.clientId, faults);
+    staleToBeneficiary(transfer, client.clientId, faults) ||
+    swappedToBeneficiary(transfer, client.clientId, faults);
   if (!mayRead) throw errorsOf.notFound('unknown paymentsServiceId');
   const v10 = version === 'v10';
   if (
@@ -78,10 +79,14 @@ async function readStatus(
 
 /** status-stale-to-beneficiary: the defect serves the beneficiary's institution a payment's status it never updates. */
 const staleToBeneficiary = (transfer: Transfer, callerId: string, faults: FaultSet): boolean =>
-  faults.has('status-stale-to-beneficiary') &&
-  transfer.kind === 'payment' &&
-  transfer.beneficiaryClientId === callerId &&
-  transfer.clientId !== callerId;
+  faults.has('status-stale-to-beneficiary') && readByBeneficiary(transfer, callerId);
+
+/** status-beneficiary-swaps-ids: the defect serves the beneficiary's institution a report built from its received copy, two echoes swapped. */
+const swappedToBeneficiary = (transfer: Transfer, callerId: string, faults: FaultSet): boolean =>
+  faults.has('status-beneficiary-swaps-ids') && readByBeneficiary(transfer, callerId);
+
+const readByBeneficiary = (transfer: Transfer, callerId: string): boolean =>
+  transfer.kind === 'payment' && transfer.beneficiaryClientId === callerId && transfer.clientId !== callerId;
 
 /** How long the refund-reopens-payment fault shows a refunded payment pending again, from the refund's arrival. */
 const REOPENED_MS = 2_000;
@@ -113,6 +118,15 @@ function withReportFaults(
     typeof entry.accptncDtTm === 'string'
   )
     entry.accptncDtTm = entry.accptncDtTm.slice(0, 10);
+  if (swappedToBeneficiary(transfer, callerId, faults))
+    [entry.orgnlEndToEndId, entry.orgnlTxId] = [entry.orgnlTxId, entry.orgnlEndToEndId];
+  // status-txid-after-money-back: the defect echoes the latest refund's or return's record once money went back.
+  if (
+    faults.has('status-txid-after-money-back') &&
+    transfer.kind === 'payment' &&
+    (transfer.refundedCents > 0 || transfer.returned)
+  )
+    entry.orgnlTxId = `${String(entry.orgnlTxId)}-BACK`;
   if (faults.has('status-v08-names-pacs002') && transfer.kind === 'payment' && submittedOnVersion(transfer) === 'v08')
     (entry.orgnlGrpInf as Record<string, unknown>).orgnlMsgNmId = 'pacs.002.001.10';
   return report;

@@ -5,6 +5,7 @@
  * with no part in a payment may not read it; what A's own read of that view gets is a reading (INC-07). Where the suite can receive notifications, B is notified with that id. The answer's shape
  * is not shown: the pacs.008 under its root is an assumption (INC-05) that gates the content checks.
  */
+import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { test, takes } from '../../fixtures/test';
 import type { Verdicts } from '../../checks/verdicts';
 import {
@@ -91,6 +92,9 @@ async function readsAsSent(
   // say. Served, it is the payment's status, which its payer read accepted: B's view may be posted
   // later than the payer's, so an interim code is followed until final, and it ends accepted (STS-08).
   const status = await readStatus(api, id, { client: beneficiary, label: `B reads the status of ${what}` });
+  // Served, it is §2.4's report of that payment, whoever reads it: its echoes are the payment's own.
+  if (status.exchange.response.status === 200)
+    checkStatusReport(verdicts, status.exchange, message, ` B reads of ${what}`);
   if (!payerAccepted || status.exchange.response.status !== 200) return;
   // Its payer's accepted read proves the payment accepted: B's view still pending at the end of the
   // wait is an answer of the target, not a settlement still to come (stillPending: 'answer').
@@ -113,12 +117,15 @@ async function readsAsSent(
 
 const ONE = takes({ pool: 'settled', count: 1 });
 
+/** The rules of §2.4's report, which a status B is served is held to (readsAsSent). */
+const REPORT_TAGS = REPORT_RULES.map((rule) => `@${rule}`);
+
 /** Twenty-five times the pool's largest payment (1,000.00): an ordinary business payment, well past it. */
 const LARGE_AMOUNT = 25_000;
 
 test.describe('incoming payment: reading it', () => {
   test('the beneficiary reads the amount and the sender of each of two incoming payments', {
-    tag: ['@INC-02', '@INC-05', '@STS-08'],
+    tag: ['@INC-02', '@INC-05', '@STS-08', ...REPORT_TAGS],
     // Two, each with its own amount and sender: a read answered with another of its payments shows.
     ...takes({ pool: 'settled', count: 2 }),
   }, async ({ api, verdicts, clients, granted, profile, settledOriginals }) => {
@@ -167,7 +174,7 @@ test.describe('incoming payment: reading it', () => {
   });
 
   test('the beneficiary reads the amount and the sender of a payment larger than the pool’s', {
-    tag: ['@INC-02', '@INC-05', '@P8-01', '@STS-08'],
+    tag: ['@INC-02', '@INC-05', '@P8-01', '@STS-08', ...REPORT_TAGS],
   }, async ({ api, verdicts, clients, seed }) => {
     // §1 names no amount from which the beneficiary's view changes; the pool's payments are 1,000.00 at
     // most, since a deployment may refuse more by a limit the spec does not show: such a refusal blocks.
@@ -189,7 +196,7 @@ test.describe('incoming payment: reading it', () => {
   });
 
   test('the beneficiary still reads a payment it refunded part of, as sent', {
-    tag: ['@INC-02', '@INC-05', '@STS-08'],
+    tag: ['@INC-02', '@INC-05', '@STS-08', ...REPORT_TAGS],
     ...takes({ observation: refundedIncoming }),
   }, async ({ api, verdicts, clients, observe }) => {
     // §1's incoming flow reads "the payment information (amount, sender)": a refund is a message of its

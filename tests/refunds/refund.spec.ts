@@ -38,7 +38,7 @@ import {
   namesAnId,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { checkReturnOrRefundReport } from '../../checks/status-report';
+import { checkReturnOrRefundReport, checkStatusReport } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { namesOnlyItsId } from '../../messages/answers';
 import type { Api } from '../../client/api';
@@ -427,7 +427,20 @@ function runSplit(c: RefundSplitCase): void {
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-01', '@STS-03', '@STS-06', '@STS-10', '@STS-17'],
+    tag: [
+      '@RFD-05',
+      '@RFD-01',
+      '@STS-13',
+      '@STS-01',
+      '@STS-02',
+      '@STS-03',
+      '@STS-04',
+      '@STS-05',
+      '@STS-06',
+      '@STS-07',
+      '@STS-10',
+      '@STS-17',
+    ],
     ...takes({ observation: refundToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.
@@ -447,6 +460,10 @@ test.describe('refund (pacs.007): status', () => {
       );
     // The payment stays settled while its refund is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
+    // Each of those reads is §2.4's report of the payment: its echoes stay the payment's own.
+    for (const read of originalReads)
+      if (read.exchange.response.status === 200)
+        checkStatusReport(verdicts, read.exchange, original.message, ' of the payment while and once it is refunded');
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
     // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
     for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {

@@ -509,6 +509,11 @@ const globalFaultCatalogue = [
     'STS-18',
     'An accepted payment is reported as ACSP (settlement in process) on every read, never ACCC.',
   ),
+  f(
+    'status-reason-first-read-only',
+    'STS-09',
+    'A rejection carries its reason (stsRsnInf) on the first report of it only; later reads show RJCT alone.',
+  ),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),
   f('rejection-reads-accepted', 'STS-10', 'A rejected payment reads as accepted on later reads.'),

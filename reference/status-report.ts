@@ -118,7 +118,9 @@ export function statusReport(
     txSts,
   };
   if (txSts === dialect.rejectStatus && transfer.rejectReason && !faults.has('status-reject-without-reason')) {
-    entry.stsRsnInf = [{ rsn: { cd: transfer.rejectReason } }];
+    // status-reason-first-read-only: the defect gives the reason on the first read of the rejection only.
+    if (++transfer.rejectionReads === 1 || !faults.has('status-reason-first-read-only'))
+      entry.stsRsnInf = [{ rsn: { cd: transfer.rejectReason } }];
   }
   // status-acceptance-in-future: the defect writes the acceptance time an hour on (a time zone applied twice).
   if (txSts === dialect.acceptedStatus && transfer.acceptedAt)

@@ -49,6 +49,8 @@ export interface Transfer {
   original: Transfer | null;
   /** Reads of a final status so far (status-regresses and rejection-reads-accepted faults). */
   finalReads: number;
+  /** Reports of its rejection so far (status-reason-first-read-only fault). */
+  rejectionReads: number;
   /** When a read first found it final (status-reverts-later fault; where a settling code's time starts). */
   finalReadAtMs: number | null;
   /** When the last refund of this payment arrived (refund-race-overrun fault). */
@@ -439,6 +441,7 @@ export function createTransfer(input: NewTransfer): Transfer {
     refundedPounds: 0,
     original: input.original ?? null,
     finalReads: 0,
+    rejectionReads: 0,
     finalReadAtMs: null,
     lastRefundAtMs: null,
   };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tokenLeewaySeconds } from '../../profile/profile';
 import { test, takes } from '../../fixtures/test';
-import { readStatus, type FinalStatus } from '../../client/flows/payment';
+import { readStatus, type FinalStatus, type StatusRead } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
 import {
   paymentToAcceptance,
@@ -50,16 +50,25 @@ async function checkReport(
  * any other code is a lesson about the target (STS-14).
  */
 async function checkRereads(api: Api, verdicts: Verdicts, id: string, final: FinalStatus): Promise<void> {
-  const later: string[] = [];
+  const later: StatusRead[] = [];
   const reread = async (label: string): Promise<void> => {
-    later.push((await readStatus(api, id, { label })).txSts ?? '(none)');
+    later.push(await readStatus(api, id, { label }));
   };
   for (let i = 0; i < 4; i++) await reread(`read ${i + 1} after the final status`);
   const answeredAt = Date.parse(final.last.startedAt) + final.last.durationMs;
   const laterAt = answeredAt + 2 * api.profile.polling.maxIntervalMs;
   if (laterAt > Date.now()) await sleep(laterAt - Date.now());
   await reread('read 5, two polling intervals after the final status');
-  checkMonotonic(verdicts, api, [...final.history, ...later]);
+  checkMonotonic(verdicts, api, [...final.history, ...later.map((read) => read.txSts ?? '(none)')]);
+  // §7: a rejection is reported "in txSts and stsRsnInf[].rsn.cd": on every read that reports it, not the first only.
+  if (final.statusClass === 'rejected')
+    for (const [i, read] of later.entries())
+      if (read.txSts === final.txSts)
+        verdicts.check('STS-09', `read ${i + 1} after the rejection still carries its reason in stsRsnInf[].rsn.cd`, {
+          ok: read.reasonCodes.length > 0,
+          expected: 'at least one reason code',
+          ...answered(read.exchange),
+        });
 }
 
 const REPORT_TAGS = REPORT_RULES.map((r) => `@${r}`);
@@ -170,8 +179,8 @@ test.describe('payment status lifecycle', () => {
     await checkRereads(api, verdicts, submission.paymentsServiceId!, final!);
   });
 
-  test('a rejected payment’s final status never changes on later reads', {
-    tag: ['@STS-10'],
+  test('a rejected payment’s final status and its reason never change on later reads', {
+    tag: ['@STS-10', '@STS-09'],
     ...takes({ observation: paymentToRejectionForRereads }),
   }, async ({ api, verdicts, profile, observe }) => {
     if (!profile.expectations.rejectTrigger)

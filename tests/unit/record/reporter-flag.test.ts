@@ -87,12 +87,13 @@ test('--reporter=dot keeps the plan, the run folder and the requests of the same
 test('a selection that is all skipped fails under --reporter=dot too: the run record decides, not the summary reporter it replaces', () => {
   // A keyless client cannot sign an assertion of its own: every AJWT-03 test is skipped, naming the missing key.
   const skipped = run(['--reporter=dot'], ['--project=local-keyless', '--grep', '@AJWT-03 '], 1);
-  assert.match(skipped.stdout, /every selected test was skipped \(4\): nothing was assessed/);
+  const count = Number(/every selected test was skipped \((\d+)\): nothing was assessed/.exec(skipped.stdout)?.[1]);
+  assert.ok(count > 0, skipped.stdout);
   assert.deepEqual(missingFromRecord(skipped.runDir), [], 'the record of a run that assessed nothing');
   const record = readRunRecord(skipped.runDir)!;
   assert.deepEqual(
     [record.status, record.exitCode, record.counts?.skipped, record.counts?.passed],
-    ['failed', 1, 4, 0],
+    ['failed', 1, count, 0],
   );
 });
 

@@ -109,7 +109,11 @@ type Probe =
   | 'reusedNonce'
   | 'malformedJson'
   | 'deepNesting'
-  | 'repeatNoBearer';
+  | 'repeatNoBearer'
+  | 'prettyBody'
+  | 'newlineBody'
+  | 'otherKid'
+  | 'otherKidAndKey';
 
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
@@ -130,6 +134,10 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'malformed-json-500': 'malformedJson',
   'deep-nesting-500': 'deepNesting',
   'repeat-before-authentication': 'repeatNoBearer',
+  'sca-hd-over-reserialised-json': 'prettyBody',
+  'sca-hd-over-trimmed-body': 'newlineBody',
+  'sca-kid-any-registered': 'otherKid',
+  'sca-key-by-kid': 'otherKidAndKey',
 };
 
 /** The robustness families: the fault turns a refusal into a 500, so the outcome is read from the status class. */
@@ -185,7 +193,11 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
       ? valid.slice(0, -1)
       : probe === 'deepNesting'
         ? `${valid.slice(0, -1)},"x":${'['.repeat(100)}${']'.repeat(100)}}`
-        : valid;
+        : probe === 'prettyBody'
+          ? JSON.stringify(JSON.parse(valid), null, 2)
+          : probe === 'newlineBody'
+            ? `${valid}\n`
+            : valid;
   if (probe === 'repeatNoBearer') {
     // The same body twice: every header valid (a new resource), then without Authorization (a repeat).
     const first = await h.post(path, e.c, e.token, body);
@@ -217,6 +229,14 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
       { ...h.scaClaims(e.c, body), hd: sha256b64('another body') },
       e.c.keys.privateKey,
     );
+  // The same message written otherwise after its hd hashed the compact bytes.
+  if (probe === 'prettyBody' || probe === 'newlineBody')
+    headers['sca-token'] = jwt(header, h.scaClaims(e.c, valid), e.c.keys.privateKey);
+  // Another client's kid, signed with the caller's key; then with that client's key too (the iss the caller's).
+  if (probe === 'otherKid')
+    headers['sca-token'] = jwt({ ...header, kid: payer.kid }, h.scaClaims(e.c, body), e.c.keys.privateKey);
+  if (probe === 'otherKidAndKey')
+    headers['sca-token'] = jwt({ ...header, kid: payer.kid }, h.scaClaims(e.c, body), payer.keys.privateKey);
   if (probe === 'noHd') {
     const { hd: _, ...claims } = h.scaClaims(e.c, body);
     headers['sca-token'] = jwt(header, claims, e.c.keys.privateKey);
@@ -265,8 +285,9 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
   }
   // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional;
   // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key; − 2: AT-07 governs pacs008 and pacs004 only;
-  // + 4: bearer-never-expires on the four operations AT-05 governs.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2 + 4);
+  // + 4 + 3: bearer-never-expires on the seven operations AT-05 governs; + 4 × 4: the hd over the
+  // body parsed or trimmed, another client's kid, the key found by the kid, on each POST.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2 + 4 + 3 + 4 * 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -61,6 +61,22 @@ const probes: Readonly<
     const sca = `${input}.${b64url(createHmac('sha256', c.keys.publicPem).update(input).digest())}`;
     return (await h.post(path, c, token, body, { 'sca-token': sca })).status < 300;
   },
+  // The same message written otherwise after its hd hashed the compact bytes.
+  'sca-hd-over-reserialised-json': async (c, token, path) => {
+    const body = JSON.stringify(pacs008());
+    const sca = jwt({ alg: 'RS256', typ: 'JWT', kid: c.kid }, h.scaClaims(c, body), c.keys.privateKey);
+    return (await h.post(path, c, token, JSON.stringify(JSON.parse(body), null, 2), { 'sca-token': sca })).status < 300;
+  },
+  'sca-hd-over-trimmed-body': async (c, token, path) => {
+    const body = JSON.stringify(pacs008());
+    const sca = jwt({ alg: 'RS256', typ: 'JWT', kid: c.kid }, h.scaClaims(c, body), c.keys.privateKey);
+    return (await h.post(path, c, token, `${body}\n`, { 'sca-token': sca })).status < 300;
+  },
+  'payment-strd-unchecked': async (c, token, path) => {
+    const body = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { rmtInf?: unknown }[] } };
+    body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.rmtInf = { strd: [{ cdtrRefInf: { ref: { text: 'x' } } }] };
+    return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
+  },
   'malformed-json-500': async (c, token, path) =>
     (await h.post(path, c, token, JSON.stringify(pacs008()).slice(0, -1))).status >= 500,
   'accepts-eur': async (c, token, path) => {

@@ -120,6 +120,8 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       (faults.has('idempotency-forgets-cancelled') && found.phase === 'cancelled') ||
       // idempotency-forgets-returned: the same, once its beneficiary returned it.
       (faults.has('idempotency-forgets-returned') && found.returned) ||
+      // idempotency-forgets-rejected: the same, once its payment was rejected ("it never happened").
+      (faults.has('idempotency-forgets-rejected') && found.phase === 'rejected') ||
       // idempotency-keyed-with-credttm: the defect keys a payment on its msgId and its creation time.
       (faults.has('idempotency-keyed-with-credttm') &&
         peekString(readMessage(found.message), 'grpHdr', 'creDtTm') !== peekString(root, 'grpHdr', 'creDtTm')));

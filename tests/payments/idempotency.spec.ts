@@ -6,7 +6,7 @@
  */
 import { test, takes } from '../../fixtures/test';
 import { readStatus, submitPayment, type SubmitResult } from '../../client/flows/payment';
-import { repeatNotifiedOnce, returnedThenRepeated } from '../../arrange/observation-catalogue';
+import { paymentToRejection, repeatNotifiedOnce, returnedThenRepeated } from '../../arrange/observation-catalogue';
 import { answered, type Verdicts } from '../../checks/verdicts';
 import {
   mostInFlight,
@@ -17,6 +17,7 @@ import {
   notifiesOnly,
   ownPaymentOrRefused,
   refusedInFlight,
+  statusServed,
 } from '../../checks/answers';
 import { paymentToNoClient } from '../../client/flows/incoming';
 import { is4xx } from '../../messages/http-status';
@@ -118,6 +119,28 @@ test.describe('payment idempotency', () => {
       'IDEM-02',
       'the returned payment submitted again creates no second payment',
       noSecondPayment(repeat.exchange, repeat.paymentsServiceId, original.paymentsServiceId),
+    );
+  });
+
+  // Rejected at settlement, the payment was still made (201): its msgId is a used one (§7's 200 row).
+  test('a repeat of a rejected payment’s msgId gets 200 and pays nothing again', {
+    tag: ['@IDEM-01', '@IDEM-02'],
+    ...takes({ observation: paymentToRejection }),
+  }, async ({ api, verdicts, profile, observe }) => {
+    if (!profile.expectations.rejectTrigger)
+      verdicts.skip({ kind: 'capability', capability: 'rejectTrigger', profile: profile.name });
+    const { message, submission, final } = (await observe(paymentToRejection))!;
+    verdicts.require('P8-01', 'the payment to be rejected is created', hasStatus(submission.exchange, [201]));
+    verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
+    verdicts.require('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
+    const repeat = await submitPayment(api, message, {
+      label: 'the rejected payment submitted again (same msgId, fresh SCA)',
+    });
+    verdicts.check('IDEM-01', 'the rejected payment submitted again gets 200', hasStatus(repeat.exchange, [200]));
+    verdicts.check(
+      'IDEM-02',
+      'the rejected payment submitted again creates no second payment',
+      noSecondPayment(repeat.exchange, repeat.paymentsServiceId, submission.paymentsServiceId),
     );
   });
 

@@ -121,3 +121,14 @@ export function checkReturnOrRefundReport(
     received: String(orgnlGrpInf?.orgnlMsgNmId),
   });
 }
+
+/** Every read of a payment answered 200, each §2.4's report of it (checkStatusReport): its echoes stay the payment's own. */
+export function checkStatusReports(
+  verdicts: Verdicts,
+  reads: readonly { exchange: Exchange }[],
+  message: Pacs008Message,
+  when: string,
+): void {
+  for (const read of reads)
+    if (read.exchange.response.status === 200) checkStatusReport(verdicts, read.exchange, message, when);
+}

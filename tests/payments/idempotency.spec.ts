@@ -26,6 +26,23 @@ import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
 
+/** §7's 200 row, whatever became of the payment: `what` submitted again gets 200 and names no other payment. */
+async function repeatPaysNothing(
+  api: Api,
+  verdicts: Verdicts,
+  message: Pacs008Message,
+  paymentId: string | undefined,
+  what: string,
+): Promise<void> {
+  const repeat = await submitPayment(api, message, { label: `${what} submitted again (same msgId, fresh SCA)` });
+  verdicts.check('IDEM-01', `${what} submitted again gets 200`, hasStatus(repeat.exchange, [200]));
+  verdicts.check(
+    'IDEM-02',
+    `${what} submitted again creates no second payment`,
+    noSecondPayment(repeat.exchange, repeat.paymentsServiceId, paymentId),
+  );
+}
+
 /** IDEM-02 on evidence: every id the answers name that pacs.002 serves is a payment; one msgId makes one. */
 async function checkOnePayment(
   api: Api,
@@ -111,15 +128,7 @@ test.describe('payment idempotency', () => {
   }, async ({ api, verdicts, observe }) => {
     const { original, final } = await observe(returnedThenRepeated);
     verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
-    const repeat = await submitPayment(api, original.message, {
-      label: 'the returned payment submitted again (same msgId, fresh SCA)',
-    });
-    verdicts.check('IDEM-01', 'the returned payment submitted again gets 200', hasStatus(repeat.exchange, [200]));
-    verdicts.check(
-      'IDEM-02',
-      'the returned payment submitted again creates no second payment',
-      noSecondPayment(repeat.exchange, repeat.paymentsServiceId, original.paymentsServiceId),
-    );
+    await repeatPaysNothing(api, verdicts, original.message, original.paymentsServiceId, 'the returned payment');
   });
 
   // Rejected at settlement, the payment was still made (201): its msgId is a used one (§7's 200 row).
@@ -133,15 +142,7 @@ test.describe('payment idempotency', () => {
     verdicts.require('P8-01', 'the payment to be rejected is created', hasStatus(submission.exchange, [201]));
     verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
     verdicts.require('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
-    const repeat = await submitPayment(api, message, {
-      label: 'the rejected payment submitted again (same msgId, fresh SCA)',
-    });
-    verdicts.check('IDEM-01', 'the rejected payment submitted again gets 200', hasStatus(repeat.exchange, [200]));
-    verdicts.check(
-      'IDEM-02',
-      'the rejected payment submitted again creates no second payment',
-      noSecondPayment(repeat.exchange, repeat.paymentsServiceId, submission.paymentsServiceId),
-    );
+    await repeatPaysNothing(api, verdicts, message, submission.paymentsServiceId, 'the rejected payment');
   });
 
   // A duplicate that arrives while the first is still being processed has no result to repeat yet:

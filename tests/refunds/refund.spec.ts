@@ -38,7 +38,7 @@ import {
   namesAnId,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { checkReturnOrRefundReport, checkStatusReport } from '../../checks/status-report';
+import { checkReturnOrRefundReport, checkStatusReports } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { namesOnlyItsId } from '../../messages/answers';
 import type { Api } from '../../client/api';
@@ -460,10 +460,7 @@ test.describe('refund (pacs.007): status', () => {
       );
     // The payment stays settled while its refund is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
-    // Each of those reads is §2.4's report of the payment: its echoes stay the payment's own.
-    for (const read of originalReads)
-      if (read.exchange.response.status === 200)
-        checkStatusReport(verdicts, read.exchange, original.message, ' of the payment while and once it is refunded');
+    checkStatusReports(verdicts, originalReads, original.message, ' of the payment while and once it is refunded');
     verdicts.check('RFD-01', 'the refund settles accepted', endsIn(final, 'accepted'));
     // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
     for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {

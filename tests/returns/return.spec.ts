@@ -37,7 +37,7 @@ import {
 } from '../../checks/answers';
 import { creditorPlaceHeld } from '../../checks/iso20022';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { checkReturnOrRefundReport, checkStatusReport } from '../../checks/status-report';
+import { checkReturnOrRefundReport, checkStatusReports } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { checkMonotonic, echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf, repeatStatusOf } from '../../profile/profile';
@@ -253,10 +253,7 @@ test.describe('return (pacs.004): status and unknown originals', () => {
       );
     // The payment stays settled while its return is pending and once it is final: §3's final codes stay final.
     checkMonotonic(verdicts, api, [...original.final.history, ...originalReads.flatMap((r) => r.txSts ?? [])]);
-    // Each of those reads is §2.4's report of the payment: its echoes stay the payment's own.
-    for (const read of originalReads)
-      if (read.exchange.response.status === 200)
-        checkStatusReport(verdicts, read.exchange, original.message, ' of the payment while and once it is returned');
+    checkStatusReports(verdicts, originalReads, original.message, ' of the payment while and once it is returned');
     verdicts.check('RTR-01', 'the return settles accepted', endsIn(final, 'accepted'));
     // §4.3 names GET pacs002/v10 the same operation: "It serves the status of payments, returns and refunds".
     for (const { version, read } of await readOnFurtherVersions(api, answer.paymentsServiceId!, {

@@ -370,6 +370,11 @@ const globalFaultCatalogue = [
     'rmtInf is only checked to be an object; ustrd/strd shapes are not checked.',
   ),
   f('payment-strd-unchecked', 'P8-31', 'rmtInf.ustrd is checked; rmtInf.strd is not.'),
+  f(
+    'payment-no-beneficiary',
+    'INC-02',
+    "A payment is booked without its beneficiary's institution: it never reads it as incoming.",
+  ),
   // Idempotency
   h(
     'id-reused-after-final',
@@ -1063,6 +1068,13 @@ export const perVersionFaults = [
     'The SCA hd is compared with the SHA-256 of the body with its leading and trailing whitespace trimmed.',
   ),
   perVersion('payment-strd-unchecked', 'P8-31', 'submitPayment', 'v08', 'rmtInf.ustrd is checked; rmtInf.strd is not.'),
+  perVersion(
+    'payment-no-beneficiary',
+    'INC-02',
+    'submitPayment',
+    'v08',
+    "A payment is booked without its beneficiary's institution: it never reads it as incoming.",
+  ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   perVersion('payment-e2e-optional', 'P8-18', 'submitPayment', 'v08', 'pmtId.endToEndId is not required.'),
   perVersion(

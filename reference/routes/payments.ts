@@ -65,7 +65,8 @@ function createPayment(
     message: storedMessage(sub.text, rootKey),
     response,
     createdAtMs: sub.nowMs,
-    beneficiaryClientId: beneficiary?.clientId ?? null,
+    // payment-no-beneficiary: the defect books the payment without its beneficiary's institution.
+    beneficiaryClientId: sub.caller.faults.has('payment-no-beneficiary') ? null : (beneficiary?.clientId ?? null),
     creditorAccount: fields.creditorAccount,
     uetr: fields.uetr || null,
     pendingRejection,

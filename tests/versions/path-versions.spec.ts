@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
-import { beneficiaryOf } from '../../client/flows/incoming';
+import { awaitIncoming, beneficiaryOf, paymentTo } from '../../client/flows/incoming';
 import {
   atVersion,
   fieldTwinThenMutant,
@@ -34,12 +34,18 @@ import { judgeUnusualBody, rulesOfCase, titleOfCase } from '../../checks/robustn
 import { RawBody } from '../../client/api';
 import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
-import { buildPacs008 } from '../../messages/pacs008';
-import { finalStatusAs, readStatus, submitPayment, type SettledPayment } from '../../client/flows/payment';
+import { buildPacs008, paymentTransaction } from '../../messages/pacs008';
+import {
+  awaitFinalStatus,
+  finalStatusAs,
+  readStatus,
+  submitPayment,
+  type SettledPayment,
+} from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
-import { twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
+import { acceptedAnswer, endsIn, holds, twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
 import type { Verdicts } from '../../checks/verdicts';
-import { checkMonotonic, fieldCaseRefused, requireId } from '../../checks/payment-answers';
+import { checkMonotonic, fieldCaseRefused, incomingTransaction, requireId } from '../../checks/payment-answers';
 import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { refusedAs, scaRefusedOn } from '../../checks/refusals';
 
@@ -164,6 +170,41 @@ test.describe('POST pacs008 on every further path version: hd over the exact byt
       },
     );
   }
+});
+
+// §4.2 names POST pacs008/v08 the same operation: a payment made there reaches its beneficiary's
+// institution as any does (§1's incoming flow), its amount as sent.
+test.describe('POST pacs008 on every further path version: the beneficiary', () => {
+  test(on('submitPayment', 'a payment made there is read incoming by its beneficiary, its amount as sent'), {
+    ...tagsOf('submitPayment', ['INC-02', 'INC-05', 'P8-01', 'STS-08']),
+    ...takes({ needs: 'beneficiarySide' }),
+  }, async ({ api, verdicts, clients, seed, profile }) => {
+    await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+      const beneficiary = beneficiaryOf(clients);
+      const message = paymentTo(beneficiary, `${seed}-${version}`);
+      const paid = await submitPayment(api, message, { label: `A pays B on ${version}`, version });
+      verdicts.require('P8-01', `the payment made on ${version} is created`, hasStatus(paid.exchange, [201]));
+      const id = requireId(api, verdicts, paid.exchange);
+      const final = await awaitFinalStatus(api, id, { label: `query status of the payment made on ${version}` });
+      verdicts.require('STS-08', `the payment made on ${version} settles accepted`, endsIn(final, 'accepted'));
+      const read = await awaitIncoming(api, id, {
+        client: beneficiary,
+        label: `B reads the payment made on ${version}, as incoming`,
+      });
+      verdicts.originalHeld(read);
+      verdicts.check(
+        'INC-02',
+        `the beneficiary reads the payment made on ${version}`,
+        acceptedAnswer(read, { rule: 'INC-05', status: 200 }),
+      );
+      const seen = incomingTransaction(api, verdicts, read);
+      verdicts.check(
+        'INC-02',
+        `the amount A sent on ${version}`,
+        holds(seen.intrBkSttlmAmt, paymentTransaction(message).intrBkSttlmAmt),
+      );
+    });
+  });
 });
 
 test.describe('POST pacs008 on every further path version: the fields of §2.2', () => {

@@ -77,6 +77,18 @@ const probes: Readonly<
     body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.rmtInf = { strd: [{ cdtrRefInf: { ref: { text: 'x' } } }] };
     return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
   },
+  // Paid to the other client on the path, settled, then read by it as incoming: refused, the fault.
+  'payment-no-beneficiary': async (c, token, path, other) => {
+    const id = dataId(await h.post(path, c, token, JSON.stringify(pacs008(other.c.memberId))));
+    for (let i = 0; i < 200; i++) {
+      const report = (await h.get(`pacs002/v12/${id}`, c, token)).json as {
+        fitoFIPmtStsRpt: { txInfAndSts: { txSts: string }[] };
+      };
+      if (report.fitoFIPmtStsRpt.txInfAndSts[0]!.txSts === 'ACCC') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return (await h.get(`pacs008/v08/${id}`, other.c, other.token)).status !== 200;
+  },
   'malformed-json-500': async (c, token, path) =>
     (await h.post(path, c, token, JSON.stringify(pacs008()).slice(0, -1))).status >= 500,
   'accepts-eur': async (c, token, path) => {

@@ -38,7 +38,7 @@ import {
   namesAnId,
 } from '../../checks/answers';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { checkReturnOrRefundReport, checkStatusReports } from '../../checks/status-report';
+import { checkReturnOrRefundReport, checkStatusReports, REPORT_RULES } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { namesOnlyItsId } from '../../messages/answers';
 import type { Api } from '../../client/api';
@@ -427,20 +427,7 @@ function runSplit(c: RefundSplitCase): void {
 // then the refund), so the later it runs the less it waits.
 test.describe('refund (pacs.007): status', () => {
   test('the status of a refund is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: [
-      '@RFD-05',
-      '@RFD-01',
-      '@STS-13',
-      '@STS-01',
-      '@STS-02',
-      '@STS-03',
-      '@STS-04',
-      '@STS-05',
-      '@STS-06',
-      '@STS-07',
-      '@STS-10',
-      '@STS-17',
-    ],
+    tag: ['@RFD-05', '@RFD-01', '@STS-13', '@STS-10', ...REPORT_RULES.map((rule) => `@${rule}`)],
     ...takes({ observation: refundToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, refunded and followed from the worker's start, in the background.

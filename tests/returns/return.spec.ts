@@ -37,7 +37,7 @@ import {
 } from '../../checks/answers';
 import { creditorPlaceHeld } from '../../checks/iso20022';
 import { dataObjectLikeSubmission } from '../../checks/schema-check';
-import { checkReturnOrRefundReport, checkStatusReports } from '../../checks/status-report';
+import { checkReturnOrRefundReport, checkStatusReports, REPORT_RULES } from '../../checks/status-report';
 import { is2xx, is4xx } from '../../messages/http-status';
 import { checkMonotonic, echoesMsgId, expectBusinessRefusal } from '../../checks/payment-answers';
 import { acceptanceStatusOf, repeatStatusOf } from '../../profile/profile';
@@ -220,20 +220,7 @@ test.describe('return (pacs.004): who may return', () => {
 
 test.describe('return (pacs.004): status and unknown originals', () => {
   test('the status of a return is served by pacs.002, reaches accepted, and is no stranger’s to read', {
-    tag: [
-      '@RTR-35',
-      '@RTR-01',
-      '@STS-13',
-      '@STS-01',
-      '@STS-02',
-      '@STS-03',
-      '@STS-04',
-      '@STS-05',
-      '@STS-06',
-      '@STS-07',
-      '@STS-10',
-      '@STS-17',
-    ],
+    tag: ['@RTR-35', '@RTR-01', '@STS-13', '@STS-10', ...REPORT_RULES.map((rule) => `@${rule}`)],
     ...takes({ observation: returnToFinal }),
   }, async ({ api, verdicts, clients, observe, granted, newClient }) => {
     // Paid, settled, returned and followed from the worker's start, in the background.

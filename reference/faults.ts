@@ -420,6 +420,11 @@ const globalFaultCatalogue = [
     'A repeat of the msgId of a payment rejected at settlement is taken as a new payment: 201, a new id.',
   ),
   f(
+    'idempotency-forgets-delivered',
+    'IDEM-01',
+    'A repeat of the msgId of a payment its beneficiary has read (GET pacs008) is taken as a new payment: 201, a new id.',
+  ),
+  f(
     'idempotency-second-payment-after-settlement',
     'IDEM-02',
     'A repeat of the msgId of a payment that has already settled answers 200 with the original body but silently creates, settles and notifies a second payment (repeats before settlement are handled correctly).',

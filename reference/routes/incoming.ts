@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { authenticate, checkAccept } from '../headers';
 import { errorsOf } from '../errors';
 import { isObject } from '../validate/check';
-import { readMessage } from '../ledger-of-payments/store';
+import { readMessage, type Transfer } from '../ledger-of-payments/store';
 import { isoPrunedContent } from '../iso-schema';
 
 /** The message with each transaction changed by `change` (the faults below). */
@@ -27,6 +27,8 @@ const withDebtorMasked = (message: Record<string, unknown>) =>
 
 /** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
 const firstRead = new Map<string, Record<string, unknown>>();
+/** Payments their beneficiary has read: only idempotency-forgets-delivered, in routes/payments.ts, asks. */
+export const readByBeneficiary = new WeakSet<Transfer>();
 
 async function readIncoming(
   ctx: ServiceContext,
@@ -47,6 +49,7 @@ async function readIncoming(
     (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));
   if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
+  if (transfer.beneficiaryClientId === client.clientId) readByBeneficiary.add(transfer);
   // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.
   let stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));
   if (faults.has('incoming-serves-first-read') && transfer.beneficiaryClientId === client.clientId) {

@@ -16,6 +16,7 @@ import {
 } from './submit';
 import { businessOutcome, idempotencyConflict } from './business';
 import { lateFaultMs } from '../config';
+import { readByBeneficiary } from './incoming';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
@@ -123,6 +124,8 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       (faults.has('idempotency-forgets-returned') && found.returned) ||
       // idempotency-forgets-rejected: the same, once its payment was rejected ("it never happened").
       (faults.has('idempotency-forgets-rejected') && found.phase === 'rejected') ||
+      // idempotency-forgets-delivered: the same, once its beneficiary read it (archived as delivered).
+      (faults.has('idempotency-forgets-delivered') && readByBeneficiary.has(found)) ||
       // idempotency-keyed-with-credttm: the defect keys a payment on its msgId and its creation time.
       (faults.has('idempotency-keyed-with-credttm') &&
         peekString(readMessage(found.message), 'grpHdr', 'creDtTm') !== peekString(root, 'grpHdr', 'creDtTm')));

@@ -19,7 +19,7 @@ import {
   refusedInFlight,
   statusServed,
 } from '../../checks/answers';
-import { paymentToNoClient } from '../../client/flows/incoming';
+import { awaitIncoming, beneficiaryOf, paymentToNoClient } from '../../client/flows/incoming';
 import { is4xx } from '../../messages/http-status';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
@@ -143,6 +143,28 @@ test.describe('payment idempotency', () => {
     verdicts.require('STS-09', 'the payment reaches a final status', statusServed(final, submission.exchange));
     verdicts.require('STS-09', 'the payment ends rejected', endsIn(final, 'rejected'));
     await repeatPaysNothing(api, verdicts, message, submission.paymentsServiceId, 'the rejected payment');
+  });
+
+  // §7's 200 row once the beneficiary's institution has read the payment (§1's incoming flow): the
+  // payment reached it, and its msgId stays a used one whatever the beneficiary's side did with it.
+  test('a repeat of a payment’s msgId after its beneficiary read it gets 200 and pays nothing again', {
+    tag: ['@IDEM-01', '@IDEM-02'],
+    ...takes({ needs: 'beneficiarySide' }, { pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, settledOriginals }) => {
+    const beneficiary = beneficiaryOf(clients);
+    const [payment] = await settledOriginals({ payer: clients.primary, beneficiary }, 1);
+    const read = await awaitIncoming(api, payment!.paymentsServiceId, {
+      client: beneficiary,
+      label: 'B reads the payment, as incoming',
+    });
+    verdicts.require('INC-02', 'the beneficiary reads the payment', hasStatus(read, [200]));
+    await repeatPaysNothing(
+      api,
+      verdicts,
+      payment!.message,
+      payment!.paymentsServiceId,
+      'the payment its beneficiary read',
+    );
   });
 
   // A duplicate that arrives while the first is still being processed has no result to repeat yet:

@@ -344,6 +344,11 @@ const globalFaultCatalogue = [
   f('payment-svclvl-first-only', 'P8-21', 'Only the first pmtTpInf.svcLvl entry’s prtry is checked.'),
   f('payment-amount-optional', 'P8-22', 'intrBkSttlmAmt is not required.'),
   f('accepts-eur', 'P8-23', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  f(
+    'payment-ccy-first-client-only',
+    'P8-23',
+    'intrBkSttlmAmt.ccy is checked for the first client registered with this fault only: every later client pays in any currency (a legacy client profile).',
+  ),
   f('payment-accepts-zero-amount', 'P8-24', 'intrBkSttlmAmt.value may be zero or negative.'),
   f('payment-chrgbr-unchecked', 'P8-25', 'chrgBr is neither required nor checked.'),
   f('payment-debtor-parties-optional', 'P8-26', 'dbtr, dbtrAcct and dbtrAgt are not required.'),

@@ -169,6 +169,12 @@ export class Registry {
     return false;
   }
 
+  /** The first client registered with `fault` on (a fault's lookup, not a hot path). */
+  firstWith(fault: FaultName): string | undefined {
+    for (const [clientId, client] of this.clients) if (client.faults.has(fault)) return clientId;
+    return undefined;
+  }
+
   /** The beneficiary of an incoming payment: the client whose memberId is the creditor agent's mmbId. */
   byMemberId(memberId: string): Client | undefined {
     const clientId = this.members.get(memberId);

@@ -167,7 +167,16 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       ctx,
       error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT },
     );
-  const result = validatePacs008(root, faults, sub.caller.dialect);
+  // payment-ccy-first-client-only: the defect holds only the first client registered with it to GBP (a
+  // legacy client profile); every later one's currency passes, as accepts-eur lets every client's.
+  const lenient =
+    faults.has('payment-ccy-first-client-only') &&
+    ctx.registry.firstWith('payment-ccy-first-client-only') !== client.clientId;
+  const result = validatePacs008(
+    root,
+    lenient ? new Set([...faults, 'accepts-eur' as const]) : faults,
+    sub.caller.dialect,
+  );
   if (!result.ok) throw validationError(ctx, result.errors);
   // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
   const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');

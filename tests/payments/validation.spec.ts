@@ -6,7 +6,7 @@
  * pacs.002 ends rejected. A request the spec leaves open (a
  * party without its nm) is asked the same way and judged as the profile reads it.
  */
-import { test } from '../../fixtures/test';
+import { test, takes } from '../../fixtures/test';
 import { fieldTwinThenMutant } from '../../arrange/operations';
 import { pacs008Cases, pacs008ReadingCases } from '../../cases/pacs008-cases';
 import { applyEdits } from '../../cases/field-rows';
@@ -25,6 +25,29 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
     }) => {
       const mutant = await fieldTwinThenMutant(api, verdicts, seed, c);
       await fieldCaseRefused(api, verdicts, c, mutant, finalStatusAs(api));
+    });
+  }
+});
+
+// §2.2's amounts and currencies are rules of the message, not of its sender: a target that keeps them
+// per client (an account's currency, a limit) may hold the first client to them and not the second.
+// The first case of each business field and rule, sent by the other client.
+const businessKey = (c: (typeof pacs008Cases)[number]): string => `${c.field} ${c.rules.join()}`;
+const businessCases = pacs008Cases.filter(
+  (c, i) =>
+    c.oracle === 'business' &&
+    pacs008Cases.findIndex((d) => d.oracle === 'business' && businessKey(d) === businessKey(c)) === i,
+);
+
+test.describe('pacs.008 validation: the other client’s payments', { tag: '@op:submitPayment' }, () => {
+  for (const c of businessCases) {
+    test(`refuses, sent by the other client: ${c.name}`, {
+      tag: [...c.rules, ...refusalAssumptions(c.field)].map((r) => `@${r}`),
+      ...takes({ needs: 'secondClient' }),
+    }, async ({ api, verdicts, seed, clients }) => {
+      const client = clients.secondary!;
+      const mutant = await fieldTwinThenMutant(api, verdicts, seed, c, { client });
+      await fieldCaseRefused(api, verdicts, c, mutant, finalStatusAs(api, client));
     });
   }
 });

@@ -214,7 +214,7 @@ test.describe('POST pacs008 on every further path version: the fields of §2.2',
       tagsOf('submitPayment', [...c.rules]),
       async ({ api, verdicts, seed, profile }) => {
         await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
-          const mutant = await fieldTwinThenMutant(api, verdicts, `${seed}-${version}`, c, version);
+          const mutant = await fieldTwinThenMutant(api, verdicts, `${seed}-${version}`, c, { version });
           await fieldCaseRefused(api, verdicts, c, mutant, finalStatusAs(api), ONLY);
         });
       },

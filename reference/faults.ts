@@ -769,6 +769,16 @@ const globalFaultCatalogue = [
     'RTR-33',
     'rtrdIntrBkSttlmAmt is compared with the message’s orgnlIntrBkSttlmAmt, not with the payment held.',
   ),
+  f(
+    'return-remainder-after-refund',
+    'RTR-33',
+    'After refunds, a return of what is left of the payment is accepted as its return (not the full original amount).',
+  ),
+  f(
+    'return-refused-still-counts',
+    'RTR-01',
+    'A return refused for its amount (not the original amount) still marks the payment returned: its full return after it is refused.',
+  ),
   f('return-twice-accepted', 'RTR-38', 'A payment already returned can be returned again.'),
   f('return-by-any-institution', 'RTR-39', 'Any institution, not only the beneficiary’s, may return a known payment.'),
   f(

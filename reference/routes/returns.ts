@@ -135,7 +135,15 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       message: 'the original payment was already returned',
       path: `${T}.orgnlTxId`,
     };
-  } else if (original.refundedCents > 0 && !faults.has('money-return-after-refund')) {
+  } else if (
+    original.refundedCents > 0 &&
+    !faults.has('money-return-after-refund') &&
+    // return-remainder-after-refund: the defect takes, after refunds, a return of what is left.
+    !(
+      faults.has('return-remainder-after-refund') &&
+      fields.returnedCents === original.amountCents - original.refundedCents
+    )
+  ) {
     // A return sends back the whole original; after a refund, that would be more than was paid.
     failure = {
       reason: businessReasons.alreadyRefunded,
@@ -147,7 +155,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   } else if (
     // return-amount-checked-in-message: the defect compares the message's two amounts, not the payment held.
     fields.returnedCents !==
-      (faults.has('return-amount-checked-in-message') ? (fields.orgnlAmountCents ?? 0) : original.amountCents) &&
+      (faults.has('return-amount-checked-in-message')
+        ? (fields.orgnlAmountCents ?? 0)
+        : original.amountCents - (faults.has('return-remainder-after-refund') ? original.refundedCents : 0)) &&
     !faults.has('return-partial-amount-accepted')
   ) {
     // Values only: the original pacs.008 is in GBP and every pacs.004 amount is in EUR by spec, so
@@ -158,6 +168,9 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       path: `${T}.rtrdIntrBkSttlmAmt.value`,
     };
   }
+  // return-refused-still-counts: the defect marks the original returned by a return it refuses for its amount.
+  if (original && failure?.reason === businessReasons.wrongAmount && faults.has('return-refused-still-counts'))
+    original.returned = true;
   // return-reason-rejected-later: the defect takes a return whose reason is AM05 (an EBA code §2.5
   // allows) with a 2xx, and rejects it in pacs.002 whatever the dialect's business rejection.
   const pendingRejection =

@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]`
+ * `npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -49,7 +49,7 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]';
+  'usage: npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]';
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -76,6 +76,8 @@ interface Options {
   /** The report lane runs for the few dialects that together hold every value of every field (scripts/lib/covering-array.ts valueCover). */
   reportValues: boolean;
   outDir: string;
+  /** Only the tests whose title matches (Playwright's --grep): a new test asked of every dialect in minutes. */
+  grep: string | undefined;
 }
 
 export function parseDialectArgs(argv: string[]): Options {
@@ -91,6 +93,7 @@ export function parseDialectArgs(argv: string[]): Options {
       'report-every': { type: 'string', default: '1' },
       'report-values': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
+      grep: { type: 'string' },
     },
     strict: true,
   });
@@ -119,6 +122,7 @@ export function parseDialectArgs(argv: string[]): Options {
     reportEvery,
     reportValues: values['report-values']!,
     outDir: values.out!,
+    grep: values.grep,
   };
 }
 
@@ -555,7 +559,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     );
     const suiteStarted = Date.now();
     const run = await runPlaywright(
-      [],
+      options.grep === undefined ? [] : ['--grep', options.grep],
       {
         PAYMENTS_RUN_DIR: runDir,
         PAYMENTS_DIALECT_PLAN: planFile,

@@ -74,3 +74,8 @@ test('--report-values: the report lane on dialects that together hold every valu
   // Every third dialect (npm test's choice before) took seven lanes and left three values unreported.
   assert.ok(picked.length <= 6, `${picked.length} dialects: ${picked.map((i) => i + 1).join(', ')}`);
 });
+
+test('--grep narrows every dialect to the tests whose title matches; none by default', () => {
+  assert.equal(parseDialectArgs([]).grep, undefined);
+  assert.equal(parseDialectArgs(['--grep', 'a return|a refund']).grep, 'a return|a refund');
+});

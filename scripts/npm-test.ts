@@ -81,7 +81,7 @@ const conformanceRun = path.join(os.tmpdir(), `payments-npm-test-${process.pid}`
 /**
  * The dialect matrix: from the start, beside the rest. Every dialect's discovered profile enforced;
  * the local profile reported against a few dialects that together hold every value of every dialect
- * field (6 of today's 19; no 5 of them do), not every third (7, three values never reported), so that npm test stays inside its 15 minutes on a slow 2-core machine
+ * field (6 of today's 16; no 5 of them do), not every third (7, three values never reported), so that npm test stays inside its 15 minutes on a slow 2-core machine
  * (a reported dialect took 110–185 s of the matrix's test time in ci47 and ci51, one without it
  * 40–75 s). `npm run dialects` runs the report lane on every dialect.
  */

@@ -75,6 +75,17 @@ export type Edit = { readonly path: string; readonly set: unknown } | { readonly
 export const set = (path: string, value: unknown): Edit => ({ path, set: value });
 export const remove = (path: string): Edit => ({ path, remove: true });
 
+/** The first of `cases` for each key, in order: one case of each field (or field and rule) where its siblings add nothing. */
+export function firstPerKey<C>(cases: readonly C[], key: (c: C) => string): C[] {
+  const seen = new Set<string>();
+  return cases.filter((c) => {
+    const k = key(c);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** Changes the last check digit pair of an IBAN: mod-97 then fails (any single change of the check digits does). */
 export function breakIbanCheckDigits(iban: string): string {
   const digits = Number(iban.slice(2, 4));

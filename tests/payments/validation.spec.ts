@@ -9,7 +9,7 @@
 import { test, takes } from '../../fixtures/test';
 import { fieldTwinThenMutant } from '../../arrange/operations';
 import { pacs008Cases, pacs008ReadingCases } from '../../cases/pacs008-cases';
-import { applyEdits } from '../../cases/field-rows';
+import { applyEdits, firstPerKey } from '../../cases/field-rows';
 import { submitPayment, finalStatusAs } from '../../client/flows/payment';
 import { buildPacs008 } from '../../messages/pacs008';
 import { answeredAsRead, twinAccepted } from '../../checks/answers';
@@ -32,11 +32,9 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
 // §2.2's amounts and currencies are rules of the message, not of its sender: a target that keeps them
 // per client (an account's currency, a limit) may hold the first client to them and not the second.
 // The first case of each business field and rule, sent by the other client.
-const businessKey = (c: (typeof pacs008Cases)[number]): string => `${c.field} ${c.rules.join()}`;
-const businessCases = pacs008Cases.filter(
-  (c, i) =>
-    c.oracle === 'business' &&
-    pacs008Cases.findIndex((d) => d.oracle === 'business' && businessKey(d) === businessKey(c)) === i,
+const businessCases = firstPerKey(
+  pacs008Cases.filter((c) => c.oracle === 'business'),
+  (c) => `${c.field} ${c.rules.join()}`,
 );
 
 test.describe('pacs.008 validation: the other client’s payments', { tag: '@op:submitPayment' }, () => {

@@ -29,6 +29,7 @@ import {
   reserialisations,
 } from '../../cases/sca-cases';
 import { pacs008Cases } from '../../cases/pacs008-cases';
+import { firstPerKey } from '../../cases/field-rows';
 import { robustnessCases } from '../../cases/robustness-cases';
 import { judgeUnusualBody, rulesOfCase, titleOfCase } from '../../checks/robustness-oracle';
 import { RawBody } from '../../client/api';
@@ -98,10 +99,8 @@ const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.readin
  */
 const removesOneField = (c: (typeof pacs008Cases)[number]): boolean => c.edits.length === 1 && 'remove' in c.edits[0]!;
 const fieldOf = (c: (typeof pacs008Cases)[number]): string => c.edits[0]?.path ?? c.rules[0]!;
-const fieldCases = pacs008Cases.filter(
-  (c, i) =>
-    removesOneField(c) || pacs008Cases.findIndex((d) => fieldOf(d) === fieldOf(c) && d.breaks === c.breaks) === i,
-);
+const firstOfEachField = new Set(firstPerKey(pacs008Cases, (c) => `${fieldOf(c)} ${c.breaks}`));
+const fieldCases = pacs008Cases.filter((c) => removesOneField(c) || firstOfEachField.has(c));
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];
 

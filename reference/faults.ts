@@ -730,6 +730,11 @@ const globalFaultCatalogue = [
   f('return-sttlmdt-unchecked', 'RTR-08', 'pmtRtr.grpHdr.intrBkSttlmDt is neither required nor checked.'),
   f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
   f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
+  f(
+    'return-bic-length-only',
+    'RTR-10',
+    'BICs of a return are checked for their length and characters only: digits where the country code stands pass.',
+  ),
   f('return-rtrid-optional', 'RTR-11', 'txInf.rtrId is not required.'),
   f(
     'return-rtrid-reuse-accepted',
@@ -751,9 +756,16 @@ const globalFaultCatalogue = [
   f('return-accepts-shar', 'RTR-19', 'txInf.chrgBr is neither required nor checked (SHAR accepted).'),
   f('return-first-reason-only', 'RTR-22', 'Only the first rtrRsnInf is validated; the others are taken as they are.'),
   f('return-orgtr-nm-optional', 'RTR-20', 'rtrRsnInf[].orgtr.nm is not required.'),
+  f('return-orgtr-first-only', 'RTR-20', 'The originator (orgtr) is required of the first rtrRsnInf only.'),
   f('return-orgtr-bic-optional', 'RTR-21', 'rtrRsnInf[].orgtr.id.orgId.anyBIC is not required.'),
   f('return-accepts-non-eba-code', 'RTR-22', 'rsn.cd is not checked against the EBA list (rsn still required).'),
+  f(
+    'return-accepts-md06',
+    'RTR-22',
+    'The list of reason codes holds MD06 too (an EBA code of direct debits that §2.5 does not list).',
+  ),
   f('return-addtlinf-unchecked', 'RTR-23', 'addtlInf is not checked against the reason.'),
+  f('return-addtlinf-first-only', 'RTR-23', 'addtlInf is checked against the first reason only.'),
   f('return-dbtr-nm-optional', 'RTR-24', 'orgnlTxRef.dbtr.pty.nm is not required.'),
   f('return-dbtr-iban-unchecked', 'RTR-25', 'orgnlTxRef.dbtrAcct.id.iban is neither required nor checked.'),
   f('return-dbtragt-bic-optional', 'RTR-26', 'orgnlTxRef.dbtrAgt.finInstnId.bicfi is not required.'),
@@ -762,6 +774,7 @@ const globalFaultCatalogue = [
   f('return-cdtr-iban-unchecked', 'RTR-29', 'orgnlTxRef.cdtrAcct.id.iban is neither required nor checked.'),
   f('return-requires-ttl-amount', 'RTR-30', 'The optional grpHdr.ttlRtrdIntrBkSttlmAmt is required.'),
   f('return-orgnl-sttlm-unchecked', 'RTR-31', 'orgnlTxRef sttlmMtd and svcLvl.prtry are not checked.'),
+  f('return-svclvl-fp', 'RTR-31', 'orgnlTxRef.pmtTpInf.svcLvl.prtry takes FP (pacs.008’s value) besides SEPA.'),
   f('return-ctry-unchecked', 'RTR-32', 'pstlAdr.ctry is not checked against ISO 3166.'),
   f('return-partial-amount-accepted', 'RTR-33', 'rtrdIntrBkSttlmAmt need not equal the original amount.'),
   f(

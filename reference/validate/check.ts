@@ -102,6 +102,13 @@ export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
 
+/**
+ * How a BIC is checked: its format (ISO 9362), not at all, or (the return-bic-length-only fault) its
+ * length and characters alone.
+ */
+export type BicCheck = boolean | 'length';
+const BIC_LENGTH = /^[A-Za-z0-9]{8}([A-Za-z0-9]{3})?$/;
+
 export function isBic(text: string): boolean {
   return isValidBIC(text);
 }
@@ -211,9 +218,9 @@ export class Checker {
     return value;
   }
 
-  bic(parent: Json | null, key: string, path: string, required: boolean, checkFormat = true): string | null {
+  bic(parent: Json | null, key: string, path: string, required: boolean, checkFormat: BicCheck = true): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && checkFormat && !isBic(value))
+    if (value !== null && checkFormat && !(checkFormat === 'length' ? BIC_LENGTH.test(value) : isBic(value)))
       return this.fail(path, 'invalid_format', `${path} must be a valid BIC`);
     return value;
   }

@@ -1,7 +1,7 @@
 /** pacs.004.001.09 return (spec §2.5): field table, EUR amounts, EBA reason codes, IBAN/BIC/country checks. */
 import type { FaultSet } from '../faults';
 import type { FieldError } from '../errors';
-import { Checker, isObject, type AmountDialect, type AmountRule, type Json } from './check';
+import { Checker, isObject, type AmountDialect, type BicCheck, type AmountRule, type Json } from './check';
 import { ISO3166_ALPHA2 } from './iso3166';
 import type { Dialect } from '../dialects';
 
@@ -78,7 +78,7 @@ function address(c: Checker, owner: Json | null, path: string, faults: FaultSet)
   }
 }
 
-function optionalParty(c: Checker, ref: Json | null, key: string, path: string, checkBic: boolean): void {
+function optionalParty(c: Checker, ref: Json | null, key: string, path: string, checkBic: BicCheck): void {
   const outer = c.object(ref, key, `${path}.${key}`, false);
   const pty = c.object(outer, 'pty', `${path}.${key}.pty`, false);
   c.string(pty, 'nm', `${path}.${key}.pty.nm`, false);
@@ -107,7 +107,12 @@ export function validatePacs004(
     dialect.isoValidation === 'xsd' && dialect.returnCreditorName === 'direct' ? 'party' : dialect.returnCreditorName;
   const c = new Checker(faults, dialect);
   const R = PACS004_ROOT;
-  const checkBic = !faults.has('return-bic-unchecked');
+  // return-bic-length-only: the defect checks a BIC's length and characters, not ISO 9362's form.
+  const checkBic: BicCheck = faults.has('return-bic-unchecked')
+    ? false
+    : faults.has('return-bic-length-only')
+      ? 'length'
+      : true;
   const money: AmountRule = {
     ccy: faults.has('return-accepts-non-eur') ? null : 'EUR',
     positive: !faults.has('return-accepts-non-positive'),
@@ -205,7 +210,8 @@ export function validatePacs004(
   reasons?.slice(0, faults.has('return-first-reason-only') ? 1 : undefined).forEach((item, i) => {
     const p = `${T}.rtrRsnInf[${i}]`;
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
-    const orgtr = c.object(item, 'orgtr', `${p}.orgtr`);
+    // return-orgtr-first-only: the defect requires the originator of the first reason only.
+    const orgtr = c.object(item, 'orgtr', `${p}.orgtr`, !(faults.has('return-orgtr-first-only') && i > 0));
     c.string(orgtr, 'nm', `${p}.orgtr.nm`, !faults.has('return-orgtr-nm-optional'));
     const orgId = c.object(
       c.object(orgtr, 'id', `${p}.orgtr.id`, !faults.has('return-orgtr-bic-optional')),
@@ -221,14 +227,17 @@ export function validatePacs004(
       const prtry = c.string(rsn, 'prtry', `${p}.rsn.prtry`, false);
       if (code === null && prtry === null && rsn.cd === undefined && rsn.prtry === undefined)
         c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
-      if (code !== null && !EBA_RETURN_CODES.has(code) && !faults.has('return-accepts-non-eba-code'))
+      // return-accepts-md06: the defect's list holds MD06 too (an EBA code of direct debits).
+      const listed = EBA_RETURN_CODES.has(code ?? '') || (faults.has('return-accepts-md06') && code === 'MD06');
+      if (code !== null && !listed && !faults.has('return-accepts-non-eba-code'))
         c.fail(`${p}.rsn.cd`, 'invalid_value', `${p}.rsn.cd must be one of the EBA return reason codes`);
       if (code !== null) reasonCodes.push(code);
     }
     const info = item.addtlInf;
     if (addtlInf === null)
       addtlInf = typeof info === 'string' ? info : Array.isArray(info) && typeof info[0] === 'string' ? info[0] : null;
-    if (!faults.has('return-addtlinf-unchecked')) {
+    // return-addtlinf-first-only: the defect judges the first reason's addtlInf only.
+    if (!faults.has('return-addtlinf-unchecked') && !(faults.has('return-addtlinf-first-only') && i > 0)) {
       if (code === 'FOCR') {
         // FOCR: addtlInf is mandatory and single (a string, or an array of exactly one string).
         const single =
@@ -259,7 +268,8 @@ export function validatePacs004(
     levels.forEach((level, i) => {
       const p = Array.isArray(svc) ? `${O}.pmtTpInf.svcLvl[${i}]` : `${O}.pmtTpInf.svcLvl`;
       if (!isObject(level)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
-      c.oneOf(level, 'prtry', `${p}.prtry`, ['SEPA'], false);
+      // return-svclvl-fp: the defect takes pacs.008's value (FP) too.
+      c.oneOf(level, 'prtry', `${p}.prtry`, faults.has('return-svclvl-fp') ? ['SEPA', 'FP'] : ['SEPA'], false);
     });
   }
   codeOrProprietary(c, pmtTpInf, 'lclInstrm', `${O}.pmtTpInf.lclInstrm`);

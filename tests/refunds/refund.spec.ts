@@ -18,7 +18,7 @@ import {
 import { refusedAs } from '../../checks/refusals';
 import { beneficiaryOf, partiesOf } from '../../client/flows/incoming';
 import { submitRefund } from '../../client/flows/refunds';
-import { refundChains, refundToFinal } from '../../arrange/observation-catalogue';
+import { paymentToNoClientLifecycle, refundChains, refundToFinal } from '../../arrange/observation-catalogue';
 import { refundSplits, type RefundSplitCase, type RefundStep } from '../../cases/refund-cases';
 import { answered, type Expectation, type Verdicts } from '../../checks/verdicts';
 import {
@@ -177,6 +177,42 @@ test.describe('refund (pacs.007): one refund', () => {
       });
     });
   }
+
+  // With two clients and no key registration (which the case above needs): a payment to a sort code
+  // neither client holds, settled, which the second client, neither its payer nor its beneficiary's
+  // institution, tries to refund. Its twin: the same client refunds part of a payment made to it.
+  test('an institution with no part in the payment cannot refund it — the other client, of a payment to a sort code no client holds', {
+    tag: ['@RFD-08'],
+    ...takes({ observation: paymentToNoClientLifecycle }, { pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, seed, observe, settledOriginals }) => {
+    const paid = await observe(paymentToNoClientLifecycle);
+    verdicts.require(
+      'P8-01',
+      'the payment to a sort code no client holds is created',
+      hasStatus(paid.submission.exchange, [201]),
+    );
+    verdicts.require('STS-08', 'the payment to a sort code no client holds settles', endsIn(paid.final, 'accepted'));
+    const { payer, beneficiary: refunder } = partiesOf(clients);
+    const [twinOriginal] = await settledOriginals({ payer, beneficiary: refunder }, 1);
+    const twin = await refund(
+      api,
+      refunder,
+      twinOriginal!,
+      seed,
+      undefined,
+      'valid twin: the merchant’s institution refunds part',
+    );
+    twinAccepted(verdicts, twin.answer.exchange, twinOf(verdicts));
+    const answer = await submitRefund(api, buildPacs007({ seed, original: paid.message }), {
+      client: refunder,
+      label: `mutant: the other client (${refunder.role}), with no part in the payment, tries to refund it`,
+    });
+    await expectBusinessRefusal(api, verdicts, 'RFD-08', answer.exchange, {
+      settle: finalStatusAs(api, refunder),
+      what: 'a refund by an institution with no part in the payment is refused',
+      unnamedBy: 'RFD-07',
+    });
+  });
 
   // One refund, nothing refunded before: "less than the original payment" (RFD-02: the full amount is
   // the return flow's; RFD-04: never more than the original in total).

@@ -17,7 +17,12 @@ import { refusedAs } from '../../checks/refusals';
 import { createdIdOf } from '../../messages/answers';
 import { beneficiaryOf, partiesOf, paymentTo } from '../../client/flows/incoming';
 import { originalsToReturn, returnFor, submitReturn } from '../../client/flows/returns';
-import { minimalReturnToFinal, returnToFinal, returnTwice } from '../../arrange/observation-catalogue';
+import {
+  minimalReturnToFinal,
+  paymentToNoClientLifecycle,
+  returnToFinal,
+  returnTwice,
+} from '../../arrange/observation-catalogue';
 import { resultOf } from '../../arrange/observations';
 import { answered, answerOf } from '../../checks/verdicts';
 import {
@@ -216,6 +221,40 @@ test.describe('return (pacs.004): who may return', () => {
       });
     });
   }
+});
+
+// With two clients and no key registration (which the stranger case above needs): a payment to a
+// sort code neither client holds, settled, which the second client, neither its payer nor its
+// beneficiary's institution, tries to return. Its twin: the same client returns a payment made to it.
+test.describe('return (pacs.004): who may return, with two clients', () => {
+  test('an institution with no part in the payment cannot return it — the other client, of a payment to a sort code no client holds', {
+    tag: ['@RTR-39'],
+    ...takes({ observation: paymentToNoClientLifecycle }, { pool: 'settled', count: 1 }),
+  }, async ({ api, verdicts, clients, seed, observe, settledOriginals }) => {
+    const paid = await observe(paymentToNoClientLifecycle);
+    verdicts.require(
+      'P8-01',
+      'the payment to a sort code no client holds is created',
+      hasStatus(paid.submission.exchange, [201]),
+    );
+    verdicts.require('STS-08', 'the payment to a sort code no client holds settles', endsIn(paid.final, 'accepted'));
+    const { payer, beneficiary } = partiesOf(clients);
+    const [twinOriginal] = await settledOriginals({ payer, beneficiary }, 1);
+    const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {
+      client: beneficiary,
+      label: 'valid twin: the beneficiary returns its payment',
+    });
+    twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+    const mutant = await submitReturn(api, returnFor(api, { seed, original: paid.message }), {
+      client: beneficiary,
+      label: `mutant: the other client (${beneficiary.role}), with no part in the payment, tries to return it`,
+    });
+    await expectBusinessRefusal(api, verdicts, 'RTR-39', mutant.exchange, {
+      settle: finalStatusAs(api, beneficiary),
+      what: 'a return by an institution with no part in the payment is refused',
+      unnamedBy: 'RTR-37',
+    });
+  });
 });
 
 test.describe('return (pacs.004): status and unknown originals', () => {

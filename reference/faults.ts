@@ -425,6 +425,11 @@ const globalFaultCatalogue = [
     'A repeat of the msgId of a payment rejected at settlement is taken as a new payment: 201, a new id.',
   ),
   f(
+    'idempotency-repeat-overwrites-ids',
+    'STS-04',
+    'A repeat of a used msgId answered 200 stores its endToEndId over the payment’s: pacs.002 then echoes the repeat’s.',
+  ),
+  f(
     'idempotency-forgets-delivered',
     'IDEM-01',
     'A repeat of the msgId of a payment its beneficiary has read (GET pacs008) is taken as a new payment: 201, a new id.',
@@ -533,6 +538,16 @@ const globalFaultCatalogue = [
     'status-reason-first-read-only',
     'STS-09',
     'A rejection carries its reason (stsRsnInf) on the first report of it only; later reads show RJCT alone.',
+  ),
+  f(
+    'status-v10-first-answer',
+    'STS-08',
+    'GET pacs002/v10 serves, per client and id, the first report it built: a payment read there while pending reads pending for ever.',
+  ),
+  f(
+    'status-cancelled-reason-text',
+    'STS-01',
+    'A cancelled payment’s report carries a reason whose addtlInf is one string, not §2.4’s array of strings.',
   ),
   f('status-reject-without-reason', 'STS-09', 'A rejected payment has no stsRsnInf.'),
   f('status-regresses', 'STS-10', 'A settled payment reads as interim again on later reads.'),

@@ -122,6 +122,10 @@ export function statusReport(
     if (++transfer.rejectionReads === 1 || !faults.has('status-reason-first-read-only'))
       entry.stsRsnInf = [{ rsn: { cd: transfer.rejectReason } }];
   }
+  // status-cancelled-reason-text: the defect gives a cancelled payment a reason whose addtlInf is one
+  // string (camt.029's form), not §2.4's array of strings.
+  if (transfer.phase === 'cancelled' && faults.has('status-cancelled-reason-text'))
+    entry.stsRsnInf = [{ rsn: { cd: 'CUST' }, addtlInf: 'cancelled at the payer’s request before its batch was sent' }];
   // status-acceptance-in-future: the defect writes the acceptance time an hour on (a time zone applied twice).
   if (txSts === dialect.acceptedStatus && transfer.acceptedAt)
     entry.accptncDtTm = faults.has('status-acceptance-in-future')

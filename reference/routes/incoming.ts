@@ -28,7 +28,7 @@ const withDebtorMasked = (message: Record<string, unknown>) =>
 /** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
 const firstRead = new Map<string, Record<string, unknown>>();
 /** Payments their beneficiary has read: only idempotency-forgets-delivered, in routes/payments.ts, asks. */
-export const readByBeneficiary = new WeakSet<Transfer>();
+export const deliveredToBeneficiary = new WeakSet<Transfer>();
 
 async function readIncoming(
   ctx: ServiceContext,
@@ -49,7 +49,7 @@ async function readIncoming(
     (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));
   if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
     throw errorsOf.notFound('unknown incoming payment');
-  if (transfer.beneficiaryClientId === client.clientId) readByBeneficiary.add(transfer);
+  if (transfer.beneficiaryClientId === client.clientId) deliveredToBeneficiary.add(transfer);
   // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.
   let stored = isoPrunedContent('pacs.008.001.08', readMessage(transfer.message));
   if (faults.has('incoming-serves-first-read') && transfer.beneficiaryClientId === client.clientId) {

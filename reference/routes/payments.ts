@@ -16,7 +16,7 @@ import {
 } from './submit';
 import { businessOutcome, idempotencyConflict } from './business';
 import { lateFaultMs } from '../config';
-import { readByBeneficiary } from './incoming';
+import { deliveredToBeneficiary } from './incoming';
 
 export const PACS008_NAME = 'pacs.008.001.08';
 /** Width of the check-then-insert gap the idempotency-race fault opens (wide enough for concurrent duplicates). */
@@ -125,7 +125,7 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       // idempotency-forgets-rejected: the same, once its payment was rejected ("it never happened").
       (faults.has('idempotency-forgets-rejected') && found.phase === 'rejected') ||
       // idempotency-forgets-delivered: the same, once its beneficiary read it (archived as delivered).
-      (faults.has('idempotency-forgets-delivered') && readByBeneficiary.has(found)) ||
+      (faults.has('idempotency-forgets-delivered') && deliveredToBeneficiary.has(found)) ||
       // idempotency-keyed-with-credttm: the defect keys a payment on its msgId and its creation time.
       (faults.has('idempotency-keyed-with-credttm') &&
         peekString(readMessage(found.message), 'grpHdr', 'creDtTm') !== peekString(root, 'grpHdr', 'creDtTm')));
@@ -136,6 +136,11 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
         'grpHdr.msgId was already used for a different request',
         `${PACS008_ROOT}.grpHdr.msgId`,
       );
+    }
+    // idempotency-repeat-overwrites-ids: the defect stores a repeat's endToEndId over the payment's (an upsert).
+    if (faults.has('idempotency-repeat-overwrites-ids') && root) {
+      const repeated = validatePacs008(root, faults, sub.caller.dialect);
+      if (repeated.ok) existing.endToEndId = repeated.fields.endToEndId;
     }
     // Both faults: a repeat silently books a twin (unindexed) that settles and notifies like any payment;
     // the second one only once the original has settled (before that, repeats are handled correctly).

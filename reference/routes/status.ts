@@ -72,10 +72,18 @@ async function readStatus(
     revertAfterMs: lateFaultMs(ctx.config, 'status-reverts-later'),
     renameAfterMs: lateFaultMs(ctx.config, 'report-renamed-later'),
   });
-  return reply
-    .code(faults.has('status-answers-203') ? 203 : 200)
-    .send(withReportFaults(report, transfer, faults, nowMs, submitterDialect, client.clientId));
+  const body = withReportFaults(report, transfer, faults, nowMs, submitterDialect, client.clientId);
+  // status-v10-first-answer: the defect's v10 route serves, per client and id, the first report it built.
+  if (v10 && faults.has('status-v10-first-answer')) {
+    const key = `${client.clientId}|${transfer.id}`;
+    if (!firstV10Answer.has(key)) firstV10Answer.set(key, body);
+    return reply.code(200).send(firstV10Answer.get(key));
+  }
+  return reply.code(faults.has('status-answers-203') ? 203 : 200).send(body);
 }
+
+/** status-v10-first-answer: per client and id, the first report GET pacs002/v10 served. */
+const firstV10Answer = new Map<string, unknown>();
 
 /** status-stale-to-beneficiary: the defect serves the beneficiary's institution a payment's status it never updates. */
 const staleToBeneficiary = (transfer: Transfer, callerId: string, faults: FaultSet): boolean =>

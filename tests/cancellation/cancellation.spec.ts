@@ -9,6 +9,7 @@
  * suite also decides when the batch is sent, before and after the cancellation.
  */
 import { test, takes } from '../../fixtures/test';
+import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { furtherVersions, repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
 import {
   awaitFinalStatus,
@@ -534,6 +535,8 @@ async function confirmedRightAfterPaying(
     const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
     verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
     verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
+    // Cancelled, it is still §2.4's report of that payment (its reason's addtlInf an array of strings).
+    checkStatusReport(verdicts, read.exchange, payment, ` of the cancelled payment ${when}`);
     // Rule 3: "the payment is returned to the payer's account". Once a payment paid after it settled,
     // it is no longer waiting either (which code it ends in, rejected or cancelled, is the target's).
     if (settled)
@@ -597,6 +600,9 @@ async function confirmedRightAfterPaying(
   });
 }
 
+/** The rules of §2.4's report, which every read of a cancelled payment is held to. */
+const REPORT_TAGS = REPORT_RULES.map((rule) => `@${rule}`);
+
 test.describe('cancellation: right after its payment (no batch control)', () => {
   // What a sandbox allows: no say in when a batch is sent, so the cancellation follows its payment at
   // once, where the batch has most likely not been sent. Confirmed (camt.029, the profile's codes),
@@ -606,7 +612,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
   test(
     'a cancellation confirmed right after its payment: the payment never settles, its msgId pays nothing again, and it cannot be returned',
     {
-      tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02'],
+      tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
     },
     async ({ api, verdicts, clients, seed, granted }) =>
       confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }),
@@ -614,7 +620,7 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
 
   // §4.2 and §9 name POST pacs008/v08 the same operation: a payment made there is cancelled as any.
   test('a cancellation confirmed right after its payment on each further pacs008 version: the payment never settles', {
-    tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02'],
+    tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
   }, async ({ api, verdicts, clients, seed, granted, profile }) => {
     const versions = furtherVersions(profile, 'submitPayment');
     if (!versions.length)

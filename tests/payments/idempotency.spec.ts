@@ -25,6 +25,7 @@ import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildPacs008, clonePacs008, paymentIds, type Pacs008Message } from '../../messages/pacs008';
 import { echoesMsgId, requireId } from '../../checks/payment-answers';
+import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 
 /** §7's 200 row, whatever became of the payment: `what` submitted again gets 200 and names no other payment. */
 async function repeatPaysNothing(
@@ -84,6 +85,15 @@ const OTHER_BODIES: { title: string; label: string; change: (m: Pacs008Message) 
     change: (m) => {
       const at = new Date(Date.parse(m.fitoFICstmrCdtTrf.grpHdr.creDtTm) + 60_000);
       m.fitoFICstmrCdtTrf.grpHdr.creDtTm = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    },
+  },
+  {
+    title: ': another endToEndId and txId',
+    label: 'another endToEndId and txId',
+    change: (m) => {
+      const ids = m.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId;
+      ids.endToEndId = `${ids.endToEndId}-2`;
+      ids.txId = `${ids.txId}-2`;
     },
   },
 ];
@@ -271,7 +281,7 @@ test.describe('payment idempotency', () => {
   // The amount, or only the creation time a client's retry layer writes afresh: either way the msgId is a used one.
   for (const other of OTHER_BODIES)
     test(`a repeat of a used msgId with a different body is answered per the profile${other.title}`, {
-      tag: ['@IDEM-05', '@IDEM-02', '@IDEM-01'],
+      tag: ['@IDEM-05', '@IDEM-02', '@IDEM-01', ...REPORT_RULES.map((rule) => `@${rule}`)],
     }, async ({ api, verdicts, seed }) => {
       const message = buildPacs008({ seed, amount: 10 });
       const first = await submitPayment(api, message, { label: 'first submission' });
@@ -294,6 +304,13 @@ test.describe('payment idempotency', () => {
         ...answered(repeat.exchange),
       });
       await checkOnePayment(api, verdicts, [first, repeat]);
+      // §2.4 echoes "the original request": whatever the repeat carried, the payment's report is the first's.
+      const id = first.paymentsServiceId;
+      if (id) {
+        const read = await readStatus(api, id, { label: 'read status of the first payment, after the repeat' });
+        if (read.exchange.response.status === 200)
+          checkStatusReport(verdicts, read.exchange, message, ' of the first payment, after the repeat');
+      }
       const mode = api.profile.expectations.idempotencyConflict ?? 'either';
       const original =
         status === 200 &&

@@ -40,10 +40,12 @@ import {
   awaitFinalStatus,
   finalStatusAs,
   readStatus,
+  StillNotFinal,
   submitPayment,
   type SettledPayment,
 } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
+import { attempt } from '../../arrange/observations';
 import { acceptedAnswer, endsIn, holds, twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
 import type { Verdicts } from '../../checks/verdicts';
 import { checkMonotonic, fieldCaseRefused, incomingTransaction, requireId } from '../../checks/payment-answers';
@@ -353,6 +355,35 @@ test.describe('GET pacs002 on every further path version: a final status', () =>
             '(none)',
         );
       checkMonotonic(verdicts, api, [...final.history, ...later]);
+    });
+  });
+});
+
+// A payment read on a further version from its submission on: that route serves the status as it
+// moves (§4.3 names GET pacs002/v10 the same operation), not the first answer it gave. The default
+// version reads it settled first; followed on the further one, it ends accepted there too.
+test.describe('GET pacs002 on every further path version: a status that moves', () => {
+  test(on('paymentStatus', 'a payment read there while pending is read there settled once it settled'), {
+    ...tagsOf('paymentStatus', ['STS-08', 'P8-01']),
+  }, async ({ api, verdicts, seed, profile }) => {
+    await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
+      const paid = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}` }), { label: 'pay' });
+      verdicts.require('P8-01', 'the payment is created', hasStatus(paid.exchange, [201]));
+      const id = requireId(api, verdicts, paid.exchange);
+      await readStatus(api, id, { label: `read on ${version} right after submission`, version });
+      const settled = await awaitFinalStatus(api, id, { label: 'follow on the default version until final' });
+      verdicts.require('STS-08', 'the payment settles', endsIn(settled, 'accepted'));
+      const followed = await attempt(
+        awaitFinalStatus(api, id, { label: `follow on ${version} until final`, version, stillPending: 'answer' }),
+      );
+      if (!followed.ok && !(followed.error instanceof StillNotFinal)) throw followed.error;
+      verdicts.check(
+        'STS-08',
+        `read on ${version}, the payment settled on the default version ends accepted`,
+        followed.ok
+          ? endsIn(followed.value, 'accepted')
+          : { ok: false, expected: 'an accepted txSts', received: (followed.error as Error).message },
+      );
     });
   });
 });

@@ -60,6 +60,7 @@ export function checkStatusReport(verdicts: Verdicts, exchange: Exchange, messag
     received: String(entry?.txSts),
   });
   checkAcceptanceTime(verdicts, exchange, when);
+  checkCreationTime(verdicts, exchange, when);
 }
 
 /** A date-time written to the minute, as ISO 8601 allows: a creation time read up to a minute early. */
@@ -82,6 +83,27 @@ export function checkAcceptanceTime(verdicts: Verdicts, exchange: Exchange, when
     ok: acceptedMs <= createdMs + MINUTE_MS,
     expected: `no later than ${created} (a minute's slack for a time written to the minute)`,
     received: accepted,
+  });
+}
+
+/**
+ * STS-02's "creation time" on one report: made no later than the answer that carries it, by the
+ * target's one clock (its Date header, RFC 9110 §6.6.1: "the date and time at which the message was
+ * originated"). Judged where the answer has a Date and the creation time an offset; any earlier time
+ * passes (a report may be made once and served again). A second of slack for Date's whole seconds,
+ * a minute for a time written to the minute.
+ */
+export function checkCreationTime(verdicts: Verdicts, exchange: Exchange, when = ''): void {
+  const created = (exchange.response.json as { fitoFIPmtStsRpt?: { grpHdr?: { creDtTm?: unknown } } } | undefined)
+    ?.fitoFIPmtStsRpt?.grpHdr?.creDtTm;
+  const sentAt = exchange.response.headers.date;
+  if (typeof created !== 'string' || !created.includes('T') || !hasOffset(created) || sentAt === undefined) return;
+  const [createdMs, sentMs] = [Date.parse(created), Date.parse(sentAt)];
+  if (Number.isNaN(createdMs) || Number.isNaN(sentMs)) return;
+  verdicts.check('STS-02', `grpHdr.creDtTm is no later than the answer that carries it${when}`, {
+    ok: createdMs <= sentMs + 1000 + MINUTE_MS,
+    expected: `no later than the answer's Date, ${sentAt} (a minute's slack for a time written to the minute)`,
+    received: created,
   });
 }
 

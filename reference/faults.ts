@@ -540,6 +540,11 @@ const globalFaultCatalogue = [
     'A rejection carries its reason (stsRsnInf) on the first report of it only; later reads show RJCT alone.',
   ),
   f(
+    'status-created-an-hour-ahead',
+    'STS-02',
+    'A report’s grpHdr.creDtTm is an hour ahead (a UTC+1 wall clock labelled Z): later than the answer that carries it.',
+  ),
+  f(
     'status-v10-first-answer',
     'STS-08',
     'GET pacs002/v10 serves, per client and id, the first report it built: a payment read there while pending reads pending for ever.',

@@ -142,7 +142,8 @@ export function statusReport(
     fitoFIPmtStsRpt: {
       grpHdr: {
         ...(faults.has('status-no-grphdr-msgid') ? {} : { msgId: reportMessageId(faults) }),
-        creDtTm: new Date(nowMs).toISOString(),
+        // status-created-an-hour-ahead: the defect writes its local (UTC+1) wall clock, labelled Z.
+        creDtTm: new Date(nowMs + (faults.has('status-created-an-hour-ahead') ? 3_600_000 : 0)).toISOString(),
       },
       txInfAndSts: [entry],
     },

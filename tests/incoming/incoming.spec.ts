@@ -7,6 +7,7 @@
  */
 import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { test, takes } from '../../fixtures/test';
+import { settledToNoClient } from '../../arrange/operations';
 import type { Verdicts } from '../../checks/verdicts';
 import {
   acceptedOrRefused,
@@ -226,11 +227,9 @@ test.describe('incoming payment: reading it', () => {
   }, async ({ api, verdicts, clients, granted, newClient, observe, settledOriginals }) => {
     // The primary pays a sort code neither client holds: the secondary is neither the payment's payer
     // nor its beneficiary's institution, and reads it once it settled (an incoming payment by then).
-    const seen = await observe(paymentToNoClientLifecycle);
-    verdicts.require('P8-01', 'the payment is created', hasStatus(seen.submission.exchange, [201]));
+    const seen = await settledToNoClient(observe, verdicts);
     const id = requireId(api, verdicts, seen.submission.exchange);
     twinAccepted(verdicts, seen.firstRead!.exchange, { rule: 'STS-01', status: [200] });
-    verdicts.require('STS-08', 'the payment settles', endsIn(seen.final, 'accepted'));
     // The incoming view's valid twin: the beneficiary's institution reads a payment made to it.
     if (granted.has('beneficiarySide')) {
       const beneficiary = beneficiaryOf(clients);

@@ -7,6 +7,7 @@
  * shape blocks these tests instead of failing them; the amount rules are documented.
  */
 import { test, takes } from '../../fixtures/test';
+import { settledToNoClient } from '../../arrange/operations';
 import { repeatStatusOf } from '../../profile/profile';
 import {
   type SubmitResult,
@@ -185,13 +186,7 @@ test.describe('refund (pacs.007): one refund', () => {
     tag: ['@RFD-08'],
     ...takes({ observation: paymentToNoClientLifecycle }, { pool: 'settled', count: 1 }),
   }, async ({ api, verdicts, clients, seed, observe, settledOriginals }) => {
-    const paid = await observe(paymentToNoClientLifecycle);
-    verdicts.require(
-      'P8-01',
-      'the payment to a sort code no client holds is created',
-      hasStatus(paid.submission.exchange, [201]),
-    );
-    verdicts.require('STS-08', 'the payment to a sort code no client holds settles', endsIn(paid.final, 'accepted'));
+    const paid = await settledToNoClient(observe, verdicts);
     const { payer, beneficiary: refunder } = partiesOf(clients);
     const [twinOriginal] = await settledOriginals({ payer, beneficiary: refunder }, 1);
     const twin = await refund(

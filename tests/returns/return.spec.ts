@@ -4,6 +4,7 @@
  * returned once, and a return of a payment the service never saw follows the profile.
  */
 import { test, takes } from '../../fixtures/test';
+import { settledToNoClient } from '../../arrange/operations';
 import {
   awaitFinalStatus,
   dataOf,
@@ -231,13 +232,7 @@ test.describe('return (pacs.004): who may return, with two clients', () => {
     tag: ['@RTR-39'],
     ...takes({ observation: paymentToNoClientLifecycle }, { pool: 'settled', count: 1 }),
   }, async ({ api, verdicts, clients, seed, observe, settledOriginals }) => {
-    const paid = await observe(paymentToNoClientLifecycle);
-    verdicts.require(
-      'P8-01',
-      'the payment to a sort code no client holds is created',
-      hasStatus(paid.submission.exchange, [201]),
-    );
-    verdicts.require('STS-08', 'the payment to a sort code no client holds settles', endsIn(paid.final, 'accepted'));
+    const paid = await settledToNoClient(observe, verdicts);
     const { payer, beneficiary } = partiesOf(clients);
     const [twinOriginal] = await settledOriginals({ payer, beneficiary }, 1);
     const twin = await submitReturn(api, returnFor(api, { seed, original: twinOriginal!.message }), {

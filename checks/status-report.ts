@@ -136,6 +136,7 @@ export function checkReturnOrRefundReport(
       equals(orgnlGrpInf?.orgnlMsgId, sent.msgId),
     );
   checkAcceptanceTime(verdicts, exchange, ` (${what})`);
+  checkCreationTime(verdicts, exchange, ` (${what})`);
   const { name, pattern } = BACK_MESSAGES[sent.kind];
   verdicts.check('STS-06', `${what}: orgnlGrpInf.orgnlMsgNmId names a ${name} message`, {
     ok: pattern.test(String(orgnlGrpInf?.orgnlMsgNmId)),

@@ -618,6 +618,11 @@ const globalFaultCatalogue = [
     'GET pacs008/v08 serves an incoming payment to any client, not only its beneficiary: an institution with no part in the payment reads it.',
   ),
   f(
+    'incoming-readable-by-bank',
+    'INC-03',
+    'GET pacs008/v08 serves an incoming payment to every client whose sort code begins with the same two digits as its creditor agent’s (read as one bank), not only to its beneficiary.',
+  ),
+  f(
     'incoming-readable-by-payer',
     'INC-07',
     'GET pacs008/v08 serves a payment to its payer whatever the dialect’s payerIncomingRead.',

@@ -25,6 +25,15 @@ const withoutDebtor = (message: Record<string, unknown>) =>
 const withDebtorMasked = (message: Record<string, unknown>) =>
   eachTransaction(message, (tx) => (isObject(tx.dbtr) ? { ...tx, dbtr: { ...tx.dbtr, nm: 'XXXXXXXX' } } : tx));
 
+/** The sort code of a payment's creditor agent, as its first transaction names it. */
+function creditorMemberId(message: Record<string, unknown>): string | undefined {
+  const tx = Array.isArray(message.cdtTrfTxInf) ? message.cdtTrfTxInf[0] : undefined;
+  const id =
+    (isObject(tx) && isObject(tx.cdtrAgt) && isObject(tx.cdtrAgt.finInstnId) && tx.cdtrAgt.finInstnId.clrSysMmbId) ||
+    undefined;
+  return isObject(id) && typeof id.mmbId === 'string' ? id.mmbId : undefined;
+}
+
 /** incoming-serves-first-read: per beneficiary, the first incoming payment it read. */
 const firstRead = new Map<string, Record<string, unknown>>();
 /** Payments their beneficiary has read: only idempotency-forgets-delivered, in routes/payments.ts, asks. */
@@ -47,7 +56,17 @@ async function readIncoming(
   const payerReads =
     transfer.clientId === client.clientId &&
     (dialect.payerIncomingRead === 'allow' || faults.has('incoming-readable-by-payer'));
-  if (transfer.beneficiaryClientId !== client.clientId && !payerReads && !faults.has('incoming-readable-by-any-client'))
+  // incoming-readable-by-bank: the defect takes a sort code's first two digits for the institution.
+  const sameBank =
+    faults.has('incoming-readable-by-bank') &&
+    client.memberId !== null &&
+    client.memberId.slice(0, 2) === creditorMemberId(readMessage(transfer.message))?.slice(0, 2);
+  if (
+    transfer.beneficiaryClientId !== client.clientId &&
+    !payerReads &&
+    !sameBank &&
+    !faults.has('incoming-readable-by-any-client')
+  )
     throw errorsOf.notFound('unknown incoming payment');
   if (transfer.beneficiaryClientId === client.clientId) deliveredToBeneficiary.add(transfer);
   // The payment as ISO 20022's pacs.008.001.08 defines it: members no definition knows were never part of it.

@@ -12,13 +12,16 @@ import { isoDateTime, numericSeed, paymentAmount, paymentIds, type Amount, type 
 /** ISO 20022 ExternalCancellationReason1Code values a payer's institution would send. */
 export const CANCELLATION_REASONS = ['DUPL', 'TECH', 'FRAD', 'CUST', 'AM09', 'AC03'] as const;
 
+/** A cancellation's reason (ISO CancellationReason33Choice): a code of the external list, or the assigner's own text. */
+export type CancellationReason = { cd: string } | { prtry: string };
+
 export interface CancellationTransaction {
   cxlId: string;
   orgnlGrpInf: { orgnlMsgId: string; orgnlMsgNmId: string };
   orgnlEndToEndId: string;
   orgnlTxId: string;
   orgnlIntrBkSttlmAmt: Amount;
-  cxlRsnInf: Array<{ rsn: { cd: string } }>;
+  cxlRsnInf: Array<{ rsn: CancellationReason }>;
 }
 
 /** The canonical root; a profile may declare another (messages.cancellation, profile/message-shape.ts). */
@@ -45,7 +48,7 @@ export interface Camt056Ids {
 export interface Camt056Options {
   seed: string;
   original: Pacs008Message;
-  reason?: string;
+  reason?: CancellationReason;
   ids?: Camt056Ids;
   now?: Date;
 }
@@ -84,7 +87,7 @@ export function buildCamt056Content(
               orgnlEndToEndId: orgnl.endToEndId,
               orgnlTxId: orgnl.txId,
               orgnlIntrBkSttlmAmt: { ...paymentAmount(original) },
-              cxlRsnInf: [{ rsn: { cd: options.reason ?? seededReason } }],
+              cxlRsnInf: [{ rsn: options.reason ?? { cd: seededReason } }],
             },
           ],
         },

@@ -674,6 +674,11 @@ const globalFaultCatalogue = [
     'A payment submitted on pacs008/v08 and cancelled before its batch is confirmed cancelled (CNCL), yet stays in the batch and settles.',
   ),
   f(
+    'cancel-prtry-still-settles',
+    'CXL-02',
+    'A cancellation before the batch whose reason is given as prtry (the assigner’s own text, not a code) is confirmed (CNCL), yet the payment stays in its batch and settles.',
+  ),
+  f(
     'cancel-returned-confirmed',
     'CXL-03',
     'The cancellation of a settled payment its beneficiary already returned is confirmed (camt.029 CNCL); nothing is undone.',
@@ -682,6 +687,16 @@ const globalFaultCatalogue = [
     'cancel-again-after-batch-succeeds',
     'CXL-03',
     'A cancellation after the batch was sent is rejected, but a second one (an assgnmt.id of its own) is confirmed and the payment cancelled.',
+  ),
+  f(
+    'cancel-backdated-confirmed',
+    'CXL-03',
+    'A cancellation of a settled payment is confirmed and the payment cancelled when the camt.056’s assgnmt.creDtTm is earlier than the payment’s settlement: the service judges it by the time the message gives itself, not by its batch.',
+  ),
+  f(
+    'cancel-finds-by-msgid',
+    'XCL-01',
+    'A cancellation cancels the newest payment with its orgnlMsgId and orgnlTxId, whichever client made it: another client’s payment with the same ids is cancelled in place of the canceller’s own.',
   ),
   f(
     'cancel-late-accepted-per-transaction',

@@ -10,7 +10,7 @@ import type { FaultSet } from '../faults';
 import { type Cancellation, localDateTime, type Transfer } from '../ledger-of-payments/store';
 import { authenticate, checkAccept } from '../headers';
 import { ApiError, errorsOf } from '../errors';
-import { validateCamt056 } from '../validate/camt056';
+import { type Camt056Fields, validateCamt056 } from '../validate/camt056';
 import {
   peekString,
   prepareSubmission,
@@ -37,8 +37,11 @@ function decide(
       | 'cancel-rejected-yet-cancels'
       | 'cancel-again-after-batch-succeeds'
       | 'cancel-v08-still-settles'
-      | 'cancel-returned-confirmed',
+      | 'cancel-returned-confirmed'
+      | 'cancel-backdated-confirmed'
+      | 'cancel-prtry-still-settles',
   ) => boolean,
+  asked: Pick<Camt056Fields, 'assignmentCreDtTm' | 'reasonCode'>,
 ): 'CNCL' | 'RJCR' {
   const askedBefore = target.cancellationRequested;
   target.cancellationRequested = true;
@@ -47,13 +50,25 @@ function decide(
     // cancel-v08-still-settles: the defect leaves a payment submitted on pacs008/v08 in its batch.
     const stays =
       faultsHas('cancel-before-batch-still-settles') ||
-      (faultsHas('cancel-v08-still-settles') && submittedOnVersion(target) === 'v08');
+      (faultsHas('cancel-v08-still-settles') && submittedOnVersion(target) === 'v08') ||
+      // cancel-prtry-still-settles: the defect takes the payment out of its batch for a reason code only.
+      (faultsHas('cancel-prtry-still-settles') && asked.reasonCode === null);
     if (!stays) ctx.lifecycle.cancel(target);
     // cancel-rejected-yet-cancels: the defect cancels the payment and reports the cancellation rejected.
     return faultsHas('cancel-rejected-yet-cancels') ? 'RJCR' : 'CNCL';
   }
   if (faultsHas('cancel-after-batch-succeeds')) {
     if (target.phase === 'sent') target.phase = 'cancelled';
+    return 'CNCL';
+  }
+  // cancel-backdated-confirmed: the defect dates the request by the creDtTm its camt.056 gives itself.
+  if (
+    faultsHas('cancel-backdated-confirmed') &&
+    target.phase === 'accepted' &&
+    target.acceptedAt !== null &&
+    Date.parse(asked.assignmentCreDtTm) < Date.parse(target.acceptedAt)
+  ) {
+    target.phase = 'cancelled';
     return 'CNCL';
   }
   // cancel-returned-confirmed: the defect confirms the cancellation of a payment already returned (its money is back).
@@ -101,6 +116,9 @@ async function requestCancellation(
       endToEndId: fields.orgnlEndToEndId,
       amountCents: fields.orgnlAmountCents,
     }) ?? null;
+  // cancel-finds-by-msgid: the defect takes the newest payment with these ids, whoever made it.
+  if (target && faults.has('cancel-finds-by-msgid'))
+    target = ctx.store.paymentsWithRef(fields.orgnlMsgId, fields.orgnlTxId).at(-1) ?? target;
   // cancel-accepts-foreign-payment takes another client's payment too and cancels it, confirmed;
   // cancel-foreign-pending-cancels cancels it behind a camt.029 that never leaves PDCR. Either cancels
   // it whatever its phase, so that the defect shows however soon the payment settled.
@@ -130,7 +148,11 @@ async function requestCancellation(
   const pendingThenConfirmed = faults.has('cancel-settled-pending-then-confirmed') && target?.phase === 'accepted';
   // cancel-settled-stays-pending: a settled payment's cancellation is never decided, PDCR on every read.
   const staysPending = faults.has('cancel-settled-stays-pending') && target?.phase === 'accepted';
-  const outcome = pendingThenConfirmed ? 'CNCL' : target ? decide(ctx, target, (name) => faults.has(name)) : 'RJCR';
+  const outcome = pendingThenConfirmed
+    ? 'CNCL'
+    : target
+      ? decide(ctx, target, (name) => faults.has(name), fields)
+      : 'RJCR';
   const id = ctx.store.newId(dialect.paymentsServiceIdFormat);
   const cancellation: Cancellation = {
     id,

@@ -17,6 +17,8 @@ export interface Camt056Fields {
   orgnlEndToEndId: string | null;
   orgnlTxId: string;
   orgnlAmountCents: number | null;
+  /** The first reason's rsn.cd: null where it is given as prtry (or not at all). */
+  reasonCode: string | null;
 }
 
 export type Camt056Result = { ok: true; fields: Camt056Fields } | { ok: false; errors: FieldError[] };
@@ -67,6 +69,9 @@ export function validateCamt056(
     false,
   );
   const reasons = c.array(tx, 'cxlRsnInf', `${T}.cxlRsnInf`, false);
+  const first = reasons?.[0];
+  const firstRsn = isObject(first) && isObject(first.rsn) ? first.rsn : undefined;
+  const reasonCode = typeof firstRsn?.cd === 'string' ? firstRsn.cd : null;
   reasons?.forEach((item, i) => {
     const p = `${T}.cxlRsnInf[${i}]`;
     if (!isObject(item)) return void c.fail(p, 'invalid_type', `${p} must be an object`);
@@ -87,6 +92,7 @@ export function validateCamt056(
       orgnlEndToEndId,
       orgnlTxId,
       orgnlAmountCents,
+      reasonCode,
     },
   };
 }

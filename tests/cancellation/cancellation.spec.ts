@@ -41,8 +41,8 @@ import type { Api } from '../../client/api';
 import type { Clients } from '../../client/target';
 import type { Capability } from '../../ledger/capabilities';
 import type { ClientIdentity } from '../../transport/client-jwts';
-import { buildCamt056 } from '../../messages/camt056';
-import { type Pacs008Message, withoutScheme } from '../../messages/pacs008';
+import { buildCamt056, type CancellationReason } from '../../messages/camt056';
+import { type Pacs008Message, paymentIds, withoutScheme } from '../../messages/pacs008';
 import { camt029Schema } from '../../messages/schemas/camt029';
 import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
 import {
@@ -60,6 +60,7 @@ import {
   decidedWithin,
   readableResolution,
   notResolvedAs,
+  ownPaymentOrRefused,
   resolvedAs,
   acceptedInDeclaredShape,
   staysSettled,
@@ -228,6 +229,66 @@ test.describe('cancellation: whose payment', () => {
     verdicts.check('CXL-01', 'the payment is not rejected by it', notReadAs(read.txSts, 'rejected', expectations));
   });
 
+  // A client's msgIds are unique among its own requests (§2.2's idempotency), not across clients
+  // (XCL-01): the other client's payment with the same msgId and txId is never the one a cancellation
+  // names, whichever of the two was made first.
+  for (const order of ['theirs first', 'own first'] as const)
+    test(`a cancellation of an own payment leaves the other client’s payment with the same msgId and txId alone (${order})`, {
+      tag: ['@XCL-01', '@CXL-01', '@CXL-02', '@op:cancel'],
+      ...takes({ needs: 'secondClient' }),
+    }, async ({ api, verdicts, clients, seed }) => {
+      const expectations = api.profile.expectations;
+      const other = clients.secondary!;
+      // Both to a sort code neither client holds: each payment is its payer's alone.
+      const own = withoutScheme(paymentToNoClient(clients, `${seed}-own`));
+      const theirs = withoutScheme(paymentToNoClient(clients, `${seed}-theirs`));
+      const ids = paymentIds(own);
+      theirs.fitoFICstmrCdtTrf.grpHdr.msgId = ids.msgId;
+      theirs.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId = ids.txId;
+      const payTheirs = () =>
+        submitPayment(api, theirs, { client: other, label: 'the other client pays with the same msgId and txId' });
+      const theirsFirst = order === 'theirs first' ? await payTheirs() : undefined;
+      const ownId = await pay(api, verdicts, clients.primary, own);
+      const theirsAnswer = theirsFirst ?? (await payTheirs());
+      verdicts.check(
+        'XCL-01',
+        'the other client reusing a msgId and txId gets a payment of its own, or a refusal',
+        ownPaymentOrRefused(theirsAnswer.exchange, theirsAnswer.paymentsServiceId, ownId),
+      );
+      if (theirsAnswer.exchange.response.status !== 201)
+        return verdicts.skip({
+          kind: 'not-applicable',
+          why: 'the target refused the other client’s payment with the same msgId and txId (XCL-01 allows it): there is no payment of theirs to leave alone',
+        });
+      const theirsId = requireId(api, verdicts, theirsAnswer.exchange);
+      const answer = await requestCancellation(api, buildCamt056({ seed, original: own }), {
+        label: 'cancel: the primary cancels its own payment right after paying (camt.056)',
+      });
+      cancellationAccepted(verdicts, answer);
+      const resolution = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: ownId });
+      // Confirmed or rejected, the other client's payment goes its own way: it is never the cancelled one.
+      const theirsFinal = await awaitFinalStatus(api, theirsId, {
+        client: other,
+        label: 'query status of the other client’s payment until final',
+      });
+      verdicts.check(
+        'XCL-01',
+        'the other client’s payment with the same msgId and txId is not cancelled',
+        notReadAs(theirsFinal.txSts, 'cancelled', expectations),
+      );
+      if (resolution.outcome !== 'confirmed') return;
+      // Confirmed, it was the canceller's own payment that left its batch (rule 3).
+      const ownRead = await readStatus(api, ownId, {
+        label: 'query status: the own payment whose cancellation was confirmed',
+      });
+      verdicts.require('STS-01', 'the own payment’s status is served', hasStatus(ownRead.exchange, [200]));
+      verdicts.check(
+        'CXL-02',
+        'the own payment whose cancellation was confirmed does not read accepted',
+        notReadAs(ownRead.txSts, 'accepted', expectations),
+      );
+    });
+
   test('an institution with no part in a payment cannot read its cancellation', { tag: ['@CXL-07'] }, async ({
     api,
     verdicts,
@@ -395,6 +456,16 @@ test.describe('cancellation: after the payment settled', () => {
       returned: true,
       label: 'cancel the settled, returned payment (camt.056)',
     },
+    {
+      // Rule 4 asks whether the batch "has already been sent", which is the service's to know when the
+      // request comes. The assgnmt.creDtTm the camt.056 gives itself (here its payment's own creation
+      // time, before the batch) is the assigner's word about when it wrote the message, not the batch's state.
+      title:
+        'a cancellation of a settled payment, dated (assgnmt.creDtTm) when its payment was made, is rejected, and the payment stays settled',
+      again: false,
+      backdated: true,
+      label: 'cancel the settled payment with a camt.056 dated when the payment was made',
+    },
   ])
     test(c.title, {
       tag: ['@CXL-03', '@CXL-04'],
@@ -408,9 +479,9 @@ test.describe('cancellation: after the payment settled', () => {
         await requestCancellation(api, buildCamt056({ seed: `${seed}-first`, original: original!.message }), {
           label: 'cancel the settled payment a first time (camt.056)',
         });
-      const answer = await requestCancellation(api, buildCamt056({ seed, original: original!.message }), {
-        label: c.label,
-      });
+      const paidAt = new Date(original!.message.fitoFICstmrCdtTrf.grpHdr.creDtTm);
+      const cancellation = buildCamt056({ seed, original: original!.message, ...(c.backdated ? { now: paidAt } : {}) });
+      const answer = await requestCancellation(api, cancellation, { label: c.label });
       verdicts.check(
         'CXL-03',
         'the cancellation of a settled payment gets an answer, never a 5xx',
@@ -484,6 +555,7 @@ async function confirmedRightAfterPaying(
     granted,
   }: { api: Api; verdicts: Verdicts; clients: Clients; seed: string; granted: ReadonlySet<Capability> },
   version?: string,
+  reason?: CancellationReason,
 ): Promise<void> {
   const beneficiary = beneficiaryOf(clients);
   const expectations = api.profile.expectations;
@@ -492,9 +564,8 @@ async function confirmedRightAfterPaying(
   for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
     const payment = withoutScheme(paymentTo(beneficiary, `${seed}-${attempt}`));
     const paymentId = await pay(api, verdicts, clients.primary, payment, version);
-    const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: payment }), {
-      label: 'cancel: right after paying (camt.056)',
-    });
+    const cancellation = buildCamt056({ seed: `${seed}-${attempt}`, original: payment, ...(reason ? { reason } : {}) });
+    const answer = await requestCancellation(api, cancellation, { label: 'cancel: right after paying (camt.056)' });
     verdicts.require(
       'CXL-01',
       'the cancellation of an own payment is accepted',
@@ -616,6 +687,18 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     },
     async ({ api, verdicts, clients, seed, granted }) =>
       confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }),
+  );
+
+  // §4.4 asks a camt.056 "including the cancellation reason" and shows none of its fields: ISO 20022's
+  // CancellationReason33Choice is a code or the assigner's own text (Prtry). Whichever it is, rule 3
+  // is the same; a target that takes codes only refuses it, which blocks the test (CXL-06).
+  test(
+    'a cancellation with a reason of its own (rsn.prtry), confirmed right after its payment: the payment never settles',
+    {
+      tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
+    },
+    async ({ api, verdicts, clients, seed, granted }) =>
+      confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }, undefined, { prtry: 'PAYER REQUEST' }),
   );
 
   // §4.2 and §9 name POST pacs008/v08 the same operation: a payment made there is cancelled as any.

@@ -721,7 +721,7 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
   // Each flow ran from the worker's start, in the background, with a fresh manual-batching payer
   // (arrange/observation-catalogue.ts); the test checks what it saw.
   test('flow: cancel before the batch is sent → confirmed, the payment is cancelled and never settles', {
-    tag: ['@CXL-02'],
+    tag: ['@CXL-02', ...REPORT_TAGS],
     ...takes({ observation: cancelBeforeBatch }),
   }, async ({ api, verdicts, observe }) => {
     const seen = await observe(cancelBeforeBatch);
@@ -748,6 +748,13 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
       'the payment cancelled before its batch does not read accepted',
       notReadAs(seen.statusAfterCancel.txSts, 'accepted', expectations),
     );
+    // Cancelled, it is still §2.4's report of that payment, before its batch and after.
+    checkStatusReport(
+      verdicts,
+      seen.statusAfterCancel.exchange,
+      seen.payment,
+      ' of the payment cancelled before its batch',
+    );
     verdicts.check('CXL-02', 'the cancelled payment is not in the batch sent afterwards', {
       ok: !seen.sent.includes(seen.paymentId),
       expected: `a batch without ${seen.paymentId}`,
@@ -765,6 +772,12 @@ test.describe('cancellation: before and after the batch is sent (batchControl)',
       'CXL-02',
       'the cancelled payment never settles',
       notReadAs(seen.statusAfterSettlement.txSts, 'accepted', expectations),
+    );
+    checkStatusReport(
+      verdicts,
+      seen.statusAfterSettlement.exchange,
+      seen.payment,
+      ' of the cancelled payment after its batch settled',
     );
   });
 

@@ -56,6 +56,8 @@ export interface CredentialTransformation {
   sha256?: 'base64' | 'hex' | 'base64url';
   /** With sha256: only the digest's first this many bytes (of 32), in that encoding. */
   digestBytes?: number;
+  /** With sha256: each letter of the encoded digest in the other case (another value in Base64, the same in hex). */
+  digestOtherCase?: true;
   /** Each letter in the other case: the same identifier to a case-insensitive comparison only. */
   otherCase?: true;
   /** Without its last this many characters: a prefix, the same value to a comparison over the bytes sent only. */
@@ -173,17 +175,20 @@ function editedPayload(jws: string, edit: Record<string, unknown>): string {
   return `${h}.${b64url(JSON.stringify(payload))}.${s}`;
 }
 
+const otherCase = (text: string): string =>
+  [...text].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+
 function transform(value: unknown, t: CredentialTransformation, sources: RequestSources): unknown {
   let out = value;
   if (t.prefix !== undefined) out = `${t.prefix}${String(out)}`;
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
-  if (t.otherCase)
-    out = [...String(out)].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  if (t.otherCase) out = otherCase(String(out));
   if (t.dropLast !== undefined) out = String(out).slice(0, -t.dropLast);
   if (t.plus !== undefined) out = (out as number) + t.plus;
   if (t.sha256) {
     const digest = createHash('sha256').update(String(out)).digest();
     out = digest.subarray(0, t.digestBytes ?? digest.length).toString(t.sha256);
+    if (t.digestOtherCase) out = otherCase(String(out));
   }
   if (t.signatureBitFlipped) out = flipLastSignatureBit(String(out));
   if (t.signatureStripped) out = String(out).replace(/\.[^.]+$/, '.');

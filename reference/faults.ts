@@ -233,6 +233,11 @@ const globalFaultCatalogue = [
     'An SCA JWT issued over five minutes ago (by its iat) is refused; exp must be a NumericDate but is never compared with the time.',
   ),
   f('sca-iat-optional', 'SCA-06', 'The SCA iat is not required.'),
+  f(
+    'sca-iat-presence-only',
+    'SCA-06',
+    'The SCA iat must be there, but any value is taken: a string that is no NumericDate too.',
+  ),
   f('sca-jti-optional', 'SCA-07', 'The SCA jti is not required.'),
   f('sca-ignores-alg-claim', 'SCA-08', 'The SCA payload claim alg is not checked.'),
   f(
@@ -252,6 +257,16 @@ const globalFaultCatalogue = [
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),
   f('sca-hd-optional', 'SCA-09', 'An SCA JWT without hd is accepted; one that carries hd is compared with the body.'),
+  f(
+    'sca-verified-jti-trusted',
+    'SCA-09',
+    'An SCA JWT carrying the jti of one accepted before is taken without its hd compared with the body, its jti’s reuse unread: the verification is cached by jti.',
+  ),
+  f(
+    'sca-hd-ignore-case',
+    'SCA-09',
+    'The SCA hd is compared with the Base64 of the body’s hash ignoring letter case, as one compares hex digests: the hash with its letters in the other case is taken.',
+  ),
   f(
     'sca-hd-prefix-match',
     'SCA-09',

@@ -117,7 +117,10 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     if (now >= exp + skew && !faults.has('sca-ages-by-iat-not-exp')) throw fail('sca-token has expired');
   }
   const iat = payload.iat;
-  if (!faults.has('sca-iat-optional') || iat !== undefined) {
+  // sca-iat-presence-only: the defect asks only that an iat be there, whatever its value.
+  if (faults.has('sca-iat-presence-only')) {
+    if (iat === undefined) throw fail('sca-token iat is required');
+  } else if (!faults.has('sca-iat-optional') || iat !== undefined) {
     if (!isNumericDate(iat)) throw fail('sca-token iat is required (NumericDate)');
     if (iat > now + skew) throw fail('sca-token iat is in the future');
     // sca-ages-by-iat-not-exp: the defect refuses an SCA JWT issued over five minutes ago instead of reading its exp.
@@ -144,7 +147,13 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   // sca-hd-optional: the defect compares hd only when the token carries one.
   const hdLeftOut = hd === undefined && faults.has('sca-hd-optional');
   if (!hdLeftOut && (typeof hd !== 'string' || hd === '')) throw fail('sca-token hd is required');
-  if (!hdLeftOut && !faults.has('sca-hd-unchecked')) {
+  // sca-verified-jti-trusted: the defect takes a jti it verified before as proof of the rest: neither its
+  // hd nor the jti's reuse is looked at again.
+  const trusted =
+    faults.has('sca-verified-jti-trusted') &&
+    typeof jti === 'string' &&
+    ctx.scaJtis.has(`${client.clientId}\u0000${jti}`);
+  if (!hdLeftOut && !faults.has('sca-hd-unchecked') && !trusted) {
     // sca-hd-over-trimmed-body: the defect hashes the body read as text with its surrounding whitespace trimmed.
     const expected = faults.has('sca-hd-over-reserialised-json')
       ? sha256Base64(JSON.stringify(input.json))
@@ -157,8 +166,11 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
       faults.has('sca-hd-prefix-match') &&
       given.length >= 16 &&
       Buffer.from(expected, 'base64').subarray(0, given.length).equals(given);
-    if (hd !== expected && !prefixTaken)
-      throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
+    // sca-hd-ignore-case: the defect compares hd with the hash as one compares hex digests, ignoring case.
+    const sameHd = faults.has('sca-hd-ignore-case')
+      ? (hd as string).toLowerCase() === expected.toLowerCase()
+      : hd === expected;
+    if (!sameHd && !prefixTaken) throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
   }
 
   const nonce = payload.nonce;
@@ -173,7 +185,7 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
     throw fail('sca-token nonce was already used');
   // The spec names no result of a reused jti ("unique token ID" is the client's duty): the dialect reads it.
   const jtiKey = `${client.clientId}\u0000${String(jti)}`;
-  if (client.dialect.scaJtiReplay === 'refuse' && typeof jti === 'string' && ctx.scaJtis.has(jtiKey))
+  if (client.dialect.scaJtiReplay === 'refuse' && typeof jti === 'string' && ctx.scaJtis.has(jtiKey) && !trusted)
     throw fail('sca-token jti was already used');
   // Remember both as long as the token could still be accepted; without exp, for the process lifetime.
   const forgetAfter = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;

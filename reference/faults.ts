@@ -106,6 +106,11 @@ const globalFaultCatalogue = [
   ),
   f('token-ignores-exp', 'AJWT-07', 'The assertion exp is neither required nor checked.'),
   f(
+    'token-verified-jti-trusted',
+    'AJWT-07',
+    'An assertion carrying the jti of one verified before is taken unread: its signature and claims (exp among them) are not checked again, the verification cached by jti.',
+  ),
+  f(
     'token-ages-by-iat-not-exp',
     'AJWT-07',
     'An assertion issued over five minutes ago (by its iat) is refused; exp must be a NumericDate but is never compared with the time.',

@@ -115,6 +115,9 @@ function readParams(req: TokenRequest, faults: FaultSet): Map<string, string> {
   return params;
 }
 
+/** token-verified-jti-trusted: the client|jti of each assertion the defect verified. */
+const verifiedJtis = new Set<string>();
+
 function verifyAssertion(
   ctx: ServiceContext,
   client: Client,
@@ -124,6 +127,9 @@ function verifyAssertion(
   remoteKeys: RemoteKeys,
 ): void {
   const { header, payload } = jws;
+  // token-verified-jti-trusted: the defect takes a jti it verified before as proof of the whole assertion.
+  const cacheKey = `${client.clientId}\u0000${String(payload.jti)}`;
+  if (faults.has('token-verified-jti-trusted') && verifiedJtis.has(cacheKey)) return;
   // Under token-key-of-any-client, the key, kid, iss and sub are those of whichever client registered the kid.
   const owner = faults.has('token-key-of-any-client') ? (ctx.registry.withKid(header.kid, client) ?? client) : client;
   const check = usableKey(owner, faults);
@@ -217,6 +223,7 @@ function verifyAssertion(
     const forgetAt = isNumericDate(exp) ? (exp + skew) * 1000 + 1000 : Number.MAX_SAFE_INTEGER;
     ctx.assertionJtis.add(key, forgetAt);
   }
+  if (faults.has('token-verified-jti-trusted') && typeof jti === 'string') verifiedJtis.add(cacheKey);
 }
 
 /**

@@ -45,6 +45,11 @@ const globalFaultCatalogue = [
   f('token-expires-in-fraction', 'TOK-04', 'expires_in is a non-integer number (TTL + 0.5).'),
   f('token-scope-renamed', 'TOK-05', 'The token response scope is "payments" instead of makePayments.'),
   f(
+    'token-grants-list-with-makepayments',
+    'TOK-05',
+    'A scope list that names makePayments among others is granted as asked: the response scope echoes the list ("makePayments adminEverything").',
+  ),
+  f(
     'token-grants-scope-list',
     'TOK-05',
     'A scope asked for besides makePayments is granted with it: the response scope is the list "makePayments <asked>".',

@@ -277,9 +277,12 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   const grantsAsked = faults.has('token-grants-scope-list') && scope !== undefined && scope !== '';
   // token-grants-asked-scope-silently: grants any scope asked for, its answer naming none.
   const grantsSilently = faults.has('token-grants-asked-scope-silently') && scope !== undefined && scope !== SCOPE;
+  // token-grants-list-with-makepayments: a list that names makePayments is granted as asked, and echoed.
+  const echoesList =
+    faults.has('token-grants-list-with-makepayments') && scope?.split(' ').includes(SCOPE) === true;
   if (scope === undefined || scope === '') {
     if (!faults.has('token-scope-optional')) throw missing('scope', 'invalid_scope');
-  } else if (scope !== SCOPE && !grantsAsked && !grantsSilently)
+  } else if (scope !== SCOPE && !grantsAsked && !grantsSilently && !echoesList)
     throw new OAuthError(400, 'invalid_scope', `scope must be ${SCOPE}`);
 
   const assertion = params.get('assertion');
@@ -320,9 +323,11 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
         : {
             scope: faults.has('token-scope-renamed')
               ? 'payments'
-              : grantsAsked && scope !== SCOPE
-                ? `${SCOPE} ${scope}`
-                : SCOPE,
+              : echoesList
+                ? scope
+                : grantsAsked && scope !== SCOPE
+                  ? `${SCOPE} ${scope}`
+                  : SCOPE,
           }),
     },
   };

@@ -100,31 +100,34 @@ test.describe('token endpoint: valid exchange', () => {
     if (mode === 'allow') verdicts.assume('TOK-14', 'a replayed assertion is accepted', hasStatus(replay, [200]));
   });
 
-  test('a scope other than makePayments is not granted', {
-    tag: ['@TOK-12', '@TOK-01', '@TOK-05', '@live-safe'],
-  }, async ({ api, verdicts }) => {
-    const twin = await api.requestToken({ label: 'valid twin' });
-    twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
-    const ex = await api.requestToken({ form: { scope: 'adminEverything' }, label: 'request scope adminEverything' });
-    // A 200 without scope granted what was asked (RFC 6749 §5.1: scope is "OPTIONAL, if identical to
-    // the scope requested by the client").
-    const granted = (ex.response.json as { scope?: string } | undefined)?.scope ?? 'adminEverything';
-    verdicts.check('TOK-01', 'a request for another scope gets an answer, never a 5xx', neverServerError(ex));
-    verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', {
-      // A scope is a space-delimited list (RFC 6749 §3.3): "makePayments adminEverything" grants it too.
-      ok: !(ex.response.status === 200 && String(granted).split(' ').includes('adminEverything')),
-      expected: 'a refusal, or a token for makePayments',
-      ...answered(ex),
-    });
-    const error = (ex.response.json as { error?: string } | undefined)?.error;
-    if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749')
-      // RFC 6749 §3.3 lets the server narrow the scope instead (TOK-05 judges what a 200 grants).
-      verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope, or narrowed', {
-        ok: ex.response.status === 200 || (ex.response.status === 400 && error === 'invalid_scope'),
-        expected: '400 invalid_scope, or a token for makePayments',
+  // Asked alone, or in a list beside makePayments (RFC 6749 §3.3: "a list of space-delimited" values):
+  // a service that grants a list naming makePayments as asked grants adminEverything too.
+  for (const asked of ['adminEverything', 'makePayments adminEverything'])
+    test(`a scope other than makePayments is not granted (scope ${asked})`, {
+      tag: ['@TOK-12', '@TOK-01', '@TOK-05', '@live-safe'],
+    }, async ({ api, verdicts }) => {
+      const twin = await api.requestToken({ label: 'valid twin' });
+      twinAccepted(verdicts, twin, { rule: 'TOK-01', status: [200] });
+      const ex = await api.requestToken({ form: { scope: asked }, label: `request scope ${asked}` });
+      // A 200 without scope granted what was asked (RFC 6749 §5.1: scope is "OPTIONAL, if identical to
+      // the scope requested by the client").
+      const granted = (ex.response.json as { scope?: string } | undefined)?.scope ?? asked;
+      verdicts.check('TOK-01', 'a request for another scope gets an answer, never a 5xx', neverServerError(ex));
+      verdicts.check('TOK-05', 'a token is never granted for a scope that was not registered', {
+        // A scope is a space-delimited list (RFC 6749 §3.3): "makePayments adminEverything" grants it too.
+        ok: !(ex.response.status === 200 && String(granted).split(' ').includes('adminEverything')),
+        expected: 'a refusal, or a token for makePayments',
         ...answered(ex),
       });
-  });
+      const error = (ex.response.json as { error?: string } | undefined)?.error;
+      if ((api.profile.expectations.tokenErrors ?? 'any') === 'rfc6749')
+        // RFC 6749 §3.3 lets the server narrow the scope instead (TOK-05 judges what a 200 grants).
+        verdicts.assume('TOK-12', 'the request is refused with 400 invalid_scope, or narrowed', {
+          ok: ex.response.status === 200 || (ex.response.status === 400 && error === 'invalid_scope'),
+          expected: '400 invalid_scope, or a token for makePayments',
+          ...answered(ex),
+        });
+    });
 });
 
 test.describe('token endpoint: refusals', () => {

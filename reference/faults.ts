@@ -364,6 +364,21 @@ const globalFaultCatalogue = [
   f('payment-accepts-several-transactions', 'P8-17', 'cdtTrfTxInf may hold several transactions (the first is used).'),
   f('payment-e2e-optional', 'P8-18', 'pmtId.endToEndId is not required.'),
   f('payment-txid-optional', 'P8-19', 'pmtId.txId is not required.'),
+  f(
+    'payment-uetr-contains-uuid',
+    'P8-20',
+    'The uetr is searched for a UUID instead of matched whole: a UUID with characters before and after it is taken.',
+  ),
+  f(
+    'payment-ustrd-first-line-only',
+    'P8-31',
+    'Only the first line of rmtInf.ustrd is checked to be a string: a number as its second line is taken.',
+  ),
+  f(
+    'payment-ttl-float32',
+    'P8-15',
+    'ttlIntrBkSttlmAmt and the transaction’s amount are compared as single-precision floats: near a million pounds, a penny’s difference is not seen.',
+  ),
   f('payment-uetr-unchecked', 'P8-20', 'pmtId.uetr is not checked for UUID format.'),
   f('payment-svclvl-unchecked', 'P8-21', 'pmtTpInf.svcLvl[].prtry is not checked.'),
   f('payment-svclvl-first-only', 'P8-21', 'Only the first pmtTpInf.svcLvl entry’s prtry is checked.'),

@@ -4,6 +4,9 @@ import type { Dialect } from '../dialects';
 import type { FieldError } from '../errors';
 import { Checker, isObject, isUuid, readAmount, type AmountDialect, type Json } from './check';
 
+/** payment-uetr-contains-uuid: a UUID anywhere in the text. */
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
 export const PACS008_ROOT = 'fitoFICstmrCdtTrf';
 
 export interface Pacs008Fields {
@@ -92,7 +95,12 @@ function remittance(c: Checker, tx: Json, path: string, faults: FaultSet): void 
   }
   const rmt = c.object(tx, 'rmtInf', path, false);
   if (!rmt || faults.has('payment-rmtinf-shape-unchecked')) return;
-  c.stringArray(rmt, 'ustrd', `${path}.ustrd`, faults.has('payment-rmtinf-requires-ustrd'));
+  // payment-ustrd-first-line-only: the defect looks at ustrd's first line only.
+  if (faults.has('payment-ustrd-first-line-only')) {
+    const lines = c.array(rmt, 'ustrd', `${path}.ustrd`, faults.has('payment-rmtinf-requires-ustrd'));
+    if (lines?.length && typeof lines[0] !== 'string')
+      c.fail(`${path}.ustrd[0]`, 'invalid_type', `${path}.ustrd[0] must be a string`);
+  } else c.stringArray(rmt, 'ustrd', `${path}.ustrd`, faults.has('payment-rmtinf-requires-ustrd'));
   // payment-strd-unchecked: the defect checks ustrd only.
   if (faults.has('payment-strd-unchecked')) return;
   const strd = c.array(rmt, 'strd', `${path}.strd`, false);
@@ -155,7 +163,9 @@ export function validatePacs008(
       : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
     txId = faults.has('payment-txid-optional') ? peek(pmtId, 'txId') : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
     const given = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
-    if (given !== null && !isUuid(given) && !faults.has('payment-uetr-unchecked'))
+    // payment-uetr-contains-uuid: the defect searches the value for a UUID instead of matching it whole.
+    const uuidFound = faults.has('payment-uetr-contains-uuid') && given !== null && UUID_ANYWHERE.test(given);
+    if (given !== null && !isUuid(given) && !uuidFound && !faults.has('payment-uetr-unchecked'))
       c.fail(`${T}.pmtId.uetr`, 'invalid_format', `${T}.pmtId.uetr must be a UUID`);
     uetr = given ?? '';
 
@@ -227,7 +237,15 @@ export function validatePacs008(
     }
     // payment-ttl-whole-pounds: the pence of both sides are dropped before they are compared.
     const pounds = (cents: number) => Math.trunc(cents / 100);
-    if (faults.has('payment-ttl-whole-pounds') ? pounds(sum) !== pounds(total) : sum !== total)
+    // payment-ttl-float32: the defect compares both sides as single-precision floats (7 digits or so).
+    const float32 = (cents: number) => Math.fround(cents / 100);
+    if (
+      faults.has('payment-ttl-whole-pounds')
+        ? pounds(sum) !== pounds(total)
+        : faults.has('payment-ttl-float32')
+          ? float32(sum) !== float32(total)
+          : sum !== total
+    )
       c.fail(
         `${R}.grpHdr.ttlIntrBkSttlmAmt.value`,
         'invalid_value',

@@ -351,6 +351,11 @@ const globalFaultCatalogue = [
   ),
   f('payment-msgid-optional', 'P8-10', 'grpHdr.msgId is not required (a missing one is generated).'),
   f('payment-credttm-unchecked', 'P8-11', 'grpHdr.creDtTm is neither required nor checked.'),
+  f(
+    'payment-credttm-ranges-only',
+    'P8-11',
+    'grpHdr.creDtTm is checked field by field (month 1-12, day 1-31, hour 0-23), not against the calendar: 30 February is taken.',
+  ),
   f('payment-nboftxs-unchecked', 'P8-12', 'grpHdr.nbOfTxs is neither required nor checked.'),
   f('payment-ttl-any-ccy', 'P8-13', 'grpHdr.ttlIntrBkSttlmAmt.ccy is not checked.'),
   f('payment-ttl-non-positive', 'P8-14', 'grpHdr.ttlIntrBkSttlmAmt.value may be zero or negative.'),

@@ -4,6 +4,9 @@ import type { Dialect } from '../dialects';
 import type { FieldError } from '../errors';
 import { Checker, isObject, isUuid, readAmount, type AmountDialect, type Json } from './check';
 
+/** payment-credttm-ranges-only: a date-time whose fields are in range, whatever the month's length. */
+const RANGES_ONLY_DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
 /** payment-uetr-contains-uuid: a UUID anywhere in the text. */
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -124,7 +127,12 @@ export function validatePacs008(
   const msgId = faults.has('payment-msgid-optional')
     ? peek(grpHdr, 'msgId')
     : c.string(grpHdr, 'msgId', `${R}.grpHdr.msgId`);
-  if (!faults.has('payment-credttm-unchecked')) c.dateTime(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
+  // payment-credttm-ranges-only: the defect checks each field's range (month 1-12, day 1-31), not the calendar.
+  if (faults.has('payment-credttm-ranges-only')) {
+    const given = c.string(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
+    if (given !== null && !RANGES_ONLY_DATE_TIME.test(given))
+      c.fail(`${R}.grpHdr.creDtTm`, 'invalid_format', `${R}.grpHdr.creDtTm must be an ISO 8601 date-time`);
+  } else if (!faults.has('payment-credttm-unchecked')) c.dateTime(grpHdr, 'creDtTm', `${R}.grpHdr.creDtTm`);
   if (!faults.has('payment-nboftxs-unchecked')) c.one(grpHdr, 'nbOfTxs', `${R}.grpHdr.nbOfTxs`);
   const total = c.amount(
     grpHdr,

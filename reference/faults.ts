@@ -389,6 +389,7 @@ const globalFaultCatalogue = [
   f('payment-svclvl-first-only', 'P8-21', 'Only the first pmtTpInf.svcLvl entry’s prtry is checked.'),
   f('payment-amount-optional', 'P8-22', 'intrBkSttlmAmt is not required.'),
   f('accepts-eur', 'P8-23', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  f('payment-accepts-gbx', 'P8-23', 'intrBkSttlmAmt.ccy GBX (pence sterling) is taken for GBP.'),
   f(
     'payment-ccy-first-client-only',
     'P8-23',
@@ -1194,6 +1195,13 @@ export const perVersionFaults = [
     "A payment is booked without its beneficiary's institution: it never reads it as incoming.",
   ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  perVersion(
+    'payment-ttl-sum-unchecked',
+    'P8-15',
+    'submitPayment',
+    'v08',
+    'grpHdr.ttlIntrBkSttlmAmt is not compared with the sum of the transactions.',
+  ),
   perVersion('payment-e2e-optional', 'P8-18', 'submitPayment', 'v08', 'pmtId.endToEndId is not required.'),
   perVersion(
     'malformed-json-500',

@@ -93,15 +93,15 @@ const accessCases = onePerRuleAndKind(headerCases, 'AT-', { perNeed: true });
 // With the cases a route gets wrong on its own (another client's whole JWT, HS256 keyed with the public key).
 const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.reading === undefined);
 /**
- * Of each field of §2.2's table, the first case of each kind: a missing field or a wrong type, and
- * where the field has one a value its rule excludes (another currency, a zero amount, a second
- * transaction). Per field, not per rule: one rule may cover several fields (pmtId's endToEndId and
+ * Of each field of §2.2's table, the first case of each kind and rule: a missing field or a wrong type,
+ * and where the field has one a value each of its rules excludes (another currency, a zero amount, a
+ * total that is not the sum, a second transaction). Per field, not per rule alone: one rule may cover several fields (pmtId's endToEndId and
  * txId; rmtInf's ustrd and strd), and a route that checks a field the other route checks is a route
  * apart. And every required field removed.
  */
 const removesOneField = (c: (typeof pacs008Cases)[number]): boolean => c.edits.length === 1 && 'remove' in c.edits[0]!;
 const fieldOf = (c: (typeof pacs008Cases)[number]): string => c.edits[0]?.path ?? c.rules[0]!;
-const firstOfEachField = new Set(firstPerKey(pacs008Cases, (c) => `${fieldOf(c)} ${c.breaks}`));
+const firstOfEachField = new Set(firstPerKey(pacs008Cases, (c) => `${fieldOf(c)} ${c.breaks} ${c.rules[0]}`));
 const fieldCases = pacs008Cases.filter((c) => removesOneField(c) || firstOfEachField.has(c));
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];

@@ -96,6 +96,11 @@ const probes: Readonly<
     body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.ccy = 'EUR';
     return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
   },
+  'payment-ttl-sum-unchecked': async (c, token, path) => {
+    const body = pacs008() as { fitoFICstmrCdtTrf: { grpHdr: Record<string, unknown> } };
+    body.fitoFICstmrCdtTrf.grpHdr.ttlIntrBkSttlmAmt = { value: 11.5, ccy: 'GBP' };
+    return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
+  },
   'payment-e2e-optional': async (c, token, path) => {
     const body = pacs008() as { fitoFICstmrCdtTrf: { cdtTrfTxInf: { pmtId: { endToEndId?: string } }[] } };
     delete body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.endToEndId;

@@ -203,11 +203,13 @@ export function validatePacs008(
       false,
     );
 
+    // payment-accepts-gbx: the defect takes GBX (pence sterling, a market quote) for pounds.
+    const gbx = faults.has('payment-accepts-gbx') && isObject(tx.intrBkSttlmAmt) && tx.intrBkSttlmAmt.ccy === 'GBX';
     amountCents = c.amount(
       tx,
       'intrBkSttlmAmt',
       `${T}.intrBkSttlmAmt`,
-      { ccy: faults.has('accepts-eur') ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') },
+      { ccy: faults.has('accepts-eur') || gbx ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') },
       !faults.has('payment-amount-optional'),
     );
     if (!faults.has('payment-chrgbr-unchecked')) c.oneOf(tx, 'chrgBr', `${T}.chrgBr`, ['SLEV', 'SHAR']);

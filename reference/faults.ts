@@ -263,6 +263,7 @@ const globalFaultCatalogue = [
   f('sca-nonce-optional', 'SCA-10', 'The SCA nonce is not required.'),
   f('sca-allows-nonce-reuse', 'SCA-11', 'A reused SCA nonce is accepted.'),
   f('sca-ignores-nbf', 'SCA-12', 'The optional SCA nbf is not checked.'),
+  f('sca-nbf-number-only', 'SCA-12', 'The optional SCA nbf is read only when it is a number: a string is taken.'),
   f('sca-rejects-payment-id', 'SCA-13', 'An SCA JWT carrying payment_id is refused.'),
   f('sca-ignores-typ', 'SCA-14', 'The SCA header typ is not checked.'),
   f('sca-hd-unchecked', 'SCA-09', 'The SCA hd claim is required but never compared with the body.'),

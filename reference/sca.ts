@@ -128,8 +128,10 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
   }
   const nbf = payload.nbf;
   if (nbf !== undefined && !faults.has('sca-ignores-nbf')) {
-    if (!isNumericDate(nbf)) throw fail('sca-token nbf must be a NumericDate');
-    if (nbf > now + skew) throw fail('sca-token is not valid yet (nbf)');
+    // sca-nbf-number-only: the defect reads nbf only when it is a number.
+    if (!isNumericDate(nbf)) {
+      if (!faults.has('sca-nbf-number-only')) throw fail('sca-token nbf must be a NumericDate');
+    } else if (nbf > now + skew) throw fail('sca-token is not valid yet (nbf)');
   }
   const jti = payload.jti;
   if (!faults.has('sca-jti-optional') && (typeof jti !== 'string' || jti === ''))

@@ -367,6 +367,11 @@ const globalFaultCatalogue = [
     'grpHdr.ttlIntrBkSttlmAmt is compared with the sum of the transactions in whole pounds only.',
   ),
   f('payment-sttlmmtd-unchecked', 'P8-16', 'grpHdr.sttlmInf.sttlmMtd is neither required nor checked.'),
+  f(
+    'payment-identical-transactions-collapsed',
+    'P8-17',
+    'A transaction written out twice, the same each time, is read as one: the message of two is taken.',
+  ),
   f('payment-accepts-several-transactions', 'P8-17', 'cdtTrfTxInf may hold several transactions (the first is used).'),
   f('payment-e2e-optional', 'P8-18', 'pmtId.endToEndId is not required.'),
   f('payment-txid-optional', 'P8-19', 'pmtId.txId is not required.'),

@@ -146,7 +146,12 @@ export function validatePacs008(
     c.oneOf(sttlmInf, 'sttlmMtd', `${R}.grpHdr.sttlmInf.sttlmMtd`, ['CLRG']);
   }
 
-  const txs = c.array(root, 'cdtTrfTxInf', `${R}.cdtTrfTxInf`);
+  const listed = c.array(root, 'cdtTrfTxInf', `${R}.cdtTrfTxInf`);
+  // payment-identical-transactions-collapsed: the defect reads a transaction written out twice as one.
+  const txs =
+    listed && faults.has('payment-identical-transactions-collapsed')
+      ? listed.filter((tx, i) => listed.findIndex((other) => JSON.stringify(other) === JSON.stringify(tx)) === i)
+      : listed;
   if (txs && (txs.length === 0 || (txs.length > 1 && !faults.has('payment-accepts-several-transactions')))) {
     c.fail(`${R}.cdtTrfTxInf`, 'invalid_value', `${R}.cdtTrfTxInf must hold exactly one transaction (nbOfTxs is 1)`);
   }

@@ -397,6 +397,11 @@ const globalFaultCatalogue = [
   f('accepts-eur', 'P8-23', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
   f('payment-accepts-gbx', 'P8-23', 'intrBkSttlmAmt.ccy GBX (pence sterling) is taken for GBP.'),
   f(
+    'payment-negative-amount-as-positive',
+    'P8-24',
+    'A negative intrBkSttlmAmt.value is read as its size and paid; zero is still refused.',
+  ),
+  f(
     'payment-ccy-first-client-only',
     'P8-23',
     'intrBkSttlmAmt.ccy is checked for the first client registered with this fault only: every later client pays in any currency (a legacy client profile).',
@@ -1201,6 +1206,13 @@ export const perVersionFaults = [
     "A payment is booked without its beneficiary's institution: it never reads it as incoming.",
   ),
   perVersion('accepts-eur', 'P8-23', 'submitPayment', 'v08', 'intrBkSttlmAmt.ccy is not checked (EUR accepted).'),
+  perVersion(
+    'payment-negative-amount-as-positive',
+    'P8-24',
+    'submitPayment',
+    'v08',
+    'A negative intrBkSttlmAmt.value is read as its size and paid; zero is still refused.',
+  ),
   perVersion(
     'payment-ttl-sum-unchecked',
     'P8-15',

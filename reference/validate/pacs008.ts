@@ -210,8 +210,15 @@ export function validatePacs008(
 
     // payment-accepts-gbx: the defect takes GBX (pence sterling, a market quote) for pounds.
     const gbx = faults.has('payment-accepts-gbx') && isObject(tx.intrBkSttlmAmt) && tx.intrBkSttlmAmt.ccy === 'GBX';
+    // payment-negative-amount-as-positive: the defect reads a negative amount as its size (zero is still refused).
+    const amount = tx.intrBkSttlmAmt;
+    const negated =
+      faults.has('payment-negative-amount-as-positive') &&
+      isObject(amount) &&
+      typeof amount.value === 'number' &&
+      amount.value < 0;
     amountCents = c.amount(
-      tx,
+      negated ? { ...tx, intrBkSttlmAmt: { ...amount, value: -(amount.value as number) } } : tx,
       'intrBkSttlmAmt',
       `${T}.intrBkSttlmAmt`,
       { ccy: faults.has('accepts-eur') || gbx ? null : 'GBP', positive: !faults.has('payment-accepts-zero-amount') },

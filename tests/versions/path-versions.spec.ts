@@ -102,7 +102,9 @@ const scaCases = everyOperationCases(headerCases, 'SCA-').filter((c) => c.readin
 const removesOneField = (c: (typeof pacs008Cases)[number]): boolean => c.edits.length === 1 && 'remove' in c.edits[0]!;
 const fieldOf = (c: (typeof pacs008Cases)[number]): string => c.edits[0]?.path ?? c.rules[0]!;
 const firstOfEachField = new Set(firstPerKey(pacs008Cases, (c) => `${fieldOf(c)} ${c.breaks} ${c.rules[0]}`));
-const fieldCases = pacs008Cases.filter((c) => removesOneField(c) || firstOfEachField.has(c));
+// And every value of the money rules (amounts, currencies, the total): a route that refuses a zero
+// amount may take a negative one.
+const fieldCases = pacs008Cases.filter((c) => removesOneField(c) || firstOfEachField.has(c) || c.oracle === 'business');
 
 const versioned: readonly OperationDriver[] = [OPERATION_DRIVERS.submitPayment, OPERATION_DRIVERS.paymentStatus];
 

@@ -96,6 +96,8 @@ const probes: Readonly<
     body.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.intrBkSttlmAmt.ccy = 'EUR';
     return (await h.post(path, c, token, JSON.stringify(body))).status < 300;
   },
+  'payment-negative-amount-as-positive': async (c, token, path) =>
+    (await h.post(path, c, token, JSON.stringify(pacs008('400000', -10.5)))).status < 300,
   'payment-ttl-sum-unchecked': async (c, token, path) => {
     const body = pacs008() as { fitoFICstmrCdtTrf: { grpHdr: Record<string, unknown> } };
     body.fitoFICstmrCdtTrf.grpHdr.ttlIntrBkSttlmAmt = { value: 11.5, ccy: 'GBP' };

@@ -1213,6 +1213,7 @@ export const perVersionFaults = [
     'v08',
     'A negative intrBkSttlmAmt.value is read as its size and paid; zero is still refused.',
   ),
+  perVersion('sca-rejects-payment-id', 'SCA-13', 'submitPayment', 'v08', 'An SCA JWT carrying payment_id is refused.'),
   perVersion(
     'payment-ttl-sum-unchecked',
     'P8-15',

@@ -22,6 +22,7 @@ import {
   type OperationDriver,
 } from '../../arrange/operations';
 import {
+  acceptedScaVariants,
   documentedRules,
   everyOperationCases,
   headerCases,
@@ -147,6 +148,30 @@ test.describe('POST pacs008 on every further path version: SCA', () => {
               rule,
               `POST pacs008 ${version} refuses ${c.name}`,
               scaRefusedOn('submitPayment', mutant, c.refusal, ONLY),
+            );
+        });
+      },
+    );
+  }
+});
+
+// §5's optional claims are optional on each route: a route that knows only the required claims refuses them.
+test.describe('POST pacs008 on every further path version: SCA optional claims', () => {
+  const driver = OPERATION_DRIVERS.submitPayment;
+  for (const variant of acceptedScaVariants) {
+    test(
+      on('submitPayment', `accepted: SCA ${variant.name}`),
+      tagsOf('submitPayment', variant.rules),
+      async ({ api, verdicts, clients, seed, settledOriginals, profile }) => {
+        await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
+          const ctx = { api, verdicts, clients, seed: `${seed}-${version}`, settledOriginals };
+          const send = await atVersion(driver, version).prepare(ctx);
+          const answer = await send(`SCA ${variant.name} (POST pacs008 ${version})`, () => variant.options());
+          for (const rule of variant.rules)
+            verdicts.check(
+              rule,
+              `POST pacs008 ${version} creates a submission with SCA ${variant.name}`,
+              hasStatus(answer, [201]),
             );
         });
       },

@@ -55,6 +55,15 @@ const probes: Readonly<
     );
     return (await h.post(path, c, token, body, { 'sca-token': sca })).status < 300;
   },
+  'sca-rejects-payment-id': async (c, token, path) => {
+    const body = JSON.stringify(pacs008());
+    const sca = jwt(
+      { alg: 'RS256', typ: 'JWT', kid: c.kid },
+      { ...h.scaClaims(c, body), payment_id: 'PAY-1' },
+      c.keys.privateKey,
+    );
+    return (await h.post(path, c, token, body, { 'sca-token': sca })).status >= 400;
+  },
   'sca-accepts-hs256-public-key': async (c, token, path) => {
     const body = JSON.stringify(pacs008());
     const input = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: c.kid }))}.${b64url(JSON.stringify(h.scaClaims(c, body)))}`;

@@ -11,11 +11,13 @@ import { buildPacs008 } from '../../messages/pacs008';
 import { requireId } from '../../checks/payment-answers';
 import { refusedAs } from '../../checks/refusals';
 import { hasStatus } from '../../checks/answers';
-import { tokenLeewaySeconds } from '../../profile/profile';
+import { furtherVersions, tokenLeewaySeconds } from '../../profile/profile';
+import { requestCancellation } from '../../client/flows/cancellation';
+import { buildCamt056 } from '../../messages/camt056';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
   test('refuses: a token used after its expires_in, on submission and on the status read', {
-    tag: ['@AT-05', '@op:submitPayment', '@op:paymentStatus'],
+    tag: ['@AT-05', '@op:submitPayment', '@op:paymentStatus', '@op:cancel'],
   }, async ({ api, verdicts, profile, seed }) => {
     const bound = profile.slowLane?.tokenExpiry?.maxWaitSeconds;
     if (bound === undefined)
@@ -35,7 +37,8 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
       });
     }
 
-    const paid = await submitPayment(api, buildPacs008({ seed: `${seed}|before` }), {
+    const payment = buildPacs008({ seed: `${seed}|before` });
+    const paid = await submitPayment(api, payment, {
       accessToken,
       label: 'pay with the token within its lifetime',
     });
@@ -77,5 +80,41 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
       `paymentStatus refuses the token after expires_in (${lifetime} s) and the leeway (${leeway} s)`,
       refusedAs(lateRead, 'unauthenticated'),
     );
+    // The wait was the cost: one request more on each other route is cheap. A service may check the
+    // expiry on some routes only (a gateway in front of some of them): the cancellation of the payment
+    // paid before, and each further path version of the two operations above.
+    const lateCancel = await requestCancellation(api, buildCamt056({ seed, original: payment }), {
+      accessToken,
+      label: 'cancel the payment with the same token after expires_in',
+    });
+    verdicts.check(
+      'AT-05',
+      `cancel refuses the token after expires_in (${lifetime} s) and the leeway (${leeway} s)`,
+      refusedAs(lateCancel.exchange, 'unauthenticated'),
+    );
+    for (const version of furtherVersions(profile, 'submitPayment')) {
+      const lateOn = await submitPayment(api, buildPacs008({ seed: `${seed}|after|${version}` }), {
+        accessToken,
+        version,
+        label: `pay on ${version} with the same token after expires_in`,
+      });
+      verdicts.check(
+        'AT-05',
+        `submitPayment ${version} refuses the token after expires_in`,
+        refusedAs(lateOn.exchange, 'unauthenticated'),
+      );
+    }
+    for (const version of furtherVersions(profile, 'paymentStatus')) {
+      const lateOn = await api.read('paymentStatus', id, {
+        accessToken,
+        version,
+        label: `read the status on ${version} with the same token after expires_in`,
+      });
+      verdicts.check(
+        'AT-05',
+        `paymentStatus ${version} refuses the token after expires_in`,
+        refusedAs(lateOn, 'unauthenticated'),
+      );
+    }
   });
 });

@@ -374,6 +374,11 @@ const globalFaultCatalogue = [
   ),
   f('payment-accepts-several-transactions', 'P8-17', 'cdtTrfTxInf may hold several transactions (the first is used).'),
   f('payment-e2e-optional', 'P8-18', 'pmtId.endToEndId is not required.'),
+  f(
+    'payment-blank-ids-taken',
+    'P8-18',
+    'An empty endToEndId or txId ("") counts as given: ISO 20022’s Max35Text has a length of 1 at least.',
+  ),
   f('payment-txid-optional', 'P8-19', 'pmtId.txId is not required.'),
   f(
     'payment-uetr-contains-uuid',

@@ -171,10 +171,16 @@ export function validatePacs008(
   let uetr = '';
   if (tx) {
     const pmtId = c.object(tx, 'pmtId', `${T}.pmtId`);
-    endToEndId = faults.has('payment-e2e-optional')
-      ? peek(pmtId, 'endToEndId')
-      : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
-    txId = faults.has('payment-txid-optional') ? peek(pmtId, 'txId') : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
+    // payment-blank-ids-taken: the defect counts an empty endToEndId or txId as given.
+    const blank = (key: string) => faults.has('payment-blank-ids-taken') && isObject(pmtId) && pmtId[key] === '';
+    endToEndId =
+      faults.has('payment-e2e-optional') || blank('endToEndId')
+        ? peek(pmtId, 'endToEndId')
+        : c.string(pmtId, 'endToEndId', `${T}.pmtId.endToEndId`);
+    txId =
+      faults.has('payment-txid-optional') || blank('txId')
+        ? peek(pmtId, 'txId')
+        : c.string(pmtId, 'txId', `${T}.pmtId.txId`);
     const given = c.string(pmtId, 'uetr', `${T}.pmtId.uetr`, false);
     // payment-uetr-contains-uuid: the defect searches the value for a UUID instead of matching it whole.
     const uuidFound = faults.has('payment-uetr-contains-uuid') && given !== null && UUID_ANYWHERE.test(given);

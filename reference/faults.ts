@@ -338,6 +338,7 @@ const globalFaultCatalogue = [
     'The submission response names the id data.paymentsHubId instead of data.paymentsServiceId (as the production service does); later calls accept that id as usual.',
   ),
   f('payment-id-not-echoed', 'P8-03', 'data.paymentId is the paymentsServiceId instead of grpHdr.msgId.'),
+  f('payment-echo-cut-30', 'P8-03', 'data.paymentId echoes the first 30 characters of grpHdr.msgId only.'),
   f('payment-status-received', 'P8-04', 'data.status is RECEIVED instead of PENDING.'),
   f(
     'payment-shar-rejected-later',

@@ -42,7 +42,12 @@ function createPayment(
   const response: Record<string, unknown> = {
     // payment-id-field-renamed: the production service's name for the id; the id itself is unchanged.
     [faults.has('payment-id-field-renamed') ? 'paymentsHubId' : 'paymentsServiceId']: numericAlias ?? id,
-    [sub.caller.dialect.msgIdEchoName]: faults.has('payment-id-not-echoed') ? id : fields.msgId,
+    // payment-echo-cut-30: the defect echoes as much of the msgId as a 30-character column holds.
+    [sub.caller.dialect.msgIdEchoName]: faults.has('payment-id-not-echoed')
+      ? id
+      : faults.has('payment-echo-cut-30')
+        ? fields.msgId.slice(0, 30)
+        : fields.msgId,
     status: faults.has('payment-status-received') ? 'RECEIVED' : 'PENDING',
     creationDateTime: faults.has('payment-creation-time-zoned')
       ? new Date(sub.nowMs).toISOString()

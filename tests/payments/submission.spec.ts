@@ -80,6 +80,26 @@ test.describe('payment submission: valid message', () => {
     await checkCreated(api, verdicts, seed, 'P8-01');
   });
 
+  // Max35Text's most (ISO 20022: msgId, endToEndId and txId are 35 characters at most): the echo is
+  // the whole msgId, not as much of it as a column holds.
+  test('a valid pacs.008 whose ids are 35 characters long gets 201, its msgId echoed whole', {
+    tag: ['@P8-01', '@P8-03'],
+  }, async ({ api, verdicts, seed }) => {
+    const message = buildPacs008({ seed });
+    const ids = message.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId;
+    const longest = (id: string) => `${id}-${'0'.repeat(35)}`.slice(0, 35);
+    message.fitoFICstmrCdtTrf.grpHdr.msgId = longest(message.fitoFICstmrCdtTrf.grpHdr.msgId);
+    ids.endToEndId = longest(ids.endToEndId);
+    ids.txId = longest(ids.txId);
+    const { exchange } = await submitPayment(api, message, { label: 'submit a payment whose ids are 35 characters' });
+    verdicts.checkOrStop(
+      'P8-01',
+      'a valid submission with 35-character ids is created (201)',
+      hasStatus(exchange, [201]),
+    );
+    echoesMsgId(verdicts, api, exchange, paymentIds(message).msgId, { rule: 'P8-03' });
+  });
+
   // Within one test; the run's history (checks/history.ts) holds every id of the run to the same rule.
   test('two payments each get a paymentsServiceId of their own, which reads back as that payment', {
     tag: ['@P8-33'],

@@ -278,8 +278,7 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   // token-grants-asked-scope-silently: grants any scope asked for, its answer naming none.
   const grantsSilently = faults.has('token-grants-asked-scope-silently') && scope !== undefined && scope !== SCOPE;
   // token-grants-list-with-makepayments: a list that names makePayments is granted as asked, and echoed.
-  const echoesList =
-    faults.has('token-grants-list-with-makepayments') && scope?.split(' ').includes(SCOPE) === true;
+  const echoesList = faults.has('token-grants-list-with-makepayments') && scope?.split(' ').includes(SCOPE) === true;
   if (scope === undefined || scope === '') {
     if (!faults.has('token-scope-optional')) throw missing('scope', 'invalid_scope');
   } else if (scope !== SCOPE && !grantsAsked && !grantsSilently && !echoesList)

@@ -56,6 +56,8 @@ const list = (project: string, env: NodeJS.ProcessEnv, reporter?: string) =>
       env,
       encoding: 'utf8',
       timeout: 120_000,
+      // The JSON list of the local project is over spawnSync's default 1 MB.
+      maxBuffer: 64 * 1024 * 1024,
     },
   );
 

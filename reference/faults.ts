@@ -412,6 +412,11 @@ const globalFaultCatalogue = [
     'P8-23',
     'intrBkSttlmAmt.ccy is checked for the first client registered with this fault only: every later client pays in any currency (a legacy client profile).',
   ),
+  f(
+    'payment-chrgbr-first-client-only',
+    'P8-25',
+    'Only the first client registered with this fault has chrgBr held to SLEV or SHAR; every later client’s chrgBr passes unchecked (DEBT, CRED).',
+  ),
   f('payment-accepts-zero-amount', 'P8-24', 'intrBkSttlmAmt.value may be zero or negative.'),
   f('payment-chrgbr-unchecked', 'P8-25', 'chrgBr is neither required nor checked.'),
   f('payment-debtor-parties-optional', 'P8-26', 'dbtr, dbtrAcct and dbtrAgt are not required.'),

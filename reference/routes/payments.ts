@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context';
+import type { FaultName } from '../faults';
 import { createTransfer, localDateTime, readMessage, storedMessage, type Transfer } from '../ledger-of-payments/store';
 import { PACS008_ROOT, pacs008Root, validatePacs008, type Pacs008Fields } from '../validate/pacs008';
 import {
@@ -177,16 +178,15 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       ctx,
       error ?? { code: 'required', message: `root ${PACS008_ROOT} is required`, path: PACS008_ROOT },
     );
-  // payment-ccy-first-client-only: the defect holds only the first client registered with it to GBP (a
-  // legacy client profile); every later one's currency passes, as accepts-eur lets every client's.
-  const lenient =
-    faults.has('payment-ccy-first-client-only') &&
-    ctx.registry.firstWith('payment-ccy-first-client-only') !== client.clientId;
-  const result = validatePacs008(
-    root,
-    lenient ? new Set([...faults, 'accepts-eur' as const]) : faults,
-    sub.caller.dialect,
-  );
+  // payment-ccy-first-client-only and payment-chrgbr-first-client-only: the defect holds only the first
+  // client registered with it to the rule (a legacy client profile); every later one's value passes, as
+  // accepts-eur and payment-chrgbr-unchecked let every client's.
+  const laterClient = (fault: FaultName) => faults.has(fault) && ctx.registry.firstWith(fault) !== client.clientId;
+  const lenient: FaultName[] = [
+    ...(laterClient('payment-ccy-first-client-only') ? (['accepts-eur'] as const) : []),
+    ...(laterClient('payment-chrgbr-first-client-only') ? (['payment-chrgbr-unchecked'] as const) : []),
+  ];
+  const result = validatePacs008(root, lenient.length ? new Set([...faults, ...lenient]) : faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
   // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
   const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');

@@ -29,16 +29,16 @@ test.describe('pacs.008 validation: refusals', { tag: '@op:submitPayment' }, () 
   }
 });
 
-// §2.2's amounts and currencies are rules of the message, not of its sender: a target that keeps them
-// per client (an account's currency, a limit) may hold the first client to them and not the second.
-// The first case of each business field and rule, sent by the other client.
-const businessCases = firstPerKey(
-  pacs008Cases.filter((c) => c.oracle === 'business'),
+// §2.2's rules are rules of the message, not of its sender: a target that keeps some per client (an
+// account's currency, a member's charge codes) may hold the first client to them and not the second.
+// The first value case of each field and rule, sent by the other client.
+const valueCases = firstPerKey(
+  pacs008Cases.filter((c) => c.breaks === 'value'),
   (c) => `${c.field} ${c.rules.join()}`,
 );
 
 test.describe('pacs.008 validation: the other client’s payments', { tag: '@op:submitPayment' }, () => {
-  for (const c of businessCases) {
+  for (const c of valueCases) {
     test(`refuses, sent by the other client: ${c.name}`, {
       tag: [...c.rules, ...refusalAssumptions(c.field)].map((r) => `@${r}`),
       ...takes({ needs: 'secondClient' }),

@@ -14,6 +14,7 @@ import { hasStatus } from '../../checks/answers';
 import { furtherVersions, tokenLeewaySeconds } from '../../profile/profile';
 import { requestCancellation } from '../../client/flows/cancellation';
 import { buildCamt056 } from '../../messages/camt056';
+import type { Exchange } from '../../transport/http';
 
 test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }, () => {
   test('refuses: a token used after its expires_in, on submission and on the status read', {
@@ -118,29 +119,29 @@ test.describe('access token expiry, waited out in real time', { tag: ['@slow'] }
       `cancel refuses the token after expires_in (${lifetime} s) and the leeway (${leeway} s)`,
       refusedAs(lateCancel.exchange, 'unauthenticated'),
     );
-    for (const version of furtherVersions(profile, 'submitPayment')) {
-      const lateOn = await submitPayment(api, buildPacs008({ seed: `${seed}|after|${version}` }), {
-        accessToken,
-        version,
-        label: `pay on ${version} with the same token after expires_in`,
-      });
-      verdicts.check(
-        'AT-05',
-        `submitPayment ${version} refuses the token after expires_in`,
-        refusedAs(lateOn.exchange, 'unauthenticated'),
-      );
-    }
-    for (const version of furtherVersions(profile, 'paymentStatus')) {
-      const lateOn = await api.read('paymentStatus', id, {
-        accessToken,
-        version,
-        label: `read the status on ${version} with the same token after expires_in`,
-      });
-      verdicts.check(
-        'AT-05',
-        `paymentStatus ${version} refuses the token after expires_in`,
-        refusedAs(lateOn, 'unauthenticated'),
-      );
-    }
+    // Each further path version of the two operations: the same token, one request each.
+    const onVersion: Record<'submitPayment' | 'paymentStatus', (version: string) => Promise<Exchange>> = {
+      submitPayment: async (version) =>
+        (
+          await submitPayment(api, buildPacs008({ seed: `${seed}|after|${version}` }), {
+            accessToken,
+            version,
+            label: `pay on ${version} with the same token after expires_in`,
+          })
+        ).exchange,
+      paymentStatus: (version) =>
+        api.read('paymentStatus', id, {
+          accessToken,
+          version,
+          label: `read the status on ${version} with the same token after expires_in`,
+        }),
+    };
+    for (const [op, send] of Object.entries(onVersion) as [keyof typeof onVersion, (v: string) => Promise<Exchange>][])
+      for (const version of furtherVersions(profile, op))
+        verdicts.check(
+          'AT-05',
+          `${op} ${version} refuses the token after expires_in`,
+          refusedAs(await send(version), 'unauthenticated'),
+        );
   });
 });

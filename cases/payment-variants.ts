@@ -12,6 +12,11 @@ export interface PaymentVariant {
   rules: string[];
   options?: Partial<Pacs008Options>;
   edit?: (m: Pacs008Message) => unknown;
+  /**
+   * The serialised message rewritten as text, for what JSON.stringify never writes (a number's
+   * trailing zeros): the variant is then sent as these exact bytes.
+   */
+  written?: (json: string) => string;
   /** Documented acceptance, or an assumption (P8-30) whose expected answer the profile holds. */
   level: 'documented' | 'assumption';
   expected?: (expectations: Expectations) => 'accept' | 'refuse' | 'either' | undefined;
@@ -67,6 +72,15 @@ export const paymentVariants: PaymentVariant[] = [
     },
   },
   {
+    // JSON (RFC 8259 §6) and ISO 20022's decimal amounts hold values, not their spelling: 10.50 is
+    // 10.5, and a total written with its trailing zero still "equals the sum" (§2.2).
+    name: 'with ttlIntrBkSttlmAmt written 10.50 beside an amount written 10.5',
+    rules: ['P8-15'],
+    level: 'documented',
+    options: { amount: 10.5, withTotal: true },
+    written: (json) => writtenOnce(json, '"ttlIntrBkSttlmAmt":{"value":10.5,', '"ttlIntrBkSttlmAmt":{"value":10.50,'),
+  },
+  {
     name: 'with a one-penny amount',
     rules: ['P8-24'],
     level: 'documented',
@@ -87,6 +101,13 @@ export const paymentVariants: PaymentVariant[] = [
     edit: (m) => void ((m.fitoFICstmrCdtTrf.grpHdr as unknown as { nbOfTxs: number }).nbOfTxs = 1),
   },
 ];
+
+/** `json` with its one `from` written as `to`: a variant whose text is not there is a defect of its own. */
+function writtenOnce(json: string, from: string, to: string): string {
+  const at = json.indexOf(from);
+  if (at < 0 || json.indexOf(from, at + 1) >= 0) throw new Error(`the serialised payment holds ${from} not once`);
+  return json.slice(0, at) + to + json.slice(at + from.length);
+}
 
 /** The variant's message for a seed: the valid payment with the variant's options and edit. */
 export function variantMessage(variant: PaymentVariant, seed: string): Pacs008Message {

@@ -396,6 +396,11 @@ const globalFaultCatalogue = [
     'P8-15',
     'ttlIntrBkSttlmAmt and the transaction’s amount are compared as single-precision floats: near a million pounds, a penny’s difference is not seen.',
   ),
+  f(
+    'payment-ttl-compared-as-written',
+    'P8-15',
+    'ttlIntrBkSttlmAmt and the transaction’s amount are compared as the body spells them: a total written 10.50 beside an amount written 10.5 is refused.',
+  ),
   f('payment-uetr-unchecked', 'P8-20', 'pmtId.uetr is not checked for UUID format.'),
   f('payment-svclvl-unchecked', 'P8-21', 'pmtTpInf.svcLvl[].prtry is not checked.'),
   f('payment-svclvl-first-only', 'P8-21', 'Only the first pmtTpInf.svcLvl entry’s prtry is checked.'),

@@ -89,6 +89,15 @@ function createPayment(
 /** The path version each payment was submitted on (only faults read it: idempotency-per-path-version, cancel-v08-still-settles). */
 const pathVersionOfPayment = new WeakMap<Transfer, string | undefined>();
 
+/** Whether the body spells the total's value otherwise than the transaction's (10.50 beside 10.5): a fault's comparison. */
+function writtenAmountsDiffer(text: string): boolean {
+  const spelled = (member: string) =>
+    new RegExp(`"${member}"\\s*:\\s*\\{[^}]*"value"\\s*:\\s*([-+.0-9eE]+)`).exec(text)?.[1];
+  const total = spelled('ttlIntrBkSttlmAmt');
+  const amount = spelled('intrBkSttlmAmt');
+  return total !== undefined && amount !== undefined && total !== amount;
+}
+
 /** The path version `payment` was submitted on, for a fault that treats one version otherwise. */
 export const submittedOnVersion = (payment: Transfer): string | undefined => pathVersionOfPayment.get(payment);
 
@@ -188,6 +197,13 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
   ];
   const result = validatePacs008(root, lenient.length ? new Set([...faults, ...lenient]) : faults, sub.caller.dialect);
   if (!result.ok) throw validationError(ctx, result.errors);
+  // payment-ttl-compared-as-written: the defect compares the total with the amount as the body spells them.
+  if (faults.has('payment-ttl-compared-as-written') && writtenAmountsDiffer(sub.text))
+    throw validationError(ctx, {
+      code: 'invalid_value',
+      message: `${PACS008_ROOT}.grpHdr.ttlIntrBkSttlmAmt must equal the sum of the transactions`,
+      path: `${PACS008_ROOT}.grpHdr.ttlIntrBkSttlmAmt.value`,
+    });
   // The defect: members the spec does not define are mapped onto the payment, which then differs from what its documented fields say.
   const extraMember = Object.keys(root).some((key) => key !== 'grpHdr' && key !== 'cdtTrfTxInf');
   const fields =

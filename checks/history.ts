@@ -14,6 +14,8 @@
  *               payment's beneficiary (STS-13, INC-03, CXL-07)
  *   repeats     the answer to a repeat names the payment of the first submission and is no 201,
  *               whichever test sent it (IDEM-01, IDEM-02; a return's names no other return, RTR-05)
+ *   tokens     an access token the target refused (401) on a read before its expires_in passed, the
+ *               same read then taken with a newer token of the same client, died early (AT-05)
  *   cancellation a payment whose cancellation the target confirmed (camt.029, the profile's codes)
  *               never reads accepted, nor is it returned or refunded: §1 rule 3 returns it to the
  *               payer before its batch is sent (CXL-02); read settled before the cancellation was
@@ -46,7 +48,7 @@ import { formatMinor } from '../messages/money';
 import { ruleOf } from '../ledger/rules';
 import { forbiddenMove, money, moneyVerdict, type MoneyBack, type PaymentMoney } from './payment-model';
 
-export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats' | 'cancellation';
+export type HistoryProperty = 'identity' | 'lifecycle' | 'money' | 'visibility' | 'repeats' | 'cancellation' | 'tokens';
 
 export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: string; rules: readonly string[] }[] = [
   {
@@ -81,6 +83,11 @@ export const HISTORY_PROPERTIES: readonly { property: HistoryProperty; title: st
     title:
       'a payment whose cancellation the target confirmed never settles accepted, nor goes back again; one whose only cancellation it rejected is not cancelled',
     rules: ['CXL-02', 'CXL-03'],
+  },
+  {
+    property: 'tokens',
+    title: 'an access token is taken on a read until its expires_in has passed',
+    rules: ['AT-05'],
   },
 ];
 
@@ -169,6 +176,7 @@ interface ClientInfo {
 }
 
 const SUBMISSIONS = new Set(['submitPayment', 'returnPayment', 'refund', 'cancel']);
+const READS = new Set(['paymentStatus', 'incomingPayment', 'cancellationStatus']);
 
 const is2xx = (s: number): boolean => s >= 200 && s < 300;
 
@@ -217,9 +225,11 @@ class Renderer {
     return role ? `${role} client ${c}` : `client ${c}`;
   }
 
-  line(op: Op): EvidenceLine {
+  /** `tokens`: which access token each request sent, and each token answer's expires_in (AT-05's evidence). */
+  line(op: Op, tokens = false): EvidenceLine {
     const inv = op.inv;
     const parts = [`${inv.m} ${inv.p}`, `as ${this.client(op.client)}`];
+    if (tokens && inv.tk) parts.push(`access token #${inv.tk}`);
     if (inv.key) parts.push(`${inv.op === 'cancel' ? 'assgnmt.id' : 'msgId'} ${inv.key}`);
     if (inv.om) parts.push(`original ${inv.om} / ${inv.ot ?? '?'}`);
     if (inv.amt) parts.push(`amount ${money(BigInt(inv.amt))}`);
@@ -233,6 +243,7 @@ class Renderer {
       if (done.id) answer += ` naming ${done.id}`;
       if (done.st) answer += ` ${inv.op === 'cancellationStatus' ? 'sts.conf' : 'txSts'} ${done.st}`;
       if (done.bm) answer += ` naming creditor agent ${done.bm}`;
+      if (tokens && done.tk) answer += ` issuing access token #${done.tk}, expires_in ${done.ei} s`;
     }
     return {
       at: new Date(inv.t).toISOString(),
@@ -245,10 +256,10 @@ class Renderer {
   }
 
   /** The ops in the order they were sent. */
-  lines(ops: readonly (Op | undefined)[]): EvidenceLine[] {
+  lines(ops: readonly (Op | undefined)[], tokens = false): EvidenceLine[] {
     const unique = [...new Set(ops.filter((o): o is Op => o !== undefined))];
     unique.sort((a, b) => a.inv.t - b.inv.t);
-    return unique.map((o) => this.line(o));
+    return unique.map((o) => this.line(o, tokens));
   }
 }
 
@@ -407,6 +418,69 @@ class Property {
   }
 }
 
+// ── tokens: AT-05 ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A client's token the target refused before its expires_in passed: a read answered 401 before the
+ * token's request was expires_in seconds old (less a margin, the slow lane's: a tenth of it, at most
+ * 5 s), then the same read (worker, client, path) with a newer token answered 2xx. The target issued
+ * the token no earlier than it was requested, so its life had not run out. Reads only: a read carries
+ * no sca-token, whose refusal a target may answer 401 too (toolchain: "any invalid JWT"); the newer
+ * token's 2xx says the first 401 was the token's. A use within its life that was taken is counted,
+ * never decided: the rule's other half (refused after) needs tokenLifetimeControl or the @slow lane.
+ */
+function tokenLifetimes(render: Renderer) {
+  const property = new Property('tokens');
+  /** Token digest → the answer that issued it: to which client, and until when it is surely alive. */
+  const issued = new Map<string, { op: Op; until: number; expiresIn: number }>();
+  /** Worker, client and path → a read refused 401 within its token's life, awaiting its repeat. */
+  const refused = new Map<string, { op: Op; expiresIn: number }>();
+  /** A repeat's invoke → the refused read it repeats with a newer token. */
+  const repeats = new Map<Op, { op: Op; expiresIn: number }>();
+  const readKey = (op: Op): string => `${op.worker}\u0000${op.client ?? ''}\u0000${op.inv.p}`;
+  return {
+    property,
+    invoked(op: Op): void {
+      if (!READS.has(op.inv.op) || op.inv.tk === undefined) return;
+      const key = readKey(op);
+      const early = refused.get(key);
+      if (!early || early.op.inv.tk === op.inv.tk) return;
+      refused.delete(key);
+      repeats.set(op, early);
+    },
+    completed(op: Op): void {
+      const { inv, done } = op;
+      if (!done) return;
+      if (inv.op === 'token' && done.s === 200 && done.tk !== undefined && done.ei !== undefined) {
+        const margin = Math.min(5_000, (done.ei * 1000) / 10);
+        issued.set(done.tk, { op, until: inv.t + done.ei * 1000 - margin, expiresIn: done.ei });
+        return;
+      }
+      if (!READS.has(inv.op) || inv.tk === undefined) return;
+      const repeated = repeats.get(op);
+      if (repeated) {
+        repeats.delete(op);
+        if (is2xx(done.s)) {
+          const early = repeated.op;
+          const token = issued.get(early.inv.tk!)!;
+          const after = ((early.done!.t - token.op.inv.t) / 1000).toFixed(1);
+          property.violation({
+            rule: 'AT-05',
+            what: `the access token of ${render.client(early.client)}, issued with expires_in ${repeated.expiresIn} s, is refused ${after} s after it was requested, and the same read with a newer token is taken`,
+            expected: `the token taken until ${repeated.expiresIn} s after its request (§2.1: "seconds until the token expires")`,
+            received: `HTTP 401 ${after} s after the token's request; the same read with a newer token: HTTP ${done.s}`,
+            evidence: render.lines([token.op, early, op], true),
+          });
+        }
+      }
+      const token = issued.get(inv.tk);
+      if (!token || token.op.client !== op.client || done.s === 0 || done.t >= token.until) return;
+      property.checked++;
+      if (done.s === 401) refused.set(readKey(op), { op, expiresIn: token.expiresIn });
+    },
+  };
+}
+
 /** Judges one project's history (its workers' files): one target, one profile. */
 export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict {
   const started = performance.now();
@@ -427,6 +501,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
   const visibility = new Property('visibility');
   const repeats = new Property('repeats');
   const cancellation = new Property('cancellation');
+  const tokens = tokenLifetimes(render);
   const resolution = meta?.resolution;
 
   /** `${op}\0${client}\0${key}` → the first submission answered 2xx, and the resource it named. */
@@ -825,6 +900,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     (op) => {
       events++;
       onInvoke(op);
+      tokens.invoked(op);
     },
     (op) => {
       if (op.done) events++;
@@ -832,6 +908,7 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
         indeterminateCount++;
         if (indeterminateShown.length < LISTED) indeterminateShown.push(render.line(op));
       }
+      tokens.completed(op);
       if (SUBMISSIONS.has(op.inv.op)) onSubmission(op);
       else if (op.inv.op === 'paymentStatus') {
         onStatusRead(op);
@@ -959,7 +1036,9 @@ export function checkHistory(workers: readonly WorkerHistory[]): HistoryVerdict 
     else cancellation.decided('CXL-03');
   }
 
-  const properties = [identity, lifecycle, moneyProperty, visibility, repeats, cancellation].map((p) => p.result());
+  const properties = [identity, lifecycle, moneyProperty, visibility, repeats, cancellation, tokens.property].map((p) =>
+    p.result(),
+  );
   for (const p of properties) for (const rule of p.rules) ruleOf(rule);
   return {
     project: meta?.project ?? '(unknown project)',

@@ -156,6 +156,22 @@ function submissionFields(op: HistoryOperation, body: HttpRequest['body']): Part
   }
 }
 
+/** 12 hex digits of SHA-256: the history tells tokens and bodies apart by it, and keeps neither. */
+const digest12 = (value: string | Uint8Array): string => createHash('sha256').update(value).digest('hex').slice(0, 12);
+
+/** The bearer access token a request sends, when it sends one. */
+function bearerOf(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'authorization' && /^bearer /i.test(value)) return value.slice(7).trim() || undefined;
+  return undefined;
+}
+
+/** §2.1's expires_in: "integer (may be rendered as a string of digits)"; undefined for anything else. */
+function expiresInOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
 /** Whom a request is sent as when its sender did not say: X-Client-Id, else the Basic credentials' user. */
 function clientOfHeaders(headers: Record<string, string>): string | undefined {
   let basic: string | undefined;
@@ -258,8 +274,8 @@ export class HistoryRecorder implements AttemptObserver {
     const c = this.clientOf(request, origin);
     const x = this.originOf(origin);
     const fields = request.method === 'POST' ? submissionFields(op, request.body) : {};
-    const h =
-      request.body === undefined ? undefined : createHash('sha256').update(request.body).digest('hex').slice(0, 12);
+    const h = request.body === undefined ? undefined : digest12(request.body);
+    const bearer = bearerOf(request.headers);
     const line: HistoryInvoke = { k: 'i', n, t: Date.now(), op, m: request.method, p: this.redact(url.pathname)! };
     if (x !== undefined) line.x = x;
     if (c !== undefined) line.c = c;
@@ -271,6 +287,7 @@ export class HistoryRecorder implements AttemptObserver {
     if (fields.amt !== undefined) line.amt = fields.amt;
     if (h !== undefined) line.h = h;
     if (attempt > 1) line.a = attempt;
+    if (bearer !== undefined) line.tk = digest12(bearer);
     this.inFlight.set(n, op);
     this.write(line);
     return n;
@@ -286,7 +303,14 @@ export class HistoryRecorder implements AttemptObserver {
       return;
     }
     const json = response.json;
-    if (op === 'paymentStatus') {
+    if (op === 'token') {
+      const token = at(json, 'access_token');
+      const ei = expiresInOf(at(json, 'expires_in'));
+      if (typeof token === 'string' && token !== '' && ei !== undefined) {
+        line.tk = digest12(token);
+        line.ei = ei;
+      }
+    } else if (op === 'paymentStatus') {
       const st = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'txSts'));
       if (st !== undefined) line.st = this.redact(st)!;
       const om = text(at(json, 'fitoFIPmtStsRpt', 'txInfAndSts', 0, 'orgnlGrpInf', 'orgnlMsgId'));

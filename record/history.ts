@@ -108,6 +108,8 @@ export interface HistoryInvoke {
   h?: string;
   /** The attempt's number for one request (1 the first; retries follow). */
   a?: number;
+  /** 12 hex digits of SHA-256 of the bearer access token it sent: which token answer issued it. */
+  tk?: string;
 }
 
 /** Its answer, or none. */
@@ -127,6 +129,9 @@ export interface HistoryComplete {
   om?: string;
   /** The creditor agent's sort code an incoming view names: whose incoming payment the target says it is. */
   bm?: string;
+  /** A token answer: 12 hex digits of SHA-256 of the access_token it issued, and its expires_in in seconds. */
+  tk?: string;
+  ei?: number;
 }
 
 /** One request of a proving sub-history, as a person reads it (checks/history.ts makes them). */

@@ -633,6 +633,13 @@ const globalFaultCatalogue = [
   // Faults only the run's history sees: each acts some time after what it breaks, so no single test's
   // requests reveal it (the delay is the fault's own, or REF_FAULT_LATER_MS for every one of them).
   h(
+    'token-dies-before-expires-in',
+    'AT-05',
+    'An access token is refused a second after it was issued, while its expires_in tells the configured lifetime: a client that renews on the 401 goes on, and only the history sees the early refusals.',
+    // Status polls reuse one token for seconds.
+    ['STS-01'],
+  ),
+  h(
     'status-reverts-later',
     'STS-10',
     'A transfer whose final status a read served 3 s ago (REF_FAULT_LATER_MS when set) reads as interim again: a final status, then an earlier one, a few seconds later.',

@@ -303,7 +303,9 @@ export function handleTokenRequest(ctx: ServiceContext, req: TokenRequest): Toke
   const ttl = client.tokenTtlSeconds ?? ctx.config.tokenTtlS;
   // The client's dialect shapes the answer (the client authenticated by Basic, else the assertion's sub).
   const dialect = client.dialect;
-  const accessToken = ctx.tokens.issue(client.clientId, ttl, dialect.accessTokenFormat, nowMs);
+  // token-dies-before-expires-in: the defect keeps the token a second, whatever expires_in tells the client.
+  const kept = faults.has('token-dies-before-expires-in') ? Math.min(ttl, 1) : ttl;
+  const accessToken = ctx.tokens.issue(client.clientId, kept, dialect.accessTokenFormat, nowMs);
   const expiresIn: number | string = faults.has('token-expires-in-fraction')
     ? ttl + 0.5
     : dialect.expiresInType === 'string'

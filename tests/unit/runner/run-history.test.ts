@@ -529,6 +529,49 @@ test('cancellation: a payment whose cancellation the target confirmed never sett
   assert.equal(property(checkHistory([history(stranger)]), 'cancellation').status, 'not exercised');
 });
 
+test('tokens: a read refused 401 before its token’s expires_in passed, then taken with a newer token, breaks AT-05; after expires_in, or another path, it does not', () => {
+  const w = settledPayment(new Worker(0).client('A'));
+  const token = (tk: string, at: number) =>
+    w.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk, ei: 60 }, at);
+  const read = (tk: string, s: number, at: number) =>
+    w.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk }, { s, st: s === 200 ? 'ACCC' : undefined }, at);
+  // Refused 40 s into a 60 s life, then the same read with a newer token is taken.
+  token('T1', 10_000);
+  read('T1', 200, 20_000);
+  read('T1', 401, 50_000);
+  token('T2', 50_010);
+  read('T2', 200, 50_020);
+  const v = checkHistory([w.history()]);
+  const tokens = property(v, 'tokens');
+  assert.equal(tokens.status, 'failed');
+  assert.equal(tokens.violations[0]!.rule, 'AT-05');
+  assert.match(
+    tokens.violations[0]!.received,
+    /HTTP 401 40\.0 s after the token's request; the same read with a newer token: HTTP 200/,
+  );
+  assert.equal(tokens.violations[0]!.evidence.length, 3);
+
+  // Refused within the last tenth of its life (the margin), or after it: the target's to decide, or AT-05's other half.
+  const late = settledPayment(new Worker(0).client('A'));
+  late.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T1', ei: 60 }, 10_000);
+  late.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T1' }, { s: 401 }, 65_500);
+  late.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T2', ei: 60 }, 65_510);
+  late.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T2' }, { s: 200, st: 'ACCC' }, 65_520);
+  assert.equal(property(checkHistory([late.history()]), 'tokens').violationCount, 0);
+
+  // A 401 whose repeat with a newer token is refused too says nothing of the token; nor does another client's token.
+  const other = settledPayment(new Worker(0).client('A').client('B'));
+  other.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T1', ei: 60 }, 10_000);
+  other.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T1' }, { s: 401 }, 20_000);
+  other.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T2', ei: 60 }, 20_010);
+  other.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T2' }, { s: 401 }, 20_020);
+  other.exchange({ op: 'paymentStatus', m: 'GET', c: 'B', id: 'P1', tk: 'T2' }, { s: 401 }, 20_030);
+  const judged = property(checkHistory([other.history()]), 'tokens');
+  assert.equal(judged.status, 'passed');
+  // Uses within a life are counted, never decided: the rule's other half needs tokenLifetimeControl.
+  assert.deepEqual(judged.decidedRules, []);
+});
+
 test('a request whose answer never came (its worker stopped) is indeterminate', () => {
   const w = settledPayment(new Worker(0).client('A', '111111').client('B', '222222'));
   w.send({ op: 'refund', m: 'POST', c: 'B', key: 'F1', om: 'M1', ot: 'T-M1', amt: '100' });

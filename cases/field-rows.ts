@@ -47,6 +47,8 @@ export interface Transformation {
   suffix?: string;
   /** The IBAN with its check digits changed, so that mod-97 fails. */
   ibanCheckDigitsBroken?: true;
+  /** The IBAN in its print format: groups of four separated by spaces (ISO 13616's paper form). */
+  ibanPrintFormat?: true;
   /** Another UUID of the same version, derived from this one (its first group plus one): unique as it is. */
   otherUuid?: true;
   /** The value followed by these in an array (a second occurrence). */
@@ -108,6 +110,7 @@ function transform(value: unknown, t: Transformation): unknown {
   if (t.times !== undefined) out = toCents((out as number) * t.times);
   if (t.suffix !== undefined) out = `${String(out)}${t.suffix}`;
   if (t.ibanCheckDigitsBroken) out = breakIbanCheckDigits(out as string);
+  if (t.ibanPrintFormat) out = (out as string).replace(/(.{4})(?=.)/g, '$1 ');
   if (t.otherUuid) out = otherUuid(out as string);
   if (t.followedBy) out = [out, ...t.followedBy];
   return out;

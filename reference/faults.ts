@@ -851,6 +851,41 @@ const globalFaultCatalogue = [
   f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
   f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
   f(
+    'return-bic-case-insensitive',
+    'RTR-10',
+    'A return’s BICs are checked in either case: a BIC in lower case (abcdgb2l), which ISO 20022’s BIC patterns refuse, is taken.',
+  ),
+  f(
+    'return-rsn-both-taken',
+    'RTR-22',
+    'A return reason holding both cd and prtry is taken (its cd read): ISO 20022’s ReturnReason5Choice holds one of the two.',
+  ),
+  f(
+    'return-tx-dates-unchecked',
+    'RTR-42',
+    'Only the group header’s interbank settlement date is checked: txInf.intrBkSttlmDt and orgnlTxRef.intrBkSttlmDt take any string.',
+  ),
+  f(
+    'return-sttlmdt-ranges-only',
+    'RTR-08',
+    'grpHdr.intrBkSttlmDt is checked field by field, not against the calendar: 30 February is taken.',
+  ),
+  f(
+    'return-msgnmid-any-variant',
+    'RTR-13',
+    'orgnlMsgNmId is taken with any variant number before an allowed version (pacs.008.002.08).',
+  ),
+  f(
+    'return-iban-print-format',
+    'RTR-25',
+    'A return’s IBANs are checked with their spaces taken out: an IBAN in print format, which ISO 20022’s IBAN2007Identifier refuses, is taken.',
+  ),
+  f(
+    'return-dbtr-ctry-case-insensitive',
+    'RTR-32',
+    'The debtor’s pstlAdr.ctry is read in either case: gb is taken for GB (the creditor’s is checked).',
+  ),
+  f(
     'return-bic-length-only',
     'RTR-10',
     'BICs of a return are checked for their length and characters only: digits where the country code stands pass.',

@@ -104,13 +104,14 @@ export function isUuid(text: string): boolean {
 
 /**
  * How a BIC is checked: its format (ISO 9362), not at all, or (the return-bic-length-only fault) its
- * length and characters alone.
+ * length and characters alone, or (return-bic-case-insensitive) its format in either case.
  */
-export type BicCheck = boolean | 'length';
+export type BicCheck = boolean | 'length' | 'caseless';
 const BIC_LENGTH = /^[A-Za-z0-9]{8}([A-Za-z0-9]{3})?$/;
 
+/** ISO 9362's form in capitals, as ISO 20022's BIC patterns take it ([A-Z0-9]): ibantools alone takes any case. */
 export function isBic(text: string): boolean {
-  return isValidBIC(text);
+  return /^[A-Z0-9]+$/.test(text) && isValidBIC(text);
 }
 
 export function isIban(text: string): boolean {
@@ -220,14 +221,20 @@ export class Checker {
 
   bic(parent: Json | null, key: string, path: string, required: boolean, checkFormat: BicCheck = true): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && checkFormat && !(checkFormat === 'length' ? BIC_LENGTH.test(value) : isBic(value)))
+    const valid =
+      checkFormat === 'length'
+        ? BIC_LENGTH.test(value ?? '')
+        : isBic(checkFormat === 'caseless' ? (value ?? '').toUpperCase() : (value ?? ''));
+    if (value !== null && checkFormat && !valid)
       return this.fail(path, 'invalid_format', `${path} must be a valid BIC`);
     return value;
   }
 
-  iban(parent: Json | null, key: string, path: string, required = true): string | null {
+  /** `printFormat`: the return-iban-print-format fault, which takes an IBAN's spaces out before checking it. */
+  iban(parent: Json | null, key: string, path: string, required = true, printFormat = false): string | null {
     const value = this.string(parent, key, path, required);
-    if (value !== null && !isIban(value)) return this.fail(path, 'invalid_format', `${path} must be a valid IBAN`);
+    if (value !== null && !isIban(printFormat ? value.replaceAll(' ', '') : value))
+      return this.fail(path, 'invalid_format', `${path} must be a valid IBAN`);
     return value;
   }
 

@@ -73,7 +73,10 @@ function address(c: Checker, owner: Json | null, path: string, faults: FaultSet)
   if (Array.isArray(lines)) c.stringArray(adr, 'adrLine', `${path}.pstlAdr.adrLine`);
   else c.string(adr, 'adrLine', `${path}.pstlAdr.adrLine`, false);
   const ctry = c.string(adr, 'ctry', `${path}.pstlAdr.ctry`, false);
-  if (ctry !== null && !ISO3166_ALPHA2.has(ctry) && !faults.has('return-ctry-unchecked')) {
+  // return-dbtr-ctry-case-insensitive: the defect reads the debtor's country code in either case.
+  const read =
+    faults.has('return-dbtr-ctry-case-insensitive') && path.endsWith('.dbtr.pty') ? ctry?.toUpperCase() : ctry;
+  if (ctry !== null && !ISO3166_ALPHA2.has(read ?? ctry) && !faults.has('return-ctry-unchecked')) {
     c.fail(`${path}.pstlAdr.ctry`, 'invalid_value', `${path}.pstlAdr.ctry must be an ISO 3166 alpha-2 code`);
   }
 }
@@ -112,7 +115,9 @@ export function validatePacs004(
     ? false
     : faults.has('return-bic-length-only')
       ? 'length'
-      : true;
+      : faults.has('return-bic-case-insensitive')
+        ? 'caseless'
+        : true;
   const money: AmountRule = {
     ccy: faults.has('return-accepts-non-eur') ? null : 'EUR',
     positive: !faults.has('return-accepts-non-positive'),
@@ -131,7 +136,12 @@ export function validatePacs004(
     money,
     faults.has('return-requires-ttl-amount'),
   );
-  if (!faults.has('return-sttlmdt-unchecked')) c.date(grpHdr, 'intrBkSttlmDt', `${G}.intrBkSttlmDt`);
+  // return-sttlmdt-ranges-only: the defect checks each field's range, not the calendar (30 February passes).
+  if (faults.has('return-sttlmdt-ranges-only')) {
+    const date = c.string(grpHdr, 'intrBkSttlmDt', `${G}.intrBkSttlmDt`);
+    if (date !== null && !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(date))
+      c.fail(`${G}.intrBkSttlmDt`, 'invalid_format', `${G}.intrBkSttlmDt must be an ISO 8601 date (YYYY-MM-DD)`);
+  } else if (!faults.has('return-sttlmdt-unchecked')) c.date(grpHdr, 'intrBkSttlmDt', `${G}.intrBkSttlmDt`);
   const sttlmInf = c.object(grpHdr, 'sttlmInf', `${G}.sttlmInf`, !faults.has('return-sttlmmtd-optional'));
   c.string(sttlmInf, 'sttlmMtd', `${G}.sttlmInf.sttlmMtd`, !faults.has('return-sttlmmtd-optional'));
   c.string(c.object(sttlmInf, 'clrSys', `${G}.sttlmInf.clrSys`, false), 'prtry', `${G}.sttlmInf.clrSys.prtry`, false);
@@ -167,7 +177,9 @@ export function validatePacs004(
       name !== null &&
       (faults.has('return-msgnmid-prefix-only')
         ? !name.startsWith('pacs.008')
-        : !ORIGINAL_MESSAGE_NAMES.has(name) || (name === 'pacs.008' && dialect.bareOriginalName === 'refuse'))
+        : faults.has('return-msgnmid-any-variant')
+          ? !/^pacs\.008(\.\d{3}\.(08|02))?$/.test(name)
+          : !ORIGINAL_MESSAGE_NAMES.has(name) || (name === 'pacs.008' && dialect.bareOriginalName === 'refuse'))
     )
       c.fail(
         `${T}.orgnlGrpInf.orgnlMsgNmId`,
@@ -198,7 +210,8 @@ export function validatePacs004(
     !faults.has('return-rtrd-amount-optional'),
   );
   c.amount(tx, 'rtrdInstdAmt', `${T}.rtrdInstdAmt`, money, false);
-  c.date(tx, 'intrBkSttlmDt', `${T}.intrBkSttlmDt`, false);
+  // return-tx-dates-unchecked: the defect checks the group header's date alone.
+  if (!faults.has('return-tx-dates-unchecked')) c.date(tx, 'intrBkSttlmDt', `${T}.intrBkSttlmDt`, false);
   if (!faults.has('return-accepts-shar')) c.oneOf(tx, 'chrgBr', `${T}.chrgBr`, ['SLEV']);
   c.amount(c.object(tx, 'chrgsInf', `${T}.chrgsInf`, false), 'amt', `${T}.chrgsInf.amt`, money, false);
 
@@ -227,6 +240,9 @@ export function validatePacs004(
       const prtry = c.string(rsn, 'prtry', `${p}.rsn.prtry`, false);
       if (code === null && prtry === null && rsn.cd === undefined && rsn.prtry === undefined)
         c.fail(`${p}.rsn`, 'required', `${p}.rsn needs cd or prtry`);
+      // ISO 20022's ReturnReason5Choice: one of the two. return-rsn-both-taken: the defect reads cd and lets prtry be.
+      if (code !== null && prtry !== null && !faults.has('return-rsn-both-taken'))
+        c.fail(`${p}.rsn`, 'invalid_value', `${p}.rsn holds cd or prtry, not both`);
       // return-accepts-md06: the defect's list holds MD06 too (an EBA code of direct debits).
       const listed = EBA_RETURN_CODES.has(code ?? '') || (faults.has('return-accepts-md06') && code === 'MD06');
       if (code !== null && !listed && !faults.has('return-accepts-non-eba-code'))
@@ -258,7 +274,7 @@ export function validatePacs004(
 
   const ref = c.object(tx, 'orgnlTxRef', `${T}.orgnlTxRef`);
   const O = `${T}.orgnlTxRef`;
-  c.date(ref, 'intrBkSttlmDt', `${O}.intrBkSttlmDt`, false);
+  if (!faults.has('return-tx-dates-unchecked')) c.date(ref, 'intrBkSttlmDt', `${O}.intrBkSttlmDt`, false);
   const refSttlm = c.object(ref, 'sttlmInf', `${O}.sttlmInf`, false);
   const pmtTpInf = c.object(ref, 'pmtTpInf', `${O}.pmtTpInf`, false);
   if (!faults.has('return-orgnl-sttlm-unchecked')) {
@@ -296,6 +312,8 @@ export function validatePacs004(
       c.object(c.object(ref, 'dbtrAcct', `${O}.dbtrAcct`), 'id', `${O}.dbtrAcct.id`),
       'iban',
       `${O}.dbtrAcct.id.iban`,
+      true,
+      faults.has('return-iban-print-format'),
     );
   }
   const dbtrAgtRequired = !faults.has('return-dbtragt-bic-optional');
@@ -354,6 +372,8 @@ export function validatePacs004(
       c.object(c.object(ref, 'cdtrAcct', `${O}.cdtrAcct`), 'id', `${O}.cdtrAcct.id`),
       'iban',
       `${O}.cdtrAcct.id.iban`,
+      true,
+      faults.has('return-iban-print-format'),
     );
   }
   const purp = ref?.purp;

@@ -851,6 +851,16 @@ const globalFaultCatalogue = [
   f('return-sttlmmtd-optional', 'RTR-09', 'pmtRtr.grpHdr.sttlmInf.sttlmMtd is not required.'),
   f('return-bic-unchecked', 'RTR-10', 'BICs of a return are not checked for format.'),
   f(
+    'return-idempotency-forgets-final',
+    'RTR-05',
+    'A return’s msgId is forgotten once the return is final: the same return sent again is booked as a new one.',
+  ),
+  f(
+    'return-idempotency-keyed-with-body',
+    'RTR-05',
+    'A return’s idempotency key is its msgId with its body: the msgId sent again with another creDtTm is booked as a new return.',
+  ),
+  f(
     'return-bic-case-insensitive',
     'RTR-10',
     'A return’s BICs are checked in either case: a BIC in lower case (abcdgb2l), which ISO 20022’s BIC patterns refuse, is taken.',

@@ -23,9 +23,17 @@ async function submitReturn(ctx: ServiceContext, req: FastifyRequest, reply: Fas
   const sub = prepareSubmission(ctx, req, (caller) => caller.faults.has('return-without-sca'));
   const { client, faults } = sub.caller;
   const msgId = peekString(sub.body, PACS004_ROOT, 'grpHdr', 'msgId');
-  const existing =
+  const found =
     msgId && !faults.has('return-repeat-not-idempotent')
       ? ctx.store.findByIdempotency('return', client.clientId, msgId)
+      : undefined;
+  // return-idempotency-forgets-final: the defect drops a return's msgId once the return is final.
+  // return-idempotency-keyed-with-body: the defect keys a return on its msgId and its body together.
+  const existing =
+    found &&
+    !(faults.has('return-idempotency-forgets-final') && (found.phase === 'accepted' || found.phase === 'rejected')) &&
+    !(faults.has('return-idempotency-keyed-with-body') && found.requestHash !== sub.rawHash)
+      ? found
       : undefined;
   if (existing)
     return reply

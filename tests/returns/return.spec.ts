@@ -13,6 +13,7 @@ import {
   finalStatusAs,
   readOnFurtherVersions,
   readStatus,
+  type SubmitResult,
 } from '../../client/flows/payment';
 import { refusedAs } from '../../checks/refusals';
 import { createdIdOf } from '../../messages/answers';
@@ -135,6 +136,46 @@ test.describe('return (pacs.004): accepted returns', () => {
     if (['original', 'id-only'].includes(api.profile.expectations.repeatBody ?? 'original')) {
       verdicts.assume('IDEM-04', 'the repeat names the first return', namesId(repeat, first.paymentsServiceId));
     }
+  });
+
+  test('a return’s msgId stays used: sent again returning another payment, or once the return is final, it names no other return', {
+    tag: ['@RTR-05'],
+    ...takes({ pool: 'settled', count: 2, forReturn: true }),
+  }, async ({ api, verdicts, clients, seed, settledOriginals }) => {
+    const { returner, originals } = await originalsToReturn(api, clients, settledOriginals, seed, 2);
+    const message = returnFor(api, { seed, original: originals[0]! });
+    const first = await submitReturn(api, message, { client: returner, label: 'return the payment (pacs.004)' });
+    verdicts.originalHeld(first.exchange);
+    creditorPlaceHeld(verdicts, first.exchange);
+    verdicts.require('RTR-01', 'the first return is accepted', acceptedAnswer(first.exchange));
+    verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', namesAnId(first));
+    // §2.5: the msgId is "used for idempotency", whatever the body and however long ago: a store that
+    // keys a return with its body, or forgets a final return's msgId, books a second return under it.
+    const namesTheFirst = (repeat: SubmitResult) => ({
+      ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId,
+      expected: `${first.paymentsServiceId}, or no id`,
+      ...answered(repeat.exchange),
+    });
+    // A valid return of another payment under the used msgId: refused, or answered as the repeat.
+    const other = returnFor(api, { seed: `${seed}-other`, original: originals[1]! });
+    other.pmtRtr.grpHdr.msgId = message.pmtRtr.grpHdr.msgId;
+    const changed = await submitReturn(api, other, {
+      client: returner,
+      label: 'the msgId again, returning another payment',
+    });
+    verdicts.check(
+      'RTR-05',
+      'the msgId again, returning another payment, names no other return',
+      namesTheFirst(changed),
+    );
+    await awaitFinalStatus(api, first.paymentsServiceId!, { client: returner, servedBy: 'RTR-35' });
+    const same = await submitReturn(api, message, { client: returner, label: 'the same return again, once final' });
+    verdicts.check(
+      'RTR-05',
+      'the same return sent again once final is not refused as a new return',
+      acceptedAnswer(same.exchange),
+    );
+    verdicts.check('RTR-05', 'the same return sent again once final names no other return', namesTheFirst(same));
   });
 
   test('a second return of the same payment is refused', {

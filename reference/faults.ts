@@ -203,6 +203,11 @@ const globalFaultCatalogue = [
   f('bearer-never-expires', 'AT-05', 'Access tokens are accepted after expiry.'),
   f('answers-non-json', 'AT-06', 'Success bodies are sent as Content-Type text/plain (the JSON text pre-serialised).'),
   f('content-type-unchecked', 'AT-07', 'A payments POST is parsed as JSON whatever its Content-Type.'),
+  f(
+    'content-type-absent-taken',
+    'AT-07',
+    'A payments POST with no Content-Type is parsed as JSON (one declared otherwise is still refused).',
+  ),
   // SCA JWT
   f('sca-optional', 'SCA-01', 'A submission without sca-token is accepted without SCA.'),
   f('sca-skips-signature', 'SCA-02', 'The SCA signature is not verified (alg RS256 still required).'),
@@ -272,6 +277,11 @@ const globalFaultCatalogue = [
     'sca-verified-jti-trusted',
     'SCA-09',
     'An SCA JWT carrying the jti of one accepted before is taken without its hd compared with the body, its jti’s reuse unread: the verification is cached by jti.',
+  ),
+  f(
+    'sca-hd-hex-taken',
+    'SCA-09',
+    'The SCA hd is also taken as the body’s hash written in hex, as many SDKs print a digest.',
   ),
   f(
     'sca-hd-ignore-case',
@@ -1152,6 +1162,32 @@ export const perOperationFaults = [
     ['submitPayment', 'returnPayment'],
     'The body is parsed as JSON whatever its Content-Type.',
   ),
+  ...perOp(
+    'content-type-absent-taken',
+    'AT-07',
+    ['submitPayment', 'returnPayment'],
+    'A body with no Content-Type is parsed as JSON (one declared otherwise is still refused).',
+  ),
+  // Comparisons a route may write for itself: each submitting operation its own.
+  ...perOp(
+    'sca-kid-casefold',
+    'SCA-03',
+    POST_OPS,
+    'The SCA kid is compared with the registered one ignoring letter case.',
+  ),
+  ...perOp(
+    'sca-iss-casefold',
+    'SCA-04',
+    POST_OPS,
+    'The SCA iss is compared with the registered one ignoring letter case.',
+  ),
+  ...perOp(
+    'sca-hd-ignore-case',
+    'SCA-09',
+    POST_OPS,
+    'The SCA hd is compared with the body’s hash ignoring letter case.',
+  ),
+  ...perOp('sca-hd-hex-taken', 'SCA-09', POST_OPS, 'The SCA hd is also taken as the body’s hash written in hex.'),
   ...perOp('sca-optional', 'SCA-01', POST_OPS, 'A request without sca-token is accepted without SCA.'),
   ...perOp('sca-skips-signature', 'SCA-02', POST_OPS, 'The SCA signature is not verified (alg RS256 still required).'),
   ...perOp(

@@ -169,9 +169,10 @@ export function verifySca(ctx: ServiceContext, caller: Caller, input: ScaInput, 
       given.length >= 16 &&
       Buffer.from(expected, 'base64').subarray(0, given.length).equals(given);
     // sca-hd-ignore-case: the defect compares hd with the hash as one compares hex digests, ignoring case.
-    const sameHd = faults.has('sca-hd-ignore-case')
-      ? (hd as string).toLowerCase() === expected.toLowerCase()
-      : hd === expected;
+    // sca-hd-hex-taken: the defect takes the digest written in hex too, as many SDKs print it.
+    const sameHd =
+      (faults.has('sca-hd-ignore-case') ? (hd as string).toLowerCase() === expected.toLowerCase() : hd === expected) ||
+      (faults.has('sca-hd-hex-taken') && hd === Buffer.from(expected, 'base64').toString('hex'));
     if (!sameHd && !prefixTaken) throw fail('sca-token hd does not match the SHA-256 of the request body', 'scaHd');
   }
 

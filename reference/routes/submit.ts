@@ -45,7 +45,9 @@ export function prepareSubmission(
 ): Submission {
   const caller = authenticate(ctx, req, operationOf(req));
   checkAccept(req);
-  if (!caller.faults.has('content-type-unchecked')) requireJsonContentType(req);
+  // content-type-absent-taken: the defect refuses a declared wrong type but reads an undeclared body as JSON.
+  const undeclared = caller.faults.has('content-type-absent-taken') && headerValue(req, 'content-type') === undefined;
+  if (!caller.faults.has('content-type-unchecked') && !undeclared) requireJsonContentType(req);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const { text, value: body } = parseJsonBody(raw, caller.faults, caller.dialect);
   const rawHash = sha256Base64(raw);

@@ -98,24 +98,29 @@ for (const driver of drivers) {
       },
     );
 
-    if (driver.op !== 'submitPayment' && ruleOf('AT-07').operations.includes(driver.op)) {
-      test(
-        on(driver, 'refuses: a body declared text/plain'),
-        details(driver, ['AT-07', ...refusalAssumptions()]),
-        async ({ api, verdicts, clients, seed, settledOriginals }) => {
-          const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
-          driver.acceptTwin(verdicts, await send('valid twin'));
-          const mutant = await send('mutant: the same body declared text/plain', () => ({
-            headers: { 'content-type': 'text/plain' },
-          }));
-          verdicts.check(
-            'AT-07',
-            `${driver.op} refuses a body not declared application/json`,
-            refusedAs(mutant, 'mediaType'),
-          );
-        },
-      );
-    }
+    // A body declared text/plain, or declared as nothing ("Headers (all required)", §4.2).
+    const declarations = [
+      { name: 'a body declared text/plain', contentType: 'text/plain' },
+      { name: 'a body with no Content-Type', contentType: ABSENT },
+    ] as const;
+    if (driver.op !== 'submitPayment' && ruleOf('AT-07').operations.includes(driver.op))
+      for (const declared of declarations)
+        test(
+          on(driver, `refuses: ${declared.name}`),
+          details(driver, ['AT-07', ...refusalAssumptions()]),
+          async ({ api, verdicts, clients, seed, settledOriginals }) => {
+            const send = await driver.prepare({ api, verdicts, clients, seed, settledOriginals });
+            driver.acceptTwin(verdicts, await send('valid twin'));
+            const mutant = await send(`mutant: the same body, ${declared.name}`, () => ({
+              headers: { 'content-type': declared.contentType },
+            }));
+            verdicts.check(
+              'AT-07',
+              `${driver.op} refuses a body not declared application/json`,
+              refusedAs(mutant, 'mediaType'),
+            );
+          },
+        );
   });
 }
 

@@ -113,7 +113,12 @@ type Probe =
   | 'prettyBody'
   | 'newlineBody'
   | 'otherKid'
-  | 'otherKidAndKey';
+  | 'otherKidAndKey'
+  | 'noContentType'
+  | 'kidOtherCase'
+  | 'issOtherCase'
+  | 'hdOtherCase'
+  | 'hdHex';
 
 const probeOf: Readonly<Record<string, Probe>> = {
   'bearer-optional': 'noBearer',
@@ -138,7 +143,16 @@ const probeOf: Readonly<Record<string, Probe>> = {
   'sca-hd-over-trimmed-body': 'newlineBody',
   'sca-kid-any-registered': 'otherKid',
   'sca-key-by-kid': 'otherKidAndKey',
+  'content-type-absent-taken': 'noContentType',
+  'sca-kid-casefold': 'kidOtherCase',
+  'sca-iss-casefold': 'issOtherCase',
+  'sca-hd-ignore-case': 'hdOtherCase',
+  'sca-hd-hex-taken': 'hdHex',
 };
+
+/** Each letter in the other case (a value with no letter would not change). */
+const otherCase = (text: string): string =>
+  [...text].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
 
 /** The robustness families: the fault turns a refusal into a 500, so the outcome is read from the status class. */
 const crashFamilies: ReadonlySet<string> = new Set(['malformed-json-500', 'deep-nesting-500']);
@@ -206,6 +220,23 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
   }
   const header = { alg: 'RS256', typ: 'JWT', kid: e.c.kid };
   if (probe === 'textPlain') headers['content-type'] = 'text/plain';
+  if (probe === 'noContentType') headers['content-type'] = null;
+  if (probe === 'kidOtherCase')
+    headers['sca-token'] = jwt({ ...header, kid: otherCase(e.c.kid) }, h.scaClaims(e.c, body), e.c.keys.privateKey);
+  if (probe === 'issOtherCase')
+    headers['sca-token'] = jwt(header, { ...h.scaClaims(e.c, body), iss: otherCase(e.c.iss) }, e.c.keys.privateKey);
+  if (probe === 'hdOtherCase')
+    headers['sca-token'] = jwt(
+      header,
+      { ...h.scaClaims(e.c, body), hd: otherCase(sha256b64(body)) },
+      e.c.keys.privateKey,
+    );
+  if (probe === 'hdHex')
+    headers['sca-token'] = jwt(
+      header,
+      { ...h.scaClaims(e.c, body), hd: Buffer.from(sha256b64(body), 'base64').toString('hex') },
+      e.c.keys.privateKey,
+    );
   if (probe === 'noSca') headers['sca-token'] = null;
   if (probe === 'badScaSignature') {
     const token = jwt(header, h.scaClaims(e.c, body), e.c.keys.privateKey).split('.');
@@ -250,7 +281,8 @@ async function call(e: Env, op: Operation, probe: Probe): Promise<Reply> {
     assert.ok(first.status < 300, `first use of the nonce on ${op}: ${first.status} ${first.text}`);
     headers['sca-token'] = jwt(header, { ...h.scaClaims(e.c, body), nonce }, e.c.keys.privateKey);
   }
-  return h.post(path, e.c, e.token, body, headers);
+  // As bytes: fetch declares a string body text/plain itself.
+  return h.post(path, e.c, e.token, probe === 'noContentType' ? Buffer.from(body) : body, headers);
 }
 
 /** What the probe observes: for answers-non-json the media type of a success, for the others accepted or refused. */
@@ -286,8 +318,9 @@ test('the per-operation catalogue: every base is a global fault, every op is kno
   // + 4: repeat-before-authentication on each POST; + 7 + 4: bearer-signature-unchecked and sca-hd-optional;
   // + 4 + 4: sca-key-of-any-client and sca-accepts-hs256-public-key; − 2: AT-07 governs pacs008 and pacs004 only;
   // + 4 + 3: bearer-never-expires on the seven operations AT-05 governs; + 4 × 4: the hd over the
-  // body parsed or trimmed, another client's kid, the key found by the kid, on each POST.
-  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2 + 4 + 3 + 4 * 4);
+  // body parsed or trimmed, another client's kid, the key found by the kid, on each POST; + 2: a body
+  // with no Content-Type on AT-07's two; + 4 × 4: kid and iss ignoring case, hd ignoring case or in hex.
+  assert.equal(perOperationFaults.length, 7 * 4 + 8 + 4 + 6 * 4 + 4 + 7 + 4 + 4 + 4 - 2 + 4 + 3 + 4 * 4 + 2 + 4 * 4);
 });
 
 test('a client without faults gets the clean answer to every probe on every operation', async () => {

@@ -508,6 +508,11 @@ const globalFaultCatalogue = [
     'A repeat of the msgId of a payment rejected at settlement is taken as a new payment: 201, a new id.',
   ),
   f(
+    'idempotency-repeat-overwrites-message',
+    'INC-02',
+    'A repeat’s body is stored over the payment’s (an upsert on the msgId): the beneficiary’s incoming view shows the repeat’s amount.',
+  ),
+  f(
     'idempotency-repeat-overwrites-ids',
     'STS-04',
     'A repeat of a used msgId answered 200 stores its endToEndId over the payment’s: pacs.002 then echoes the repeat’s.',

@@ -153,6 +153,9 @@ async function submitPayment(ctx: ServiceContext, req: FastifyRequest, reply: Fa
       );
     }
     // idempotency-repeat-overwrites-ids: the defect stores a repeat's endToEndId over the payment's (an upsert).
+    // idempotency-repeat-overwrites-message: the defect stores a repeat's body over the payment's (the incoming view serves it).
+    if (faults.has('idempotency-repeat-overwrites-message') && root)
+      existing.message = storedMessage(sub.text, rootKey);
     if (faults.has('idempotency-repeat-overwrites-ids') && root) {
       const repeated = validatePacs008(root, faults, sub.caller.dialect);
       if (repeated.ok) existing.endToEndId = repeated.fields.endToEndId;

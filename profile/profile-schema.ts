@@ -270,7 +270,7 @@ const expectations = Strict(
     cancelAnswer: Type.Optional(
       OneOf(
         ['data', 'id-only', 'any'],
-        'the answer to an accepted camt.056 (not shown): a data object like §2.3 (paymentsServiceId, status PENDING, creationDateTime), {"data":{"paymentsServiceId"}}, or any 2xx body naming the cancellation',
+        'the answer to an accepted camt.056 (not shown): a data object like §2.3 (paymentsServiceId, status PENDING, creationDateTime), {"data":{"paymentsServiceId"}}, or any 2xx body (one naming nothing included: camt029 is then read by the payment’s id)',
       ),
     ),
     acceptanceStatus: Type.Optional(

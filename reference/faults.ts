@@ -784,6 +784,21 @@ const globalFaultCatalogue = [
     'A cancellation after the batch was sent is rejected, but a second one (an assgnmt.id of its own) is confirmed and the payment cancelled.',
   ),
   f(
+    'refund-of-cancelled-accepted',
+    'CXL-02',
+    'A refund of part of a payment whose cancellation was confirmed is accepted and settles: the money the payer got back goes back once more.',
+  ),
+  f(
+    'cancel-refunded-confirmed',
+    'CXL-03',
+    'The cancellation of a settled payment its beneficiary refunded part of is confirmed, and the payment cancelled.',
+  ),
+  f(
+    'cancel-grace-after-settlement',
+    'CXL-03',
+    'A cancellation that comes less than 2 s after its payment settled is confirmed, and the payment cancelled: a grace period §1 does not have.',
+  ),
+  f(
     'cancel-backdated-confirmed',
     'CXL-03',
     'A cancellation of a settled payment is confirmed and the payment cancelled when the camt.056’s assgnmt.creDtTm is earlier than the payment’s settlement: the service judges it by the time the message gives itself, not by its batch.',

@@ -39,7 +39,9 @@ function decide(
       | 'cancel-v08-still-settles'
       | 'cancel-returned-confirmed'
       | 'cancel-backdated-confirmed'
-      | 'cancel-prtry-still-settles',
+      | 'cancel-prtry-still-settles'
+      | 'cancel-refunded-confirmed'
+      | 'cancel-grace-after-settlement',
   ) => boolean,
   asked: Pick<Camt056Fields, 'assignmentCreDtTm' | 'reasonCode'>,
 ): 'CNCL' | 'RJCR' {
@@ -73,6 +75,18 @@ function decide(
   }
   // cancel-returned-confirmed: the defect confirms the cancellation of a payment already returned (its money is back).
   if (target.returned && faultsHas('cancel-returned-confirmed')) return 'CNCL';
+  // cancel-refunded-confirmed: the defect takes a payment partly refunded for one still open, and cancels it.
+  // cancel-grace-after-settlement: the defect still cancels a payment settled less than 2 s ago.
+  if (
+    target.phase === 'accepted' &&
+    ((target.refundedCents > 0 && faultsHas('cancel-refunded-confirmed')) ||
+      (faultsHas('cancel-grace-after-settlement') &&
+        target.acceptedAt !== null &&
+        Date.now() - Date.parse(target.acceptedAt) < 2_000))
+  ) {
+    target.phase = 'cancelled';
+    return 'CNCL';
+  }
   // cancel-again-after-batch-succeeds: the defect rejects a late cancellation once, then confirms the
   // next one and cancels the payment, settled or not.
   if (askedBefore && faultsHas('cancel-again-after-batch-succeeds')) {

@@ -99,7 +99,11 @@ async function submitRefund(ctx: ServiceContext, req: FastifyRequest, reply: Fas
       message: 'only the beneficiary institution of the original payment can refund it',
       path: `${T}.orgnlTxId`,
     };
-  } else if (original.phase !== 'accepted') {
+  } else if (
+    original.phase !== 'accepted' &&
+    // refund-of-cancelled-accepted: the defect refuses a refund of a payment not yet settled, not of one cancelled.
+    !(faults.has('refund-of-cancelled-accepted') && original.phase === 'cancelled')
+  ) {
     failure = {
       reason: businessReasons.originalNotAccepted,
       state: true,

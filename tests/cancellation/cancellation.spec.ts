@@ -14,12 +14,15 @@ import { furtherVersions, repeatStatusOf, tokenLeewaySeconds } from '../../profi
 import {
   awaitFinalStatus,
   finalStatusAs,
+  payAndSettle,
   readStatus,
   submitPayment,
   type SettledPayment,
   type SubmitResult,
 } from '../../client/flows/payment';
 import { returnFor, submitReturn } from '../../client/flows/returns';
+import { submitRefund } from '../../client/flows/refunds';
+import { buildPacs007 } from '../../messages/pacs007';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   readCancellation,
@@ -32,6 +35,7 @@ import {
   cancelAfterBatchSent,
   cancelBeforeBatch,
   foreignCancellation,
+  refundedThenCancelled,
   returnedThenCancelled,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
@@ -92,6 +96,17 @@ async function pay(
 async function returnedOriginal(observe: Observe, verdicts: Verdicts): Promise<SettledPayment> {
   const { original, final } = await observe(returnedThenCancelled);
   verdicts.require('RTR-01', 'the beneficiary’s return of the payment settles accepted', endsIn(final, 'accepted'));
+  return original;
+}
+
+/** The settled payment of refundedThenCancelled, once its beneficiary's refund of part of it settled accepted. */
+async function refundedOriginal(observe: Observe, verdicts: Verdicts): Promise<SettledPayment> {
+  const { original, final } = await observe(refundedThenCancelled);
+  verdicts.require(
+    'RFD-01',
+    'the beneficiary’s refund of part of the payment settles accepted',
+    endsIn(final, 'accepted'),
+  );
   return original;
 }
 
@@ -449,6 +464,29 @@ test.describe('cancellation: after the payment settled', () => {
       label: 'cancel the settled payment again, with an assgnmt.id of its own (camt.056)',
     },
     {
+      // The first one's rejection already decided: a service that escalates a payer's second request takes it.
+      title:
+        'a second cancellation of a settled payment, sent once the first was rejected, is rejected too, and the payment stays settled',
+      again: true,
+      afterDecided: true,
+      label: 'cancel the settled payment again, once the first cancellation was decided (camt.056)',
+    },
+    {
+      // Settled a moment ago: its batch was sent all the same. A grace period after settlement is no rule of §1.
+      title: 'a cancellation sent as soon as its payment reads settled is rejected, and the payment stays settled',
+      again: false,
+      justSettled: true,
+      label: 'cancel the payment as soon as it reads settled (camt.056)',
+    },
+    {
+      // Part of it went back to the payer by a refund; the batch that held the payment was sent.
+      title:
+        'a cancellation of a settled payment its beneficiary refunded part of is rejected, and the payment stays settled',
+      again: false,
+      refunded: true,
+      label: 'cancel the settled, partly refunded payment (camt.056)',
+    },
+    {
       // Its beneficiary's return changes nothing of rule 4: the batch that held the payment was sent.
       title: 'a cancellation of a settled payment its beneficiary returned is rejected, and the payment stays settled',
       again: false,
@@ -468,16 +506,36 @@ test.describe('cancellation: after the payment settled', () => {
   ])
     test(c.title, {
       tag: ['@CXL-03', '@CXL-04'],
-      ...takes(c.returned ? { observation: returnedThenCancelled } : { pool: 'settled', count: 1 }),
+      ...takes(
+        ...(c.returned
+          ? [{ observation: returnedThenCancelled }]
+          : c.refunded
+            ? [{ observation: refundedThenCancelled }]
+            : c.justSettled
+              ? []
+              : [{ pool: 'settled' as const, count: 1 }]),
+      ),
     }, async ({ api, verdicts, clients, settledOriginals, seed, observe }) => {
       // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
       const [original] = c.returned
         ? [await returnedOriginal(observe, verdicts)]
-        : await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
-      if (c.again)
-        await requestCancellation(api, buildCamt056({ seed: `${seed}-first`, original: original!.message }), {
-          label: 'cancel the settled payment a first time (camt.056)',
-        });
+        : c.refunded
+          ? [await refundedOriginal(observe, verdicts)]
+          : c.justSettled
+            ? [await payAndSettle(api, withoutScheme(paymentTo(beneficiaryOf(clients), `${seed}-just-settled`)))]
+            : await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
+      if (c.again) {
+        const first = await requestCancellation(
+          api,
+          buildCamt056({ seed: `${seed}-first`, original: original!.message }),
+          { label: 'cancel the settled payment a first time (camt.056)' },
+        );
+        if (c.afterDecided && is2xx(first.exchange))
+          await awaitCancellationOf(api, {
+            cancellation: first.paymentsServiceId,
+            payment: original!.paymentsServiceId,
+          });
+      }
       const paidAt = new Date(original!.message.fitoFICstmrCdtTrf.grpHdr.creDtTm);
       const cancellation = buildCamt056({ seed, original: original!.message, ...(c.backdated ? { now: paidAt } : {}) });
       const answer = await requestCancellation(api, cancellation, { label: c.label });
@@ -638,6 +696,9 @@ async function confirmedRightAfterPaying(
   // with ids of its own, so that its return below is the valid twin of the cancelled one's.
   const control = withoutScheme(paymentTo(beneficiary, paidWith));
   const controlId = await pay(api, verdicts, clients.primary, control, version);
+  // A second one, paid beside it, for the refund's valid twin: a payment partly refunded is returned no more.
+  const refundControl = withoutScheme(paymentTo(beneficiary, `${paidWith}|refund-control`));
+  const refundControlId = await pay(api, verdicts, clients.primary, refundControl, version);
   const controlFinal = await awaitFinalStatus(api, controlId, {
     label: 'query status of the control payment (pacs.002)',
   });
@@ -667,6 +728,23 @@ async function confirmedRightAfterPaying(
     settle: finalStatusAs(api, beneficiary),
     what: 'a return of the payment whose cancellation was confirmed is refused',
     unnamedBy: 'RTR-37',
+  });
+  // Nor part of it by a refund (§1: "send back part of the original amount"): nothing reached the
+  // beneficiary to send back. The valid twin: part of the second control payment, refunded by the same beneficiary.
+  await awaitFinalStatus(api, refundControlId, { label: 'query status of the second control payment (pacs.002)' });
+  const refundTwin = await submitRefund(api, buildPacs007({ seed, original: refundControl }), {
+    client: beneficiary,
+    label: 'valid twin: the beneficiary refunds part of the second control payment (pacs.007)',
+  });
+  twinAccepted(verdicts, refundTwin.exchange, { rule: 'RFD-01' });
+  const refunded = await submitRefund(api, buildPacs007({ seed, original: payment }), {
+    client: beneficiary,
+    label: 'refund: the beneficiary refunds part of the cancelled payment (pacs.007)',
+  });
+  await expectBusinessRefusal(api, verdicts, 'CXL-02', refunded.exchange, {
+    settle: finalStatusAs(api, beneficiary),
+    what: 'a refund of the payment whose cancellation was confirmed is refused',
+    unnamedBy: 'RFD-07',
   });
 }
 

@@ -789,6 +789,11 @@ const globalFaultCatalogue = [
     'A refund of part of a payment whose cancellation was confirmed is accepted and settles: the money the payer got back goes back once more.',
   ),
   f(
+    'cancel-rejected-acted-on-later',
+    'CXL-03',
+    'A cancellation of a settled payment is rejected, and the payment is cancelled all the same 200 ms later.',
+  ),
+  f(
     'cancel-refunded-confirmed',
     'CXL-03',
     'The cancellation of a settled payment its beneficiary refunded part of is confirmed, and the payment cancelled.',

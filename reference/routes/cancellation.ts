@@ -41,7 +41,8 @@ function decide(
       | 'cancel-backdated-confirmed'
       | 'cancel-prtry-still-settles'
       | 'cancel-refunded-confirmed'
-      | 'cancel-grace-after-settlement',
+      | 'cancel-grace-after-settlement'
+      | 'cancel-rejected-acted-on-later',
   ) => boolean,
   asked: Pick<Camt056Fields, 'assignmentCreDtTm' | 'reasonCode'>,
 ): 'CNCL' | 'RJCR' {
@@ -93,6 +94,11 @@ function decide(
     target.phase = 'cancelled';
     return 'CNCL';
   }
+  // cancel-rejected-acted-on-later: the defect rejects the request, leaves it flagged, and a later run cancels the payment all the same.
+  if (faultsHas('cancel-rejected-acted-on-later'))
+    setTimeout(() => {
+      if (target.phase === 'accepted') target.phase = 'cancelled';
+    }, 200).unref();
   return 'RJCR';
 }
 

@@ -453,8 +453,10 @@ test.describe('cancellation: after the payment settled', () => {
   // (a 2xx and a rejection in camt.029, or a refusal at once) is no precondition: the spec says rejected, not how.
   for (const c of [
     {
-      title: 'a cancellation of a payment that already reads settled is rejected, and the payment stays settled',
+      title:
+        'a cancellation of a payment that already reads settled is rejected, and the payment stays settled, two batches later too',
       again: false,
+      aBatchLater: true,
       label: 'cancel the settled payment (camt.056)',
     },
     {
@@ -587,6 +589,24 @@ test.describe('cancellation: after the payment settled', () => {
         'CXL-03',
         'the payment stays settled',
         staysSettled(original!.final.txSts, after.txSts, api.profile.expectations),
+      );
+      if (!c.aBatchLater) return;
+      // Rejected is rejected for good: two payments paid one after the other, each once the one before
+      // settled, settle in two later batches; by then a service that acts on the rejected request after
+      // all (a flag left set, a job that retries) has cancelled the first.
+      for (const n of [1, 2]) {
+        const control = withoutScheme(paymentTo(beneficiaryOf(clients), `${seed}-a-batch-later-${n}`));
+        const controlId = await pay(api, verdicts, clients.primary, control);
+        await awaitFinalStatus(api, controlId, { label: `query status of payment ${n} paid after the cancellation` });
+      }
+      const later = await readStatus(api, original!.paymentsServiceId, {
+        label: 'read the payment once two payments paid after the cancellation settled',
+      });
+      verdicts.require('STS-01', 'the payment’s status is served', hasStatus(later.exchange, [200]));
+      verdicts.check(
+        'CXL-03',
+        'the payment stays settled two batches later',
+        staysSettled(original!.final.txSts, later.txSts, api.profile.expectations),
       );
     });
 });

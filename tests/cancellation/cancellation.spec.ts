@@ -709,9 +709,12 @@ async function confirmedRightAfterPaying(
   // with ids of its own, so that its return below is the valid twin of the cancelled one's.
   const control = withoutScheme(paymentTo(beneficiary, paidWith));
   const controlId = await pay(api, verdicts, clients.primary, control, version);
-  // A second one, paid beside it, for the refund's valid twin: a payment partly refunded is returned no more.
+  // A second one, paid beside it, for the refund's valid twin (a payment partly refunded is returned no
+  // more): only where the beneficiary's side is the suite's, as the return and refund below need.
   const refundControl = withoutScheme(paymentTo(beneficiary, `${paidWith}|refund-control`));
-  const refundControlId = await pay(api, verdicts, clients.primary, refundControl, version);
+  const refundControlId = granted.has('beneficiarySide')
+    ? await pay(api, verdicts, clients.primary, refundControl, version)
+    : undefined;
   const controlFinal = await awaitFinalStatus(api, controlId, {
     label: 'query status of the control payment (pacs.002)',
   });
@@ -744,7 +747,7 @@ async function confirmedRightAfterPaying(
   });
   // Nor part of it by a refund (§1: "send back part of the original amount"): nothing reached the
   // beneficiary to send back. The valid twin: part of the second control payment, refunded by the same beneficiary.
-  await awaitFinalStatus(api, refundControlId, { label: 'query status of the second control payment (pacs.002)' });
+  await awaitFinalStatus(api, refundControlId!, { label: 'query status of the second control payment (pacs.002)' });
   const refundTwin = await submitRefund(api, buildPacs007({ seed, original: refundControl }), {
     client: beneficiary,
     label: 'valid twin: the beneficiary refunds part of the second control payment (pacs.007)',

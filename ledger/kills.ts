@@ -8,6 +8,7 @@ import { isOperation, type Operation } from './operations';
 import type { RuleOutcome } from './outcomes';
 import { ruleById } from './rules';
 import { grepFor, operationsOf } from './tags';
+import { titlePathGrep } from '../record/replay';
 import type { Profile } from '../profile/profile';
 
 export interface Fault {
@@ -21,6 +22,18 @@ export interface Fault {
   seenBy?: 'history';
   /** Rules whose tests send what the fault needs, besides its own rule's: it runs them too. */
   exercisedBy?: readonly string[];
+  /**
+   * The one test the fault runs, instead of every test citing its rule: the test that killed it in an
+   * earlier matrix (ledger/first-kills.json), as its title path from its file down. A fault it no longer
+   * kills runs every test citing its rule after (scripts/mutation.ts).
+   */
+  tryFirst?: readonly string[];
+}
+
+/** A test as a fault selects it: its title path from its file down, and its tags (with or without @). */
+export interface SelectableTest {
+  titlePath: readonly string[];
+  tags: readonly string[];
 }
 
 /** The annotation naming the fault a test of a batch ran against (fixtures/options.ts): the matrix reads its kills by it. */
@@ -37,11 +50,13 @@ export function faultOperation(name: string): Operation | undefined {
  * one), and those citing the rules that exercise it.
  */
 export const faultGrep = (fault: Fault): RegExp =>
-  new RegExp(
-    [grepFor(fault.rule, faultOperation(fault.name)), ...(fault.exercisedBy ?? []).map((rule) => grepFor(rule))]
-      .map((grep) => grep.source)
-      .join('|'),
-  );
+  fault.tryFirst
+    ? new RegExp(`^${titlePathGrep(fault.tryFirst)}`)
+    : new RegExp(
+        [grepFor(fault.rule, faultOperation(fault.name)), ...(fault.exercisedBy ?? []).map((rule) => grepFor(rule))]
+          .map((grep) => grep.source)
+          .join('|'),
+      );
 
 /**
  * Whether a test is one the fault runs, read from its tags (with or without @): the grep's selection,
@@ -50,6 +65,12 @@ export const faultGrep = (fault: Fault): RegExp =>
  */
 export const faultRuns = (fault: Fault, tags: readonly string[]): boolean =>
   faultGrep(fault).test(tags.map((t) => (t.startsWith('@') ? t : `@${t}`)).join(' '));
+
+/** Whether the fault runs this test: the one it tries first, else any test its tags select (faultRuns). */
+export const faultSelects = (fault: Fault, test: SelectableTest): boolean =>
+  fault.tryFirst
+    ? fault.tryFirst.length === test.titlePath.length && fault.tryFirst.every((t, i) => t === test.titlePath[i])
+    : faultRuns(fault, test.tags);
 
 /** The operations a test exercises: its @op: tags, else the one operation of `rule`, if it governs one. */
 export function testOperations(tags: readonly string[], rule: string): readonly Operation[] {

@@ -34,17 +34,24 @@ export function replayEnvironment(
 const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** One command that reruns exactly this test: its file, its full title (not its line, a loop shares it). */
-export function replayCommand(input: ReplayInput): string {
-  const env = Object.entries(input.env).map(([k, v]) => `${k}=${shellQuote(v)}`);
-  // Playwright greps "project file describe @tags title @tags": every title of the path, and the
-  // test's own title followed only by its tags, so "alg none" never selects "alg none (unsigned)".
-  const titles = [...input.titlePath];
+/**
+ * The grep that selects exactly one test by its title path. Playwright greps "project file describe
+ * @tags title @tags": every title of the path, and the test's own title followed only by its tags, so
+ * "alg none" never selects "alg none (unsigned)".
+ */
+export function titlePathGrep(titlePath: readonly string[]): string {
+  const titles = [...titlePath];
   const title = titles.pop() ?? '';
-  const grep = [
+  return [
     ...titles.map((t) => `(?=.*(?:^|\\s)${escapeRegExp(t)}\\s)`),
     `(?=.*(?:^|\\s)${escapeRegExp(title)}(?:\\s@|$))`,
   ].join('');
+}
+
+/** One command that reruns exactly this test: its file, its full title (not its line, a loop shares it). */
+export function replayCommand(input: ReplayInput): string {
+  const env = Object.entries(input.env).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  const grep = titlePathGrep(input.titlePath);
   return [
     ...env,
     'npx playwright test',

@@ -27,6 +27,8 @@ import { LANE_SLOTS, REFUSAL_SLOTS } from '../client/flows/live-lane';
 export interface ListedTest {
   /** "file › describe › title" (the same test listed by several projects appears once). */
   title: string;
+  /** The same, one title each: file, describes, the test's own. */
+  titlePath?: string[];
   ruleIds: string[];
   /** Its tags as listed (without the leading @). */
   tags?: string[];
@@ -96,6 +98,7 @@ export function listTests(profiles: string[]): ListedTest[] {
     const projects = [...(tests.get(t.title)?.projects ?? []), t.project];
     tests.set(t.title, {
       title: t.title,
+      titlePath: t.titlePath,
       name: t.titlePath.at(-1)!,
       ruleIds: ruleIdsOf(t.tags),
       tags: t.tags,

@@ -1,5 +1,5 @@
 /**
- * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--without batchControl] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>]`
+ * `npm run mutation [-- --profile local-strict-422] [--only f1,f2] [--without batchControl] [--scope cited|all] [--workers N] [--max-kills N] [--clean-run <run folder>] [--every-cited-test] [--write-first-kills]`
  *
  * The kill matrix: proves that each ledger rule the reference can break is caught by the suite. Every
  * fault of reference/faults.ts breaks one rule (on one operation, for `base@operation` faults). One
@@ -7,6 +7,11 @@
  * plus one project per batch of faults that share no test (scripts/lib/fault-batches.ts), each test
  * run against its one fault with clients registered with that fault only.
  *
+ * A fault runs first the one test that killed it in an earlier matrix (ledger/first-kills.json,
+ * scripts/lib/first-kills.ts), and every test citing its rule only when that one no longer kills it,
+ * in a second run: most faults run one test, not the ten citing their rule (ci78: 1,746 tests ran, and
+ * 2,800 more were skipped by the kill cap). `--every-cited-test` runs every cited test of every fault,
+ * as a matrix without a record would; `--write-first-kills` records this run's first kills.
  * `--clean-run` takes the clean project's results from a run of the same profile and code instead
  * (npm test passes its conformance run's folder): the suite is not run twice without faults.
  * `--without` turns capability switches of the profile off, the clean project's too: a fault proven
@@ -27,6 +32,14 @@ import { loadProfile } from '../profile/profile';
 import { flattenReport, reportErrors, readReportFile, type ReportTest } from '../record/playwright-report';
 import { runPlaywright } from './lib/run-playwright';
 import { batchFaults } from './lib/fault-batches';
+import {
+  FIRST_KILLS_FILE,
+  firstKillsOf,
+  notKilled,
+  readFirstKills,
+  withFirstKills,
+  writeFirstKills,
+} from './lib/first-kills';
 import { listTests } from './ledger-check';
 import { buildMatrix, formatMatrix, type Matrix } from './lib/matrix';
 import { renderMutationPage } from './lib/matrix-page';
@@ -37,7 +50,7 @@ import { judgeRunHistory } from '../runner/history';
 import { historyViolations } from './lib/matrix';
 import { checkHistory, type HistoryVerdict } from '../checks/history';
 import { historiesByClientFaults, readRunHistory } from '../record/history';
-import { faultProject, withoutCapabilities, type Fault } from '../ledger/kills';
+import { faultProject, withoutCapabilities, type Fault, type SelectableTest } from '../ledger/kills';
 
 /**
  * REF_FAULT_LATER_MS of the matrix's reference: its late faults act at once. A fault's few tests end
@@ -46,7 +59,7 @@ import { faultProject, withoutCapabilities, type Fault } from '../ledger/kills';
 const HISTORY_FAULT_LATER_MS = 0;
 
 const USAGE =
-  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--without capability1,capability2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>]';
+  'usage: npm run mutation [-- --profile <name>] [--only fault1,fault2] [--without capability1,capability2] [--scope cited|all] [--workers N] [--max-kills N (0 = all)] [--clean-run <run folder>] [--every-cited-test] [--write-first-kills]';
 
 /**
  * Faults a batch holds at most: a batch is one worker, and a worker's start (Playwright's modules, the
@@ -67,6 +80,10 @@ interface Options {
   outDir: string;
   /** A run folder whose results stand for the clean project (a run of the same profile, without faults). */
   cleanRun?: string;
+  /** A fault with a first kill recorded (ledger/first-kills.json) runs that test first (scripts/lib/first-kills.ts). */
+  firstKills: boolean;
+  /** Record the run's first kills in ledger/first-kills.json. */
+  writeFirstKills: boolean;
 }
 
 export function parseMutationArgs(argv: string[]): Options {
@@ -84,6 +101,8 @@ export function parseMutationArgs(argv: string[]): Options {
       'max-kills': { type: 'string', default: '1' },
       out: { type: 'string', default: 'reports/mutation' },
       'clean-run': { type: 'string' },
+      'every-cited-test': { type: 'boolean', default: false },
+      'write-first-kills': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -106,6 +125,8 @@ export function parseMutationArgs(argv: string[]): Options {
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,
     ...(values['clean-run'] ? { cleanRun: values['clean-run'] } : {}),
+    firstKills: !values['every-cited-test'],
+    writeFirstKills: values['write-first-kills']!,
   };
 }
 
@@ -138,6 +159,79 @@ function faultHistoryVerdicts(runDir: string): HistoryVerdict[] {
   });
 }
 
+interface Phase {
+  exitCode: number;
+  tests: ReportTest[];
+  errors: string[];
+  history: HistoryVerdict[];
+}
+
+/**
+ * One Playwright run of the faults, in batches that share no test, against one reference, in a scratch
+ * folder of its own (the matrix keeps its verdicts in reports/mutation, not the run's raw results). A
+ * fault only the history sees runs alone: uncapped, with a normal run's background work; those run
+ * first, beside the batches: what they break shows some time later, and a run of few requests against
+ * an idle reference can end within that time.
+ */
+async function runFaults(
+  faults: readonly Fault[],
+  listed: readonly SelectableTest[],
+  profile: string,
+  options: Options,
+  clean: boolean,
+): Promise<Phase> {
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
+  try {
+    const batches = [
+      ...faults.filter((f) => f.seenBy).map((f) => [f]),
+      ...batchFaults(
+        faults.filter((f) => !f.seenBy),
+        listed,
+        FAULTS_PER_BATCH,
+        options.scope === 'all',
+      ),
+    ];
+    const plan: MutationPlan = {
+      profile,
+      scope: options.scope,
+      killCap: options.maxKills,
+      workers: options.workers,
+      clean,
+      batches,
+      ...(options.without.length ? { without: options.without } : {}),
+    };
+    const planFile = path.join(runDir, 'mutation-plan.json');
+    writeFileSync(planFile, JSON.stringify(plan));
+    console.log(
+      `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s)${clean ? ' + the clean one' : ''}`,
+    );
+    const run = await runPlaywright(
+      [],
+      {
+        PAYMENTS_RUN_DIR: runDir,
+        PAYMENTS_MUTATION_PLAN: planFile,
+        PAYMENTS_ALLURE: '0',
+        PAYMENTS_CLIENT_FAULTS: '',
+        // The faults only the history sees act this long after what they break: within a run of some seconds.
+        REF_FAULT_LATER_MS: String(HISTORY_FAULT_LATER_MS),
+      },
+      { quiet: true, config: 'playwright.mutation.config.ts' },
+    );
+    const report = readReportFile(runPaths(runDir).jsonReport);
+    return {
+      exitCode: run.exitCode,
+      tests: run.tests,
+      errors: report
+        ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
+        : ['no JSON report was written'],
+      // Each fault's history (its own clients'), and the clean project's: a fault is killed by a violation of its rule there too.
+      history: faultHistoryVerdicts(runDir),
+    };
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
 function selectFaults(catalogue: readonly FaultInfo[], only: string[]): FaultInfo[] {
   if (!only.length) return [...catalogue];
   const unknown = only.filter((name) => !catalogue.some((f) => f.name === name));
@@ -158,61 +252,46 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     );
 
   const cleanTests = options.cleanRun ? cleanRunTests(options.cleanRun, profile.name) : undefined;
-  // A scratch folder: the matrix keeps its verdicts in reports/mutation, not the run's raw results.
-  const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-mutation-'));
-  // A fault only the history sees runs alone: uncapped, with a normal run's background work. Those
-  // run first, beside the batches: what they break shows some time later, and a run of few requests
-  // against an idle reference can end within that time.
-  const planned: Fault[] = faults.map((f) => ({
-    name: f.name,
-    rule: f.rule,
-    ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
-  }));
-  const batches = [
-    ...planned.filter((f) => f.seenBy).map((f) => [f]),
-    ...batchFaults(
-      planned.filter((f) => !f.seenBy),
-      listTests([profile.name]).map((t) => ({ tags: t.tags ?? [] })),
-      FAULTS_PER_BATCH,
-      options.scope === 'all',
-    ),
-  ];
-  const plan: MutationPlan = {
-    profile: profile.name,
-    scope: options.scope,
-    killCap: options.maxKills,
-    workers: options.workers,
-    clean: cleanTests === undefined,
-    batches,
-    ...(options.without.length ? { without: options.without } : {}),
-  };
-  const planFile = path.join(runDir, 'mutation-plan.json');
-  writeFileSync(planFile, JSON.stringify(plan));
+  const listed = listTests([profile.name]).map((t) => ({ titlePath: t.titlePath ?? [t.title], tags: t.tags ?? [] }));
+  const recorded = readFirstKills();
+  const planned = withFirstKills(
+    faults.map((f) => ({
+      name: f.name,
+      rule: f.rule,
+      ...('seenBy' in f ? { seenBy: f.seenBy, exercisedBy: f.exercisedBy } : {}),
+    })),
+    options.scope === 'cited' && options.firstKills ? recorded : new Map(),
+    listed,
+  );
+  const withFirst = planned.filter((f) => f.tryFirst);
   console.log(
-    `kill matrix: ${faults.length} fault(s) in ${batches.length} project(s) + clean ${profile.name}${options.without.length ? ` without ${options.without.join(', ')}` : ''}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}…`,
+    `kill matrix: ${faults.length} fault(s) + clean ${profile.name}${options.without.length ? ` without ${options.without.join(', ')}` : ''}${options.cleanRun ? ` (from ${options.cleanRun})` : ''}, scope ${options.scope}, ${options.workers} workers${options.maxKills ? `, each fault stops after ${options.maxKills} kill(s)` : ''}; ${withFirst.length} run their first kill (${FIRST_KILLS_FILE}) only…`,
   );
-
-  const run = await runPlaywright(
-    [],
-    {
-      PAYMENTS_RUN_DIR: runDir,
-      PAYMENTS_MUTATION_PLAN: planFile,
-      PAYMENTS_ALLURE: '0',
-      PAYMENTS_CLIENT_FAULTS: '',
-      // The faults only the history sees act this long after what they break: within a run of some seconds.
-      REF_FAULT_LATER_MS: String(HISTORY_FAULT_LATER_MS),
-    },
-    { quiet: true, config: 'playwright.mutation.config.ts' },
-  );
-  // Each fault's history (its own clients'), and the clean project's: a fault is killed by a violation of its rule there too.
+  const first = await runFaults(planned, listed, profile.name, options, cleanTests === undefined);
+  // A fault its first kill no longer killed runs every test citing its rule.
+  const again = notKilled(withFirst, first.tests).map(({ tryFirst: _tried, ...fault }) => fault);
+  if (again.length)
+    console.log(
+      `kill matrix: ${again.length} fault(s) not killed by their first kill, now with every test citing their rule: ${again.map((f) => f.name).join(', ')}`,
+    );
+  const second = again.length ? await runFaults(again, listed, profile.name, options, false) : undefined;
+  const phases = [first, ...(second ? [second] : [])];
   const history = historyViolations([
-    ...faultHistoryVerdicts(runDir),
+    ...phases.flatMap((phase) => phase.history),
     ...(options.cleanRun ? judgeRunHistory(options.cleanRun).filter((v) => v.project === profile.name) : []),
   ]);
-  const report = readReportFile(runPaths(runDir).jsonReport);
-  const errors = report
-    ? reportErrors(report).map((m) => `playwright error: ${m.split('\n')[0]}`)
-    : ['no JSON report was written'];
+  const tests = phases.flatMap((phase) => phase.tests);
+  const found = firstKillsOf(planned, tests);
+  if (options.writeFirstKills) {
+    writeFirstKills(options.only.length ? recorded : new Map(), found);
+    console.log(`first kills: ${found.size} written to ${FIRST_KILLS_FILE}`);
+  } else {
+    const stale = [...found].filter(([name, path]) => recorded.get(name)?.join('\n') !== path.join('\n')).length;
+    if (stale)
+      console.log(
+        `first kills: ${stale} fault(s) were first killed by another test than ${FIRST_KILLS_FILE} records, or it records none: npm run mutation -- --write-first-kills records them (a run the quicker for it, the same verdicts)`,
+      );
+  }
   const command = [
     'npm run mutation --',
     `--profile ${profile.name}`,
@@ -224,7 +303,12 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     .filter(Boolean)
     .join(' ');
   const matrix = buildMatrix(
-    { exitCode: run.exitCode, tests: [...(cleanTests ?? []), ...run.tests], errors, history },
+    {
+      exitCode: Math.max(...phases.map((phase) => phase.exitCode)),
+      tests: [...(cleanTests ?? []), ...tests],
+      errors: phases.flatMap((phase) => phase.errors),
+      history,
+    },
     faults,
     profile,
     {
@@ -236,7 +320,6 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     },
   );
 
-  rmSync(runDir, { recursive: true, force: true });
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path.join(options.outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(path.join(options.outDir, 'index.html'), renderMutationPage(matrix));

@@ -5,12 +5,7 @@
  * No two faults of a batch run the same test; a fault that shares tests with every batch gets one of
  * its own (with `--scope all` every fault does).
  */
-import { faultRuns, type Fault } from '../../ledger/kills';
-
-/** A listed test: only its tags decide which faults run it. */
-export interface ListedTags {
-  tags: readonly string[];
-}
+import { faultSelects, type Fault, type SelectableTest } from '../../ledger/kills';
 
 /**
  * Batches of at most `maxSize` faults, none sharing a test, in `faults` order within each. Heaviest
@@ -19,12 +14,12 @@ export interface ListedTags {
  */
 export function batchFaults(
   faults: readonly Fault[],
-  tests: readonly ListedTags[],
+  tests: readonly SelectableTest[],
   maxSize: number,
   runsAll = false,
 ): Fault[][] {
   const ran = new Map(
-    faults.map((f) => [f, new Set(tests.flatMap((t, i) => (runsAll || faultRuns(f, t.tags) ? [i] : [])))]),
+    faults.map((f) => [f, new Set(tests.flatMap((t, i) => (runsAll || faultSelects(f, t) ? [i] : [])))]),
   );
   const order = [...faults].sort((a, b) => ran.get(b)!.size - ran.get(a)!.size);
   const batches = Array.from({ length: Math.ceil(faults.length / Math.max(1, maxSize)) }, () => ({

@@ -22,14 +22,15 @@ import type { HistoryVerdict } from '../../checks/history';
 export type HistoryViolations = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
 export function historyViolations(verdicts: readonly HistoryVerdict[]): HistoryViolations {
-  return new Map(
-    verdicts.map((v) => {
-      const rules = new Map<string, number>();
-      for (const p of v.properties)
-        for (const [rule, n] of Object.entries(p.violationsByRule)) rules.set(rule, (rules.get(rule) ?? 0) + n);
-      return [v.project, rules];
-    }),
-  );
+  // A project judged twice (a fault's first kill, then its other tests: scripts/mutation.ts) sums both.
+  const byProject = new Map<string, Map<string, number>>();
+  for (const v of verdicts) {
+    const rules = byProject.get(v.project) ?? new Map<string, number>();
+    for (const p of v.properties)
+      for (const [rule, n] of Object.entries(p.violationsByRule)) rules.set(rule, (rules.get(rule) ?? 0) + n);
+    byProject.set(v.project, rules);
+  }
+  return byProject;
 }
 
 export type Verdict = 'killed' | 'survived' | 'not applicable' | 'equivalent';

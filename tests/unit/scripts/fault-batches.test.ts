@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { batchFaults } from '../../../scripts/lib/fault-batches';
-import { faultGrep, faultRuns, killsFault, type Fault } from '../../../ledger/kills';
+import { faultGrep, faultRuns, faultSelects, killsFault, type Fault } from '../../../ledger/kills';
 
 const fault = (name: string, rule: string): Fault => ({ name, rule });
-const tagged = (...tags: string[]) => ({ tags });
+let listed = 0;
+const tagged = (...tags: string[]) => ({ titlePath: ['a.spec.ts', `test ${++listed}`], tags });
 
 test('a fault runs the tests its grep selects, read from their tags with or without @', () => {
   const cancel = fault('bearer-optional@cancel', 'AT-01');
@@ -82,5 +83,34 @@ test('a kill is a failure of the fault’s own rule, on the fault’s operation'
   assert.equal(
     killsFault(onCancel, { tags: ['@AT-01', '@op:cancel'], outcomes: [{ rule: 'AT-01', status: 'passed' }] }),
     false,
+  );
+});
+
+test('a fault with a first kill runs that one test: its grep selects its title path whole, its batch shares it with no other fault', () => {
+  const first = ['returns/return.spec.ts', 'POST pacs004: refused', 'refuses: alg none'];
+  const tried = { ...fault('a', 'R-1'), tryFirst: first };
+  const grepText = (titlePath: string[], tags: string) => ` local~faults-01 ${titlePath.join(' ')} ${tags}`;
+  assert.equal(faultGrep(tried).test(grepText(first, '@R-1')), true);
+  assert.equal(
+    faultGrep(tried).test(grepText([...first.slice(0, 2), 'refuses: alg none (unsigned)'], '@R-1')),
+    false,
+    'a longer title is another test',
+  );
+  assert.equal(faultSelects(tried, { titlePath: first, tags: ['@R-1'] }), true);
+  assert.equal(faultSelects(tried, { titlePath: [...first.slice(0, 2), 'other'], tags: ['@R-1'] }), false);
+  // b cites R-1 too but has no first kill: it runs every test citing R-1, the first one included.
+  const tests = [
+    { titlePath: first, tags: ['@R-1'] },
+    { titlePath: ['x.spec.ts', 'other'], tags: ['@R-1'] },
+  ];
+  const batches = batchFaults(
+    [tried, fault('b', 'R-1'), { ...fault('c', 'R-1'), tryFirst: tests[1]!.titlePath }],
+    tests,
+    16,
+  );
+  for (const batch of batches) for (const t of tests) assert.ok(batch.filter((f) => faultSelects(f, t)).length <= 1);
+  assert.ok(
+    batches.find((b) => b.some((f) => f.name === 'a'))!.some((f) => f.name === 'c'),
+    'a and c share no test',
   );
 });

@@ -14,8 +14,8 @@ import { furtherVersions, repeatStatusOf, tokenLeewaySeconds } from '../../profi
 import {
   awaitFinalStatus,
   finalStatusAs,
-  payAndSettle,
   readStatus,
+  type StatusRead,
   submitPayment,
   type SettledPayment,
   type SubmitResult,
@@ -37,6 +37,7 @@ import {
   foreignCancellation,
   refundedThenCancelled,
   returnedThenCancelled,
+  settledCancellations,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
 import { resultOf, type Observe } from '../../arrange/observations';
@@ -514,17 +515,26 @@ test.describe('cancellation: after the payment settled', () => {
           : c.refunded
             ? [{ observation: refundedThenCancelled }]
             : c.justSettled
-              ? []
-              : [{ pool: 'settled' as const, count: 1 }]),
+              ? [{ observation: settledCancellations.justSettled }]
+              : c.aBatchLater
+                ? [{ observation: settledCancellations.aBatchLater }]
+                : [{ pool: 'settled' as const, count: 1 }]),
       ),
     }, async ({ api, verdicts, clients, settledOriginals, seed, observe }) => {
+      // Cancelled and followed from the worker's start, in the background, where the test would wait a
+      // settlement or more: as soon as the payment reads settled, and two batches later.
+      const sent = c.justSettled
+        ? await observe(settledCancellations.justSettled)
+        : c.aBatchLater
+          ? await observe(settledCancellations.aBatchLater)
+          : undefined;
       // Settled means its batch was sent (§1 rule 4): no batch control needed to know it is too late.
-      const [original] = c.returned
-        ? [await returnedOriginal(observe, verdicts)]
-        : c.refunded
-          ? [await refundedOriginal(observe, verdicts)]
-          : c.justSettled
-            ? [await payAndSettle(api, withoutScheme(paymentTo(beneficiaryOf(clients), `${seed}-just-settled`)))]
+      const [original] = sent
+        ? [sent.original]
+        : c.returned
+          ? [await returnedOriginal(observe, verdicts)]
+          : c.refunded
+            ? [await refundedOriginal(observe, verdicts)]
             : await settledOriginals({ payer: clients.primary, beneficiary: beneficiaryOf(clients) }, 1);
       if (c.again) {
         const first = await requestCancellation(
@@ -539,18 +549,25 @@ test.describe('cancellation: after the payment settled', () => {
           });
       }
       const paidAt = new Date(original!.message.fitoFICstmrCdtTrf.grpHdr.creDtTm);
-      const cancellation = buildCamt056({ seed, original: original!.message, ...(c.backdated ? { now: paidAt } : {}) });
-      const answer = await requestCancellation(api, cancellation, { label: c.label });
+      const answer =
+        sent?.answer ??
+        (await requestCancellation(
+          api,
+          buildCamt056({ seed, original: original!.message, ...(c.backdated ? { now: paidAt } : {}) }),
+          { label: c.label },
+        ));
       verdicts.check(
         'CXL-03',
         'the cancellation of a settled payment gets an answer, never a 5xx',
         neverServerError(answer.exchange),
       );
       if (is2xx(answer.exchange)) {
-        const resolution = await awaitCancellationOf(api, {
-          cancellation: answer.paymentsServiceId,
-          payment: original!.paymentsServiceId,
-        });
+        const resolution = sent?.resolution
+          ? resultOf(sent.resolution)
+          : await awaitCancellationOf(api, {
+              cancellation: answer.paymentsServiceId,
+              payment: original!.paymentsServiceId,
+            });
         // Taken, the cancellation of a payment in a sent batch is rejected with a camt.029 (rule 4), which GET camt029 returns (rule 5).
         verdicts.check(
           'CXL-04',
@@ -581,25 +598,33 @@ test.describe('cancellation: after the payment settled', () => {
             readableResolution(resolution, api.profile.messages.resolution.root),
           );
       }
-      /** CXL-03 on one read of the payment: it still reads settled. */
-      const stillSettled = async (label: string, claim: string): Promise<void> => {
-        const read = await readStatus(api, original!.paymentsServiceId, { label });
+      /** CXL-03 on one read of the payment (made now, unless made in the background): it still reads settled. */
+      const stillSettled = async (label: string, claim: string, made?: StatusRead): Promise<void> => {
+        const read = made ?? (await readStatus(api, original!.paymentsServiceId, { label }));
         verdicts.require('STS-01', 'the payment’s status is served', hasStatus(read.exchange, [200]));
         verdicts.check('CXL-03', claim, staysSettled(original!.final.txSts, read.txSts, api.profile.expectations));
       };
-      await stillSettled('read the payment after the cancellation request', 'the payment stays settled');
-      if (!c.aBatchLater) return;
+      await stillSettled(
+        'read the payment after the cancellation request',
+        'the payment stays settled',
+        sent?.readAfter,
+      );
+      if (!sent?.controls.length) return;
       // Rejected is rejected for good: two payments paid one after the other, each once the one before
       // settled, settle in two later batches; by then a service that acts on the rejected request after
       // all (a flag left set, a job that retries) has cancelled the first.
-      for (const n of [1, 2]) {
-        const control = withoutScheme(paymentTo(beneficiaryOf(clients), `${seed}-a-batch-later-${n}`));
-        const controlId = await pay(api, verdicts, clients.primary, control);
-        await awaitFinalStatus(api, controlId, { label: `query status of payment ${n} paid after the cancellation` });
+      for (const { submission, final } of sent.controls) {
+        verdicts.require(
+          'P8-01',
+          'the payment paid after the cancellation is created',
+          hasStatus(submission.exchange, [201]),
+        );
+        resultOf(final!);
       }
       await stillSettled(
         'read the payment once two payments paid after the cancellation settled',
         'the payment stays settled two batches later',
+        sent.readLater,
       );
     });
 });

@@ -30,6 +30,7 @@ import {
   onUsPayments,
   paymentToNoClientLifecycle,
   refundedIncoming,
+  repeatedIncoming,
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
@@ -39,7 +40,7 @@ import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
 import type { ReceivedNotification } from '../../transport/loopback-server';
-import { clonePacs008, paymentTransaction, type Pacs008Message } from '../../messages/pacs008';
+import { paymentTransaction, type Pacs008Message } from '../../messages/pacs008';
 import type { Api } from '../../client/api';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import type { Exchange } from '../../transport/http';
@@ -198,23 +199,21 @@ test.describe('incoming payment: reading it', () => {
 
   test('the beneficiary reads a payment as first sent after its payer sent its msgId again with another amount', {
     tag: ['@INC-02', '@INC-05', '@STS-08', ...REPORT_TAGS],
-  }, async ({ api, verdicts, clients, seed }) => {
-    const beneficiary = beneficiaryOf(clients);
-    const message = paymentTo(beneficiary, `${seed}|repeated-incoming`, { amount: 10 });
-    const first = await submitPayment(api, message, { label: 'A pays B 10.00' });
-    verdicts.require('P8-01', 'the payment is created', hasStatus(first.exchange, [201]));
-    const id = requireId(api, verdicts, first.exchange);
+    ...takes({ observation: repeatedIncoming }),
+  }, async ({ api, verdicts, clients, observe }) => {
     // §4.2's "idempotent repeat": whatever it is answered (IDEM-05 reads that), it changes no payment. A
     // store that upserts on the msgId shows B the repeat's amount for the payment A made.
-    const changed = clonePacs008(message);
-    const tx = paymentTransaction(changed);
-    tx.intrBkSttlmAmt = { ...tx.intrBkSttlmAmt, value: 20 };
-    const total = changed.fitoFICstmrCdtTrf.grpHdr.ttlIntrBkSttlmAmt;
-    if (total) total.value = 20;
-    await submitPayment(api, changed, { label: 'A sends the msgId again, with 20.00' });
-    const final = await awaitFinalStatus(api, id);
+    const { message, first, final } = await observe(repeatedIncoming);
+    verdicts.require('P8-01', 'the payment is created', hasStatus(first.exchange, [201]));
+    const id = requireId(api, verdicts, first.exchange);
     verdicts.require('STS-08', 'the payment settles', endsIn(final, 'accepted'));
-    await readsAsSent(api, verdicts, beneficiary, { id, message, payerAccepted: true }, 'the payment sent again');
+    await readsAsSent(
+      api,
+      verdicts,
+      beneficiaryOf(clients),
+      { id, message, payerAccepted: true },
+      'the payment sent again',
+    );
   });
 
   test('the beneficiary still reads a payment it refunded part of, as sent', {

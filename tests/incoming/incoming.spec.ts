@@ -29,13 +29,15 @@ import {
   incomingForPayloadShape,
   onUsPayments,
   paymentToNoClientLifecycle,
+  largeIncoming,
+  LARGE_AMOUNT,
   refundedIncoming,
   repeatedIncoming,
   type Followed,
   type Incoming,
 } from '../../arrange/observation-catalogue';
-import { awaitIncoming, beneficiaryOf, paymentTo, readIncoming } from '../../client/flows/incoming';
-import { awaitFinalStatus, readStatus, StillNotFinal, submitPayment } from '../../client/flows/payment';
+import { awaitIncoming, beneficiaryOf, readIncoming } from '../../client/flows/incoming';
+import { awaitFinalStatus, readStatus, StillNotFinal } from '../../client/flows/payment';
 import { readingOf } from '../../ledger/readings';
 import type { Profile } from '../../profile/profile';
 import { incomingPaymentIdOf } from '../../ledger/capabilities';
@@ -122,9 +124,6 @@ const ONE = takes({ pool: 'settled', count: 1 });
 /** The rules of §2.4's report, which a status B is served is held to (readsAsSent). */
 const REPORT_TAGS = REPORT_RULES.map((rule) => `@${rule}`);
 
-/** Twenty-five times the pool's largest payment (1,000.00): an ordinary business payment, well past it. */
-const LARGE_AMOUNT = 25_000;
-
 test.describe('incoming payment: reading it', () => {
   test('the beneficiary reads the amount and the sender of each of two incoming payments', {
     tag: ['@INC-02', '@INC-05', '@STS-08', ...REPORT_TAGS],
@@ -177,14 +176,12 @@ test.describe('incoming payment: reading it', () => {
 
   test('the beneficiary reads the amount and the sender of a payment larger than the pool’s', {
     tag: ['@INC-02', '@INC-05', '@P8-01', '@STS-08', ...REPORT_TAGS],
-  }, async ({ api, verdicts, clients, seed }) => {
-    // §1 names no amount from which the beneficiary's view changes; the pool's payments are 1,000.00 at
-    // most, since a deployment may refuse more by a limit the spec does not show: such a refusal blocks.
-    const beneficiary = beneficiaryOf(clients);
-    const message = paymentTo(beneficiary, `${seed}|large-incoming`, { amount: LARGE_AMOUNT });
-    const { exchange } = await submitPayment(api, message, {
-      label: `A pays B ${LARGE_AMOUNT.toFixed(2)}`,
-    });
+    ...takes({ observation: largeIncoming }),
+  }, async ({ api, verdicts, clients, observe }) => {
+    // Paid and followed from the worker's start. A deployment may refuse a payment this large by a
+    // limit the spec does not show: such a refusal blocks.
+    const { message, submission, final } = await observe(largeIncoming);
+    const { exchange } = submission;
     if (is4xx(exchange))
       verdicts.gate('P8-01', `a valid payment of ${LARGE_AMOUNT.toFixed(2)} is created`, {
         ok: false,
@@ -192,9 +189,8 @@ test.describe('incoming payment: reading it', () => {
       });
     verdicts.check('P8-01', `a valid payment of ${LARGE_AMOUNT.toFixed(2)} is created`, hasStatus(exchange, [201]));
     const id = requireId(api, verdicts, exchange);
-    const final = await awaitFinalStatus(api, id);
     verdicts.require('STS-08', 'the payment settles', endsIn(final, 'accepted'));
-    await readsAsSent(api, verdicts, beneficiary, { id, message, payerAccepted: true }, 'the large payment');
+    await readsAsSent(api, verdicts, beneficiaryOf(clients), { id, message, payerAccepted: true }, 'the large payment');
   });
 
   test('the beneficiary reads a payment as first sent after its payer sent its msgId again with another amount', {

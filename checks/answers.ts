@@ -143,6 +143,16 @@ export const namesId = (
   ...answered(answer.exchange),
 });
 
+/** A repeat names no other resource than the first: the first's id, or none at all. */
+export const namesNoOther = (
+  repeat: { paymentsServiceId?: string | undefined; exchange: Exchange },
+  id: string | undefined,
+): Expectation => ({
+  ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === id,
+  expected: `${id}, or no id`,
+  ...answered(repeat.exchange),
+});
+
 /**
  * A value is the one expected, compared as JSON (a member, an object, an array) and shown so. An
  * object's members are unordered (RFC 8259 §4): a server that writes {"ccy","value"} sends the same amount.

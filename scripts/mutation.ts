@@ -9,8 +9,8 @@
  *
  * A fault runs first the one test that killed it in an earlier matrix (ledger/first-kills.json,
  * scripts/lib/first-kills.ts), and every test citing its rule only when that one no longer kills it,
- * in a second run: most faults run one test, not the ten citing their rule (ci78: 1,746 tests ran, and
- * 2,800 more were skipped by the kill cap). `--every-cited-test` runs every cited test of every fault,
+ * in a second run: most faults run one test, not every test citing their rule until one kills it, nor
+ * the rest only for the kill cap to skip them. `--every-cited-test` runs every cited test of every fault,
  * as a matrix without a record would; `--write-first-kills` records this run's first kills.
  * `--clean-run` takes the clean project's results from a run of the same profile and code instead
  * (npm test passes its conformance run's folder): the suite is not run twice without faults.

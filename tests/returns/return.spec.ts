@@ -35,6 +35,7 @@ import {
   equals,
   locationNames,
   namesId,
+  namesNoOther,
   statusServed,
   twinAccepted,
   acceptedAnswer,
@@ -123,11 +124,11 @@ test.describe('return (pacs.004): accepted returns', () => {
     const repeat = await submitReturn(api, message, { client: returner, label: 'send the same return again' });
     // §2.5: the msgId is "used for idempotency": the repeat is no new return, whatever its answer's status.
     verdicts.check('RTR-05', 'the repeated return is not refused as a new return', acceptedAnswer(repeat.exchange));
-    verdicts.check('RTR-05', 'a repeat that names a return names the first', {
-      ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId,
-      expected: `${first.paymentsServiceId}, or no id`,
-      ...answered(repeat.exchange),
-    });
+    verdicts.check(
+      'RTR-05',
+      'a repeat that names a return names the first',
+      namesNoOther(repeat, first.paymentsServiceId),
+    );
     verdicts.assume(
       'RTR-41',
       'the repeated return is answered 200, or as the operation accepts',
@@ -152,11 +153,7 @@ test.describe('return (pacs.004): accepted returns', () => {
     verdicts.require('RTR-37', 'the answer names the return’s paymentsServiceId', namesAnId(first));
     // §2.5: the msgId is "used for idempotency", whatever the body and however long ago: a store that
     // keys a return with its body, or forgets a final return's msgId, books a second return under it.
-    const namesTheFirst = (repeat: SubmitResult) => ({
-      ok: repeat.paymentsServiceId === undefined || repeat.paymentsServiceId === first.paymentsServiceId,
-      expected: `${first.paymentsServiceId}, or no id`,
-      ...answered(repeat.exchange),
-    });
+    const namesTheFirst = (repeat: SubmitResult) => namesNoOther(repeat, first.paymentsServiceId);
     // A valid return of another payment under the used msgId: refused, or answered as the repeat.
     verdicts.check(
       'RTR-05',

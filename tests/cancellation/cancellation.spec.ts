@@ -613,10 +613,10 @@ test.describe('cancellation: after the payment settled', () => {
       // Rejected is rejected for good: two payments paid one after the other, each once the one before
       // settled, settle in two later batches; by then a service that acts on the rejected request after
       // all (a flag left set, a job that retries) has cancelled the first.
-      for (const { submission, final } of sent.controls) {
+      for (const [i, { submission, final }] of sent.controls.entries()) {
         verdicts.require(
           'P8-01',
-          'the payment paid after the cancellation is created',
+          `payment ${i + 1} paid after the cancellation is created`,
           hasStatus(submission.exchange, [201]),
         );
         requireId(api, verdicts, submission.exchange);

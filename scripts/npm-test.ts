@@ -26,6 +26,7 @@ import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { shareClientKeys } from '../transport/keys';
 import { childrenCpuSeconds } from './lib/children-cpu';
+import { failureLines } from './lib/failure-lines';
 import { type LaneStep, runLanes } from './lib/lanes';
 import { planUnitRun, writeUnitGroups } from './lib/unit-groups';
 
@@ -220,13 +221,19 @@ interface Outcome {
 
 const running = new Map<string, number>();
 
+const withoutCpuLine = (output: string): string => output.replace(new RegExp(`^${CPU_LINE}.*\\n?`, 'm'), '');
+
 /** The step's command as the terminal names it: its own words, else its command line without node. */
 const shown = (step: Step): string => step.shows ?? step.command.slice(1).join(' ');
+
+/** Where a step's output is kept whole. */
+const logOf = (step: Step): string =>
+  path.join(LOG_DIR, `${step.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
 
 async function run(step: Step): Promise<Outcome> {
   const started = Date.now();
   running.set(step.name, started);
-  const log = path.join(LOG_DIR, `${step.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.log`);
+  const log = logOf(step);
   console.log(`\n▶ ${step.name}: ${shown(step)}  (log: ${log})`);
   const file = createWriteStream(log);
   // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
@@ -252,7 +259,7 @@ async function run(step: Step): Promise<Outcome> {
   await new Promise((resolve) => file.end(resolve));
   running.delete(step.name);
   const cpu = new RegExp(`^${CPU_LINE}([\\d.]+)$`, 'm').exec(output);
-  const printed = output.replace(new RegExp(`^${CPU_LINE}.*\\n?`, 'm'), '');
+  const printed = withoutCpuLine(output);
   console.log(`\n━━ ${step.name} ━━ ${shown(step)}\n${printed.trimEnd()}`);
   console.log(
     `━━ ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -318,6 +325,11 @@ async function main(argv: string[]): Promise<void> {
   table.push(
     `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
   );
+  // Above the summary, which CI logs end with: why each failed step failed, without scrolling up.
+  for (const result of byOrder.filter((o) => o.code !== 0)) {
+    console.log(`\nwhy ${result.step.name} failed (its whole output: ${logOf(result.step)}):`);
+    for (const line of failureLines(withoutCpuLine(result.output))) console.log(`  ${line}`);
+  }
   console.log(
     `\nnpm test summary (${serial ? 'one step at a time' : 'two lanes: the dialect matrix beside the rest'}):\n${table.join('\n')}`,
   );

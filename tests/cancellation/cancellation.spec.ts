@@ -247,7 +247,9 @@ test.describe('cancellation: whose payment', () => {
 
   // A client's msgIds are unique among its own requests (§2.2's idempotency), not across clients
   // (XCL-01): the other client's payment with the same msgId and txId is never the one a cancellation
-  // names, whichever of the two was made first.
+  // names, whichever of the two was made first. A cancellation whose batch was already sent is
+  // rejected and cancels nothing, whichever payment it found: only a confirmed one shows which payment
+  // it took, so the pair is paid and cancelled again until one is (as the right-after cancellations are).
   for (const order of ['theirs first', 'own first'] as const)
     test(`a cancellation of an own payment leaves the other client’s payment with the same msgId and txId alone (${order})`, {
       tag: ['@XCL-01', '@CXL-01', '@CXL-02', '@op:cancel'],
@@ -255,46 +257,54 @@ test.describe('cancellation: whose payment', () => {
     }, async ({ api, verdicts, clients, seed }) => {
       const expectations = api.profile.expectations;
       const other = clients.secondary!;
-      // Both to a sort code neither client holds: each payment is its payer's alone.
-      const own = withoutScheme(paymentToNoClient(clients, `${seed}-own`));
-      const theirs = withoutScheme(paymentToNoClient(clients, `${seed}-theirs`));
-      const ids = paymentIds(own);
-      theirs.fitoFICstmrCdtTrf.grpHdr.msgId = ids.msgId;
-      theirs.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId = ids.txId;
-      const payTheirs = () =>
-        submitPayment(api, theirs, { client: other, label: 'the other client pays with the same msgId and txId' });
-      const theirsFirst = order === 'theirs first' ? await payTheirs() : undefined;
-      const ownId = await pay(api, verdicts, clients.primary, own);
-      const theirsAnswer = theirsFirst ?? (await payTheirs());
-      verdicts.check(
-        'XCL-01',
-        'the other client reusing a msgId and txId gets a payment of its own, or a refusal',
-        ownPaymentOrRefused(theirsAnswer.exchange, theirsAnswer.paymentsServiceId, ownId),
-      );
-      if (theirsAnswer.exchange.response.status !== 201)
-        return verdicts.skip({
-          kind: 'not-applicable',
-          why: 'the target refused the other client’s payment with the same msgId and txId (XCL-01 allows it): there is no payment of theirs to leave alone',
+      const theirsIds: string[] = [];
+      let confirmedId: string | undefined;
+      for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmedId; attempt++) {
+        // Both to a sort code neither client holds: each payment is its payer's alone.
+        const own = withoutScheme(paymentToNoClient(clients, `${seed}-${attempt}-own`));
+        const theirs = withoutScheme(paymentToNoClient(clients, `${seed}-${attempt}-theirs`));
+        const ids = paymentIds(own);
+        theirs.fitoFICstmrCdtTrf.grpHdr.msgId = ids.msgId;
+        theirs.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId = ids.txId;
+        const payTheirs = () =>
+          submitPayment(api, theirs, { client: other, label: 'the other client pays with the same msgId and txId' });
+        const theirsFirst = order === 'theirs first' ? await payTheirs() : undefined;
+        const ownId = await pay(api, verdicts, clients.primary, own);
+        const theirsAnswer = theirsFirst ?? (await payTheirs());
+        verdicts.check(
+          'XCL-01',
+          'the other client reusing a msgId and txId gets a payment of its own, or a refusal',
+          ownPaymentOrRefused(theirsAnswer.exchange, theirsAnswer.paymentsServiceId, ownId),
+        );
+        if (theirsAnswer.exchange.response.status !== 201)
+          return verdicts.skip({
+            kind: 'not-applicable',
+            why: 'the target refused the other client’s payment with the same msgId and txId (XCL-01 allows it): there is no payment of theirs to leave alone',
+          });
+        theirsIds.push(requireId(api, verdicts, theirsAnswer.exchange));
+        const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: own }), {
+          label: 'cancel: the primary cancels its own payment right after paying (camt.056)',
         });
-      const theirsId = requireId(api, verdicts, theirsAnswer.exchange);
-      const answer = await requestCancellation(api, buildCamt056({ seed, original: own }), {
-        label: 'cancel: the primary cancels its own payment right after paying (camt.056)',
-      });
-      cancellationAccepted(verdicts, answer);
-      const resolution = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: ownId });
+        cancellationAccepted(verdicts, answer);
+        const resolution = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: ownId });
+        if (resolution.outcome === 'confirmed') confirmedId = ownId;
+      }
       // Confirmed or rejected, the other client's payment goes its own way: it is never the cancelled one.
-      const theirsFinal = await awaitFinalStatus(api, theirsId, {
-        client: other,
-        label: 'query status of the other client’s payment until final',
-      });
-      verdicts.check(
-        'XCL-01',
-        'the other client’s payment with the same msgId and txId is not cancelled',
-        notReadAs(theirsFinal.txSts, 'cancelled', expectations),
+      const theirsFinals = await Promise.all(
+        theirsIds.map((id) =>
+          awaitFinalStatus(api, id, { client: other, label: 'query status of the other client’s payment until final' }),
+        ),
       );
-      if (resolution.outcome !== 'confirmed') return;
-      // Confirmed, it was the canceller's own payment that left its batch (rule 3).
-      const ownRead = await readStatus(api, ownId, {
+      for (const theirsFinal of theirsFinals)
+        verdicts.check(
+          'XCL-01',
+          'the other client’s payment with the same msgId and txId is not cancelled',
+          notReadAs(theirsFinal.txSts, 'cancelled', expectations),
+        );
+      if (!confirmedId) return;
+      // Confirmed, it was the canceller's own payment that left its batch (rule 3): read once the other
+      // client's payments, paid beside it, are final.
+      const ownRead = await readStatus(api, confirmedId, {
         label: 'query status: the own payment whose cancellation was confirmed',
       });
       verdicts.require('STS-01', 'the own payment’s status is served', hasStatus(ownRead.exchange, [200]));

@@ -20,7 +20,8 @@
  *
  * Verdicts: killed (a test failed the fault's rule), survived (none did: a missing or weak test), not
  * applicable (the rule needs a capability the profile does not grant), equivalent (no server can break
- * the rule alone). Exit 1 when a fault survives, the clean project fails, or the run did not complete.
+ * the rule alone). A survivor runs every test citing its rule once more before it is called survived.
+ * Exit 1 when a fault survives, the clean project fails, or the run did not complete.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -276,10 +277,59 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
     );
   const second = again.length ? await runFaults(again, listed, profile.name, options, false) : undefined;
   const phases = [first, ...(second ? [second] : [])];
-  const history = historyViolations([
-    ...phases.flatMap((phase) => phase.history),
-    ...(options.cleanRun ? judgeRunHistory(options.cleanRun).filter((v) => v.project === profile.name) : []),
-  ]);
+  const command = [
+    'npm run mutation --',
+    `--profile ${profile.name}`,
+    options.only.length ? `--only ${options.only.join(',')}` : '',
+    options.without.length ? `--without ${options.without.join(',')}` : '',
+    options.scope !== 'cited' ? `--scope ${options.scope}` : '',
+    options.cleanRun ? `--clean-run ${options.cleanRun}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const judge = (): Matrix =>
+    buildMatrix(
+      {
+        exitCode: Math.max(...phases.map((phase) => phase.exitCode)),
+        tests: [...(cleanTests ?? []), ...phases.flatMap((phase) => phase.tests)],
+        errors: phases.flatMap((phase) => phase.errors),
+        history: historyViolations([
+          ...phases.flatMap((phase) => phase.history),
+          ...(options.cleanRun ? judgeRunHistory(options.cleanRun).filter((v) => v.project === profile.name) : []),
+        ]),
+      },
+      faults,
+      profile,
+      {
+        command,
+        scope: options.scope,
+        workers: options.workers,
+        maxKills: options.maxKills,
+        wallMs: Date.now() - started,
+      },
+    );
+  // A survivor runs every test citing its rule once more before it is called survived: a missing or
+  // weak test lets its fault through every time, a test that races the target (a payment that settled
+  // before its cancellation, on a loaded machine) only now and then, and that is the test's to mend,
+  // not a verdict on the rule.
+  const survivors = new Set(
+    judge()
+      .faults.filter((f) => f.verdict === 'survived')
+      .map((f) => f.name),
+  );
+  if (survivors.size) {
+    console.log(
+      `kill matrix: ${survivors.size} fault(s) survived, tried once more with every test citing their rule: ${[...survivors].join(', ')}`,
+    );
+    const retried = planned.filter((f) => survivors.has(f.name)).map(({ tryFirst: _tried, ...fault }) => fault);
+    phases.push(await runFaults(retried, listed, profile.name, options, false));
+  }
+  const matrix = judge();
+  const racing = matrix.faults.filter((f) => survivors.has(f.name) && f.verdict === 'killed').map((f) => f.name);
+  if (racing.length)
+    console.log(
+      `kill matrix: ${racing.join(', ')} killed on the second try only: a test that kills them now and then races the target, and should wait for what it needs`,
+    );
   const tests = phases.flatMap((phase) => phase.tests);
   const found = firstKillsOf(planned, tests);
   if (options.writeFirstKills) {
@@ -292,33 +342,6 @@ export async function mutation(options: Options): Promise<{ ok: boolean; matrix:
         `first kills: ${stale} fault(s) were first killed by another test than ${FIRST_KILLS_FILE} records, or it records none: npm run mutation -- --write-first-kills records them (a run the quicker for it, the same verdicts)`,
       );
   }
-  const command = [
-    'npm run mutation --',
-    `--profile ${profile.name}`,
-    options.only.length ? `--only ${options.only.join(',')}` : '',
-    options.without.length ? `--without ${options.without.join(',')}` : '',
-    options.scope !== 'cited' ? `--scope ${options.scope}` : '',
-    options.cleanRun ? `--clean-run ${options.cleanRun}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const matrix = buildMatrix(
-    {
-      exitCode: Math.max(...phases.map((phase) => phase.exitCode)),
-      tests: [...(cleanTests ?? []), ...tests],
-      errors: phases.flatMap((phase) => phase.errors),
-      history,
-    },
-    faults,
-    profile,
-    {
-      command,
-      scope: options.scope,
-      workers: options.workers,
-      maxKills: options.maxKills,
-      wallMs: Date.now() - started,
-    },
-  );
 
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(path.join(options.outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);

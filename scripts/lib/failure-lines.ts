@@ -33,7 +33,13 @@ export function failureLines(output: string, max = FAILURE_LINES_MAX): string[] 
     .split('\n')
     .map((line) => line.trimEnd())
     .filter((line) => line.trim() !== '');
-  const named = lines.filter((line) => FAILURE_LINE.some((re) => re.test(line)));
+  const indent = (line: string): number => line.length - line.trimStart().length;
+  // A ✖ line's next line, indented under it, is its reason (the dialect matrix's failed test's error).
+  const named = lines.filter(
+    (line, i) =>
+      FAILURE_LINE.some((re) => re.test(line)) ||
+      (i > 0 && lines[i - 1]!.includes('✖') && indent(line) > indent(lines[i - 1]!)),
+  );
   const last = lines.slice(-3).filter((line) => !named.includes(line));
   const kept =
     named.length + last.length > max

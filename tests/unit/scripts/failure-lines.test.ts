@@ -56,6 +56,22 @@ test('a Playwright run: each failed test with its claim, the rules line that nam
   ]);
 });
 
+test('the dialect matrix: its failed test with the error under it', () => {
+  const output = [
+    '  0 assumptions not met on the discovered profiles (enforce)',
+    '  ✖ dialect-03-enforce › refuses: EUR',
+    '      Error: P8-23 a submission with EUR is refused: accepted',
+    '  ✖ dialect-04-report › refuses: GBP',
+    'dialect matrix: FAILED — 16 dialects, 1 passed, 2 failed, 0 skipped',
+    '1 passed, 2 failed, 0 skipped',
+  ].join('\n');
+  assert.deepEqual(failureLines(output).slice(0, 3), [
+    '  ✖ dialect-03-enforce › refuses: EUR',
+    '      Error: P8-23 a submission with EUR is refused: accepted',
+    '  ✖ dialect-04-report › refuses: GBP',
+  ]);
+});
+
 test('node --test: the failed tests, not the passed ones', () => {
   const output = ['ok 1 - a', 'not ok 2 - tests/unit/x.test.ts', '    not ok 1 - b', '# pass 1', '# fail 1'].join('\n');
   assert.deepEqual(failureLines(output), [

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test, takes } from '../../fixtures/test';
-import { awaitIncoming, beneficiaryOf, paymentTo } from '../../client/flows/incoming';
+import { beneficiaryOf } from '../../client/flows/incoming';
 import {
   atVersion,
   fieldTwinThenMutant,
@@ -38,7 +38,6 @@ import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008, paymentTransaction } from '../../messages/pacs008';
 import {
-  awaitFinalStatus,
   finalStatusAs,
   readStatus,
   StillNotFinal,
@@ -46,7 +45,8 @@ import {
   type SettledPayment,
 } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
-import { attempt } from '../../arrange/observations';
+import { resultOf } from '../../arrange/observations';
+import { incomingOnFurtherVersions, statusMovesOnFurtherVersions } from '../../arrange/observation-catalogue';
 import { acceptedAnswer, endsIn, holds, twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
 import type { Verdicts } from '../../checks/verdicts';
 import { checkMonotonic, fieldCaseRefused, incomingTransaction, requireId } from '../../checks/payment-answers';
@@ -203,22 +203,22 @@ test.describe('POST pacs008 on every further path version: hd over the exact byt
 // §4.2 names POST pacs008/v08 the same operation: a payment made there reaches its beneficiary's
 // institution as any does (§1's incoming flow), its amount as sent.
 test.describe('POST pacs008 on every further path version: the beneficiary', () => {
+  // Paid, settled and read from the worker's start, in the background (a settlement per version).
   test(on('submitPayment', 'a payment made there is read incoming by its beneficiary, its amount as sent'), {
     ...tagsOf('submitPayment', ['INC-02', 'INC-05', 'P8-01', 'STS-08']),
-    ...takes({ needs: 'beneficiarySide' }),
-  }, async ({ api, verdicts, clients, seed, profile }) => {
+    ...takes({ observation: incomingOnFurtherVersions }),
+  }, async ({ api, verdicts, profile, observe }) => {
+    const made = await observe(incomingOnFurtherVersions);
     await onEachFurtherVersion(profile, verdicts, 'submitPayment', async (version) => {
-      const beneficiary = beneficiaryOf(clients);
-      const message = paymentTo(beneficiary, `${seed}-${version}`);
-      const paid = await submitPayment(api, message, { label: `A pays B on ${version}`, version });
+      const { message, paid, final, read: attempted } = made[version]!;
       verdicts.require('P8-01', `the payment made on ${version} is created`, hasStatus(paid.exchange, [201]));
-      const id = requireId(api, verdicts, paid.exchange);
-      const final = await awaitFinalStatus(api, id, { label: `query status of the payment made on ${version}` });
-      verdicts.require('STS-08', `the payment made on ${version} settles accepted`, endsIn(final, 'accepted'));
-      const read = await awaitIncoming(api, id, {
-        client: beneficiary,
-        label: `B reads the payment made on ${version}, as incoming`,
-      });
+      requireId(api, verdicts, paid.exchange);
+      verdicts.require(
+        'STS-08',
+        `the payment made on ${version} settles accepted`,
+        endsIn(resultOf(final!), 'accepted'),
+      );
+      const read = resultOf(attempted!);
       verdicts.originalHeld(read);
       verdicts.check(
         'INC-02',
@@ -390,26 +390,24 @@ test.describe('GET pacs002 on every further path version: a final status', () =>
 // moves (§4.3 names GET pacs002/v10 the same operation), not the first answer it gave. The default
 // version reads it settled first; followed on the further one, it ends accepted there too.
 test.describe('GET pacs002 on every further path version: a status that moves', () => {
+  // Paid, read and followed from the worker's start, in the background (a settlement per version).
   test(on('paymentStatus', 'a payment read there while pending is read there settled once it settled'), {
     ...tagsOf('paymentStatus', ['STS-08', 'P8-01']),
-  }, async ({ api, verdicts, seed, profile }) => {
+    ...takes({ observation: statusMovesOnFurtherVersions }),
+  }, async ({ api, verdicts, profile, observe }) => {
+    const moves = await observe(statusMovesOnFurtherVersions);
     await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
-      const paid = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}` }), { label: 'pay' });
+      const { paid, settled, followed } = moves[version]!;
       verdicts.require('P8-01', 'the payment is created', hasStatus(paid.exchange, [201]));
-      const id = requireId(api, verdicts, paid.exchange);
-      await readStatus(api, id, { label: `read on ${version} right after submission`, version });
-      const settled = await awaitFinalStatus(api, id, { label: 'follow on the default version until final' });
-      verdicts.require('STS-08', 'the payment settles', endsIn(settled, 'accepted'));
-      const followed = await attempt(
-        awaitFinalStatus(api, id, { label: `follow on ${version} until final`, version, stillPending: 'answer' }),
-      );
-      if (!followed.ok && !(followed.error instanceof StillNotFinal)) throw followed.error;
+      requireId(api, verdicts, paid.exchange);
+      verdicts.require('STS-08', 'the payment settles', endsIn(resultOf(settled!), 'accepted'));
+      if (!followed!.ok && !(followed!.error instanceof StillNotFinal)) throw followed!.error;
       verdicts.check(
         'STS-08',
         `read on ${version}, the payment settled on the default version ends accepted`,
-        followed.ok
-          ? endsIn(followed.value, 'accepted')
-          : { ok: false, expected: 'an accepted txSts', received: (followed.error as Error).message },
+        followed!.ok
+          ? endsIn(followed!.value, 'accepted')
+          : { ok: false, expected: 'an accepted txSts', received: (followed!.error as Error).message },
       );
     });
   });

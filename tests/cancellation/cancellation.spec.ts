@@ -12,6 +12,7 @@ import { test, takes } from '../../fixtures/test';
 import { checkStatusReport, REPORT_RULES } from '../../checks/status-report';
 import { furtherVersions, repeatStatusOf, tokenLeewaySeconds } from '../../profile/profile';
 import {
+  awaitFinalStatus,
   finalStatusAs,
   readStatus,
   type StatusRead,
@@ -19,6 +20,9 @@ import {
   type SettledPayment,
   type SubmitResult,
 } from '../../client/flows/payment';
+import { returnFor, submitReturn } from '../../client/flows/returns';
+import { submitRefund } from '../../client/flows/refunds';
+import { buildPacs007 } from '../../messages/pacs007';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
   CANCEL_ATTEMPTS,
@@ -34,8 +38,6 @@ import {
   foreignCancellation,
   refundedThenCancelled,
   returnedThenCancelled,
-  rightAfterCancellation,
-  type RightAfterCancellation,
   sameIdsCancellation,
   settledCancellations,
   tokenExpiry,
@@ -46,7 +48,7 @@ import type { Api } from '../../client/api';
 import type { Clients } from '../../client/target';
 import type { Capability } from '../../ledger/capabilities';
 import type { ClientIdentity } from '../../transport/client-jwts';
-import { buildCamt056 } from '../../messages/camt056';
+import { buildCamt056, type CancellationReason } from '../../messages/camt056';
 import { type Pacs008Message, withoutScheme } from '../../messages/pacs008';
 import { camt029Schema } from '../../messages/schemas/camt029';
 import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
@@ -614,49 +616,67 @@ test.describe('cancellation: after the payment settled', () => {
 });
 
 /**
- * CXL-02 right after paying, judged on what its observation saw, in the order it happened: each
- * cancellation taken and resolved, the rejected payments not cancelled, then the confirmed one never
- * settles, pays nothing again, and cannot be returned or refunded.
+ * CXL-02 right after paying: the payment (on `version`, else the profile's first pacs008 version) is
+ * cancelled at once until a cancellation is confirmed, then it must never settle and cannot be returned.
  */
 async function confirmedRightAfterPaying(
   {
     api,
     verdicts,
     clients,
+    seed,
     granted,
-  }: { api: Api; verdicts: Verdicts; clients: Clients; granted: ReadonlySet<Capability> },
-  seen: RightAfterCancellation,
+  }: { api: Api; verdicts: Verdicts; clients: Clients; seed: string; granted: ReadonlySet<Capability> },
+  version?: string,
+  reason?: CancellationReason,
 ): Promise<void> {
   const beneficiary = beneficiaryOf(clients);
   const expectations = api.profile.expectations;
-  for (const { cancellation, resolution } of seen.tries) {
+  let confirmed: { payment: Pacs008Message; paymentId: string; paidWith: string } | undefined;
+  const rejected: string[] = [];
+  for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmed; attempt++) {
+    const payment = withoutScheme(paymentTo(beneficiary, `${seed}-${attempt}`));
+    const paymentId = await pay(api, verdicts, clients.primary, payment, version);
+    const cancellation = buildCamt056({ seed: `${seed}-${attempt}`, original: payment, ...(reason ? { reason } : {}) });
+    const answer = await requestCancellation(api, cancellation, { label: 'cancel: right after paying (camt.056)' });
     verdicts.require(
       'CXL-01',
       'the cancellation of an own payment is accepted',
-      acceptedInDeclaredShape(cancellation.exchange, 'CXL-06'),
+      acceptedInDeclaredShape(answer.exchange, 'CXL-06'),
     );
-    const resolved = resolutionServed(verdicts, resultOf(resolution!), 'unknown');
+    const resolution = resolutionServed(
+      verdicts,
+      await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: paymentId }),
+      'unknown',
+    );
     verdicts.gate('CXL-06', 'camt.029 confirms or rejects with a declared code', {
-      ok: resolved.outcome !== 'other',
-      received: `sts.conf ${resolved.conf}`,
+      ok: resolution.outcome !== 'other',
+      received: `sts.conf ${resolution.conf}`,
     });
+    if (resolution.outcome === 'confirmed') confirmed = { payment, paymentId, paidWith: `${seed}-${attempt}` };
+    else rejected.push(paymentId);
   }
   // Rejected, its batch was sent (rule 4): the payment goes on, and is not cancelled after all.
-  for (const final of seen.rejectedFinals)
+  const finals = await Promise.all(
+    rejected.map((id) =>
+      awaitFinalStatus(api, id, { label: 'query status of a payment whose cancellation was rejected' }),
+    ),
+  );
+  for (const final of finals)
     verdicts.check(
       'CXL-03',
       'a payment whose cancellation was rejected is not cancelled',
-      notReadAs(resultOf(final).txSts, 'cancelled', expectations),
+      notReadAs(final.txSts, 'cancelled', expectations),
     );
-  const confirmed = seen.confirmed;
   if (!confirmed)
     return verdicts.skip({
       kind: 'not-applicable',
       why: `the target rejected the cancellation of each of ${CANCEL_ATTEMPTS} payments sent right before it: their batches were already sent (§1 rule 4), which leaves rule 3 nothing to judge here`,
     });
-  const { payment, paymentId } = confirmed;
+  const { payment, paymentId, paidWith } = confirmed;
   /** CXL-02 on one read of the cancelled payment's status. */
-  const neverAccepted = (read: StatusRead, when: string, claim: string, settled = false): void => {
+  const neverAccepted = async (when: string, claim: string, settled = false): Promise<void> => {
+    const read = await readStatus(api, paymentId, { label: `query status: the cancelled payment ${when}` });
     verdicts.require('STS-01', 'the status of the cancelled payment is served', hasStatus(read.exchange, [200]));
     verdicts.check('CXL-02', claim, notReadAs(read.txSts, 'accepted', expectations));
     // Cancelled, it is still §2.4's report of that payment (its reason's addtlInf an array of strings).
@@ -670,33 +690,43 @@ async function confirmedRightAfterPaying(
         notReadAs(read.txSts, 'pending', expectations),
       );
   };
-  neverAccepted(
-    confirmed.readConfirmed,
+  await neverAccepted(
     'once its cancellation is confirmed',
     'the payment whose cancellation was confirmed does not read accepted',
   );
   // §7 answers a used msgId with 200 whatever became of its payment: the one the cancellation undid is
-  // not made again (the control's settlement would settle it too).
-  const { again } = confirmed;
+  // not made again (the control's settlement below would settle it too).
+  const again = await submitPayment(api, payment, {
+    client: clients.primary,
+    label: 'the cancelled payment submitted again (same msgId, fresh SCA)',
+    ...(version ? { version } : {}),
+  });
   verdicts.check('IDEM-01', 'the cancelled payment submitted again gets 200', hasStatus(again.exchange, [200]));
   verdicts.check(
     'IDEM-02',
     'the cancelled payment submitted again creates no second payment',
     noSecondPayment(again.exchange, again.paymentsServiceId, paymentId),
   );
-  // Paid after the cancellation (and, for the refund's twin, a second one beside it), the control
-  // travels in the same batch or a later one: once it is final, the cancelled payment would have settled too.
-  for (const paid of [confirmed.controlPaid, ...(confirmed.refundControl ? [confirmed.refundControl.paid] : [])]) {
-    verdicts.require('P8-01', 'the payment to cancel is created', hasStatus(paid.exchange, [201]));
-    requireId(api, verdicts, paid.exchange);
-  }
+  // Paid after the cancellation, the control travels in the same batch or a later one: once it is
+  // final, the cancelled payment would have settled too. It carries the cancelled payment's data
+  // with ids of its own, so that its return below is the valid twin of the cancelled one's.
+  const control = withoutScheme(paymentTo(beneficiary, paidWith));
+  const controlId = await pay(api, verdicts, clients.primary, control, version);
+  // A second one, paid beside it, for the refund's valid twin (a payment partly refunded is returned no
+  // more): only where the beneficiary's side is the suite's, as the return and refund below need.
+  const refundControl = withoutScheme(paymentTo(beneficiary, `${paidWith}|refund-control`));
+  const refundControlId = granted.has('beneficiarySide')
+    ? await pay(api, verdicts, clients.primary, refundControl, version)
+    : undefined;
+  const controlFinal = await awaitFinalStatus(api, controlId, {
+    label: 'query status of the control payment (pacs.002)',
+  });
   verdicts.require(
     'STS-08',
     'the control payment paid after the cancellation settles',
-    endsIn(resultOf(confirmed.controlFinal!), 'accepted'),
+    endsIn(controlFinal, 'accepted'),
   );
-  neverAccepted(
-    confirmed.readSettled!,
+  await neverAccepted(
     'once the control payment settled',
     'the payment whose cancellation was confirmed never settles accepted',
     true,
@@ -704,8 +734,15 @@ async function confirmedRightAfterPaying(
   // The money is back with the payer: the beneficiary has nothing to return. Its valid twin: the
   // settled control payment, returned by the same beneficiary.
   if (!granted.has('beneficiarySide')) return;
-  const { twin, returned } = confirmed.returns!;
+  const twin = await submitReturn(api, returnFor(api, { seed, original: control }), {
+    client: beneficiary,
+    label: 'valid twin: the beneficiary returns the settled control payment (pacs.004)',
+  });
   twinAccepted(verdicts, twin.exchange, { rule: 'RTR-01' });
+  const returned = await submitReturn(api, returnFor(api, { seed, original: payment }), {
+    client: beneficiary,
+    label: 'return: the beneficiary returns the cancelled payment (pacs.004)',
+  });
   await expectBusinessRefusal(api, verdicts, 'CXL-02', returned.exchange, {
     settle: finalStatusAs(api, beneficiary),
     what: 'a return of the payment whose cancellation was confirmed is refused',
@@ -713,9 +750,16 @@ async function confirmedRightAfterPaying(
   });
   // Nor part of it by a refund (§1: "send back part of the original amount"): nothing reached the
   // beneficiary to send back. The valid twin: part of the second control payment, refunded by the same beneficiary.
-  resultOf(confirmed.refundControlFinal!);
-  const { twin: refundTwin, refunded } = confirmed.refunds!;
+  await awaitFinalStatus(api, refundControlId!, { label: 'query status of the second control payment (pacs.002)' });
+  const refundTwin = await submitRefund(api, buildPacs007({ seed, original: refundControl }), {
+    client: beneficiary,
+    label: 'valid twin: the beneficiary refunds part of the second control payment (pacs.007)',
+  });
   twinAccepted(verdicts, refundTwin.exchange, { rule: 'RFD-01' });
+  const refunded = await submitRefund(api, buildPacs007({ seed, original: payment }), {
+    client: beneficiary,
+    label: 'refund: the beneficiary refunds part of the cancelled payment (pacs.007)',
+  });
   await expectBusinessRefusal(api, verdicts, 'CXL-02', refunded.exchange, {
     settle: finalStatusAs(api, beneficiary),
     what: 'a refund of the payment whose cancellation was confirmed is refused',
@@ -736,10 +780,9 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     'a cancellation confirmed right after its payment: the payment never settles, its msgId pays nothing again, and it cannot be returned',
     {
       tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
-      ...takes({ observation: rightAfterCancellation.plain }),
     },
-    async ({ api, verdicts, clients, granted, observe }) =>
-      confirmedRightAfterPaying({ api, verdicts, clients, granted }, await observe(rightAfterCancellation.plain)),
+    async ({ api, verdicts, clients, seed, granted }) =>
+      confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }),
   );
 
   // §4.4 asks a camt.056 "including the cancellation reason" and shows none of its fields: ISO 20022's
@@ -749,27 +792,24 @@ test.describe('cancellation: right after its payment (no batch control)', () => 
     'a cancellation with a reason of its own (rsn.prtry), confirmed right after its payment: the payment never settles',
     {
       tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
-      ...takes({ observation: rightAfterCancellation.prtry }),
     },
-    async ({ api, verdicts, clients, granted, observe }) =>
-      confirmedRightAfterPaying({ api, verdicts, clients, granted }, await observe(rightAfterCancellation.prtry)),
+    async ({ api, verdicts, clients, seed, granted }) =>
+      confirmedRightAfterPaying({ api, verdicts, clients, seed, granted }, undefined, { prtry: 'PAYER REQUEST' }),
   );
 
   // §4.2 and §9 name POST pacs008/v08 the same operation: a payment made there is cancelled as any.
   test('a cancellation confirmed right after its payment on each further pacs008 version: the payment never settles', {
     tag: ['@CXL-02', '@CXL-01', '@CXL-03', '@IDEM-01', '@IDEM-02', ...REPORT_TAGS],
-    ...takes({ observation: rightAfterCancellation.furtherVersions }),
-  }, async ({ api, verdicts, clients, granted, profile, observe }) => {
+  }, async ({ api, verdicts, clients, seed, granted, profile }) => {
     const versions = furtherVersions(profile, 'submitPayment');
     if (!versions.length)
       verdicts.skip({
         kind: 'not-applicable',
         why: 'the profile lists one path version of POST pacs008 (operations.submitPayment.versions)',
       });
-    const seen = await observe(rightAfterCancellation.furtherVersions);
     for (const version of versions)
       await test.step(`POST pacs008 ${version}`, () =>
-        confirmedRightAfterPaying({ api, verdicts, clients, granted }, seen[version]!));
+        confirmedRightAfterPaying({ api, verdicts, clients, seed: `${seed}-${version}`, granted }, version));
   });
 });
 

@@ -25,7 +25,6 @@ import { submitRefund } from '../../client/flows/refunds';
 import { buildPacs007 } from '../../messages/pacs007';
 import { beneficiaryOf, paymentTo, paymentToNoClient } from '../../client/flows/incoming';
 import {
-  CANCEL_ATTEMPTS,
   readCancellation,
   awaitCancellationOf,
   requestCancellation,
@@ -38,7 +37,6 @@ import {
   foreignCancellation,
   refundedThenCancelled,
   returnedThenCancelled,
-  sameIdsCancellation,
   settledCancellations,
   tokenExpiry,
 } from '../../arrange/observation-catalogue';
@@ -49,7 +47,7 @@ import type { Clients } from '../../client/target';
 import type { Capability } from '../../ledger/capabilities';
 import type { ClientIdentity } from '../../transport/client-jwts';
 import { buildCamt056, type CancellationReason } from '../../messages/camt056';
-import { type Pacs008Message, withoutScheme } from '../../messages/pacs008';
+import { type Pacs008Message, paymentIds, withoutScheme } from '../../messages/pacs008';
 import { camt029Schema } from '../../messages/schemas/camt029';
 import { cancellationResponseSchema } from '../../messages/schemas/camt056-request';
 import {
@@ -249,16 +247,30 @@ test.describe('cancellation: whose payment', () => {
 
   // A client's msgIds are unique among its own requests (§2.2's idempotency), not across clients
   // (XCL-01): the other client's payment with the same msgId and txId is never the one a cancellation
-  // names, whichever of the two was made first. Paid, cancelled (again until one is confirmed) and
-  // followed from the worker's start, in the background: the other client's payments settle meanwhile.
+  // names, whichever of the two was made first. A cancellation whose batch was already sent is
+  // rejected and cancels nothing, whichever payment it found: only a confirmed one shows which payment
+  // it took, so the pair is paid and cancelled again until one is (as the right-after cancellations are).
   for (const order of ['theirs first', 'own first'] as const)
     test(`a cancellation of an own payment leaves the other client’s payment with the same msgId and txId alone (${order})`, {
       tag: ['@XCL-01', '@CXL-01', '@CXL-02', '@op:cancel'],
-      ...takes({ observation: sameIdsCancellation[order] }),
-    }, async ({ api, verdicts, observe }) => {
+      ...takes({ needs: 'secondClient' }),
+    }, async ({ api, verdicts, clients, seed }) => {
       const expectations = api.profile.expectations;
-      const { tries, theirsFinals, confirmedRead } = await observe(sameIdsCancellation[order]);
-      for (const { ownId, theirsAnswer, cancellation, resolution } of tries) {
+      const other = clients.secondary!;
+      const theirsIds: string[] = [];
+      let confirmedId: string | undefined;
+      for (let attempt = 1; attempt <= CANCEL_ATTEMPTS && !confirmedId; attempt++) {
+        // Both to a sort code neither client holds: each payment is its payer's alone.
+        const own = withoutScheme(paymentToNoClient(clients, `${seed}-${attempt}-own`));
+        const theirs = withoutScheme(paymentToNoClient(clients, `${seed}-${attempt}-theirs`));
+        const ids = paymentIds(own);
+        theirs.fitoFICstmrCdtTrf.grpHdr.msgId = ids.msgId;
+        theirs.fitoFICstmrCdtTrf.cdtTrfTxInf[0]!.pmtId.txId = ids.txId;
+        const payTheirs = () =>
+          submitPayment(api, theirs, { client: other, label: 'the other client pays with the same msgId and txId' });
+        const theirsFirst = order === 'theirs first' ? await payTheirs() : undefined;
+        const ownId = await pay(api, verdicts, clients.primary, own);
+        const theirsAnswer = theirsFirst ?? (await payTheirs());
         verdicts.check(
           'XCL-01',
           'the other client reusing a msgId and txId gets a payment of its own, or a refusal',
@@ -269,24 +281,37 @@ test.describe('cancellation: whose payment', () => {
             kind: 'not-applicable',
             why: 'the target refused the other client’s payment with the same msgId and txId (XCL-01 allows it): there is no payment of theirs to leave alone',
           });
-        requireId(api, verdicts, theirsAnswer.exchange);
-        cancellationAccepted(verdicts, cancellation!);
-        resultOf(resolution!);
+        theirsIds.push(requireId(api, verdicts, theirsAnswer.exchange));
+        const answer = await requestCancellation(api, buildCamt056({ seed: `${seed}-${attempt}`, original: own }), {
+          label: 'cancel: the primary cancels its own payment right after paying (camt.056)',
+        });
+        cancellationAccepted(verdicts, answer);
+        const resolution = await awaitCancellationOf(api, { cancellation: answer.paymentsServiceId, payment: ownId });
+        if (resolution.outcome === 'confirmed') confirmedId = ownId;
       }
       // Confirmed or rejected, the other client's payment goes its own way: it is never the cancelled one.
+      const theirsFinals = await Promise.all(
+        theirsIds.map((id) =>
+          awaitFinalStatus(api, id, { client: other, label: 'query status of the other client’s payment until final' }),
+        ),
+      );
       for (const theirsFinal of theirsFinals)
         verdicts.check(
           'XCL-01',
           'the other client’s payment with the same msgId and txId is not cancelled',
-          notReadAs(resultOf(theirsFinal).txSts, 'cancelled', expectations),
+          notReadAs(theirsFinal.txSts, 'cancelled', expectations),
         );
-      if (!confirmedRead) return;
-      // Confirmed, it was the canceller's own payment that left its batch (rule 3).
-      verdicts.require('STS-01', 'the own payment’s status is served', hasStatus(confirmedRead.exchange, [200]));
+      if (!confirmedId) return;
+      // Confirmed, it was the canceller's own payment that left its batch (rule 3): read once the other
+      // client's payments, paid beside it, are final.
+      const ownRead = await readStatus(api, confirmedId, {
+        label: 'query status: the own payment whose cancellation was confirmed',
+      });
+      verdicts.require('STS-01', 'the own payment’s status is served', hasStatus(ownRead.exchange, [200]));
       verdicts.check(
         'CXL-02',
         'the own payment whose cancellation was confirmed does not read accepted',
-        notReadAs(confirmedRead.txSts, 'accepted', expectations),
+        notReadAs(ownRead.txSts, 'accepted', expectations),
       );
     });
 
@@ -614,6 +639,14 @@ test.describe('cancellation: after the payment settled', () => {
       );
     });
 });
+
+/**
+ * Payments paid and cancelled at once before every rejection is taken as the target's reading (§1 rule
+ * 4). A cancellation comes at least an answer's latency after its payment was taken, plus its wait in
+ * a rate-limited client's queue: against a sandbox whose batches leave every few round trips, most
+ * attempts come too late, and each one costs a payment, a camt.056 and the reads of its camt.029.
+ */
+const CANCEL_ATTEMPTS = 8;
 
 /**
  * CXL-02 right after paying: the payment (on `version`, else the profile's first pacs008 version) is

@@ -38,6 +38,7 @@ import { OPERATION_LABELS } from '../../ledger/operations';
 import { furtherVersions } from '../../profile/profile';
 import { buildPacs008, paymentTransaction } from '../../messages/pacs008';
 import {
+  awaitFinalStatus,
   finalStatusAs,
   readStatus,
   StillNotFinal,
@@ -45,8 +46,8 @@ import {
   type SettledPayment,
 } from '../../client/flows/payment';
 import { paymentToRead } from '../../client/flows/live-lane';
-import { resultOf } from '../../arrange/observations';
-import { incomingOnFurtherVersions, statusMovesOnFurtherVersions } from '../../arrange/observation-catalogue';
+import { attempt, resultOf } from '../../arrange/observations';
+import { incomingOnFurtherVersions } from '../../arrange/observation-catalogue';
 import { acceptedAnswer, endsIn, holds, twinAccepted, hasStatus, noSecondPayment } from '../../checks/answers';
 import type { Verdicts } from '../../checks/verdicts';
 import { checkMonotonic, fieldCaseRefused, incomingTransaction, requireId } from '../../checks/payment-answers';
@@ -390,24 +391,26 @@ test.describe('GET pacs002 on every further path version: a final status', () =>
 // moves (§4.3 names GET pacs002/v10 the same operation), not the first answer it gave. The default
 // version reads it settled first; followed on the further one, it ends accepted there too.
 test.describe('GET pacs002 on every further path version: a status that moves', () => {
-  // Paid, read and followed from the worker's start, in the background (a settlement per version).
   test(on('paymentStatus', 'a payment read there while pending is read there settled once it settled'), {
     ...tagsOf('paymentStatus', ['STS-08', 'P8-01']),
-    ...takes({ observation: statusMovesOnFurtherVersions }),
-  }, async ({ api, verdicts, profile, observe }) => {
-    const moves = await observe(statusMovesOnFurtherVersions);
+  }, async ({ api, verdicts, seed, profile }) => {
     await onEachFurtherVersion(profile, verdicts, 'paymentStatus', async (version) => {
-      const { paid, settled, followed } = moves[version]!;
+      const paid = await submitPayment(api, buildPacs008({ seed: `${seed}-${version}` }), { label: 'pay' });
       verdicts.require('P8-01', 'the payment is created', hasStatus(paid.exchange, [201]));
-      requireId(api, verdicts, paid.exchange);
-      verdicts.require('STS-08', 'the payment settles', endsIn(resultOf(settled!), 'accepted'));
-      if (!followed!.ok && !(followed!.error instanceof StillNotFinal)) throw followed!.error;
+      const id = requireId(api, verdicts, paid.exchange);
+      await readStatus(api, id, { label: `read on ${version} right after submission`, version });
+      const settled = await awaitFinalStatus(api, id, { label: 'follow on the default version until final' });
+      verdicts.require('STS-08', 'the payment settles', endsIn(settled, 'accepted'));
+      const followed = await attempt(
+        awaitFinalStatus(api, id, { label: `follow on ${version} until final`, version, stillPending: 'answer' }),
+      );
+      if (!followed.ok && !(followed.error instanceof StillNotFinal)) throw followed.error;
       verdicts.check(
         'STS-08',
         `read on ${version}, the payment settled on the default version ends accepted`,
-        followed!.ok
-          ? endsIn(followed!.value, 'accepted')
-          : { ok: false, expected: 'an accepted txSts', received: (followed!.error as Error).message },
+        followed.ok
+          ? endsIn(followed.value, 'accepted')
+          : { ok: false, expected: 'an accepted txSts', received: (followed.error as Error).message },
       );
     });
   });

@@ -10,7 +10,7 @@
  *  - history (history.ts): that run's history read and checked, and a synthetic one of a million
  *    events, each in a process of its own (time and peak memory);
  *  - profile (profile-part.ts): the run once more with every process profiled, read as CPU per
- *    activity and a timeline of each worker up to its first request.
+ *    activity, CPU and peak memory per process, and a timeline of each worker up to its first request.
  * `--all` adds scale (1 worker, shards, latency) and throughput (the reference against bare fastify).
  * Prints the report and writes it to reports/bench/latest.md. Missed targets are findings, not a
  * broken bench: the exit code is 0 unless a measurement failed.

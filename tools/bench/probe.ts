@@ -1,6 +1,6 @@
 /**
  * What tools/bench/probe.cjs recorded in each process of a run: its kind, start and end (epoch
- * ms), its HTTP requests, and its CPU profile.
+ * ms), the CPU time and peak RSS the system counted, its HTTP requests, and its CPU profile.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,10 @@ export interface ProbedProcess {
   workerIndex: number | undefined;
   startedAt: number;
   endedAt: number;
+  /** User and system CPU of the whole process, its threads included (process.cpuUsage at exit). */
+  cpuSeconds: number;
+  /** Its peak resident set (resourceUsage().maxRSS at exit). */
+  peakRssBytes: number;
   requests: ProbedRequest[];
   profile: CpuProfile | undefined;
 }
@@ -49,6 +53,8 @@ interface Marks {
   workerIndex: string | null;
   startedAt: number;
   endedAt: number;
+  cpu: { user: number; system: number };
+  maxRssKb: number;
   requests: ProbedRequest[];
 }
 
@@ -74,6 +80,8 @@ export function readProbe(dir: string): ProbedProcess[] {
         workerIndex: marks.workerIndex === null ? undefined : Number(marks.workerIndex),
         startedAt: marks.startedAt,
         endedAt: marks.endedAt,
+        cpuSeconds: (marks.cpu.user + marks.cpu.system) / 1e6,
+        peakRssBytes: marks.maxRssKb * 1024,
         requests: marks.requests,
         profile: existsSync(profileFile) ? (JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile) : undefined,
       };

@@ -7,7 +7,8 @@
 import { measureSuite, type Measured } from './suite-run';
 import { breakdown, type Breakdown } from './breakdown';
 import { WORKERS } from './targets';
-import type { Row } from './format';
+import { mib, type Row } from './format';
+import type { ProbedProcess, ProcessKind } from './probe';
 
 export interface ProfileResult {
   run: Measured;
@@ -34,6 +35,33 @@ export function isoShareRow(b: Breakdown, load: Measured['load']): Row {
   };
 }
 
+const KINDS: readonly ProcessKind[] = ['runner', 'worker', 'reference'];
+
+/**
+ * Each kind of process of the run, as the system counted it: CPU seconds, and the peak resident set
+ * of its largest one (a sum of peaks would add moments that never met; the run's peak is the targets
+ * part's). Where the CPU floor (CPU ÷ cores) and the memory target stand, by process.
+ */
+export function processRow(processes: readonly ProbedProcess[], load: Measured['load']): Row {
+  const parts = KINDS.flatMap((kind) => {
+    const of = processes.filter((p) => p.kind === kind);
+    if (!of.length) return [];
+    const cpu = of.reduce((sum, p) => sum + p.cpuSeconds, 0);
+    const peak = Math.max(...of.map((p) => p.peakRssBytes));
+    return [
+      `${of.length === 1 ? kind : `${of.length} ${kind}s`} ${cpu.toFixed(1)} CPU-s, peak ${mib(peak)}${of.length > 1 ? ' (the largest)' : ''}`,
+    ];
+  });
+  return {
+    measure:
+      'the profiled run by process (CPU and peak resident memory as the system counts them, the profiler included)',
+    value: parts.join('; '),
+    target: '—',
+    ok: undefined,
+    load,
+  };
+}
+
 export async function profilePart(): Promise<ProfileResult> {
   const run = await measureSuite(`profiled full local run, ${WORKERS} workers`, {
     project: 'local',
@@ -41,5 +69,5 @@ export async function profilePart(): Promise<ProfileResult> {
     probe: true,
   });
   const b = breakdown(run.processes, run.run.tests);
-  return { run, breakdown: b, rows: [isoShareRow(b, run.load)] };
+  return { run, breakdown: b, rows: [isoShareRow(b, run.load), processRow(run.processes, run.load)] };
 }

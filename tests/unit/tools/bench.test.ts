@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBenchArgs } from '../../../tools/bench/options';
 import { timeByActivity, type CpuProfile } from '../../../tools/bench/cpu-profile';
-import { isoShareRow } from '../../../tools/bench/profile-part';
+import { isoShareRow, processRow } from '../../../tools/bench/profile-part';
 import type { Breakdown } from '../../../tools/bench/breakdown';
-import { probeEnvironment, readProbe } from '../../../tools/bench/probe';
+import { probeEnvironment, readProbe, type ProbedProcess } from '../../../tools/bench/probe';
 import { root } from '../support/cli';
 
 test('command line: targets, the throttled sandboxes, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
@@ -93,6 +93,19 @@ test('ISO 20022 validation’s share: its CPU over every process’s busy CPU, i
   assert.equal(isoShareRow(lighter, { before: 1, after: 2 }).ok, true, '1 of 36 CPU-s: 2.8 %');
 });
 
+test('the process row: CPU summed per kind, the largest peak of each kind', () => {
+  const process = (kind: ProbedProcess['kind'], cpuSeconds: number, peakMiB: number) =>
+    ({ kind, cpuSeconds, peakRssBytes: peakMiB * 1024 * 1024 }) as ProbedProcess;
+  const row = processRow(
+    [process('runner', 8, 270), process('worker', 11, 300), process('worker', 12, 280), process('reference', 5, 95)],
+    { before: 1, after: 2 },
+  );
+  assert.equal(
+    row.value,
+    'runner 8.0 CPU-s, peak 270 MiB; 2 workers 23.0 CPU-s, peak 300 MiB (the largest); reference 5.0 CPU-s, peak 95 MiB',
+  );
+});
+
 test('the probe records a process, its CPU profile and its requests through undici', async () => {
   const server = createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -116,6 +129,7 @@ test('the probe records a process, its CPU profile and its requests through undi
     assert.ok(probed.requests[0]!.answeredAt! >= probed.requests[0]!.sentAt);
     assert.ok(probed.endedAt > probed.startedAt);
     assert.ok(probed.profile && probed.profile.samples.length > 0, 'no CPU profile');
+    assert.ok(probed.cpuSeconds > 0 && probed.peakRssBytes > 1024 * 1024, 'the CPU and memory the system counted');
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,7 @@ import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { shareClientKeys } from '../transport/keys';
 import { childrenCpuSeconds } from './lib/children-cpu';
 import { failureLines } from './lib/failure-lines';
-import { type LaneStep, runLanes } from './lib/lanes';
+import { cpuFloorLine, type LaneStep, runLanes } from './lib/lanes';
 import { planUnitRun, writeUnitGroups } from './lib/unit-groups';
 
 interface Step extends LaneStep {
@@ -320,11 +320,11 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   const cpuEnded = childrenCpuSeconds();
-  const cpuTotal =
-    cpuStarted === undefined || cpuEnded === undefined ? '' : `${(cpuEnded - cpuStarted).toFixed(1).padStart(7)} CPU-s`;
-  table.push(
-    `  ${'total'.padEnd(36)} ${''.padEnd(18)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s${cpuTotal}`,
-  );
+  const cpuSeconds = cpuStarted === undefined || cpuEnded === undefined ? undefined : cpuEnded - cpuStarted;
+  const cpuTotal = cpuSeconds === undefined ? '' : `${cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
+  const wallSeconds = (Date.now() - started) / 1000;
+  table.push(`  ${'total'.padEnd(36)} ${''.padEnd(18)} ${wallSeconds.toFixed(1).padStart(6)} s${cpuTotal}`);
+  if (cpuSeconds !== undefined) table.push(`  ${cpuFloorLine(wallSeconds, cpuSeconds, os.cpus().length)}`);
   // Above the summary, which CI logs end with: why each failed step failed, without scrolling up.
   for (const result of byOrder.filter((o) => o.code !== 0)) {
     console.log(`\nwhy ${result.step.name} failed (its whole output: ${logOf(result.step)}):`);

@@ -30,3 +30,12 @@ export async function runLanes<S extends LaneStep, O>(
   };
   return (await Promise.all(own.map(lane))).flat();
 }
+
+/**
+ * No schedule runs the steps faster than their CPU seconds spread over every core: the line says how
+ * close the lanes came, so that a slower npm test reads as more work or as worse packing.
+ */
+export function cpuFloorLine(wallSeconds: number, cpuSeconds: number, cores: number): string {
+  const floor = cpuSeconds / cores;
+  return `CPU floor on ${cores} cores: ${floor.toFixed(0)} s (${cpuSeconds.toFixed(0)} CPU-s ÷ ${cores}); the wall time is ${(wallSeconds / floor).toFixed(2)}× it`;
+}

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runLanes, type LaneStep } from '../../../scripts/lib/lanes';
+import { cpuFloorLine, runLanes, type LaneStep } from '../../../scripts/lib/lanes';
 
 interface Timed extends LaneStep {
   ms: number;
@@ -73,4 +73,11 @@ test('one lane runs its steps and then the whole queue in order (npm test --seri
   );
   assert.deepEqual(outcomes, ['x', 'y', 'z']);
   assert.deepEqual(events, ['start x', 'end x', 'start y', 'end y', 'start z', 'end z']);
+});
+
+test('the CPU floor line: CPU seconds over the cores, and how far the wall time is above it', () => {
+  assert.equal(
+    cpuFloorLine(738.3, 1327.4, 2),
+    'CPU floor on 2 cores: 664 s (1327 CPU-s ÷ 2); the wall time is 1.11× it',
+  );
 });

@@ -134,7 +134,12 @@ interface RunOutcome {
 function runSuite(args: readonly string[]): RunOutcome {
   const runsRoot = mkdtempSync(path.join(os.tmpdir(), 'payments-broken-'));
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, PAYMENTS_RUNS_ROOT: runsRoot, PAYMENTS_ALLURE: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PAYMENTS_RUNS_ROOT: runsRoot,
+      PAYMENTS_ALLURE: '0',
+      PAYMENTS_WORKERS: '1',
+    };
     for (const k of ['PAYMENTS_PROFILES', 'PAYMENTS_RUN_ID', 'PAYMENTS_RUN_DIR', 'CI', 'PAYMENTS_CLIENT_FAULTS'])
       delete env[k];
     const run = spawnSync(process.execPath, [cli, 'test', ...args], {

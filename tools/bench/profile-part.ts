@@ -1,7 +1,8 @@
 /**
  * Where the time of a full local run goes: the run once more with the probe in every process (CPU
  * profiles of the runner, the workers and the reference; every HTTP request), read as CPU per
- * activity and as a timeline of each worker up to its first request. One target is read from it:
+ * activity, as CPU and peak memory per kind of process, and as a timeline of each worker up to its
+ * first request. One target is read from it:
  * ISO 20022 validation's share of the run (#36: under 5 %).
  */
 import { measureSuite, type Measured } from './suite-run';
@@ -40,7 +41,7 @@ const KINDS: readonly ProcessKind[] = ['runner', 'worker', 'reference'];
 /**
  * Each kind of process of the run, as the system counted it: CPU seconds, and the peak resident set
  * of its largest one (a sum of peaks would add moments that never met; the run's peak is the targets
- * part's). Where the CPU floor (CPU ÷ cores) and the memory target stand, by process.
+ * part's): which processes the CPU floor (CPU ÷ cores) and the memory target are made of.
  */
 export function processRow(processes: readonly ProbedProcess[], load: Measured['load']): Row {
   const parts = KINDS.flatMap((kind) => {

@@ -11,6 +11,7 @@ import { loadProfile } from './profile/profile';
 import { shareClientKeys } from './transport/keys';
 import { matrixRun, projectsFor, referenceServers } from './runner/projects';
 import type { RunOptions } from './fixtures/options';
+import type { RowGroup } from './arrange/row-group';
 
 export interface DialectPlan {
   /** Folder of the generated profiles (<name>.json). */
@@ -18,6 +19,8 @@ export interface DialectPlan {
   /** The profiles to run, one project each. */
   profiles: string[];
   workers: number;
+  /** With --split-rows: the group of dialects whose table-driven tests a project runs, by project name. */
+  rowGroups?: Record<string, RowGroup>;
 }
 
 const settings = runSettings();
@@ -38,5 +41,6 @@ export default defineConfig<RunOptions>({
     ...project,
     workers: 1,
     testIgnore: ['**/unit/**', '**/versions/**'],
+    use: { ...project.use, rowGroup: plan.rowGroups?.[project.name!] },
   })),
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]`
+ * `npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -14,6 +14,10 @@
  *            discovered profile in both modes, where a report run's notes are discovery's misses too;
  *            with --report-every N, only dialects 1, 1+N, 1+2N…; with --report-values, only the few
  *            dialects that together hold every value of every dialect field (npm test's choice).
+ * With --split-rows (npm test's choice too), the enforce lane's dialects fall into groups that each
+ * hold every value of every dialect field (covering-array.ts valueCoverPartition), and each test of a
+ * table-driven file (TABLE_FILES) runs on one group's dialects instead of all: every such test still
+ * meets every value of every field, and a table's tests together meet every dialect (arrange/row-group.ts).
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
@@ -31,6 +35,7 @@ import {
   pairwiseCover,
   uncoveredPairs,
   valueCover,
+  valueCoverPartition,
   type Factor,
   type Level,
   type Row,
@@ -42,6 +47,7 @@ import { discoverProfile, costLine } from './discover';
 import { changesOf } from '../engines/discovery/diff';
 import { isDeepStrictEqual, stripVTControlCharacters } from 'node:util';
 import type { DialectPlan } from '../playwright.dialects.config';
+import type { RowGroup } from '../arrange/row-group';
 import { readingQuestions } from '../engines/discovery/choices';
 import { readingFieldOf } from '../ledger/readings';
 import { assumptionsNotMetOf, checksOf, skipReasonOf } from '../ledger/outcomes';
@@ -49,7 +55,20 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values]';
+  'usage: npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]';
+
+/**
+ * The table-driven files (one case of a table per test, from cases/ and the operation drivers): 77 %
+ * of a dialect's tests. With --split-rows each of their tests runs on one group of the enforce lane's
+ * dialects; every other test, on every dialect.
+ */
+const TABLE_FILES = [
+  'access/cross-cutting.spec.ts',
+  'returns/return-catalogue.spec.ts',
+  'payments/validation.spec.ts',
+  'auth/token.spec.ts',
+  'payments/headers-and-sca.spec.ts',
+];
 
 /** The runner keeps every project's results: the matrix's projects together need more than a worker's 256 MB. */
 const RUNNER_HEAP_MB = 1536;
@@ -75,6 +94,8 @@ interface Options {
   reportEvery: number;
   /** The report lane runs for the few dialects that together hold every value of every field (scripts/lib/covering-array.ts valueCover). */
   reportValues: boolean;
+  /** The enforce lane runs each table-driven test on one group of its dialects (TABLE_FILES). */
+  splitRows: boolean;
   outDir: string;
   /** Only the tests whose title matches (Playwright's --grep): a new test asked of every dialect in minutes. */
   grep: string | undefined;
@@ -92,6 +113,7 @@ export function parseDialectArgs(argv: string[]): Options {
       'discovered-report': { type: 'boolean', default: false },
       'report-every': { type: 'string', default: '1' },
       'report-values': { type: 'boolean', default: false },
+      'split-rows': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
       grep: { type: 'string' },
     },
@@ -121,6 +143,7 @@ export function parseDialectArgs(argv: string[]): Options {
     discoveredReport: values['discovered-report']!,
     reportEvery,
     reportValues: values['report-values']!,
+    splitRows: values['split-rows']!,
     outDir: values.out!,
     grep: values.grep,
   };
@@ -212,6 +235,8 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Table-driven tests left to another group of dialects (--split-rows): not counted as skipped. */
+  elsewhere: number;
   testMs: number;
   /**
    * The assumptions the lane found not met, by rule: a report run's notes ('assumption not met'), an
@@ -228,11 +253,15 @@ const tally = (into: Record<string, number>, rules: readonly string[]): void => 
 };
 
 const countsOf = (tests: readonly ReportTest[]): Counts => {
-  const c: Counts = { passed: 0, failed: 0, skipped: 0, testMs: 0, notMet: {}, blocked: {} };
+  const c: Counts = { passed: 0, failed: 0, skipped: 0, elsewhere: 0, testMs: 0, notMet: {}, blocked: {} };
   for (const t of tests) {
+    const annotations = [...t.annotations, ...t.resultAnnotations];
+    if (t.outcome === 'skipped' && skipReasonOf(annotations)?.kind === 'row-group') {
+      c.elsewhere++;
+      continue;
+    }
     c[t.outcome]++;
     c.testMs += t.durationMs;
-    const annotations = [...t.annotations, ...t.resultAnnotations];
     tally(c.notMet, [
       ...assumptionsNotMetOf(annotations),
       ...checksOf(annotations)
@@ -443,6 +472,35 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
   return out;
 }
 
+/**
+ * The enforce projects' row groups: the dialects split into as many groups as each hold every value of
+ * every field, printed; undefined (every test on every dialect) when no two such groups exist.
+ */
+function splitRows(
+  factors: readonly Factor[],
+  dialects: readonly MatrixDialect[],
+): Record<string, RowGroup> | undefined {
+  const groups = valueCoverPartition(
+    factors,
+    dialects.map((d) => d.fields),
+  );
+  const names = groups.map((g) => g.map((i) => dialects[i]!.number).join(','));
+  if (groups.length < 2) {
+    console.log(
+      'rows: no two groups of these dialects each hold every value of every field; every table-driven test runs on every dialect',
+    );
+    return undefined;
+  }
+  console.log(
+    `rows: each test of ${TABLE_FILES.length} table-driven files runs on one of ${groups.length} groups of the enforce lane's dialects, each group holding every value of every field: ${names.join(' | ')}`,
+  );
+  return Object.fromEntries(
+    groups.flatMap((g, group) =>
+      g.map((i) => [`${dialects[i]!.name}-enforce`, { group, groups: groups.length, files: TABLE_FILES }]),
+    ),
+  );
+}
+
 export async function dialectMatrix(options: Options): Promise<boolean> {
   const started = Date.now();
   const base = readFileSync(path.join(environmentsDir, `${BASE_PROFILE}.json`), 'utf8');
@@ -550,7 +608,13 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       ...dialects.filter(reported).map((d) => `${d.name}-report`),
       ...dialects.map((d) => `${d.name}-enforce`),
     ];
-    const plan: DialectPlan = { dir: profiles, profiles: projectNames, workers: options.workers };
+    const rowGroups = options.splitRows ? splitRows(factors, dialects) : undefined;
+    const plan: DialectPlan = {
+      dir: profiles,
+      profiles: projectNames,
+      workers: options.workers,
+      ...(rowGroups ? { rowGroups } : {}),
+    };
     const planFile = path.join(work, 'dialect-plan.json');
     writeFileSync(planFile, JSON.stringify(plan));
     const runDir = path.join(work, 'run');
@@ -674,8 +738,11 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       )}\n`,
     );
     const total = countsOf(tests);
+    const elsewhere = total.elsewhere
+      ? ` (and ${total.elsewhere} table-driven tests left to another group of dialects)`
+      : '';
     console.log(
-      `\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`,
+      `\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped${elsewhere}; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`,
     );
     console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
     return ok;

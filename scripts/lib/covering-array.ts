@@ -454,6 +454,61 @@ export function valueCover(factors: readonly Factor[], rows: readonly Row[]): nu
   return greedy;
 }
 
+/**
+ * The rows split into as many groups as can each hold every value of every factor (each a value
+ * cover, as valueCover's), every row in one group: the dialect matrix runs each test of a
+ * table-driven file on one group of dialects, not on all of them (scripts/dialect-matrix.ts
+ * --split-rows). One group, all the rows, when no split into two exists. Lists of row indices, each
+ * in row order, the groups ordered by their first row.
+ */
+export function valueCoverPartition(factors: readonly Factor[], rows: readonly Row[]): number[][] {
+  const values = factors.flatMap((f) => f.values.map((v) => `${f.name}=${String(v)}`));
+  const bit = new Map(values.map((v, i) => [v, 1n << BigInt(i)]));
+  const held = rows.map((row) => factors.reduce((m, f) => m | (bit.get(`${f.name}=${String(row[f.name])}`) ?? 0n), 0n));
+  const all = (1n << BigInt(values.length)) - 1n;
+  // No more groups than the rows holding its rarest value.
+  const rarest = Math.min(...values.map((_, i) => held.filter((m) => (m >> BigInt(i)) & 1n).length));
+  for (let k = rarest; k >= 2; k--) {
+    const found = coveringPartition(held, all, k);
+    if (found) return found;
+  }
+  return [rows.map((_, i) => i)];
+}
+
+/** How many row placements coveringPartition tries for one number of groups, at most. */
+const MAX_PLACEMENTS = 2_000_000;
+
+/**
+ * Each row placed in one of `k` groups, in row order, a row opening a new group only after the groups
+ * before it (no split is tried twice under other group numbers); a branch ends where the rows left
+ * cannot give every group what it lacks.
+ */
+function coveringPartition(held: readonly bigint[], all: bigint, k: number): number[][] | undefined {
+  const bits = Array.from({ length: popCount(all) }, (_, i) => 1n << BigInt(i));
+  // How many rows from i on hold each value.
+  const left = held.map((_, i) => bits.map((b) => held.slice(i).filter((m) => m & b).length));
+  const have = Array<bigint>(k).fill(0n);
+  const groups: number[][] = Array.from({ length: k }, () => []);
+  let placements = 0;
+  const place = (i: number): boolean => {
+    if (i === held.length) return have.every((m) => m === all);
+    if (++placements > MAX_PLACEMENTS) return false;
+    const reachable = bits.every((b, v) => have.filter((m) => !(m & b)).length <= left[i]![v]!);
+    if (!reachable) return false;
+    const opened = groups.filter((g) => g.length).length;
+    for (let g = 0; g < Math.min(k, opened + 1); g++) {
+      const before = have[g]!;
+      groups[g]!.push(i);
+      have[g] = before | held[i]!;
+      if (place(i + 1)) return true;
+      groups[g]!.pop();
+      have[g] = before;
+    }
+    return false;
+  };
+  return place(0) ? groups : undefined;
+}
+
 /** How many sets of rows valueCover tries at one size, at most. */
 const MAX_SETS = 2_000_000;
 

@@ -8,6 +8,7 @@ import {
   pairwiseCover,
   uncoveredPairs,
   valueCover,
+  valueCoverPartition,
   type Factor,
   type Row,
 } from '../../../scripts/lib/covering-array';
@@ -170,4 +171,52 @@ test('the kept dialect cover (scripts/lib/dialect-cover.json) covers every pair 
   assert.deepEqual(uncoveredPairs(kept.factors, kept.rows), []);
   const [first, second] = kept.factors.map((f) => f.values.length).sort((a, b) => b - a);
   assert.equal(kept.rows.length, first! * second!);
+});
+
+test('valueCoverPartition: every row in one group, each group holding every value of every factor', () => {
+  const kept = JSON.parse(readFileSync('scripts/lib/dialect-cover.json', 'utf8')) as { factors: Factor[]; rows: Row[] };
+  const groups = valueCoverPartition(kept.factors, kept.rows);
+  assert.ok(groups.length >= 2, `the kept cover's ${kept.rows.length} rows split into ${groups.length} groups`);
+  assert.deepEqual(
+    groups.flat().sort((a, b) => a - b),
+    kept.rows.map((_, i) => i),
+    'each row in exactly one group',
+  );
+  for (const [g, group] of groups.entries())
+    for (const f of kept.factors)
+      for (const v of f.values)
+        assert.ok(
+          group.some((i) => kept.rows[i]![f.name] === v),
+          `group ${g + 1} holds ${f.name}=${v}`,
+        );
+});
+
+test('valueCoverPartition: as many groups as the rarest value allows, else all the rows in one', () => {
+  const a = factor('a', 0, 1);
+  const b = factor('b', 'x', 'y');
+  // Each value three times: three groups of two rows.
+  const rows = [
+    { a: 0, b: 'x' },
+    { a: 1, b: 'y' },
+    { a: 0, b: 'y' },
+    { a: 1, b: 'x' },
+    { a: 0, b: 'x' },
+    { a: 1, b: 'y' },
+  ];
+  const groups = valueCoverPartition([a, b], rows);
+  assert.equal(groups.length, 3);
+  for (const group of groups) assert.deepEqual(new Set(group.map((i) => rows[i]!.a)), new Set([0, 1]));
+  // b=y only once: no two groups can both hold it.
+  assert.deepEqual(
+    valueCoverPartition(
+      [a, b],
+      [
+        { a: 0, b: 'x' },
+        { a: 1, b: 'y' },
+        { a: 0, b: 'x' },
+        { a: 1, b: 'x' },
+      ],
+    ),
+    [[0, 1, 2, 3]],
+  );
 });

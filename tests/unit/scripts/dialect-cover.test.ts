@@ -62,6 +62,11 @@ test('--report-every N: the report lane on dialects 1, 1+N…; every dialect by 
   assert.throws(() => parseDialectArgs(['--report-every', 'half']), /--report-every takes a whole number/);
 });
 
+test('--split-rows: off unless asked for (npm test asks)', () => {
+  assert.equal(parseDialectArgs([]).splitRows, false);
+  assert.equal(parseDialectArgs(['--split-rows']).splitRows, true);
+});
+
 test('--report-values: the report lane on dialects that together hold every value; not with --report-every', () => {
   assert.equal(parseDialectArgs([]).reportValues, false);
   assert.equal(parseDialectArgs(['--report-values']).reportValues, true);

@@ -14,7 +14,7 @@
  *            discovered profile in both modes, where a report run's notes are discovery's misses too;
  *            with --report-every N, only dialects 1, 1+N, 1+2N…; with --report-values, only the few
  *            dialects that together hold every value of every dialect field (npm test's choice).
- * With --split-rows (npm test's choice too), the enforce lane's dialects fall into groups that each
+ * With --split-rows, the enforce lane's dialects fall into groups that each
  * hold every value of every dialect field (covering-array.ts valueCoverPartition), and each test of a
  * table-driven file (TABLE_FILES) runs on one group's dialects instead of all: every such test still
  * meets every value of every field, and a table's tests together meet every dialect (arrange/row-group.ts).

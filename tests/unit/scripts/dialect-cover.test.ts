@@ -62,7 +62,7 @@ test('--report-every N: the report lane on dialects 1, 1+N…; every dialect by 
   assert.throws(() => parseDialectArgs(['--report-every', 'half']), /--report-every takes a whole number/);
 });
 
-test('--split-rows: off unless asked for (npm test asks)', () => {
+test('--split-rows: off unless asked for', () => {
   assert.equal(parseDialectArgs([]).splitRows, false);
   assert.equal(parseDialectArgs(['--split-rows']).splitRows, true);
 });

@@ -440,10 +440,7 @@ export function uncoveredPairs(factors: readonly Factor[], rows: readonly Row[])
  * leave a value out.
  */
 export function valueCover(factors: readonly Factor[], rows: readonly Row[]): number[] {
-  const values = factors.flatMap((f) => f.values.map((v) => `${f.name}=${String(v)}`));
-  const bit = new Map(values.map((v, i) => [v, 1n << BigInt(i)]));
-  const held = rows.map((row) => factors.reduce((m, f) => m | (bit.get(`${f.name}=${String(row[f.name])}`) ?? 0n), 0n));
-  const all = (1n << BigInt(values.length)) - 1n;
+  const { values, held, all } = valuesHeld(factors, rows);
   const greedy = greedyValueCover(values, held, all);
   // No set can be smaller than the most values one factor has.
   const least = Math.max(1, ...factors.map((f) => f.values.length));
@@ -462,10 +459,7 @@ export function valueCover(factors: readonly Factor[], rows: readonly Row[]): nu
  * in row order, the groups ordered by their first row.
  */
 export function valueCoverPartition(factors: readonly Factor[], rows: readonly Row[]): number[][] {
-  const values = factors.flatMap((f) => f.values.map((v) => `${f.name}=${String(v)}`));
-  const bit = new Map(values.map((v, i) => [v, 1n << BigInt(i)]));
-  const held = rows.map((row) => factors.reduce((m, f) => m | (bit.get(`${f.name}=${String(row[f.name])}`) ?? 0n), 0n));
-  const all = (1n << BigInt(values.length)) - 1n;
+  const { values, held, all } = valuesHeld(factors, rows);
   // No more groups than the rows holding its rarest value.
   const rarest = Math.min(...values.map((_, i) => held.filter((m) => (m >> BigInt(i)) & 1n).length));
   for (let k = rarest; k >= 2; k--) {
@@ -507,6 +501,17 @@ function coveringPartition(held: readonly bigint[], all: bigint, k: number): num
     return false;
   };
   return place(0) ? groups : undefined;
+}
+
+/** Every value of every factor ("field=value"), the values each row holds as bits, and all the bits. */
+function valuesHeld(
+  factors: readonly Factor[],
+  rows: readonly Row[],
+): { values: string[]; held: bigint[]; all: bigint } {
+  const values = factors.flatMap((f) => f.values.map((v) => `${f.name}=${String(v)}`));
+  const bit = new Map(values.map((v, i) => [v, 1n << BigInt(i)]));
+  const held = rows.map((row) => factors.reduce((m, f) => m | (bit.get(`${f.name}=${String(row[f.name])}`) ?? 0n), 0n));
+  return { values, held, all: (1n << BigInt(values.length)) - 1n };
 }
 
 /** How many sets of rows valueCover tries at one size, at most. */

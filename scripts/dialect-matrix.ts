@@ -530,12 +530,13 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       return true;
     }
 
-    // Discovery per dialect, adopted into a copy of the local profile: the enforce run's profile.
+    // Discovery per dialect, adopted into a copy of the local profile: the enforce run's profile. All
+    // at once: a discovery mostly waits on settlements and spends little CPU.
     const profiles = path.join(work, 'profiles');
     mkdirSync(profiles);
     shareClientKeys();
     const discoverStarted = Date.now();
-    const discovered = await mapLimit(dialects, 4, async (d) => {
+    const discovered = await mapLimit(dialects, 16, async (d) => {
       const enforce = `${d.name}-enforce`;
       writeFileSync(
         path.join(profiles, `${enforce}.json`),

@@ -458,20 +458,6 @@ function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
   });
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await work(items[i]!);
-      }
-    }),
-  );
-  return out;
-}
-
 /**
  * The enforce projects' row groups: the dialects split into as many groups as each hold every value of
  * every field, printed; undefined (every test on every dialect) when no two such groups exist.
@@ -536,51 +522,53 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     mkdirSync(profiles);
     shareClientKeys();
     const discoverStarted = Date.now();
-    const discovered = await mapLimit(dialects, 16, async (d) => {
-      const enforce = `${d.name}-enforce`;
-      writeFileSync(
-        path.join(profiles, `${enforce}.json`),
-        dialectProfileText(
-          base,
-          enforce,
-          d,
-          'enforce',
-          `The local profile with what discovery observed of reference dialect ${d.name} adopted, assumptions enforced.`,
-        ),
-      );
-      const outcome = await discoverProfile(enforce, {
-        dir: profiles,
-        write: true,
-        referenceUrl: reference.url,
-        print: false,
-      });
-      // The report lane's profile: the local one as it is, or (--discovered-report) the one discovery wrote.
-      writeFileSync(
-        path.join(profiles, `${d.name}-report.json`),
-        options.discoveredReport
-          ? dialectProfileText(
-              readFileSync(path.join(profiles, `${enforce}.json`), 'utf8'),
-              `${d.name}-report`,
-              d,
-              'report',
-              `What discovery observed of reference dialect ${d.name}, assumptions reported.`,
-            )
-          : dialectProfileText(
-              base,
-              `${d.name}-report`,
-              d,
-              'report',
-              `The local profile as it is, against reference dialect ${d.name}, assumptions reported.`,
-            ),
-      );
-      const answers: Answers = new Map(outcome.diff.fields.map((f) => [f.field, f.observed]));
-      return {
-        dialect: d,
-        cost: costLine(enforce, outcome.discovery),
-        adopted: changesOf(outcome.diff).map((f) => `${f.field}=${JSON.stringify(f.adopt)}`),
-        unseen: unseenSwitches(d, answers),
-      };
-    });
+    const discovered = await Promise.all(
+      dialects.map(async (d) => {
+        const enforce = `${d.name}-enforce`;
+        writeFileSync(
+          path.join(profiles, `${enforce}.json`),
+          dialectProfileText(
+            base,
+            enforce,
+            d,
+            'enforce',
+            `The local profile with what discovery observed of reference dialect ${d.name} adopted, assumptions enforced.`,
+          ),
+        );
+        const outcome = await discoverProfile(enforce, {
+          dir: profiles,
+          write: true,
+          referenceUrl: reference.url,
+          print: false,
+        });
+        // The report lane's profile: the local one as it is, or (--discovered-report) the one discovery wrote.
+        writeFileSync(
+          path.join(profiles, `${d.name}-report.json`),
+          options.discoveredReport
+            ? dialectProfileText(
+                readFileSync(path.join(profiles, `${enforce}.json`), 'utf8'),
+                `${d.name}-report`,
+                d,
+                'report',
+                `What discovery observed of reference dialect ${d.name}, assumptions reported.`,
+              )
+            : dialectProfileText(
+                base,
+                `${d.name}-report`,
+                d,
+                'report',
+                `The local profile as it is, against reference dialect ${d.name}, assumptions reported.`,
+              ),
+        );
+        const answers: Answers = new Map(outcome.diff.fields.map((f) => [f.field, f.observed]));
+        return {
+          dialect: d,
+          cost: costLine(enforce, outcome.discovery),
+          adopted: changesOf(outcome.diff).map((f) => `${f.field}=${JSON.stringify(f.adopt)}`),
+          unseen: unseenSwitches(d, answers),
+        };
+      }),
+    );
     const discoverMs = Date.now() - discoverStarted;
     for (const x of discovered)
       console.log(`  ${x.cost}; adopted ${x.adopted.length ? x.adopted.join(' ') : 'nothing'}`);

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { coverOf, parseDialectArgs } from '../../../scripts/dialect-matrix';
+import { coverOf, parseDialectArgs, TABLE_FILES } from '../../../scripts/dialect-matrix';
 import { uncoveredPairs, valueCover, type Factor, type Row } from '../../../scripts/lib/covering-array';
 import { root, tempDir } from '../support/cli';
 
@@ -62,9 +62,10 @@ test('--report-every N: the report lane on dialects 1, 1+N…; every dialect by 
   assert.throws(() => parseDialectArgs(['--report-every', 'half']), /--report-every takes a whole number/);
 });
 
-test('--split-rows: off unless asked for', () => {
+test('--split-rows: off unless asked for, and every table-driven file it names still exists', () => {
   assert.equal(parseDialectArgs([]).splitRows, false);
   assert.equal(parseDialectArgs(['--split-rows']).splitRows, true);
+  for (const file of TABLE_FILES) assert.ok(existsSync(path.join(root, 'tests', file)), `tests/${file} exists`);
 });
 
 test('--report-values: the report lane on dialects that together hold every value; not with --report-every', () => {

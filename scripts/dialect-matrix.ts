@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]`
+ * `npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -14,6 +14,8 @@
  *            discovered profile in both modes, where a report run's notes are discovery's misses too;
  *            with --report-every N, only dialects 1, 1+N, 1+2N…; with --report-values, only the few
  *            dialects that together hold every value of every dialect field (npm test's choice).
+ * With --value-cover, both lanes run on those few dialects only (npm test's choice): every value of
+ * every field meets every test, in both lanes, though not every pair of values.
  * With --split-rows, the enforce lane's dialects fall into groups that each
  * hold every value of every dialect field (covering-array.ts valueCoverPartition), and each test of a
  * table-driven file (TABLE_FILES) runs on one group's dialects instead of all: every such test still
@@ -55,7 +57,7 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]';
+  'usage: npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]';
 
 /**
  * The table-driven files (one case of a table per test, from cases/ and the operation drivers): most
@@ -85,6 +87,8 @@ const BASE_PROFILE = 'local';
 
 interface Options {
   only: number[];
+  /** Only the few dialects that together hold every value of every field, in both lanes (valueCover). */
+  valueCover: boolean;
   workers: number;
   list: boolean;
   keep: boolean;
@@ -107,6 +111,7 @@ export function parseDialectArgs(argv: string[]): Options {
     args: argv,
     options: {
       only: { type: 'string', multiple: true, default: [] },
+      'value-cover': { type: 'boolean', default: false },
       workers: { type: 'string' },
       list: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
@@ -127,6 +132,8 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
+  if (only.length && values['value-cover'])
+    throw new Error(`--only and --value-cover each choose the dialects: give one\n${USAGE}`);
   const reportEvery = Number(values['report-every']);
   if (!Number.isInteger(reportEvery) || reportEvery < 1)
     throw new Error(`--report-every takes a whole number of 1 or more\n${USAGE}`);
@@ -137,6 +144,7 @@ export function parseDialectArgs(argv: string[]): Options {
   // keep both cores busy. Each project is one worker, so more workers cost no more worker starts.
   return {
     only,
+    valueCover: values['value-cover']!,
     workers: Number(values.workers) || os.cpus().length + 6,
     list: values.list!,
     keep: values.keep!,
@@ -511,7 +519,16 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       );
     const unknown = options.only.filter((n) => n > all.length);
     if (unknown.length) throw new Error(`no dialect ${unknown.join(', ')}: there are ${all.length}\n${USAGE}`);
-    const dialects = options.only.length ? all.filter((d) => options.only.includes(d.number)) : all;
+    const valueRows = new Set(valueCover(factors, cover.rows).map((i) => i + 1));
+    const dialects = options.only.length
+      ? all.filter((d) => options.only.includes(d.number))
+      : options.valueCover
+        ? all.filter((d) => valueRows.has(d.number))
+        : all;
+    if (options.valueCover)
+      console.log(
+        `value cover: dialects ${dialects.map((d) => d.number).join(', ')}, which together hold every value of every dialect field, in both lanes (npm run dialects runs all ${all.length})`,
+      );
     if (options.list) {
       for (const d of all) console.log(`  ${d.name}  ${JSON.stringify(d.changed)}`);
       return true;
@@ -584,10 +601,9 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     // its last projects alone, their workers mostly waiting on settlements. The report projects go
     // first: in npm test's runs nearly every one took longer than its dialect's enforce project (766
     // against 449 test-seconds over the 18), so the shorter enforce projects end the run.
-    const valueRows = options.reportValues ? new Set(valueCover(factors, cover.rows).map((i) => i + 1)) : undefined;
     const reported = (d: MatrixDialect): boolean =>
-      valueRows ? valueRows.has(d.number) : (d.number - 1) % options.reportEvery === 0;
-    if (valueRows) {
+      options.reportValues ? valueRows.has(d.number) : (d.number - 1) % options.reportEvery === 0;
+    if (options.reportValues && !options.valueCover) {
       const cover = `${[...valueRows].join(', ')}, which together hold every value of every dialect field`;
       const here = dialects.filter(reported).map((d) => d.number);
       console.log(

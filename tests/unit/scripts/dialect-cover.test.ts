@@ -81,6 +81,12 @@ test('--report-values: the report lane on dialects that together hold every valu
   assert.ok(picked.length <= 6, `${picked.length} dialects: ${picked.map((i) => i + 1).join(', ')}`);
 });
 
+test('--value-cover: both lanes on the dialects that together hold every value; off unless asked for; not with --only', () => {
+  assert.equal(parseDialectArgs([]).valueCover, false);
+  assert.equal(parseDialectArgs(['--value-cover']).valueCover, true);
+  assert.throws(() => parseDialectArgs(['--value-cover', '--only', '2']), /give one/);
+});
+
 test('--grep narrows every dialect to the tests whose title matches; none by default', () => {
   assert.equal(parseDialectArgs([]).grep, undefined);
   assert.equal(parseDialectArgs(['--grep', 'a return|a refund']).grep, 'a return|a refund');

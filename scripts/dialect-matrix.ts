@@ -1,5 +1,5 @@
 /**
- * `npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]`
+ * `npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows | --split-lanes]`
  *
  * The dialect matrix: proves the suite holds no hidden assumption about the reference's "not shown"
  * choices. One reference is started; its dialect fields (GET /_admin/info dialectChoices) become a
@@ -20,6 +20,9 @@
  * hold every value of every dialect field (covering-array.ts valueCoverPartition), and each test of a
  * table-driven file (TABLE_FILES) runs on one group's dialects instead of all: every such test still
  * meets every value of every field, and a table's tests together meet every dialect (arrange/row-group.ts).
+ * With --split-lanes (every dialect in both lanes), each test of a table-driven file runs in one lane
+ * instead of both, on every dialect: half a table's tests enforced, the other half reported. Every such
+ * test still meets every dialect, and each lane still meets every dialect with every table.
  * Every project of both kinds runs in one Playwright invocation (playwright.dialects.config.ts), with
  * minimal evidence and no Allure. Exit 1 when any test fails or a dialect could not be prepared.
  */
@@ -57,7 +60,7 @@ import { ruleById } from '../ledger/rules';
 import { historyBlock, historyFailed, historyRecord, judgeRunHistory } from '../runner/history';
 
 const USAGE =
-  'usage: npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows]';
+  'usage: npm run dialects [-- --only 1,4 | --value-cover] [--grep <regex>] [--workers N] [--list] [--keep] [--write-cover] [--discovered-report] [--report-every N | --report-values] [--split-rows | --split-lanes]';
 
 /**
  * The table-driven files (one case of a table per test, from cases/ and the operation drivers): most
@@ -101,6 +104,8 @@ interface Options {
   reportValues: boolean;
   /** The enforce lane runs each table-driven test on one group of its dialects (TABLE_FILES). */
   splitRows: boolean;
+  /** Each table-driven test runs in one lane, enforce or report, on every dialect (TABLE_FILES). */
+  splitLanes: boolean;
   outDir: string;
   /** Only the tests whose title matches (Playwright's --grep): a new test asked of every dialect in minutes. */
   grep: string | undefined;
@@ -120,6 +125,7 @@ export function parseDialectArgs(argv: string[]): Options {
       'report-every': { type: 'string', default: '1' },
       'report-values': { type: 'boolean', default: false },
       'split-rows': { type: 'boolean', default: false },
+      'split-lanes': { type: 'boolean', default: false },
       out: { type: 'string', default: 'reports/dialects' },
       grep: { type: 'string' },
     },
@@ -132,6 +138,12 @@ export function parseDialectArgs(argv: string[]): Options {
     .map(Number);
   if (only.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--only takes dialect numbers (1, 2, …)\n${USAGE}`);
+  if (values['split-rows'] && values['split-lanes'])
+    throw new Error(`--split-rows and --split-lanes each split the table-driven tests: give one\n${USAGE}`);
+  if (values['split-lanes'] && (values['report-every'] !== '1' || (values['report-values'] && !values['value-cover'])))
+    throw new Error(
+      `--split-lanes needs every dialect in both lanes: give it no --report-every, and --report-values only with --value-cover\n${USAGE}`,
+    );
   if (only.length && values['value-cover'])
     throw new Error(`--only and --value-cover each choose the dialects: give one\n${USAGE}`);
   const reportEvery = Number(values['report-every']);
@@ -153,6 +165,7 @@ export function parseDialectArgs(argv: string[]): Options {
     reportEvery,
     reportValues: values['report-values']!,
     splitRows: values['split-rows']!,
+    splitLanes: values['split-lanes']!,
     outDir: values.out!,
     grep: values.grep,
   };
@@ -468,6 +481,24 @@ function unseenSwitches(dialect: MatrixDialect, answers: Answers): string[] {
 }
 
 /**
+ * With --split-lanes: each table-driven test in the enforce projects (group 0) or the report projects
+ * (group 1), chosen by its title, so that it still meets every dialect (every dialect is in both
+ * lanes: parseDialectArgs).
+ */
+function splitLanes(dialects: readonly MatrixDialect[]): Record<string, RowGroup> {
+  console.log(
+    `rows: each test of ${TABLE_FILES.length} table-driven files runs in one lane, enforce or report, on every dialect`,
+  );
+  const lane = (group: number): RowGroup => ({ group, groups: 2, files: TABLE_FILES });
+  return Object.fromEntries(
+    dialects.flatMap((d) => [
+      [`${d.name}-enforce`, lane(0)],
+      [`${d.name}-report`, lane(1)],
+    ]),
+  );
+}
+
+/**
  * The enforce projects' row groups: the dialects split into as many groups as each hold every value of
  * every field, printed; undefined (every test on every dialect) when no two such groups exist.
  */
@@ -614,7 +645,11 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
       ...dialects.filter(reported).map((d) => `${d.name}-report`),
       ...dialects.map((d) => `${d.name}-enforce`),
     ];
-    const rowGroups = options.splitRows ? splitRows(factors, dialects) : undefined;
+    const rowGroups = options.splitRows
+      ? splitRows(factors, dialects)
+      : options.splitLanes
+        ? splitLanes(dialects)
+        : undefined;
     const plan: DialectPlan = {
       dir: profiles,
       profiles: projectNames,
@@ -745,7 +780,7 @@ export async function dialectMatrix(options: Options): Promise<boolean> {
     );
     const total = countsOf(tests);
     const elsewhere = total.elsewhere
-      ? ` (and ${total.elsewhere} table-driven tests left to another group of dialects)`
+      ? ` (and ${total.elsewhere} table-driven tests left to ${options.splitLanes ? 'the other lane' : 'another group of dialects'})`
       : '';
     console.log(
       `\ndialect matrix: ${ok ? 'OK' : 'FAILED'} — ${dialects.length} dialects, ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped${elsewhere}; discovery ${(discoverMs / 1000).toFixed(1)} s, suite ${(suiteMs / 1000).toFixed(1)} s, wall ${(wallMs / 1000).toFixed(1)} s (${path.join(options.outDir, 'matrix.json')})`,

@@ -87,6 +87,16 @@ test('--value-cover: both lanes on the dialects that together hold every value; 
   assert.throws(() => parseDialectArgs(['--value-cover', '--only', '2']), /give one/);
 });
 
+test('--split-lanes: off unless asked for; not with --split-rows, nor with a report lane on some dialects only', () => {
+  assert.equal(parseDialectArgs([]).splitLanes, false);
+  assert.equal(parseDialectArgs(['--split-lanes']).splitLanes, true);
+  assert.throws(() => parseDialectArgs(['--split-lanes', '--split-rows']), /give one/);
+  // A table-driven test left to a report lane that a dialect does not have would never meet it.
+  assert.throws(() => parseDialectArgs(['--split-lanes', '--report-every', '2']), /every dialect in both lanes/);
+  assert.throws(() => parseDialectArgs(['--split-lanes', '--report-values']), /every dialect in both lanes/);
+  assert.equal(parseDialectArgs(['--split-lanes', '--report-values', '--value-cover']).splitLanes, true);
+});
+
 test('--grep narrows every dialect to the tests whose title matches; none by default', () => {
   assert.equal(parseDialectArgs([]).grep, undefined);
   assert.equal(parseDialectArgs(['--grep', 'a return|a refund']).grep, 'a return|a refund');

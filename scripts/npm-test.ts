@@ -85,8 +85,9 @@ const conformanceRun = path.join(os.tmpdir(), `payments-npm-test-${process.pid}`
  * value of every dialect field (6 of today's 16), each with its discovered profile enforced and the
  * local profile reported; a table-driven test (one case of a table) in one of the two lanes
  * (--split-lanes), the other tests in both: every test meets every value of every field, though not
- * every pair of values, and each lane meets every dialect with every table. The pairwise set, every dialect enforced, was most of npm test's time and kept it
- * over 8 minutes on 2 cores; `npm test -- --full` and `npm run dialects` run it (a nightly job's).
+ * every pair of values, and each lane meets every dialect with every table. The pairwise set, every
+ * dialect enforced, was most of npm test's time and kept it over 8 minutes on 2 cores;
+ * `npm test -- --full` (.ci/full, a nightly job's) and `npm run dialects` run it.
  * Four workers, not npm run dialects' eight: beside the other lane's processes, more of them only
  * share the same two cores and spend more CPU doing it.
  */

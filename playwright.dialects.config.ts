@@ -19,7 +19,7 @@ export interface DialectPlan {
   /** The profiles to run, one project each. */
   profiles: string[];
   workers: number;
-  /** With --split-rows: the group of dialects whose table-driven tests a project runs, by project name. */
+  /** With --split-rows or --split-lanes: the group whose table-driven tests a project runs, by project name. */
   rowGroups?: Record<string, RowGroup>;
 }
 

@@ -1,15 +1,16 @@
 /**
- * The dialect matrix's split of its table-driven tests (scripts/dialect-matrix.ts --split-rows): the
- * matrix's dialects fall into groups that each hold every value of every dialect field, and each test
- * of a table-driven file (one case of a table per test) runs on one group's dialects; every other
- * test runs on every dialect. A test's group follows from its title path alone, so the plan (which
- * pays only for the tests that run: runner/reporters/plan.ts) and the worker (which skips the rest:
- * fixtures/row-group.ts) agree without asking each other.
+ * The dialect matrix's split of its table-driven tests (scripts/dialect-matrix.ts): with --split-rows
+ * the matrix's dialects fall into groups that each hold every value of every dialect field, and each
+ * test of a table-driven file (one case of a table per test) runs on one group's dialects; with
+ * --split-lanes the groups are its two lanes, enforce and report, and each such test runs in one of
+ * them. Every other test runs everywhere. A test's group follows from its title path alone, so the
+ * plan (which pays only for the tests that run: runner/reporters/plan.ts) and the worker (which skips
+ * the rest: fixtures/row-group.ts) agree without asking each other.
  */
 export interface RowGroup {
   /** This project's group, from 0. */
   group: number;
-  /** How many groups the matrix's dialects fall into. */
+  /** How many groups the matrix's projects fall into. */
   groups: number;
   /** The table-driven files, as a test's title path names its file (from the tests folder, with /). */
   files: readonly string[];

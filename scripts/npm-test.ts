@@ -125,8 +125,7 @@ const rest: Step[] = [
   // the end, where a lane that waits leaves a core idle.
   { name: 'mutation kill matrix', command: [node, ...tsx, 'scripts/mutation.ts'] },
   // Three processes at a time: most of the files alone wait on processes they started, not on a
-  // core, but the step runs beside the other lane's runs, and a fourth file's processes there only
-  // shared the same two cores.
+  // core; beside the other lane, three and four took the same time within this machine's drift.
   {
     name: 'unit tests',
     command: [node, ...tsx, '--test', `--test-concurrency=${UNIT_CONCURRENCY}`, '--test-reporter=tap', ...unit.files],

@@ -1,7 +1,7 @@
 /**
  * A test's wait on a running pool fill (arrange/pool.ts whileFilling): it lasts as long as the fill,
- * past any one polling timeout, and ends inconclusive, not failed, once the fill has delivered nothing
- * for ten of them. Outside a test (the plain host) the time is not extended and the end is a throw.
+ * past any one polling timeout, and ends inconclusive, not failed, once the test has waited ten of them
+ * for its payments. Outside a test (the plain host) the time is not extended and the end is a throw.
  * Run: node --import tsx --test tests/unit/arrange/pool-wait.test.ts
  */
 import { test } from 'node:test';
@@ -20,12 +20,13 @@ test('a fill that delivers after several polling timeouts is waited for', async 
   assert.ok(Date.now() - started >= 440);
 });
 
-test('a fill that delivers nothing for ten polling timeouts ends the wait inconclusive, naming the pool', async () => {
+test('a wait of ten polling timeouts ends inconclusive, naming the pool', async () => {
   const started = Date.now();
   await assert.rejects(
     whileFilling(new Promise<void>(() => {}), 100, started),
     (error: unknown) =>
-      error instanceof InfrastructureInconclusive && /settled-payment pool delivered no payment/.test(error.message),
+      error instanceof InfrastructureInconclusive &&
+      /settled-payment pool had not delivered this test's payments after 1 s/.test(error.message),
   );
   assert.ok(Date.now() - started >= 1_000);
 });

@@ -25,7 +25,7 @@ import { createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
-import { shareClientKeys } from '../transport/keys';
+import { makeRsaPems, shareClientKeys } from '../transport/keys';
 import { childrenCpuSeconds } from './lib/children-cpu';
 import { failureLines } from './lib/failure-lines';
 import { cpuFloorLine, type LaneStep, runLanes } from './lib/lanes';
@@ -36,6 +36,8 @@ interface Step extends LaneStep {
   /** What the step runs, in the few words a person reads (default: its command line). */
   shows?: string;
   env?: Record<string, string>;
+  /** Variables made while earlier steps run, awaited before the step starts. */
+  madeEnv?: () => Promise<Record<string, string>>;
   /** Reads passed/failed/skipped counts from the step's output, when it has them. */
   counts?: (output: string) => { passed: number; failed: number; skipped: number } | undefined;
 }
@@ -70,6 +72,15 @@ const unit = planUnitRun(unitFiles, path.join(LOG_DIR, 'unit-groups'), os.cpus()
 
 /** Unit-test files run at once. */
 const UNIT_CONCURRENCY = 3;
+
+/**
+ * RSA-2048 keys made ahead for the unit tests' processes (PAYMENTS_KEY_POOL), each taking them in turn
+ * where it would make one: they made about 140 one at a time. A process that takes more makes the rest.
+ */
+const UNIT_KEY_POOL = 32;
+let unitKeys: Promise<Record<string, string>> | undefined;
+const unitKeyPool = (): Promise<Record<string, string>> =>
+  (unitKeys ??= makeRsaPems(UNIT_KEY_POOL).then((pems) => ({ PAYMENTS_KEY_POOL: JSON.stringify(pems) })));
 
 /** Sequences npm test explores (the local profile's budget is npm run explore's). */
 const EXPLORATION_SEQUENCES = 6;
@@ -133,6 +144,7 @@ const rest: Step[] = [
     command: [node, ...tsx, '--test', `--test-concurrency=${UNIT_CONCURRENCY}`, '--test-reporter=tap', ...unit.files],
     shows: `node --test, ${unitFiles.length} files of tests/unit: ${unit.alone.length} that start processes each alone, ${unitFiles.length - unit.alone.length} in ${unit.groups.length} processes; ${UNIT_CONCURRENCY} at a time`,
     counts: nodeTestCounts,
+    madeEnv: unitKeyPool,
   },
   // A small budget (3 sequences per lane): the profile's full budget is npm run explore's.
   {
@@ -251,8 +263,9 @@ async function run(step: Step): Promise<Outcome> {
   console.log(`\n▶ ${step.name}: ${shown(step)}  (log: ${log})`);
   const file = createWriteStream(log);
   // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
+  const made = (await step.madeEnv?.()) ?? {};
   const child = spawn(node, ['--require', 'tsx/cjs', __filename, '--measured', ...step.command], {
-    env: { ...process.env, ...step.env },
+    env: { ...process.env, ...step.env, ...made },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -306,7 +319,11 @@ async function main(argv: string[]): Promise<void> {
     if (names.length) console.log(`… running: ${names.join(', ')}`);
   }, HEARTBEAT_MS);
   const others = withCleanRun(chosen(rest));
-  if (others.some((step) => step.name === 'unit tests')) writeUnitGroups(unit);
+  if (others.some((step) => step.name === 'unit tests')) {
+    writeUnitGroups(unit);
+    // Made by libuv's thread pool from the start, long before the unit tests begin.
+    void unitKeyPool();
+  }
   const finished = serial
     ? await runLanes([[]], [...others, ...chosen([longest])], run)
     : await runLanes([chosen([longest]), []], others, run);

@@ -28,9 +28,40 @@ function registered(privateKey: KeyObject, what: string): KeyObject {
 }
 
 export function generateRsaKeyPair(modulusLength = 2048): KeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength });
+  const privateKey = modulusLength === 2048 ? rsa2048() : generateKeyPairSync('rsa', { modulusLength }).privateKey;
   registered(privateKey, `RSA-${modulusLength}`);
+  const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** The keys made ahead that this process has not handed out yet (PAYMENTS_KEY_POOL), read at the first need. */
+let pool: string[] | undefined;
+
+/**
+ * A new RSA-2048 private key: the next of the keys made ahead for this process, else one made now (about
+ * 120 ms of a core). Each key made ahead is handed out once in a process, so two keys of a process
+ * always differ; another process may hold the same ones, which is why npm test hands them only to its
+ * unit tests' processes, whose references are their own.
+ */
+function rsa2048(): KeyObject {
+  pool ??= suiteEnvironment().keyPool ? (JSON.parse(suiteEnvironment().keyPool!) as string[]) : [];
+  const pem = pool.shift();
+  return pem ? createPrivateKey(pem) : generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+}
+
+/** `count` RSA-2048 private keys (PKCS#8 PEM), made by libuv's thread pool, off the main thread. */
+export function makeRsaPems(count: number): Promise<string[]> {
+  return Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<string>((resolve, reject) =>
+          generateKeyPair('rsa', { modulusLength: 2048 }, (error, _publicKey, privateKey) =>
+            error ? reject(error) : resolve(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+          ),
+        ),
+    ),
+  );
 }
 
 /** A P-256 key pair: a valid PEM key that is not RSA (spec §5.4). */
@@ -122,12 +153,7 @@ const spares = new Map<SpareKeyRole, KeyPair>();
 export function shareClientKeys(env: NodeJS.ProcessEnv = process.env, count = SHARED_KEYS): void {
   const pems = sharedPems(env);
   if (pems.length >= count) return;
-  while (pems.length < count)
-    pems.push(
-      generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-    );
+  while (pems.length < count) pems.push(rsa2048().export({ type: 'pkcs8', format: 'pem' }).toString());
   env.PAYMENTS_CLIENT_KEYS = JSON.stringify(pems);
 }
 
@@ -141,17 +167,7 @@ let making: Promise<void> | undefined;
 export function shareClientKeysSoon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const missing = SHARED_KEYS - sharedPems(env).length;
   if (missing <= 0) return Promise.resolve();
-  making ??= Promise.all(
-    Array.from(
-      { length: missing },
-      () =>
-        new Promise<string>((resolve, reject) =>
-          generateKeyPair('rsa', { modulusLength: 2048 }, (error, _publicKey, privateKey) =>
-            error ? reject(error) : resolve(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
-          ),
-        ),
-    ),
-  ).then((made) => {
+  making ??= makeRsaPems(missing).then((made) => {
     const pems = sharedPems(env);
     if (pems.length < SHARED_KEYS) env.PAYMENTS_CLIENT_KEYS = JSON.stringify([...pems, ...made].slice(0, SHARED_KEYS));
   });

@@ -4,8 +4,9 @@
  * that its waits on those children overlap another file's work. The rest run together, a few
  * processes each holding many files: a process of its own per file paid Node's start, tsx's hooks and
  * the imports of the modules under test again for each of 74 files.
- * Each group is a file that imports its members; a failure still names its test
- * file (node --test reports the failing test's location).
+ * Each group is a CommonJS file that requires its members (tsx's CommonJS hook loads them: npm test
+ * runs node --test with no ESM loader); a failure still names its test file (node --test reports the
+ * failing test's location).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export function planUnitRun(files: readonly string[], dir: string, count: number
   const alone = files.filter((f) => startsProcesses(readFileSync(f, 'utf8')));
   const together = files.filter((f) => !alone.includes(f));
   const groups = Array.from({ length: Math.min(count, together.length) }, (_, g) => ({
-    file: path.join(dir, `together-${g + 1}.test.mjs`),
+    file: path.join(dir, `together-${g + 1}.test.cjs`),
     members: together.filter((_, i) => i % count === g),
   }));
   return { files: [...alone, ...groups.map((g) => g.file)], alone, groups };
@@ -51,7 +52,7 @@ export function writeUnitGroups(run: UnitRun): void {
     writeFileSync(
       file,
       `// Written by npm test (scripts/lib/unit-groups.ts): these unit-test files in one process.\n${members
-        .map((m) => `import ${JSON.stringify(path.resolve(m))};`)
+        .map((m) => `require(${JSON.stringify(path.resolve(m))});`)
         .join('\n')}\n`,
     );
 }

@@ -29,6 +29,8 @@ import { setJsonValue } from '../../../messages/json-edit';
 import { lookAlikeOf, type Observation } from '../../../engines/discovery/probes';
 import { profileSchema } from '../../../profile/profile-schema';
 import { parseProfile } from '../../../profile/profile';
+import { readsTheTwin, returnTriggers } from '../../../engines/discovery/triggers';
+import { returnCases } from '../../../cases/pacs004-cases';
 
 const localText = readFileSync(path.join(__dirname, '..', '..', '..', 'environments', 'local.json'), 'utf8');
 
@@ -308,8 +310,6 @@ test('the fixpoint: the adopted profile admits every observed answer, or the che
 });
 
 test('the return catalogue’s refusals are discovery triggers: every refused case on a known original, business ones last, each judged by its test’s class', async () => {
-  const { returnTriggers, readsTheTwin } = await import('../../../engines/discovery/triggers');
-  const { returnCases } = await import('../../../cases/pacs004-cases');
   const refusing = returnCases.filter(
     (c) => c.outcome !== 'accepted' && c.outcome !== 'either' && c.original !== 'unknown' && !readsTheTwin(c),
   );

@@ -26,10 +26,24 @@ import {
 import { summariseRules, verdictOf } from '../../../scripts/lib/certification';
 import { runExitCode, EXIT_INCONCLUSIVE } from '../../../record/run-folder';
 import { HttpClient, TransportFailure, type Exchange } from '../../../transport/http';
-import { loadProfile } from '../../../profile/profile';
 import type { ReportTest } from '../../../record/playwright-report';
 import { reportTest, ruleFixture } from '../support/report-tests';
 import type { ClientIdentity } from '../../../transport/client-jwts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadProfile, ProfileError, parseProfile } from '../../../profile/profile';
+import { httpOptions } from '../../../fixtures/worker';
+import { floorLimits } from '../../../runner/reporters/reporters';
+import { remoteWorkers, workerCount } from '../../../runner/projects';
+import {
+  bucketFloors,
+  describeBucketFloor,
+  describeFloor,
+  readRequestCounts,
+  runFloor,
+  writeRequestCount,
+} from '../../../record/run-floor';
 
 test("RateLimiter: a second's burst per client, then the wait until the next token", () => {
   const limiter = new RateLimiter(2);
@@ -243,8 +257,6 @@ test('exit status: 4 when tests were inconclusive and none failed; a failure is 
 });
 
 test('concurrency.retry429, the former name, is read as concurrency.retry; both at once is refused', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { parseProfile, ProfileError } = await import('../../../profile/profile');
   const json = JSON.parse(readFileSync('environments/local.json', 'utf8')) as Record<string, unknown>;
   const old = parseProfile(
     { ...json, concurrency: { retry429: { maxRetries: 2, budgetMs: 500 } } },
@@ -262,7 +274,6 @@ test('concurrency.retry429, the former name, is read as concurrency.retry; both 
 });
 
 test('the worker paces each declared client’s bucket to its share of the declared rate limit; registered clients are its own', async () => {
-  const { httpOptions } = await import('../../../fixtures/worker');
   const conditions = loadProfile('local-sandbox-conditions');
   assert.deepEqual(httpOptions(conditions, 6).declaredRate, {
     requestsPerSecond: 50,
@@ -281,7 +292,6 @@ test('the worker paces each declared client’s bucket to its share of the decla
 });
 
 test('the floor of a run is measured against the limits the embedded reference plays, else those the profile declares', async () => {
-  const { floorLimits } = await import('../../../runner/reporters/reporters');
   assert.deepEqual(floorLimits([loadProfile('local-sandbox-conditions')], {}), {
     source: 'played',
     perClient: 50,
@@ -307,7 +317,6 @@ test('the floor of a run is measured against the limits the embedded reference p
 });
 
 test('a remote profile gets workers sized for round trips, not cores; a declared cap and PAYMENTS_WORKERS still win', async () => {
-  const { workerCount, remoteWorkers } = await import('../../../runner/projects');
   const sandbox = loadProfile('sandbox');
   const settings = { workers: undefined } as unknown as Parameters<typeof workerCount>[1];
   assert.equal(remoteWorkers(2), 6);
@@ -319,7 +328,6 @@ test('a remote profile gets workers sized for round trips, not cores; a declared
 });
 
 test('run floor: max(critical path × RTT, requests ÷ rate), from the transcripts', async () => {
-  const { runFloor, describeFloor } = await import('../../../record/run-floor');
   const at = (ms: number) => new Date(ms).toISOString();
   const exchanges = [
     // test a: three requests one after the other, and one alongside the second
@@ -340,10 +348,6 @@ test('run floor: max(critical path × RTT, requests ÷ rate), from the transcrip
 });
 
 test("run floor: the workers' own count of requests (background work included) wins over the transcripts'", async () => {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const os = await import('node:os');
-  const path = await import('node:path');
-  const { runFloor, readRequestCounts, writeRequestCount } = await import('../../../record/run-floor');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   try {
     assert.equal(readRequestCounts(dir), undefined);
@@ -363,7 +367,6 @@ test("run floor: the workers' own count of requests (background work included) w
 });
 
 test('run floor by bucket: each client’s requests at its rate, the token endpoint’s apart; the busiest bucket bounds the run, not every request at one rate', async () => {
-  const { bucketFloors, describeBucketFloor, runFloor } = await import('../../../record/run-floor');
   const classes = [
     { origin: 'o', kind: 'api' as const, client: 'p', role: 'primary', sent: 2_320, refused: 12 },
     { origin: 'o', kind: 'api' as const, client: 's', role: 'secondary', sent: 746, refused: 0 },

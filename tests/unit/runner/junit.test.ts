@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanEnv, root, runPlaywrightCli, runScript, tempDir } from '../support/cli';
+import { xmlAttribute, xmlText } from '../../../runner/junit';
 
 const FAILING = 'refuses: SCA hd of another body';
 const SKIPPED = 'refuses: SCA kid of the secondary client';
@@ -141,7 +142,6 @@ test('the job summary GitHub’s template writes: the rules line, then the faile
 });
 
 test('text XML cannot hold is replaced, markup escaped, an attribute keeps its line breaks', async () => {
-  const { xmlAttribute, xmlText } = await import('../../../runner/junit');
   assert.equal(
     xmlText('a\u0001b <&> \ud800 \u{1F600} \u001b[31mred\u001b[0m'),
     'a\uFFFDb &lt;&amp;&gt; \uFFFD \u{1F600} red',

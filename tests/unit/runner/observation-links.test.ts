@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as observationCatalogue from '../../../arrange/observation-catalogue';
+import { isObservation, observationsByName } from '../../../arrange/observations';
 
 const TESTS = path.resolve(__dirname, '..', '..');
 const CATALOGUE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*arrange\/observation-catalogue'/;
@@ -76,8 +78,7 @@ test('every observation a test body uses is declared in that test’s takes()', 
 });
 
 test('every observation the catalogue exports, however nested, is one a worker can start up front by name', async () => {
-  const catalogue = (await import('../../../arrange/observation-catalogue')) as Record<string, unknown>;
-  const { observationsByName, isObservation } = await import('../../../arrange/observations');
+  const catalogue = observationCatalogue as Record<string, unknown>;
   // A walk of its own, not observationsByName's: the refund chains, a Map, were once missed, so their
   // tests waited two settlements each after the worker had been idle for them.
   const names: string[] = [];

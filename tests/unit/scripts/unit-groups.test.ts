@@ -18,7 +18,7 @@ test('a file that imports child_process or the CLI helpers starts processes; one
   assert.ok(!startsProcesses(`import { parse } from '../../../scripts/lib/cli-args';`));
 });
 
-test('every unit-test file runs exactly once: alone, or in one group that imports it by its absolute path', () => {
+test('every unit-test file runs exactly once: alone, or in one group that requires it by its absolute path', () => {
   const files = (readdirSync('tests/unit', { recursive: true }) as string[])
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => path.join('tests/unit', f));
@@ -33,7 +33,7 @@ test('every unit-test file runs exactly once: alone, or in one group that import
     writeUnitGroups(run);
     for (const group of run.groups)
       assert.deepEqual(
-        [...readFileSync(group.file, 'utf8').matchAll(/^import "(.+)";$/gm)].map((m) => m[1]),
+        [...readFileSync(group.file, 'utf8').matchAll(/^require\("(.+)"\);$/gm)].map((m) => m[1]),
         group.members.map((m) => path.resolve(m)),
       );
     assert.deepEqual(run.files, [...run.alone, ...run.groups.map((g) => g.file)]);

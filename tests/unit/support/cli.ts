@@ -49,11 +49,11 @@ function ran(r: SpawnSyncReturns<string>, started: number): Ran {
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: Date.now() - started };
 }
 
-/** `npm run <script> -- args` without npm: node --import tsx scripts/<file>.ts args. */
+/** `npm run <script> -- args` without npm: node --require tsx/cjs scripts/<file>.ts args, as package.json runs it. */
 export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, timeout = 120_000): Ran {
   const started = Date.now();
   return ran(
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', file), ...args], {
+    spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'scripts', file), ...args], {
       cwd: root,
       env,
       encoding: 'utf8',

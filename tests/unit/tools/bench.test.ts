@@ -18,6 +18,7 @@ import { isoShareRow, processRow } from '../../../tools/bench/profile-part';
 import type { Breakdown } from '../../../tools/bench/breakdown';
 import { probeEnvironment, readProbe, type ProbedProcess } from '../../../tools/bench/probe';
 import { root } from '../support/cli';
+import { floorLines } from '../../../tools/bench/throttled-part';
 
 test('command line: targets, the throttled sandboxes, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
   assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'throttled', 'history', 'profile']);
@@ -137,7 +138,6 @@ test('the probe records a process, its CPU profile and its requests through undi
 });
 
 test('the throttled sandboxes: the floor lines the run printed, and its ratio', async () => {
-  const { floorLines } = await import('../../../tools/bench/throttled-part');
   const output = [
     'seed 1 (replay: PAYMENTS_SEED=1 …)',
     'Rate limits (as the embedded reference plays them): 40/s per client; the token endpoint a bucket of its own, 20/s for every client of the address',

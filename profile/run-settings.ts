@@ -34,8 +34,6 @@ export interface SuiteEnvironment {
   slow: boolean;
   /** PAYMENTS_CLIENT_KEYS: the run's shared client keys (JSON list of PEM), made once by the runner (transport/keys.ts). */
   clientKeys: string | undefined;
-  /** PAYMENTS_KEY_POOL: RSA-2048 keys made ahead (JSON list of PEM), each handed out once in a process that would make one (transport/keys.ts). */
-  keyPool: string | undefined;
   /** PAYMENTS_RUN_COMMAND: the command that started the run, as run.json records it. */
   runCommand: string | undefined;
   /** PAYMENTS_RUNS_ROOT: the parent of the run folders. */
@@ -122,7 +120,6 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv = process.env): SuiteEnv
     secretCanary: env.PAYMENTS_SECRET_CANARY || undefined,
     slow: env.PAYMENTS_SLOW === '1',
     clientKeys: env.PAYMENTS_CLIENT_KEYS || undefined,
-    keyPool: env.PAYMENTS_KEY_POOL || undefined,
     runCommand: env.PAYMENTS_RUN_COMMAND || undefined,
     runsRoot: env.PAYMENTS_RUNS_ROOT || path.join('reports', 'runs'),
     keepRuns: Number(env.PAYMENTS_KEEP_RUNS) || 10,

@@ -80,7 +80,8 @@ const UNIT_CONCURRENCY = 3;
 
 /**
  * RSA-2048 keys made ahead for the unit tests' processes (PAYMENTS_KEY_POOL), each taking them in turn
- * where it would make one: they made about 140 one at a time. A process that takes more makes the rest.
+ * where it would make one (tests/unit/support/key-pool.ts): they made about 140 one at a time. A process
+ * that needs more makes the rest.
  */
 const UNIT_KEY_POOL = 32;
 let unitKeys: Promise<Record<string, string>> | undefined;
@@ -146,7 +147,17 @@ const rest: Step[] = [
   // core; beside the other lane, three and four took the same time within this machine's drift.
   {
     name: 'unit tests',
-    command: [node, ...tsx, '--test', `--test-concurrency=${UNIT_CONCURRENCY}`, '--test-reporter=tap', ...unit.files],
+    command: [
+      node,
+      ...tsx,
+      // Each test file's process takes the keys made ahead (tests/unit/support/key-pool.ts).
+      '--require',
+      './tests/unit/support/key-pool.ts',
+      '--test',
+      `--test-concurrency=${UNIT_CONCURRENCY}`,
+      '--test-reporter=tap',
+      ...unit.files,
+    ],
     shows: `node --test, ${unitFiles.length} files of tests/unit: ${unit.alone.length} that start processes each alone, ${unitFiles.length - unit.alone.length} in ${unit.groups.length} processes; ${UNIT_CONCURRENCY} at a time`,
     counts: nodeTestCounts,
     madeEnv: unitKeyPool,
@@ -267,8 +278,8 @@ async function run(step: Step): Promise<Outcome> {
   const log = logOf(step);
   console.log(`\n▶ ${step.name}: ${shown(step)}  (log: ${log})`);
   const file = createWriteStream(log);
-  // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
   const made = (await step.madeEnv?.()) ?? {};
+  // tsx's CommonJS hook only: the wrapper needs no ESM loader thread of its own.
   const child = spawn(node, ['--require', 'tsx/cjs', __filename, '--measured', ...step.command], {
     env: { ...process.env, ...step.env, ...made },
     stdio: ['ignore', 'pipe', 'pipe'],

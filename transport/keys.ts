@@ -34,18 +34,22 @@ export function generateRsaKeyPair(modulusLength = 2048): KeyPair {
   return { privateKey, publicKey, publicPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
 }
 
-/** The keys made ahead that this process has not handed out yet (PAYMENTS_KEY_POOL), read at the first need. */
-let pool: string[] | undefined;
+/** Keys made ahead that this process has not handed out yet (useKeysMadeAhead). */
+const madeAhead: string[] = [];
 
 /**
- * A new RSA-2048 private key: the next of the keys made ahead for this process, else one made now (about
- * 120 ms of a core). Each key made ahead is handed out once in a process, so two keys of a process
- * always differ; another process may hold the same ones, which is why npm test hands them only to its
- * unit tests' processes, whose references are their own.
+ * Hands these RSA-2048 private keys (PKCS#8 PEM) out, each once, before any key is made here: npm test
+ * makes a few dozen for the unit tests' processes (tests/unit/support/key-pool.ts), which made about
+ * 140 one at a time. Another process may hold the same keys; only a process whose references are its
+ * own may take them.
  */
+export function useKeysMadeAhead(pems: readonly string[]): void {
+  madeAhead.push(...pems);
+}
+
+/** A new RSA-2048 private key: the next key made ahead, else one made now (about 120 ms of a core). */
 function rsa2048(): KeyObject {
-  pool ??= suiteEnvironment().keyPool ? (JSON.parse(suiteEnvironment().keyPool!) as string[]) : [];
-  const pem = pool.shift();
+  const pem = madeAhead.shift();
   return pem ? createPrivateKey(pem) : generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 }
 

@@ -20,9 +20,10 @@ const read = (file: string): string => readFileSync(path.join(root, file), 'utf8
 
 /**
  * Files another program loads on its own, before any TypeScript (Allure's config, the bench's probe
- * preloaded into every process of a run): they read their variables themselves.
+ * preloaded into every process of a run) or before any test (npm test's key pool, preloaded into the
+ * unit tests' processes): they read their variables themselves.
  */
-const STANDALONE = ['allurerc.mjs', 'tools/bench/probe.cjs'];
+const STANDALONE = ['allurerc.mjs', 'tools/bench/probe.cjs', 'tests/unit/support/key-pool.ts'];
 /** The suite's code: everything but the reference (a program of its own) and the harness's unit tests. */
 const suiteFiles = [
   ...sourceFiles().filter((f) => !f.startsWith('reference/') && !f.startsWith('tests/unit/')),

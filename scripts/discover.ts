@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../profile/profile';
 import { workerRedactor } from '../transport/redact';
+import { SecretMatcher } from './scan-secrets';
 import { suiteEnvironment } from '../profile/run-settings';
 import { shareClientKeys } from '../transport/keys';
 import { unsetSecretsSentence } from '../runner/projects';
@@ -137,12 +138,17 @@ function discoveredDocument(
   };
 }
 
-/** Refuses to write a text holding any secret the run used: a discovered file is shared, a secret never is. */
-function assertNoSecret(text: string, file: string): void {
-  const leaked = workerRedactor()
+/**
+ * Refuses to write a text holding any secret the run used: a discovered file is shared, a secret never
+ * is. One pass of the leak scan's matcher: a discovery registers every token it got, thousands over a
+ * dialect matrix's discoveries, and one search of the text per secret cost the matrix about a second.
+ */
+export function assertNoSecret(text: string, file: string): void {
+  const secrets = workerRedactor()
     .secretValues()
-    .filter((s) => s.value.length >= 8 && text.includes(s.value));
-  if (leaked.length) throw new Error(`${file} would hold ${leaked.map((s) => s.label).join(', ')}: not written`);
+    .filter((s) => s.value.length >= 8);
+  const leaked = [...new SecretMatcher(secrets).find(text)].map((i) => secrets[i]!.label);
+  if (leaked.length) throw new Error(`${file} would hold ${leaked.join(', ')}: not written`);
 }
 
 export async function discoverProfile(name: string, options: DiscoverOptions = {}): Promise<DiscoverOutcome> {

@@ -1,0 +1,27 @@
+/**
+ * A discovered profile is shared; the secrets of the discovery that wrote it never are: the file is
+ * refused, naming what it would hold, when its text holds any secret the process registered.
+ * Run: node --require tsx/cjs --test tests/unit/scripts/discover-secrets.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertNoSecret } from '../../../scripts/discover';
+import { workerRedactor } from '../../../transport/redact';
+
+test('a discovered file holding a secret of the discovery is refused, naming the secret; one without is written', () => {
+  const redactor = workerRedactor();
+  for (let i = 0; i < 2000; i++) redactor.addSecret(`opaque-token-${i}-${'x'.repeat(20)}`, `access token ${i}`);
+  redactor.addSecret('s3cr3t-client-value', 'client secret');
+  const clean = JSON.stringify({
+    answers: Array.from({ length: 200 }, (_, i) => `answer ${i}: [REDACTED client secret]`),
+  });
+  assert.doesNotThrow(() => assertNoSecret(clean, 'environments/x.discovered.json'));
+  assert.throws(
+    () => assertNoSecret(`${clean}{"seen":"s3cr3t-client-value"}`, 'environments/x.discovered.json'),
+    /environments\/x\.discovered\.json would hold client secret: not written/,
+  );
+  assert.throws(
+    () => assertNoSecret(`…opaque-token-1999-${'x'.repeat(20)}…`, 'f.json'),
+    /f\.json would hold access token 1999: not written/,
+  );
+});

@@ -1,4 +1,4 @@
-/** Entry point: `node --import tsx reference/main.ts`. Configuration comes from REF_* variables. */
+/** Entry point: `node --require tsx/cjs reference/main.ts` (npm run reference). Configuration comes from REF_* variables. */
 import { startReference } from './server';
 
 async function main(): Promise<void> {

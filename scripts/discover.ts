@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { environmentsDir, loadProfile, parseProfile, ProfileError, type Profile } from '../profile/profile';
-import { workerRedactor } from '../transport/redact';
+import { type Redactor, workerRedactor } from '../transport/redact';
 import { SecretMatcher } from './scan-secrets';
 import { suiteEnvironment } from '../profile/run-settings';
 import { shareClientKeys } from '../transport/keys';
@@ -143,10 +143,8 @@ function discoveredDocument(
  * is. One pass of the leak scan's matcher: a discovery registers every token it got, thousands over a
  * dialect matrix's discoveries, and one search of the text per secret cost the matrix about a second.
  */
-export function assertNoSecret(text: string, file: string): void {
-  const secrets = workerRedactor()
-    .secretValues()
-    .filter((s) => s.value.length >= 8);
+export function assertNoSecret(text: string, file: string, redactor: Redactor = workerRedactor()): void {
+  const secrets = redactor.secretValues().filter((s) => s.value.length >= 8);
   const leaked = [...new SecretMatcher(secrets).find(text)].map((i) => secrets[i]!.label);
   if (leaked.length) throw new Error(`${file} would hold ${leaked.join(', ')}: not written`);
 }

@@ -15,7 +15,7 @@ for (const [script, command] of [
   ['scripts/mutation.ts', 'npm run mutation'],
 ] as const)
   test(`${command} -- --bogus: one sentence and the usage, exit 2`, () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', script, '--bogus'], {
+    const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', script, '--bogus'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 30_000,

@@ -425,8 +425,10 @@ class Property {
  * token's request was expires_in seconds old (less a margin, the slow lane's: a tenth of it, at most
  * 5 s), then the same read (worker, client, path) with a newer token answered 2xx. The target issued
  * the token no earlier than it was requested, so its life had not run out. Reads only: a read carries
- * no sca-token, whose refusal a target may answer 401 too (toolchain: "any invalid JWT"); the newer
- * token's 2xx says the first 401 was the token's. A use within its life that was taken is counted,
+ * no sca-token, whose refusal a target may answer 401 too (toolchain: "any invalid JWT"); and no
+ * negative case's mutant (a read without X-Client-Id, with another client's): the mutation's refusal
+ * may be a 401, and the next read of that path is its valid twin. The newer token's 2xx says the
+ * first 401 was the token's. A use within its life that was taken is counted,
  * never decided: the rule's other half (refused after) needs tokenLifetimeControl or the @slow lane.
  */
 function tokenLifetimes(render: Renderer) {
@@ -441,7 +443,7 @@ function tokenLifetimes(render: Renderer) {
   return {
     property,
     invoked(op: Op): void {
-      if (!READS.has(op.inv.op) || op.inv.tk === undefined) return;
+      if (!READS.has(op.inv.op) || op.inv.tk === undefined || op.inv.mu) return;
       const key = readKey(op);
       const early = refused.get(key);
       if (!early || early.op.inv.tk === op.inv.tk) return;
@@ -456,7 +458,7 @@ function tokenLifetimes(render: Renderer) {
         issued.set(done.tk, { op, until: inv.t + done.ei * 1000 - margin, expiresIn: done.ei });
         return;
       }
-      if (!READS.has(inv.op) || inv.tk === undefined) return;
+      if (!READS.has(inv.op) || inv.tk === undefined || inv.mu) return;
       const repeated = repeats.get(op);
       if (repeated) {
         repeats.delete(op);

@@ -288,6 +288,7 @@ export class HistoryRecorder implements AttemptObserver {
     if (h !== undefined) line.h = h;
     if (attempt > 1) line.a = attempt;
     if (bearer !== undefined) line.tk = digest12(bearer);
+    if (origin?.mutation) line.mu = 1;
     this.inFlight.set(n, op);
     this.write(line);
     return n;

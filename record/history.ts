@@ -110,6 +110,8 @@ export interface HistoryInvoke {
   a?: number;
   /** 12 hex digits of SHA-256 of the bearer access token it sent: which token answer issued it. */
   tk?: string;
+  /** A negative case's mutant (cases/mutations.ts): its headers or credentials altered on purpose, so its refusal is the mutation's. */
+  mu?: 1;
 }
 
 /** Its answer, or none. */

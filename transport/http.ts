@@ -103,6 +103,8 @@ export interface RequestOrigin {
   by?: string;
   /** The client the request is sent as, with its sort code when it has one (the history's beneficiaries). */
   client?: { clientId: string; memberId?: string; role?: string };
+  /** The negative case's mutation it carries (cases/mutations.ts): a request a test altered on purpose. */
+  mutation?: string;
 }
 
 /**

@@ -570,6 +570,15 @@ test('tokens: a read refused 401 before its token’s expires_in passed, then ta
   assert.equal(judged.status, 'passed');
   // Uses within a life are counted, never decided: the rule's other half needs tokenLifetimeControl.
   assert.deepEqual(judged.decidedRules, []);
+
+  // A negative case's mutant (a read without X-Client-Id) refused 401, then its valid twin taken after
+  // the client renewed its token: the refusal was the mutation's (ci120, dialect-05's report lane).
+  const mutant = settledPayment(new Worker(0).client('A'));
+  mutant.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T1', ei: 300 }, 10_000);
+  mutant.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T1', mu: 1 }, { s: 401 }, 13_400);
+  mutant.exchange({ op: 'token', m: 'POST', c: 'A', p: '/oauth/token' }, { s: 200, tk: 'T2', ei: 300 }, 13_500);
+  mutant.exchange({ op: 'paymentStatus', m: 'GET', c: 'A', id: 'P1', tk: 'T2' }, { s: 200, st: 'ACCC' }, 13_600);
+  assert.equal(property(checkHistory([mutant.history()]), 'tokens').violationCount, 0);
 });
 
 test('a request whose answer never came (its worker stopped) is indeterminate', () => {

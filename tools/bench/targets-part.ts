@@ -35,6 +35,7 @@ import {
 import { missingFromRecord } from '../../record/run-folder';
 import { timeHistoryCheck, type HistoryTiming } from './history';
 import { measureConformance, median, type CommandRun } from './command-run';
+import { measureFrameworkFloor } from './framework-floor';
 
 export interface TargetsResult {
   /** The full local run, Allure results written as `npm run conformance` writes them. */
@@ -137,6 +138,18 @@ export async function targetsPart(): Promise<TargetsResult> {
       target: '—',
       ok: undefined,
     });
+  // What the target leaves for the suite's own work: the same count of tests, empty, through the
+  // same runner, reporter and rendering. A floor at or above the target says no tuning reaches it.
+  const files = new Set(full.run.tests.map((t) => t.file)).size;
+  const floor = await measureFrameworkFloor({ tests: full.run.tests.length, files, workers: WORKERS });
+  rows.push({
+    measure: `the framework alone: ${floor.passed} empty tests in ${files} files, ${WORKERS} workers, allure-playwright results written, then rendered (no reference, key or request)`,
+    value: `${seconds(floor.runMs + (floor.renderMs ?? 0))} (run ${seconds(floor.runMs)}, rendering ${floor.renderMs === undefined ? '—' : seconds(floor.renderMs)})${floor.cpuSeconds !== undefined ? `, ${floor.cpuSeconds.toFixed(1)} CPU-s` : ''}`,
+    target: '—',
+    ok: undefined,
+    load: floor.load,
+  });
+
   // Playwright's --reporter replaces the config's reporters; the suite's plan and record must not go with them.
   let missing: string[] = [];
   const dot = await measureSuite(`full local run, ${WORKERS} workers, --reporter=dot`, {

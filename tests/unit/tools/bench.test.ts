@@ -1,7 +1,7 @@
 /**
  * The bench's own parts that can be wrong without a full run: its command line, how a CPU profile
- * is read as activities, the probe it preloads into every process of a run, and how it reads the
- * floor a throttled run prints.
+ * is read as activities, the probe it preloads into every process of a run, how it reads the
+ * floor a throttled run prints, and how it spreads the framework floor's empty tests over files.
  * Run: node --import tsx --test tests/unit/tools/bench.test.ts
  */
 import { test } from 'node:test';
@@ -19,6 +19,7 @@ import type { Breakdown } from '../../../tools/bench/breakdown';
 import { probeEnvironment, readProbe, type ProbedProcess } from '../../../tools/bench/probe';
 import { root } from '../support/cli';
 import { floorLines } from '../../../tools/bench/throttled-part';
+import { testsPerFile } from '../../../tools/bench/framework-floor';
 
 test('command line: targets, the throttled sandboxes, history and profile by default, --all adds scale and throughput, unknown parts refused', () => {
   assert.deepEqual([...parseBenchArgs([]).parts], ['targets', 'throttled', 'history', 'profile']);
@@ -150,4 +151,13 @@ test('the throttled sandboxes: the floor lines the run printed, and its ratio', 
   assert.equal(ratio, 1.2);
   assert.equal(lines.length, 4);
   assert.deepEqual(floorLines('nothing').lines, []);
+});
+
+test('the framework floor: as many empty tests as the run, spread over as many files, none lost', () => {
+  assert.deepEqual(testsPerFile(1005, 21), [...Array(18).fill(48), ...Array(3).fill(47)]);
+  assert.equal(
+    testsPerFile(1005, 21).reduce((a, b) => a + b, 0),
+    1005,
+  );
+  assert.deepEqual(testsPerFile(3, 5), [1, 1, 1, 0, 0]);
 });

@@ -119,10 +119,10 @@ export function parseMutationArgs(argv: string[]): Options {
       .map((s) => s.trim())
       .filter(Boolean),
     scope: values.scope,
-    // Three more than cores, five at most: a batch's worker spends much of its life starting and
-    // waiting (its clients registered, its pool paid and settled), not on a core. On two cores five
-    // workers took the same CPU as three and less wall time.
-    workers: Number(values.workers) || Math.max(3, Math.min(5, os.cpus().length + 3)),
+    // Six more than cores, eight at most: a batch's worker spends much of its life starting and
+    // waiting (its clients registered, its pool paid and settled, its statuses polled), not on a
+    // core, and each batch starts one worker however many run at once.
+    workers: Number(values.workers) || Math.min(8, os.cpus().length + 6),
     maxKills: Math.max(0, Number(values['max-kills']) || 0),
     outDir: values.out!,
     ...(values['clean-run'] ? { cleanRun: values['clean-run'] } : {}),

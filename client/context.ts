@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type CheckHost, PLAIN_CHECK_HOST, useCheckHost } from '../checks/host';
 import type { SkipReason } from '../ledger/outcomes';
 import { ruleById } from '../ledger/rules';
-import { asInconclusive, type InfrastructureInconclusive } from './inconclusive';
+import { asInconclusive, InfrastructureInconclusive } from './inconclusive';
 
 /** The checks' host (checks/host.ts: a step, a failed check, a skip) and what the client needs besides. */
 export interface TestHost extends CheckHost {
@@ -97,10 +97,50 @@ export function testStep<T>(title: string, body: () => T | Promise<T>): Promise<
  * not the test's own. The wait gets the profile's polling timeout on top of the test's time: room for
  * one status poll's deadline (which names the rule at stake) to end a wait before Playwright's test
  * timeout, which names none (measured: a throttled run's incoming read timed out at 60 s while the
- * pool's first batch was still settling). Work that chains several polls can still outlast it.
+ * pool's first batch was still settling). Work that chains several polls can outlast it: a test
+ * waiting on it waits through whileBackgroundRuns.
  */
 export function allowForWaitOnBackground(ms: number): void {
   if (insideTest()) host.extendTimeout(ms);
+}
+
+/**
+ * How long a test waits on running background work (a pool's fill, an observation), in the target's
+ * polling timeouts, before it ends inconclusive. That work's own requests are bounded (each status
+ * poll by polling.timeoutMs), so while it runs the test's time is extended with it: on a throttled
+ * target every worker's background work shares one client's bucket, and the first fills took over 90 s
+ * on the reference.
+ */
+export const BACKGROUND_WAIT_TIMEOUTS = 10;
+
+/**
+ * Waits for `work`, extending the running test's time while it runs, by a quarter of the target's
+ * polling timeout a quarter at a time; once the test has waited BACKGROUND_WAIT_TIMEOUTS of them (since
+ * `since`), it ends the test inconclusive, in the words of `tooSlow` (given the seconds waited): work
+ * that slow says nothing about a rule. A Playwright test timeout would have failed the test, naming none.
+ */
+export async function whileBackgroundRuns(
+  work: Promise<unknown>,
+  timeoutMs: number,
+  since: number,
+  tooSlow: (waitedS: number) => string,
+): Promise<void> {
+  const tick = Math.max(100, Math.floor(timeoutMs / 4));
+  allowForWaitOnBackground(tick);
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const ticked = await Promise.race([
+      work.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(resolve, tick, true);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (!ticked) return;
+    const waitedMs = Date.now() - since;
+    if (waitedMs >= BACKGROUND_WAIT_TIMEOUTS * timeoutMs)
+      inconclusive(new InfrastructureInconclusive(tooSlow(Math.round(waitedMs / 1000))));
+    allowForWaitOnBackground(tick);
+  }
 }
 
 // ── ending a test ───────────────────────────────────────────────────────────────────────────────

@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROGRESS_PREFIX } from '../runner/reporters/progress';
 import { makeRsaPems, shareClientKeys } from '../transport/keys';
-import { childrenCpuSeconds } from './lib/children-cpu';
+import { busyShare, childrenCpuSeconds, machineCpu } from './lib/children-cpu';
 import { failureLines } from './lib/failure-lines';
 import { cpuFloorLine, type LaneStep, runLanes } from './lib/lanes';
 import { planUnitRun, writeUnitGroups } from './lib/unit-groups';
@@ -329,6 +329,7 @@ async function main(argv: string[]): Promise<void> {
   shareClientKeys();
   const started = Date.now();
   const cpuStarted = childrenCpuSeconds();
+  const machineStarted = machineCpu();
   const heartbeat = setInterval(() => {
     const now = Date.now();
     const names = [...running].map(([name, since]) => `${name} (${((now - since) / 60_000).toFixed(1)} min)`);
@@ -368,11 +369,13 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   const cpuEnded = childrenCpuSeconds();
+  const machineEnded = machineCpu();
+  const busy = machineStarted && machineEnded ? busyShare(machineStarted, machineEnded) : undefined;
   const cpuSeconds = cpuStarted === undefined || cpuEnded === undefined ? undefined : cpuEnded - cpuStarted;
   const cpuTotal = cpuSeconds === undefined ? '' : `${cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
   const wallSeconds = (Date.now() - started) / 1000;
   table.push(`  ${'total'.padEnd(36)} ${''.padEnd(18)} ${wallSeconds.toFixed(1).padStart(6)} s${cpuTotal}`);
-  if (cpuSeconds !== undefined) table.push(`  ${cpuFloorLine(wallSeconds, cpuSeconds, os.cpus().length)}`);
+  if (cpuSeconds !== undefined) table.push(`  ${cpuFloorLine(wallSeconds, cpuSeconds, os.cpus().length, busy)}`);
   // Above the summary, which CI logs end with: why each failed step failed, without scrolling up.
   for (const result of byOrder.filter((o) => o.code !== 0)) {
     console.log(`\nwhy ${result.step.name} failed (its whole output: ${logOf(result.step)}):`);

@@ -16,3 +16,32 @@ export function childrenCpuSeconds(): number | undefined {
     return undefined;
   }
 }
+
+/** The machine's CPU time since boot in clock ticks, busy and in all (Linux /proc/stat); undefined elsewhere. */
+export interface MachineCpu {
+  busy: number;
+  total: number;
+}
+
+/**
+ * Every process's CPU, not only those this one waited for: the references a run's global setup starts
+ * and leaves to exit after it are nobody's waited-for children, and their CPU is in no cutime.
+ */
+export function machineCpu(): MachineCpu | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    // cpu user nice system idle iowait irq softirq steal (guest time is counted in user already).
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const busy = user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+    const total = busy + idle! + iowait!;
+    return Number.isFinite(total) && total > 0 ? { busy, total } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's cores that were busy between two readings, whatever ran. */
+export function busyShare(before: MachineCpu, after: MachineCpu): number | undefined {
+  const total = after.total - before.total;
+  return total > 0 ? (after.busy - before.busy) / total : undefined;
+}

@@ -33,9 +33,15 @@ export async function runLanes<S extends LaneStep, O>(
 
 /**
  * No schedule runs the steps faster than their CPU seconds spread over every core: the line says how
- * close the lanes came, so that a slower npm test reads as more work or as worse packing.
+ * close the lanes came, so that a slower npm test reads as more work or as worse packing. Those CPU
+ * seconds are the waited-for processes' only; how busy the machine's cores were (`busy`, every process
+ * counted, the references the steps leave to exit on their own too) tells a saturated machine from
+ * idle cores.
  */
-export function cpuFloorLine(wallSeconds: number, cpuSeconds: number, cores: number): string {
+export function cpuFloorLine(wallSeconds: number, cpuSeconds: number, cores: number, busy?: number): string {
   const floor = cpuSeconds / cores;
-  return `CPU floor on ${cores} cores: ${floor.toFixed(0)} s (${cpuSeconds.toFixed(0)} CPU-s ÷ ${cores}); the wall time is ${(wallSeconds / floor).toFixed(2)}× it`;
+  const line = `CPU floor on ${cores} cores: ${floor.toFixed(0)} s (${cpuSeconds.toFixed(0)} CPU-s ÷ ${cores}); the wall time is ${(wallSeconds / floor).toFixed(2)}× it`;
+  return busy === undefined
+    ? line
+    : `${line}; the cores were busy ${(100 * busy).toFixed(0)} % of the wall time (every process on the machine, the references too)`;
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuFloorLine, runLanes, type LaneStep } from '../../../scripts/lib/lanes';
+import { busyShare, machineCpu } from '../../../scripts/lib/children-cpu';
 
 interface Timed extends LaneStep {
   ms: number;
@@ -80,4 +81,15 @@ test('the CPU floor line: CPU seconds over the cores, and how far the wall time 
     cpuFloorLine(738.3, 1327.4, 2),
     'CPU floor on 2 cores: 664 s (1327 CPU-s ÷ 2); the wall time is 1.11× it',
   );
+  assert.equal(
+    cpuFloorLine(436.3, 764.6, 2, 0.988),
+    'CPU floor on 2 cores: 382 s (765 CPU-s ÷ 2); the wall time is 1.14× it; the cores were busy 99 % of the wall time (every process on the machine, the references too)',
+  );
+});
+
+test('how busy the cores were between two readings of the machine, whatever ran', () => {
+  assert.equal(busyShare({ busy: 100, total: 400 }, { busy: 250, total: 600 }), 0.75);
+  assert.equal(busyShare({ busy: 100, total: 400 }, { busy: 100, total: 400 }), undefined);
+  const now = machineCpu();
+  if (process.platform === 'linux') assert.ok(now && now.busy > 0 && now.total >= now.busy, JSON.stringify(now));
 });

@@ -3,7 +3,8 @@
  * limits: not shown"), as the AWS SDKs' adaptive retry mode learns it: nothing is paced until the
  * target refuses a request with a 429; then the client's rate drops to BETA of the rate it was refused
  * at and grows back along a cubic curve (CUBIC, RFC 9438 §4) that flattens at that rate and only
- * then probes beyond it, so the pace settles just under the limit and follows it if it moves. A
+ * then probes beyond it, up to twice the run's estimate of the limit (PROBE_CAP), so the pace settles
+ * just under the limit and follows it if it moves. A
  * target that states its limit (RateLimit-Policy, or a limit header with its window) is paced to what
  * it states from the first answer that says so.
  *
@@ -125,12 +126,24 @@ export function estimatedLimit(limit: LearnedLimit): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * How far beyond the run's estimate of the limit the curve probes, once refusals have measured it (as
+ * the AWS SDKs' adaptive mode bounds it by twice the rate it measured). The cube alone grows without
+ * bound: 30 s after a refusal it allows thousands of requests a second, and a worker whose background
+ * work had queued up sent a hundred at once, most of them refused and each then waiting out its
+ * Retry-After; refused four times running, a request ends its test inconclusive. A limit that rises
+ * during the run is followed up to twice the estimate, and further as its refusals raise the estimate.
+ */
+export const PROBE_CAP = 2;
+
 /** The client's rate (requests a second, the whole client) the state allows at `now`. */
 export function learnedRate(limit: LearnedLimit, now: number): number {
   if (limit.source === 'stated') return limit.rate * RATE_HEADROOM;
   const t = (now - limit.since) / 1000;
   const k = Math.cbrt((limit.rate * (1 - BETA)) / SCALE);
-  return Math.max(MIN_RATE, SCALE * (t - k) ** 3 + limit.rate);
+  const curve = SCALE * (t - k) ** 3 + limit.rate;
+  const measured = limit.refusedAt.length >= MIN_REFUSALS_TO_ESTIMATE;
+  return Math.max(MIN_RATE, Math.min(curve, measured ? PROBE_CAP * estimatedLimit(limit) : Number.POSITIVE_INFINITY));
 }
 
 /** Reads a number of a structured-field parameter list (`q=40;w=1`), or undefined. */

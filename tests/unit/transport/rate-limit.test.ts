@@ -24,6 +24,7 @@ import {
   describeLearnedLimits,
   estimatedLimit,
   learnedRate,
+  PROBE_CAP,
   readLearnedLimits,
   statedRateLimit,
   type LearnedLimit,
@@ -77,6 +78,13 @@ test('learnedRate: a refusal starts at BETA of the rate it came at, flattens bac
     42,
     'the estimate: the median of recent refusals',
   );
+});
+
+test('learnedRate: once three refusals measured the limit, the probe stops at twice their median', () => {
+  const limit: LearnedLimit = { rate: 40, since: 0, epoch: 3, source: 'refusals', refusedAt: [44, 41, 39] };
+  assert.equal(learnedRate(limit, 30_000), PROBE_CAP * 41, 'thirty seconds on: the cap, not the cube');
+  assert.ok(learnedRate({ ...limit, refusedAt: [44, 41] }, 30_000) > 1_000, 'two refusals measure nothing: the cube');
+  assert.ok(Math.abs(learnedRate(limit, 0) - 40 * BETA) < 1e-9, 'below the cap the curve is as it was');
 });
 
 test('AdaptiveRateLimit: nothing paced before a refusal; one move per refusal of the newest state; a stated limit paces at once', () => {

@@ -132,7 +132,8 @@ export function estimatedLimit(limit: LearnedLimit): number {
  * bound: 30 s after a refusal it allows thousands of requests a second, and a worker whose background
  * work had queued up sent a hundred at once, most of them refused and each then waiting out its
  * Retry-After; refused four times running, a request ends its test inconclusive. A limit that rises
- * during the run is followed up to twice the estimate, and further as its refusals raise the estimate.
+ * during the run past twice the estimate is then paced at twice the estimate: a cost in pace, never in
+ * a verdict.
  */
 export const PROBE_CAP = 2;
 

@@ -1,7 +1,8 @@
 /**
  * What the full local run's target leaves for the suite's own work: as many empty tests as the run
- * has, in as many files, through the same runner, worker count, Allure reporter and report
- * rendering, and nothing else (no reference, no key, no request). Measured in scratch folders the
+ * has, in as many files, through the same runner, worker count, Allure reporter (the run's own,
+ * runner/reporters/allure.ts, with the run's options) and report rendering, and nothing else (no
+ * reference, no key, no request, none of the suite's other reporters). Measured in scratch folders the
  * bench removes after.
  */
 import { spawn } from 'node:child_process';
@@ -25,7 +26,7 @@ export interface FrameworkFloor {
   runMs: number;
   /** Allure's rendering of their results, as `npm run conformance` renders a run's. */
   renderMs: number | undefined;
-  /** CPU of the runner and its workers (Linux). */
+  /** CPU of the runner and its workers, the rendering not included (Linux). */
   cpuSeconds: number | undefined;
   passed: number;
   load: Load;
@@ -40,7 +41,8 @@ export function testsPerFile(tests: number, files: number): number[] {
 /** Plain CommonJS with absolute requires: the scratch folder has no node_modules of its own. */
 function writeScratchSuite(dir: string, shape: FloorShape, resultsDir: string): string {
   const playwright = require.resolve('@playwright/test');
-  const allureReporter = require.resolve('allure-playwright');
+  // The run's own Allure reporter (allure-playwright, writing off the runner's thread), as the run configures it.
+  const allureReporter = path.resolve(__dirname, '../../runner/reporters/allure.ts');
   const testsDir = path.join(dir, 'tests');
   mkdirSync(testsDir);
   for (const [i, count] of testsPerFile(shape.tests, shape.files).entries())
@@ -57,7 +59,7 @@ function writeScratchSuite(dir: string, shape: FloorShape, resultsDir: string): 
       outputDir: path.join(dir, 'test-results'),
       fullyParallel: true,
       workers: shape.workers,
-      reporter: [['dot'], [allureReporter, { resultsDir }]],
+      reporter: [['dot'], [allureReporter, { resultsDir, detail: true, suiteTitle: true }]],
     })});\n`,
   );
   return config;

@@ -143,8 +143,8 @@ export async function targetsPart(): Promise<TargetsResult> {
   const files = new Set(full.run.tests.map((t) => t.file)).size;
   const floor = await measureFrameworkFloor({ tests: full.run.tests.length, files, workers: WORKERS });
   rows.push({
-    measure: `the framework alone: ${floor.passed} empty tests in ${files} files, ${WORKERS} workers, allure-playwright results written, then rendered (no reference, key or request)`,
-    value: `${seconds(floor.runMs + (floor.renderMs ?? 0))} (run ${seconds(floor.runMs)}, rendering ${floor.renderMs === undefined ? '—' : seconds(floor.renderMs)})${floor.cpuSeconds !== undefined ? `, ${floor.cpuSeconds.toFixed(1)} CPU-s` : ''}`,
+    measure: `the framework alone: ${floor.passed} empty tests in ${files} files, ${WORKERS} workers, Allure results written by the run's own reporter, then rendered (no reference, key or request)`,
+    value: `${seconds(floor.runMs + (floor.renderMs ?? 0))} (run ${seconds(floor.runMs)}, rendering ${floor.renderMs === undefined ? '—' : seconds(floor.renderMs)})${floor.cpuSeconds !== undefined ? `, the run ${floor.cpuSeconds.toFixed(1)} CPU-s` : ''}`,
     target: '—',
     ok: undefined,
     load: floor.load,

@@ -358,7 +358,8 @@ export class HttpClient {
       const cls = limits?.classOf(origin, kind, client);
       const key = cls ? limits!.bucketOf(cls) : '';
       const background = sendOptions.origin?.by?.startsWith('background:') === true;
-      const turn = cls ? this.pacer.turn(key, () => limits!.sending(cls), background) : undefined;
+      const rank = kind === 'token' ? 'token' : background ? 'background' : 'test';
+      const turn = cls ? this.pacer.turn(key, () => limits!.sending(cls), rank) : undefined;
       if (turn) await turn;
       else if (cls) limits!.sending(cls);
       if (sendOptions.atTurn) attempt = await sendOptions.atTurn(attempt);
@@ -506,11 +507,20 @@ interface Waiting {
 interface Lane {
   /** When the lane last let a request go (its nominal slot). */
   last: number;
-  /** The requests waiting for their turn, each with when it came and what to do as it goes: a test's first, then background work's. */
+  /**
+   * The requests waiting for their turn, each with when it came and what to do as it goes: token
+   * requests first, then a test's, then background work's.
+   */
+  tokens: Waiting[];
   waiting: Waiting[];
   background: Waiting[];
   timer?: NodeJS.Timeout;
 }
+
+/** Which queue of its bucket a request waits in: the token endpoint's, a test's, or background work's. */
+export type PacerRank = 'token' | 'test' | 'background';
+
+const queued = (lane: Lane): boolean => lane.tokens.length + lane.waiting.length + lane.background.length > 0;
 
 /** How often the head of a client's queue asks for its pace again while it waits. */
 const PACER_RECHECK_MS = 250;
@@ -521,7 +531,11 @@ const PACER_RECHECK_MS = 250;
  * slot it reserved on it comes. A test's requests go before background work's (the pool refilling,
  * observations started with the worker): against a limit the background's requests would otherwise
  * hold every test's behind them, and a test waits on round trips it could make while the background
- * takes the rest of the bucket. The head of the queue asks for its pace again at
+ * takes the rest of the bucket. A token request goes before both: every request of its client that
+ * reaches its turn meanwhile waits for that token (`atTurn`), having taken a slot it does not use;
+ * behind a queue of them, a refreshed token came seconds late, and the requests that had waited for it
+ * then left at once, most of them refused (measured: a sandbox's 20 s tokens, six workers each silent
+ * for 1 to 6 s, then sending 70 requests in 250 ms). The head of the queue asks for its pace again at
  * least every PACER_RECHECK_MS, so a rate that changes
  * while requests wait (a learned one) applies to them at once, rather than to slots they reserved at
  * the old rate. A bucket not paced costs nothing.
@@ -541,26 +555,28 @@ export class Pacer {
   /**
    * Resolves when the caller's request may go (`leaving` runs as it is let go, before anything else
    * is: what the run counts as sent); undefined when it may go now (a bucket not paced).
-   * `background`: the request waits behind every test's.
+   * `rank`: a token request goes before every other, background work's behind every test's.
    */
-  turn(key: string, leaving?: () => void, background = false): Promise<void> | undefined {
+  turn(key: string, leaving?: () => void, rank: PacerRank = 'test'): Promise<void> | undefined {
     let lane = this.lanes.get(key);
-    if (!lane?.waiting.length && !lane?.background.length && this.pace(key) === undefined) return undefined;
-    if (!lane) this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, waiting: [], background: [] }));
-    const queued = lane;
+    if ((!lane || !queued(lane)) && this.pace(key) === undefined) return undefined;
+    if (!lane)
+      this.lanes.set(key, (lane = { last: Number.NEGATIVE_INFINITY, tokens: [], waiting: [], background: [] }));
+    const into = rank === 'token' ? lane.tokens : rank === 'background' ? lane.background : lane.waiting;
+    const own = lane;
     return new Promise<void>((resolve) => {
-      (background ? queued.background : queued.waiting).push({
+      into.push({
         since: this.now(),
         go: resolve,
         ...(leaving ? { leaving } : {}),
       });
-      if (!queued.timer) this.release(key, queued);
+      if (!own.timer) this.release(key, own);
     });
   }
 
   private release(key: string, lane: Lane): void {
     lane.timer = undefined;
-    while (lane.waiting.length || lane.background.length) {
+    while (queued(lane)) {
       const now = this.now();
       const pace = this.pace(key);
       const due = lane.last + (pace?.intervalMs ?? 0);
@@ -574,7 +590,7 @@ export class Pacer {
         lane.timer = setTimeout(() => this.release(key, lane), HELD_RETRY_MS);
         return;
       }
-      const head = (lane.waiting.length ? lane.waiting : lane.background).shift()!;
+      const head = (lane.tokens.length ? lane.tokens : lane.waiting.length ? lane.waiting : lane.background).shift()!;
       // Its slot: the one due after the last, when it was already waiting then (a timer that fires
       // late, a busy event loop, leave the schedule as it was); when it came after, the time it came:
       // a client idle for a while saves up no burst.

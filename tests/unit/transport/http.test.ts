@@ -14,6 +14,7 @@ import {
   clientKey,
   HttpClient,
   Pacer,
+  type PacerRank,
   retryAfterMs,
   TargetUnreachableError,
   TransportFailure,
@@ -342,6 +343,15 @@ test('Pacer: each client gets evenly spaced turns; clients do not wait for each 
   await pacer.turn('a');
   assert.ok(Date.now() - idle < 200, 'no debt carried over an idle time');
   assert.equal(pacer.turn('c'), undefined, 'a client with no interval is not paced');
+});
+
+test('Pacer: a token request goes before the requests waiting for it, a test’s before background work’s', async () => {
+  const pacer = new Pacer(() => 30);
+  const order: string[] = [];
+  const go = (name: string, rank?: PacerRank) => pacer.turn('a', () => order.push(name), rank)!;
+  await go('first');
+  await Promise.all([go('background', 'background'), go('test'), go('token', 'token'), go('second test')]);
+  assert.deepEqual(order, ['first', 'token', 'test', 'second test', 'background']);
 });
 
 test('Pacer: a rate that changes while requests wait applies to them at once', async () => {

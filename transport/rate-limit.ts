@@ -50,8 +50,6 @@ export const BETA = 0.7;
 export const SCALE = 0.4;
 /** The slowest a refused client is paced (requests a second of the whole client). */
 export const MIN_RATE = 0.5;
-/** The window the client's own sending rate is measured over when a refusal comes. */
-const MEASURE_MS = 1_000;
 
 export interface LearnedLimit {
   /**
@@ -127,25 +125,44 @@ export function estimatedLimit(limit: LearnedLimit): number {
 }
 
 /**
- * How far beyond the run's estimate of the limit the curve probes, once refusals have measured it (as
- * the AWS SDKs' adaptive mode bounds it by twice the rate it measured). The cube alone grows without
- * bound: 30 s after a refusal it allows thousands of requests a second, and a worker whose background
- * work had queued up sent a hundred at once, most of them refused and each then waiting out its
- * Retry-After; refused four times running, a request ends its test inconclusive. A limit that rises
- * during the run past twice the estimate is then paced at twice the estimate: a cost in pace, never in
- * a verdict.
+ * How far the curve probes (as the AWS SDKs' adaptive mode bounds it by twice the rate it measured):
+ * twice what the bucket let through in the last second, or twice the run's estimate of the limit
+ * when that is more. The cube alone grows without bound: 30 s after a refusal it allows thousands of
+ * requests a second, and workers back from a quiet spell with queued background work sent a hundred
+ * at once, most of them refused and each then waiting out its Retry-After; refused four times
+ * running, a request ends its test inconclusive. Bounded by what the bucket lets through, the probe
+ * still finds a limit that rises: paced at the bound with work waiting, the bucket lets twice as
+ * much through, and the bound doubles. Without the run's counts (one process), the bound is twice
+ * the estimate once three refusals measured it.
  */
 export const PROBE_CAP = 2;
 
-/** The client's rate (requests a second, the whole client) the state allows at `now`. */
-export function learnedRate(limit: LearnedLimit, now: number): number {
+/**
+ * The client's rate (requests a second, the whole client) the state allows at `now`; `passing`:
+ * the requests a second the bucket let through lately, when the run counts them.
+ */
+export function learnedRate(limit: LearnedLimit, now: number, passing?: number): number {
   if (limit.source === 'stated') return limit.rate * RATE_HEADROOM;
   const t = (now - limit.since) / 1000;
   const k = Math.cbrt((limit.rate * (1 - BETA)) / SCALE);
   const curve = SCALE * (t - k) ** 3 + limit.rate;
-  const measured = limit.refusedAt.length >= MIN_REFUSALS_TO_ESTIMATE;
-  return Math.max(MIN_RATE, Math.min(curve, measured ? PROBE_CAP * estimatedLimit(limit) : Number.POSITIVE_INFINITY));
+  const cap =
+    passing !== undefined
+      ? PROBE_CAP * Math.max(estimatedLimit(limit), passing)
+      : limit.refusedAt.length >= MIN_REFUSALS_TO_ESTIMATE
+        ? PROBE_CAP * estimatedLimit(limit)
+        : Number.POSITIVE_INFINITY;
+  return Math.max(MIN_RATE, Math.min(curve, cap));
 }
+
+/**
+ * How long after a refusal moved the pace another refusal is the same excess, not news: requests the
+ * bucket refused while it was still overdrawn. Each such refusal moving the pace again cut it by BETA
+ * each time: six cuts in 0.8 s took a 40/s client from 56 to 12 requests a second, and back to the
+ * limit took ten seconds. TCP cuts its window once per loss event, not once per segment lost, for the
+ * same reason.
+ */
+export const RECOVERY_MS = 1_000;
 
 /** Reads a number of a structured-field parameter list (`q=40;w=1`), or undefined. */
 const param = (item: string, name: string): number | undefined => {
@@ -355,14 +372,15 @@ export function describeLearnedLimits(
   return `rate limit learned from the target (the profile declares none), ${parts.join('; ')}`;
 }
 
-/** How long a worker's sends count as "in the last second". */
-const WINDOW_MS = 1_000;
 /**
- * The window a refusal's rate is measured over: a bucket refuses once it is empty, and what it let
- * through in the second before holds the burst it had saved up (up to a second's worth); over two
- * seconds that burst weighs half as much.
+ * The window a worker's sends, refusals and passed answers count in, and a refusal's rate is measured
+ * over: what the bucket let through in the second before it refused. A bucket that refuses is empty,
+ * so that second holds at least its rate, and at most that and the burst it had saved up: a pace a
+ * little high, which the next refusal a second later brings down. Measured over two seconds (to halve
+ * the burst's weight), a bucket quiet for a second then drained by a burst read as half its rate: a
+ * 40/s client was paced at 11 requests a second, and the curve took ten seconds to climb back.
  */
-const MEASURE_WINDOW_MS = 2_000;
+const WINDOW_MS = 1_000;
 /** How often a worker shares its counts (at most), and reads the others' (at most). */
 const SHARE_MS = 100;
 const SEND_RATES_FILE = /^send-rates-w(\d+)\.json$/;
@@ -375,8 +393,8 @@ interface SharedCounts {
     client: string;
     sent: number;
     refused: number;
-    /** Accepted (sent, not refused) in the last MEASURE_WINDOW_MS. */
-    accepted2: number;
+    /** Answered, not refused, in the last second: what the bucket let through. */
+    passed: number;
   }[];
 }
 
@@ -385,9 +403,17 @@ export interface ClassCount {
   cls: RequestClass;
   sent: number;
   refused: number;
-  /** Sent and not refused in the last MEASURE_WINDOW_MS. */
-  accepted2: number;
+  /** Answered, not refused, in the last second. */
+  passed: number;
   workers: Set<number>;
+}
+
+/** A class's times of the last second: requests sent, refused, answered and not refused. */
+interface Entry {
+  cls: RequestClass;
+  sent: number[];
+  refused: number[];
+  passed: number[];
 }
 
 const classId = (c: RequestClass): string => `${c.origin}\n${c.kind}\n${c.client}`;
@@ -399,9 +425,11 @@ const classId = (c: RequestClass): string => `${c.origin}\n${c.kind}\n${c.client
  * Without a folder (one process), the counts are this worker's alone.
  */
 export class SendRates {
-  private readonly own = new Map<string, { cls: RequestClass; sent: number[]; refused: number[] }>();
+  private readonly own = new Map<string, Entry>();
   private sharedAt = Number.NEGATIVE_INFINITY;
   private changed = false;
+  /** A share put off by SHARE_MS: without it, a worker's answers that came soon after its send were never shared at a low rate. */
+  private trailing: NodeJS.Timeout | undefined;
   private others: { worker: number; counts: SharedCounts }[] = [];
   private othersAt = Number.NEGATIVE_INFINITY;
   /** Sharing starts when a limit is first met or declared: a run that meets none writes nothing. */
@@ -426,11 +454,18 @@ export class SendRates {
     this.share(cls.kind === 'token');
   }
 
-  /** Its answer came: a refusal (429) is shared at once, a refused token request's scope decided on it. */
+  /**
+   * Its answer came: what passed counts in the bucket's rate, shared within SHARE_MS; a refusal (429)
+   * is shared at once, a refused token request's scope decided on it.
+   */
   answered(cls: RequestClass, refused: boolean): void {
-    if (!refused) return;
-    this.entry(cls).refused.push(this.now());
     this.changed = true;
+    if (!refused) {
+      this.entry(cls).passed.push(this.now());
+      this.share();
+      return;
+    }
+    this.entry(cls).refused.push(this.now());
     this.sharing = true;
     this.share(true);
   }
@@ -441,44 +476,44 @@ export class SendRates {
     this.answered(cls, refused);
   }
 
-  private entry(cls: RequestClass): { cls: RequestClass; sent: number[]; refused: number[] } {
+  private entry(cls: RequestClass): Entry {
     const id = classId(cls);
     let entry = this.own.get(id);
-    if (!entry) this.own.set(id, (entry = { cls, sent: [], refused: [] }));
+    if (!entry) this.own.set(id, (entry = { cls, sent: [], refused: [], passed: [] }));
     return entry;
   }
 
   private prune(now: number): void {
     for (const [id, entry] of this.own) {
-      while (entry.sent.length && entry.sent[0]! <= now - MEASURE_WINDOW_MS) entry.sent.shift();
-      while (entry.refused.length && entry.refused[0]! <= now - MEASURE_WINDOW_MS) entry.refused.shift();
-      if (!entry.sent.length && !entry.refused.length) this.own.delete(id);
+      for (const times of [entry.sent, entry.refused, entry.passed])
+        while (times.length && times[0]! <= now - WINDOW_MS) times.shift();
+      if (!entry.sent.length && !entry.refused.length && !entry.passed.length) this.own.delete(id);
     }
   }
 
-  /** An entry's counts: sent and refused in the last second, accepted in the last MEASURE_WINDOW_MS. */
-  private tally(entry: { sent: number[]; refused: number[] }, now: number) {
-    const recent = (times: number[]): number => {
-      let n = 0;
-      for (let i = times.length - 1; i >= 0 && times[i]! > now - WINDOW_MS; i--) n++;
-      return n;
-    };
-    return {
-      sent: recent(entry.sent),
-      refused: recent(entry.refused),
-      accepted2: Math.max(0, entry.sent.length - entry.refused.length),
-    };
+  /** An entry's counts of the last second (pruned to it). */
+  private tally(entry: Entry): { sent: number; refused: number; passed: number } {
+    return { sent: entry.sent.length, refused: entry.refused.length, passed: entry.passed.length };
   }
 
   /** Writes this worker's counts, when sharing, at most every SHARE_MS unless `now` is asked. */
   share(now = false): void {
     if (!this.dir || !this.sharing || !this.changed) return;
     const at = this.now();
-    if (!now && at - this.sharedAt < SHARE_MS) return;
+    if (!now && at - this.sharedAt < SHARE_MS) {
+      this.trailing ??= setTimeout(
+        () => {
+          this.trailing = undefined;
+          this.share();
+        },
+        SHARE_MS - (at - this.sharedAt),
+      ).unref();
+      return;
+    }
     this.prune(at);
     const counts: SharedCounts = {
       at,
-      classes: [...this.own.values()].map((e) => ({ ...e.cls, ...this.tally(e, at) })),
+      classes: [...this.own.values()].map((e) => ({ ...e.cls, ...this.tally(e) })),
     };
     try {
       writeWhole(path.join(this.dir, `send-rates-w${this.worker}.json`), counts);
@@ -505,7 +540,7 @@ export class SendRates {
       if (!Number.isFinite(worker) || worker === this.worker) return [];
       const counts = readJson<SharedCounts>(path.join(this.dir!, f));
       // A worker that stopped sending a while ago sends nothing now.
-      return counts && at - counts.at < MEASURE_WINDOW_MS ? [{ worker, counts }] : [];
+      return counts && at - counts.at < WINDOW_MS ? [{ worker, counts }] : [];
     });
   }
 
@@ -517,28 +552,27 @@ export class SendRates {
     const out = new Map<string, ClassCount>();
     const add = (
       cls: RequestClass,
-      counts: { sent: number; refused: number; accepted2: number },
+      counts: { sent: number; refused: number; passed: number },
       worker: number,
     ): void => {
       const id = classId(cls);
-      const entry = out.get(id) ?? { cls, sent: 0, refused: 0, accepted2: 0, workers: new Set<number>() };
+      const entry = out.get(id) ?? { cls, sent: 0, refused: 0, passed: 0, workers: new Set<number>() };
       entry.sent += counts.sent;
       entry.refused += counts.refused;
-      entry.accepted2 += counts.accepted2 ?? 0;
+      entry.passed += counts.passed ?? 0;
       if (counts.sent >= 0.5) entry.workers.add(worker);
       out.set(id, entry);
     };
-    for (const e of this.own.values()) add(e.cls, this.tally(e, now), this.worker);
+    for (const e of this.own.values()) add(e.cls, this.tally(e), this.worker);
     for (const { worker, counts } of this.others) {
       // Shared a while ago (a worker that stopped sending writes no more): of a window that ended
       // then, only the part still in the window now counts, as if its requests were spread evenly.
       const age = Math.max(0, now - counts.at);
       const inSecond = Math.max(0, 1 - age / WINDOW_MS);
-      const inMeasure = Math.max(0, 1 - age / MEASURE_WINDOW_MS);
       for (const c of counts.classes)
         add(
           { origin: c.origin, kind: c.kind, client: c.client },
-          { sent: c.sent * inSecond, refused: c.refused * inSecond, accepted2: c.accepted2 * inMeasure },
+          { sent: c.sent * inSecond, refused: c.refused * inSecond, passed: (c.passed ?? 0) * inSecond },
           worker,
         );
     }
@@ -550,26 +584,41 @@ export class SendRates {
     const now = this.now();
     this.prune(now);
     const entry = this.own.get(classId(cls));
-    return entry ? this.tally(entry, now).sent : 0;
+    return entry ? this.tally(entry).sent : 0;
   }
 }
 
-/** The run's counts of the classes that count in one bucket: requests sent in the last second, and the workers sending them. */
+/**
+ * What a bucket let through in the last second, as a refusal measures it: the answers that passed,
+ * or, when more, the requests sent and not refused. The first is short by the requests still in
+ * flight: a refusal skips the work an acceptance does and is answered sooner, and the run's first
+ * refusal, in a burst's first hundred milliseconds, read 2.7 requests a second of a 40/s client, which
+ * was then paced at 5 a second for 30 s. The second counts
+ * a burst's requests in flight as let through: too high, which the next refusal corrects a second
+ * later, where too low costs the curve's climb.
+ */
+export function letThrough(counts: { sent: number; refused: number; passed: number }): number {
+  return Math.max(counts.passed, counts.sent - counts.refused);
+}
+
+/** The run's counts of the classes that count in one bucket in the last second: requests sent, answers that passed, and the workers sending them. */
 function bucketCounts(
   counts: ReadonlyMap<string, ClassCount>,
   key: string,
   scopeOf: (origin: string) => TokenScope,
-): { sent: number; acceptedPerSecond: number; workers: Set<number> } {
+): { sent: number; refused: number; passed: number; workers: Set<number> } {
   let sent = 0;
-  let accepted2 = 0;
+  let refused = 0;
+  let passed = 0;
   const workers = new Set<number>();
   for (const c of counts.values()) {
     if (bucketKey(c.cls, scopeOf(c.cls.origin)) !== key) continue;
     sent += c.sent;
-    accepted2 += c.accepted2;
+    refused += c.refused;
+    passed += c.passed;
     for (const w of c.workers) workers.add(w);
   }
-  return { sent, acceptedPerSecond: (accepted2 * 1000) / MEASURE_WINDOW_MS, workers };
+  return { sent, refused, passed, workers };
 }
 
 /** How a worker paces one bucket now. */
@@ -776,6 +825,8 @@ export class AdaptiveRateLimit implements RateLimits {
   /** This worker's recent answers by bucket, for the rate it was sending at when refused (without the run's counts). */
   private readonly answers = new Map<string, number[]>();
   private readonly firstAnswer = new Map<string, number>();
+  /** What each bucket let through lately, by the run's counts, read at most every SHARE_MS. */
+  private readonly passing = new Map<string, { at: number; rate: number }>();
   private readonly fp: (value: string) => string;
 
   private readonly rates: SendRates | undefined;
@@ -809,7 +860,19 @@ export class AdaptiveRateLimit implements RateLimits {
     if (!limit) return undefined;
     this.rates?.startSharing();
     const most = isAddressBucket(key) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
-    return (1000 * most) / learnedRate(limit, this.now());
+    return (1000 * most) / this.rateNow(key, limit);
+  }
+
+  /** The bucket's rate now: the curve, bounded by what the run's counts say it let through lately. */
+  private rateNow(key: string, limit: LearnedLimit): number {
+    const now = this.now();
+    if (!this.rates || limit.source === 'stated') return learnedRate(limit, now);
+    let seen = this.passing.get(key);
+    if (!seen || now - seen.at >= SHARE_MS) {
+      seen = { at: now, rate: bucketCounts(this.rates.counts(), key, this.scopeOf).passed };
+      this.passing.set(key, seen);
+    }
+    return learnedRate(limit, now, seen.rate);
   }
 
   /** How to pace the bucket now (its learned rate), or undefined: no limit met, not paced. */
@@ -818,7 +881,7 @@ export class AdaptiveRateLimit implements RateLimits {
     if (!limit) return undefined;
     this.rates?.startSharing();
     const most = isAddressBucket(key) ? (this.shared?.workers ?? this.sharedBy) : this.sharedBy;
-    return paceAt(learnedRate(limit, this.now()), key, most, this.shared);
+    return paceAt(this.rateNow(key, limit), key, most, this.shared);
   }
 
   sending(cls: RequestClass): void {
@@ -852,7 +915,7 @@ export class AdaptiveRateLimit implements RateLimits {
     const recent = this.answers.get(key) ?? [];
     if (!this.firstAnswer.has(key)) this.firstAnswer.set(key, now);
     recent.push(now);
-    while (recent.length && recent[0]! <= now - MEASURE_MS) recent.shift();
+    while (recent.length && recent[0]! <= now - WINDOW_MS) recent.shift();
     this.answers.set(key, recent);
     const stated = statedRateLimit(headers);
     const bucket = cls ? bucketKind(cls, this.scopeOf(cls.origin)) : undefined;
@@ -874,15 +937,15 @@ export class AdaptiveRateLimit implements RateLimits {
     }
     const known = this.store.read(key, true);
     if (known && known.epoch !== sentEpoch) return;
-    // The rate the bucket was refused at: what it let through of the whole run's requests, a second's
-    // worth of the last MEASURE_WINDOW_MS (the workers' shared counts; those it refused took nothing
-    // from it), or, alone,
+    if (known?.source === 'refusals' && now - known.since < RECOVERY_MS) return;
+    // The rate the bucket was refused at: what it let through of the whole run's requests in the last
+    // second (letThrough, the workers' shared counts), or, alone,
     // this worker's answers of the last second (or since its first) times the workers sharing the
     // client; no more than the curve allowed, nor than what the target states.
-    const window = Math.max(100, Math.min(MEASURE_MS, now - (this.firstAnswer.get(key) ?? now)));
+    const window = Math.max(100, Math.min(WINDOW_MS, now - (this.firstAnswer.get(key) ?? now)));
     const sending =
       this.rates && cls
-        ? Math.max(MIN_RATE, bucketCounts(this.rates.counts(true), key, this.scopeOf).acceptedPerSecond)
+        ? Math.max(MIN_RATE, letThrough(bucketCounts(this.rates.counts(true), key, this.scopeOf)))
         : (recent.length * 1000 * this.sharedBy) / window;
     const rate = Math.max(
       MIN_RATE,

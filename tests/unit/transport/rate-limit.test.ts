@@ -24,7 +24,9 @@ import {
   describeLearnedLimits,
   estimatedLimit,
   learnedRate,
+  letThrough,
   PROBE_CAP,
+  RECOVERY_MS,
   readLearnedLimits,
   statedRateLimit,
   type LearnedLimit,
@@ -87,6 +89,22 @@ test('learnedRate: once three refusals measured the limit, the probe stops at tw
   assert.ok(Math.abs(learnedRate(limit, 0) - 40 * BETA) < 1e-9, 'below the cap the curve is as it was');
 });
 
+test('learnedRate with the runâ€™s counts: from the first refusal, the probe stops at twice what the bucket let through, or twice the estimate', () => {
+  const once: LearnedLimit = { rate: 13, since: 0, epoch: 1, source: 'refusals', refusedAt: [13] };
+  assert.equal(
+    learnedRate(once, 30_000, 0),
+    PROBE_CAP * 13,
+    'back from a quiet spell: twice the estimate, not the cube',
+  );
+  assert.equal(
+    learnedRate(once, 30_000, 26),
+    PROBE_CAP * 26,
+    'paced at the bound with work waiting: the bound doubles',
+  );
+  assert.ok(learnedRate(once, 30_000) > 1_000, 'without the counts, one refusal measures nothing: the cube');
+  assert.ok(Math.abs(learnedRate(once, 0, 100) - 13 * BETA) < 1e-9, 'below the bound the curve is as it was');
+});
+
 test('AdaptiveRateLimit: nothing paced before a refusal; one move per refusal of the newest state; a stated limit paces at once', () => {
   let now = 10_000;
   const learner = new AdaptiveRateLimit(new MemoryRateLimitStore(), 4, () => now);
@@ -109,6 +127,12 @@ test('AdaptiveRateLimit: nothing paced before a refusal; one move per refusal of
     Math.abs(learner.intervalMs('c')! - (1000 * 4) / (first.rate * BETA)) < 1e-6,
     'each of 4 workers: its share',
   );
+  now += RECOVERY_MS - 1;
+  learner.answered('c', 429, {}, learner.epochOf('c'));
+  assert.equal(learner.learned(['c'])[0]!.epoch, 1, 'within RECOVERY_MS of the move, a refusal is the same excess');
+  now += 1;
+  learner.answered('c', 429, {}, learner.epochOf('c'));
+  assert.equal(learner.learned(['c'])[0]!.epoch, 2, 'after it, a refusal moves the pace again');
 
   const stated = new AdaptiveRateLimit(new MemoryRateLimitStore(), 2, () => now);
   stated.answered('s', 200, { 'ratelimit-policy': '"default";q=40;w=1' }, 0);
@@ -380,10 +404,10 @@ test('SendRates: each worker shares its last second of sends by class; the runâ€
     two.record(token, false);
     const seen = two.counts(true);
     assert.deepEqual(
-      [...seen.values()].map((c) => [c.cls.kind, c.sent, c.refused, [...c.workers].sort()]),
+      [...seen.values()].map((c) => [c.cls.kind, c.sent, c.refused, c.passed, [...c.workers].sort()]),
       [
-        ['api', 6, 1, [0, 1]],
-        ['token', 1, 0, [1]],
+        ['api', 6, 1, 5, [0, 1]],
+        ['token', 1, 0, 1, [1]],
       ],
     );
     assert.ok(
@@ -399,6 +423,35 @@ test('SendRates: each worker shares its last second of sends by class; the runâ€
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('SendRates: an answer that came within SHARE_MS of the send it answers is shared all the same, a moment later', async () => {
+  const dir = tmp();
+  try {
+    let now = 1_000;
+    const one = new SendRates(dir, 0, () => now);
+    const two = new SendRates(dir, 1, () => now);
+    one.startSharing();
+    const a = { origin: 'o', kind: 'api', client: 'A' } as const;
+    one.sent(a);
+    now += 50;
+    one.answered(a, false);
+    assert.equal([...two.counts(true).values()][0]!.passed, 0, 'not yet: shared at most every SHARE_MS');
+    now += 60;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal([...two.counts(true).values()][0]!.passed, 1, 'then shared without another send');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('letThrough: what a refusal measures, the answers that passed or, when more, the requests sent and not refused', () => {
+  assert.equal(letThrough({ sent: 40, refused: 2, passed: 3 }), 38, 'a burst still in flight counts');
+  assert.equal(
+    letThrough({ sent: 10, refused: 2, passed: 30 }),
+    30,
+    'answers of requests sent over a second ago count',
+  );
 });
 
 test('the token endpointâ€™s scope: refused alone again and again, a bucket of its own; then, refused when its client sent no other, one for the address', () => {

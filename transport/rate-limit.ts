@@ -416,6 +416,12 @@ interface Entry {
   passed: number[];
 }
 
+/** Drops an entry's times older than the last second. */
+function trim(entry: Entry, now: number): void {
+  for (const times of [entry.sent, entry.refused, entry.passed])
+    while (times.length && times[0]! <= now - WINDOW_MS) times.shift();
+}
+
 const classId = (c: RequestClass): string => `${c.origin}\n${c.kind}\n${c.client}`;
 
 /**
@@ -480,13 +486,14 @@ export class SendRates {
     const id = classId(cls);
     let entry = this.own.get(id);
     if (!entry) this.own.set(id, (entry = { cls, sent: [], refused: [], passed: [] }));
+    // Kept to the last second as it grows: a run that meets no limit shares nothing, and never prunes.
+    trim(entry, this.now());
     return entry;
   }
 
   private prune(now: number): void {
     for (const [id, entry] of this.own) {
-      for (const times of [entry.sent, entry.refused, entry.passed])
-        while (times.length && times[0]! <= now - WINDOW_MS) times.shift();
+      trim(entry, now);
       if (!entry.sent.length && !entry.refused.length && !entry.passed.length) this.own.delete(id);
     }
   }

@@ -445,6 +445,19 @@ test('SendRates: an answer that came within SHARE_MS of the send it answers is s
   }
 });
 
+test('SendRates of a run that meets no limit shares nothing and keeps only its last second', () => {
+  let now = 0;
+  const rates = new SendRates(undefined, 0, () => now);
+  const a = { origin: 'o', kind: 'api', client: 'A' } as const;
+  for (let i = 0; i < 3_000; i++) {
+    now += 1;
+    rates.record(a, false);
+  }
+  const kept = (rates as unknown as { own: Map<string, { sent: number[]; passed: number[] }> }).own;
+  const [entry] = [...kept.values()];
+  assert.ok(entry!.sent.length <= 1_000 && entry!.passed.length <= 1_000, `${entry!.sent.length} sends kept`);
+});
+
 test('letThrough: what a refusal measures, the answers that passed or, when more, the requests sent and not refused', () => {
   assert.equal(letThrough({ sent: 40, refused: 2, passed: 3 }), 38, 'a burst still in flight counts');
   assert.equal(

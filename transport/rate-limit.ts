@@ -600,9 +600,9 @@ export class SendRates {
  * or, when more, the requests sent and not refused. The first is short by the requests still in
  * flight: a refusal skips the work an acceptance does and is answered sooner, and the run's first
  * refusal, in a burst's first hundred milliseconds, read 2.7 requests a second of a 40/s client, which
- * was then paced at 5 a second for 30 s. The second counts
- * a burst's requests in flight as let through: too high, which the next refusal corrects a second
- * later, where too low costs the curve's climb.
+ * was then paced at 5 a second for 30 s. The second counts a burst's requests in flight as let
+ * through: too high, which the next refusal corrects a second later, where too low costs the curve's
+ * climb.
  */
 export function letThrough(counts: { sent: number; refused: number; passed: number }): number {
   return Math.max(counts.passed, counts.sent - counts.refused);

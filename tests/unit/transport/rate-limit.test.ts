@@ -387,18 +387,25 @@ test('rateLimitVerdict: --write declares the measured rate where the profile sta
   assert.equal(declarableRate(0.01), 0.1);
 });
 
-test('SendRates: each worker shares its last second of sends by class; the runâ€™s counts add them up, a stale file counts for nothing', () => {
+/** A class of requests as workers share it (fingerprinted in a run). */
+const API_A = { origin: 'o', kind: 'api', client: 'A' } as const;
+
+/** Two workers' send counts, shared through a fresh folder, on one clock. */
+function twoWorkers(): { dir: string; clock: { now: number }; one: SendRates; two: SendRates } {
   const dir = tmp();
+  const clock = { now: 1_000 };
+  return { dir, clock, one: new SendRates(dir, 0, () => clock.now), two: new SendRates(dir, 1, () => clock.now) };
+}
+
+test('SendRates: each worker shares its last second of sends by class; the runâ€™s counts add them up, a stale file counts for nothing', () => {
+  const { dir, clock, one, two } = twoWorkers();
   try {
-    let now = 1_000;
-    const one = new SendRates(dir, 0, () => now);
-    const two = new SendRates(dir, 1, () => now);
     one.startSharing();
     two.startSharing();
-    const a = { origin: 'o', kind: 'api', client: 'A' } as const;
+    const a = API_A;
     const token = { origin: 'o', kind: 'token', client: 'A' } as const;
     for (let i = 0; i < 5; i++) one.record(a, false);
-    now += 150;
+    clock.now += 150;
     one.share();
     two.record(a, true);
     two.record(token, false);
@@ -414,7 +421,7 @@ test('SendRates: each worker shares its last second of sends by class; the runâ€
       readdirSync(dir).every((f) => !f.includes('A')),
       'fingerprints only, never a client id (the classes are given fingerprinted)',
     );
-    now += 2_000;
+    clock.now += 2_000;
     assert.equal(
       two.counts(true).size,
       0,
@@ -426,18 +433,14 @@ test('SendRates: each worker shares its last second of sends by class; the runâ€
 });
 
 test('SendRates: an answer that came within SHARE_MS of the send it answers is shared all the same, a moment later', async () => {
-  const dir = tmp();
+  const { dir, clock, one, two } = twoWorkers();
   try {
-    let now = 1_000;
-    const one = new SendRates(dir, 0, () => now);
-    const two = new SendRates(dir, 1, () => now);
     one.startSharing();
-    const a = { origin: 'o', kind: 'api', client: 'A' } as const;
-    one.sent(a);
-    now += 50;
-    one.answered(a, false);
+    one.sent(API_A);
+    clock.now += 50;
+    one.answered(API_A, false);
     assert.equal([...two.counts(true).values()][0]!.passed, 0, 'not yet: shared at most every SHARE_MS');
-    now += 60;
+    clock.now += 60;
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal([...two.counts(true).values()][0]!.passed, 1, 'then shared without another send');
   } finally {
@@ -448,10 +451,9 @@ test('SendRates: an answer that came within SHARE_MS of the send it answers is s
 test('SendRates of a run that meets no limit shares nothing and keeps only its last second', () => {
   let now = 0;
   const rates = new SendRates(undefined, 0, () => now);
-  const a = { origin: 'o', kind: 'api', client: 'A' } as const;
   for (let i = 0; i < 3_000; i++) {
     now += 1;
-    rates.record(a, false);
+    rates.record(API_A, false);
   }
   const kept = (rates as unknown as { own: Map<string, { sent: number[]; passed: number[] }> }).own;
   const [entry] = [...kept.values()];

@@ -364,6 +364,7 @@ export class HttpClient {
       else if (cls) limits!.sending(cls);
       if (sendOptions.atTurn) attempt = await sendOptions.atTurn(attempt);
       const epoch = cls ? limits!.epochOf(key) : 0;
+      const sentAt = Date.now();
       let response: HttpResponse;
       this.requestsSent++;
       const observer = this.options.observer;
@@ -389,7 +390,7 @@ export class HttpClient {
         }
         throw new TransportFailure(label, attempt, code, retries, error);
       }
-      if (cls) limits!.answered(cls, response.status, response.headers, epoch);
+      if (cls) limits!.answered(cls, response.status, response.headers, epoch, sentAt);
       this.tally(origin, kind, client, sendOptions.origin?.client?.role, response.status);
       if (ref !== undefined) observer!.answered(ref, response);
       if (retryable(response.status, repeatable) && retries.length < retry.maxRetries) {

@@ -425,9 +425,10 @@ function trim(entry: Entry, now: number): void {
 const classId = (c: RequestClass): string => `${c.origin}\n${c.kind}\n${c.client}`;
 
 /**
- * What this worker sent and had refused in the last second, by request class (fingerprinted: no
- * client id or URL leaves the process), and the same of every worker of the run: a file per worker
- * in the run's folder, written at most every SHARE_MS while it sends and at once on a refusal.
+ * What this worker sent, had refused and had let through in the last second, by request class
+ * (fingerprinted: no client id or URL leaves the process), and the same of every worker of the run: a
+ * file per worker in the run's folder, written at most every SHARE_MS while it sends and at once on a
+ * refusal.
  * Without a folder (one process), the counts are this worker's alone.
  */
 export class SendRates {
@@ -511,7 +512,8 @@ export class SendRates {
       this.trailing ??= setTimeout(
         () => {
           this.trailing = undefined;
-          this.share();
+          // Not into a folder the run has removed meanwhile (writeWhole would make it again).
+          if (existsSync(this.dir!)) this.share();
         },
         SHARE_MS - (at - this.sharedAt),
       ).unref();
@@ -529,6 +531,9 @@ export class SendRates {
     }
     this.sharedAt = at;
     this.changed = false;
+    // Written now: a share put off meanwhile has nothing left to write.
+    if (this.trailing) clearTimeout(this.trailing);
+    this.trailing = undefined;
   }
 
   private readOthers(fresh: boolean): void {
@@ -657,7 +662,14 @@ export interface RateLimits {
   intervalMs(bucket: string): number | undefined;
   /** The state a request is sent under (a refusal moves a learned state only if no other refusal did since). */
   epochOf(bucket: string): number;
-  answered(cls: RequestClass, status: number, headers: Readonly<Record<string, string>>, sentEpoch: number): void;
+  /** What an answer teaches; `sentAt`: when its request left (epoch milliseconds), by default when the answer came. */
+  answered(
+    cls: RequestClass,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+    sentEpoch: number,
+    sentAt?: number,
+  ): void;
   /** Shares this worker's counts now (its last answers of a run). */
   flush(): void;
 }
@@ -913,6 +925,7 @@ export class AdaptiveRateLimit implements RateLimits {
     status: number,
     headers: Readonly<Record<string, string>>,
     sentEpoch: number,
+    sentAt?: number,
   ): void {
     const now = this.now();
     const cls = typeof request === 'string' ? undefined : request;
@@ -944,11 +957,12 @@ export class AdaptiveRateLimit implements RateLimits {
     }
     const known = this.store.read(key, true);
     if (known && known.epoch !== sentEpoch) return;
-    if (known?.source === 'refusals' && now - known.since < RECOVERY_MS) return;
+    // Sent within RECOVERY_MS of the last cut (by when it left: a slow target answers after it).
+    if (known?.source === 'refusals' && (sentAt ?? now) - known.since < RECOVERY_MS) return;
     // The rate the bucket was refused at: what it let through of the whole run's requests in the last
-    // second (letThrough, the workers' shared counts), or, alone,
-    // this worker's answers of the last second (or since its first) times the workers sharing the
-    // client; no more than the curve allowed, nor than what the target states.
+    // second (letThrough, the workers' shared counts), or, alone, this worker's answers of the last
+    // second (or since its first) times the workers sharing the client; no more than the pace allowed
+    // (the curve, bounded as pace() bounds it), nor than what the target states.
     const window = Math.max(100, Math.min(WINDOW_MS, now - (this.firstAnswer.get(key) ?? now)));
     const sending =
       this.rates && cls
@@ -956,7 +970,11 @@ export class AdaptiveRateLimit implements RateLimits {
         : (recent.length * 1000 * this.sharedBy) / window;
     const rate = Math.max(
       MIN_RATE,
-      Math.min(known ? learnedRate(known, now) : Number.POSITIVE_INFINITY, sending, stated ?? Number.POSITIVE_INFINITY),
+      Math.min(
+        known ? this.rateNow(key, known) : Number.POSITIVE_INFINITY,
+        sending,
+        stated ?? Number.POSITIVE_INFINITY,
+      ),
     );
     this.store.write(key, {
       rate,

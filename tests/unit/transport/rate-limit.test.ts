@@ -460,6 +460,47 @@ test('SendRates of a run that meets no limit shares nothing and keeps only its l
   assert.ok(entry!.sent.length <= 1_000 && entry!.passed.length <= 1_000, `${entry!.sent.length} sends kept`);
 });
 
+test('workers sharing a client: a refusal measures what the run let through, one sent within RECOVERY_MS of the cut moves nothing however late its answer, and the probe stops at twice the estimate', () => {
+  const { dir, clock, one, two } = twoWorkers();
+  try {
+    const learner = (rates: SendRates, worker: number) =>
+      new AdaptiveRateLimit(new FileRateLimitStore(dir, 0, () => clock.now), 2, () => clock.now, {
+        rates,
+        worker,
+        workers: 2,
+      });
+    const [a, b] = [learner(one, 0), learner(two, 1)];
+    const cls = a.classOf('o', 'api', 'c');
+    const key = a.bucketOf(cls);
+    // A second of 40 requests, half from each worker, every one let through.
+    for (let i = 0; i < 20; i++)
+      for (const worker of [a, b]) {
+        clock.now += 25;
+        worker.sending(cls);
+        worker.answered(cls, 200, {}, worker.epochOf(key), clock.now);
+      }
+    a.sending(cls);
+    a.answered(cls, 429, {}, a.epochOf(key), clock.now);
+    const cut = a.learned([key])[0]!;
+    assert.ok(cut.rate > 35 && cut.rate <= 41, `refused at what both workers let through: ${cut.rate}`);
+    clock.now += 1_500;
+    b.answered(cls, 429, {}, b.epochOf(key), clock.now - 1_400);
+    assert.equal(
+      a.learned([key])[0]!.epoch,
+      cut.epoch,
+      'sent 100 ms after the cut, answered 1.5 s after it (a slow target): the same excess',
+    );
+    clock.now += 30_000;
+    const interval = a.pace(key)!.intervalMs;
+    assert.ok(
+      Math.abs(interval - (1000 * 2) / (PROBE_CAP * cut.rate)) < 1e-6,
+      `30 s on, a quiet bucket: twice the estimate, each of 2 workers its share (${interval} ms)`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('letThrough: what a refusal measures, the answers that passed or, when more, the requests sent and not refused', () => {
   assert.equal(letThrough({ sent: 40, refused: 2, passed: 3 }), 38, 'a burst still in flight counts');
   assert.equal(

@@ -2,11 +2,12 @@
  * A target's rate limit, learned from its answers where no profile declares one (spec §8: "Rate
  * limits: not shown"), as the AWS SDKs' adaptive retry mode learns it: nothing is paced until the
  * target refuses a request with a 429; then the client's rate drops to BETA of the rate it was refused
- * at and grows back along a cubic curve (CUBIC, RFC 9438 §4) that flattens at that rate and only
- * then probes beyond it, up to twice the run's estimate of the limit (PROBE_CAP), so the pace settles
- * just under the limit and follows it if it moves. A
- * target that states its limit (RateLimit-Policy, or a limit header with its window) is paced to what
- * it states from the first answer that says so.
+ * at (what the bucket let through in the second before, `letThrough`) and grows back along a cubic
+ * curve (CUBIC, RFC 9438 §4) that flattens at that rate and only then probes beyond it, up to twice
+ * what the bucket lets through or twice the run's estimate of the limit (PROBE_CAP), so the pace
+ * settles just under the limit and follows it if it moves; one refusal cuts it at most once a second
+ * (RECOVERY_MS). A target that states its limit (RateLimit-Policy, or a limit header with its window)
+ * is paced to what it states from the first answer that says so.
  *
  * Workers are separate processes that share one client's limit at the target. What one of them
  * learned is the client's state (`LearnedLimit`), kept in a store every worker reads: a file per

@@ -341,18 +341,26 @@ export function readLearnedLimits(dir: string): LearnedLimit[] {
   });
 }
 
-/** The learned limits in one line, busiest bucket first, buckets learned alike counted once: what a run found. */
+/**
+ * The learned limits in one line, busiest bucket first, buckets learned alike counted once: what a run
+ * found. `measured`: a bucket's rate measured over the run's history (record/bucket-rates.ts), said
+ * instead of the workers' estimate when there is one.
+ */
 export function describeLearnedLimits(
   limits: readonly LearnedLimit[],
   scopes: readonly ScopeState[] = [],
+  measured: (limit: LearnedLimit) => number | undefined = () => undefined,
 ): string | undefined {
   if (!limits.length) return undefined;
-  const said = (l: LearnedLimit): string =>
-    l.source === 'stated'
-      ? `${l.rate} (stated in its headers)`
-      : l.epoch < MIN_REFUSALS_TO_ESTIMATE
-        ? `paced after ${l.epoch} refusal${l.epoch === 1 ? '' : 's'}, too few to estimate`
-        : `≈ ${estimatedLimit(l).toFixed(1)} (${l.epoch} refusals moved the pace)`;
+  const said = (l: LearnedLimit): string => {
+    if (l.source === 'stated') return `${l.rate} (stated in its headers)`;
+    const moved = `${l.epoch} refusal${l.epoch === 1 ? '' : 's'} moved the pace`;
+    const rate = measured(l);
+    if (rate !== undefined) return `≈ ${rate.toFixed(1)}, let through between its refusals (${moved})`;
+    return l.epoch < MIN_REFUSALS_TO_ESTIMATE
+      ? `paced after ${l.epoch} refusal${l.epoch === 1 ? '' : 's'}, too few to estimate`
+      : `≈ ${estimatedLimit(l).toFixed(1)} (${moved})`;
+  };
   const group = (of: readonly LearnedLimit[], noun: string): string => {
     const each = new Map<string, number>();
     for (const l of [...of].sort((a, b) => b.epoch - a.epoch)) each.set(said(l), (each.get(said(l)) ?? 0) + 1);

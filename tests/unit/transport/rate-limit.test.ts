@@ -165,6 +165,12 @@ test('FileRateLimitStore: what one worker learned, another follows (within the r
       describeLearnedLimits([stated, refused, stated, stated]),
       'rate limit learned from the target (the profile declares none), requests/s per client: ≈ 43.0 (5 refusals moved the pace); 40 (stated in its headers) × 3 clients',
     );
+    // A rate measured over the run's history (record/bucket-rates.ts) is said instead of the estimate, even of a bucket refused once.
+    const once: LearnedLimit = { rate: 60, since: 0, epoch: 1, source: 'refusals', refusedAt: [60] };
+    assert.equal(
+      describeLearnedLimits([refused, once], [], (l) => (l === refused ? 40.2 : l === once ? 39.4 : undefined)),
+      'rate limit learned from the target (the profile declares none), requests/s per client: ≈ 40.2, let through between its refusals (5 refusals moved the pace); ≈ 39.4, let through between its refusals (1 refusal moved the pace)',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -207,12 +207,18 @@ export function readTranscripts(dir: string): TimedExchange[] {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** A bucket whose floor prints as 0.0 s. */
+const TINY_FLOOR_MS = 50;
+
 /**
  * A floor of buckets in lines: the model, each bucket's requests, rate and floor, the critical path,
  * then the wall time against the largest.
  */
 export function describeBucketFloor(floor: RunFloor, model: LimitModel, wallMs: number): string[] {
-  const buckets = floor.buckets ?? [];
+  // Buckets of a request or two (a weak-key client's one token request) fold into one line.
+  const all = floor.buckets ?? [];
+  const buckets = all.filter((b, i) => i === 0 || b.floorMs >= TINY_FLOOR_MS);
+  const tiny = all.slice(1).filter((b) => b.floorMs < TINY_FLOOR_MS);
   const width = Math.max(...buckets.map((b) => b.name.length), 0);
   const path = floor.criticalPath * floor.rttMs;
   const largest = path >= (buckets[0]?.floorMs ?? 0) ? 'the critical path' : buckets[0]!.name;
@@ -222,6 +228,11 @@ export function describeBucketFloor(floor: RunFloor, model: LimitModel, wallMs: 
       (b) =>
         `  ${b.name.padEnd(width)}  ${String(b.requests).padStart(6)} requests ÷ ${Number(b.rate.toFixed(1))}/s = ${seconds(b.floorMs)}`,
     ),
+    ...(tiny.length
+      ? [
+          `  ${tiny.length} more bucket${tiny.length === 1 ? '' : 's'}, ${tiny.reduce((n, b) => n + b.requests, 0)} requests in all: under ${TINY_FLOOR_MS} ms each`,
+        ]
+      : []),
     `  critical path ${floor.criticalPath} requests × RTT ${floor.rttMs} ms = ${seconds(path)}`,
     `wall ${seconds(wallMs)}, floor ${seconds(floor.floorMs)} (${largest}): ${(wallMs / floor.floorMs).toFixed(2)}× the floor`,
   ];

@@ -400,4 +400,23 @@ test('run floor by bucket: each client’s requests at its rate, the token endpo
   assert.equal(lines.at(-1), 'wall 69.2 s, floor 57.7 s (client primary): 1.20× the floor');
   const shared = bucketFloors(classes, { ...played, scope: 'client' });
   assert.equal(shared[0]!.requests, 2_308 + 140, 'token requests in their client’s bucket');
+  // Weak-key clients, a token request each in their own bucket: one line for them all.
+  const weak = ['ec', 'rsa1024'].map((role) => ({
+    origin: 'o',
+    kind: 'api' as const,
+    client: role,
+    role,
+    sent: 1,
+    refused: 0,
+  }));
+  const folded = describeBucketFloor(
+    runFloor(
+      [{ test: 'a', startedAt: new Date(0).toISOString(), durationMs: 50 }],
+      bucketFloors([...classes, ...weak], played),
+    )!,
+    played,
+    69_240,
+  );
+  assert.equal(folded.length, lines.length + 1);
+  assert.equal(folded.at(-3), '  2 more buckets, 2 requests in all: under 50 ms each');
 });

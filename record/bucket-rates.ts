@@ -67,10 +67,11 @@ export function measuredBucketRates(
     for (let next = lines.next(); !next.done; next = lines.next()) {
       const line = next.value;
       if (line.k === 'i') sent.set(`${w} ${line.n}`, { at: line.t, bucket: bucketOf(line, scope, nameOf) });
-      else if (line.k === 'c' && line.s !== 0) {
-        // An answer: the request reached the bucket (no answer: it may not have).
+      else if (line.k === 'c') {
         const request = sent.get(`${w} ${line.n}`);
-        if (!request) continue;
+        sent.delete(`${w} ${line.n}`);
+        // No answer: the request may never have reached the bucket.
+        if (!request || line.s === 0) continue;
         const list = answered.get(request.bucket) ?? [];
         list.push({ at: request.at, refused: line.s === 429 });
         answered.set(request.bucket, list);

@@ -1,13 +1,17 @@
 /**
  * What each rate limit bucket let through while it was refusing, read from the run's history at its
- * end: the rate a run that learned a limit prints as learned, and measures its floor against.
+ * end: the rate a run that learned a limit prints as learned, and measures its floor against, when
+ * the history measures one (else the workers' estimate stands).
  *
- * A bucket that answers 429 is empty. Between two of its refusals it is empty at both ends, so what
- * it let through in between is what it refilled: its rate × the time between them. Summed over
+ * A token bucket that answers 429 is empty. Between two of its refusals it is empty at both ends, so
+ * what it let through in between is what it refilled: its rate × the time between them. Summed over
  * every two consecutive refusals of the bucket, by when their requests were sent, the requests that
  * passed ÷ the time is its rate. Only refusals at most SATURATED_GAP_MS apart count: longer apart,
  * the run may have sent less than the bucket allowed, and the refill it did not use would read as a
- * slower limit.
+ * slower limit. Requests sent together reach the bucket in another order than they were sent: over
+ * less than MIN_MEASURED_SPAN_MS in all (a first second's storm), that order is most of the count.
+ * Other limiters read a little low: a fixed window or a small burst wastes refill between refusals,
+ * a limiter that counts refused requests too refills less than its rate.
  *
  * The workers' own estimate (transport/rate-limit.ts estimatedLimit) is what the bucket let through
  * in the second before each refusal, requests still in flight included: it paces well, as it is
@@ -19,8 +23,9 @@ import { readRunHistory, type HistoryInvoke, type WorkerHistory } from './histor
 
 /** Two refusals further apart than this may have an idle bucket between them. */
 export const SATURATED_GAP_MS = 5_000;
-/** Fewer requests let through between refusals than this measure no rate. */
+/** Fewer requests let through between refusals than this, or over less time, measure no rate. */
 export const MIN_MEASURED_PASSES = 20;
+export const MIN_MEASURED_SPAN_MS = 5_000;
 
 export interface MeasuredRate {
   /** Requests a second the bucket let through between refusals. */
@@ -97,15 +102,16 @@ export function measuredBucketRates(
       lastRefusal = r.at;
       passedSince = 0;
     }
-    if (passes >= MIN_MEASURED_PASSES && spanMs > 0)
+    if (passes >= MIN_MEASURED_PASSES && spanMs >= MIN_MEASURED_SPAN_MS)
       rates.set(bucket, { rate: (passes * 1000) / spanMs, passes, spanMs });
   }
   return rates;
 }
 
 /**
- * Every bucket's measured rate over a run's history, each project's (its target's) apart; a bucket
- * two projects share (the token endpoint's, for every client of one address) keeps the longer measure.
+ * Every bucket's measured rate over a run's history, each project's (its target's) apart. A name has
+ * no origin in it: where two projects measure buckets named alike (the token endpoint's for every
+ * client of an address; one client id at two targets), the longer measure is kept for both.
  */
 export function readMeasuredRates(runDir: string, scope: TokenScope): Map<string, MeasuredRate> {
   const rates = new Map<string, MeasuredRate>();

@@ -9,7 +9,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bucketKey, type RequestClass, type TokenScope } from '../transport/rate-limit';
+import {
+  bucketKey,
+  estimatedLimit,
+  MIN_REFUSALS_TO_ESTIMATE,
+  type LearnedLimit,
+  type RequestClass,
+  type ScopeState,
+  type TokenScope,
+} from '../transport/rate-limit';
 import { readWorkerFiles, writeWorkerFile } from './worker-files';
 
 /** What a transcript line (transport/transcript.ts exchangeRecord, with its test) says about timing. */
@@ -205,6 +213,53 @@ export function readTranscripts(dir: string): TimedExchange[] {
   );
 }
 
+/**
+ * What the run learned, as a floor reads it: each bucket's rate (measured over the history, else the
+ * workers' estimate; a bucket neither measured nor refused MIN_REFUSALS_TO_ESTIMATE times is left
+ * out), a client never refused taken to allow what the others do, and the token endpoint's scope;
+ * undefined when nothing was learned.
+ */
+export function learnedModel(
+  learned: readonly LearnedLimit[],
+  scope: TokenScope,
+  measured: (l: LearnedLimit) => number | undefined,
+): LimitModel | undefined {
+  const rateOf = (l: LearnedLimit): number | undefined =>
+    measured(l) ?? (l.source === 'stated' || l.epoch >= MIN_REFUSALS_TO_ESTIMATE ? estimatedLimit(l) : undefined);
+  const rated = learned.flatMap((l) => {
+    const rate = rateOf(l);
+    return rate === undefined ? [] : [{ bucket: l.bucket, rate }];
+  });
+  const clients = rated.filter((l) => l.bucket === undefined || l.bucket.kind === 'client');
+  const tokens = rated.filter((l) => l.bucket?.kind === 'token');
+  if (!clients.length && !tokens.length) return undefined;
+  const median = (values: number[]): number | undefined =>
+    values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : undefined;
+  const byClient = new Map(
+    clients.flatMap((l) => (l.bucket?.kind === 'client' ? [[l.bucket.client, l.rate] as const] : [])),
+  );
+  const typical = median(clients.map((l) => l.rate));
+  const tokenRate = median(tokens.map((l) => l.rate));
+  return {
+    source: 'learned',
+    scope,
+    clientRate: (client) => byClient.get(client) ?? typical,
+    ...(tokenRate !== undefined && scope !== 'client' ? { tokenRate } : {}),
+    words: [
+      ...(typical !== undefined ? [`≈ ${typical.toFixed(1)}/s per client`] : []),
+      scope === 'client'
+        ? 'token requests in their client’s bucket'
+        : `the token endpoint a bucket of its own${tokenRate !== undefined ? `, ≈ ${tokenRate.toFixed(1)}/s` : ''} ${scope === 'own' ? 'per client' : 'for every client of the address'}`,
+    ].join('; '),
+  };
+}
+
+/** The token endpoint's scope the run's evidence reached furthest: every client of the address, else per client. */
+export const widestScope = (scopes: readonly ScopeState[]): TokenScope =>
+  scopes.map((s) => s.scope).sort((a, b) => SCOPES.indexOf(b) - SCOPES.indexOf(a))[0] ?? 'client';
+
+const SCOPES: readonly ScopeState['scope'][] = ['client', 'own', 'address'];
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** A bucket whose floor prints as 0.0 s. */
@@ -215,7 +270,7 @@ const TINY_FLOOR_MS = 50;
  * then the wall time against the largest.
  */
 export function describeBucketFloor(floor: RunFloor, model: LimitModel, wallMs: number): string[] {
-  // Buckets of a request or two (a weak-key client's one token request) fold into one line.
+  // Buckets whose floor is under TINY_FLOOR_MS (a weak-key client's one token request) fold into one line.
   const all = floor.buckets ?? [];
   const buckets = all.filter((b, i) => i === 0 || b.floorMs >= TINY_FLOOR_MS);
   const tiny = all.slice(1).filter((b) => b.floorMs < TINY_FLOOR_MS);

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measuredBucketRates, SATURATED_GAP_MS } from '../../../record/bucket-rates';
+import { MIN_MEASURED_SPAN_MS, measuredBucketRates, SATURATED_GAP_MS } from '../../../record/bucket-rates';
 import { workerHistory, type HistoryLine, type HistoryOperation } from '../../../record/history';
 
 interface Send {
@@ -36,21 +36,38 @@ const steady = (perSecond: number, from: number, to: number, client = 'primary',
     ...(op ? { op } : {}),
   }));
 
-/** The sends, split round-robin over `workers` worker files, each answered 50 ms later by the bucket its key names. */
-function history(sends: readonly Send[], buckets: Record<string, (at: number) => boolean>, workers = 3) {
+/** A seeded draw in [0, 1). */
+function draws(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 16_807) % 2_147_483_647) / 2_147_483_647;
+}
+
+/**
+ * The sends, split round-robin over `workers` worker files, each reaching the bucket its key names
+ * `latency(send)` ms after it was sent (50 ms unless told): the bucket answers in the order they reach
+ * it, the history keeps when each was sent.
+ */
+function history(
+  sends: readonly Send[],
+  buckets: Record<string, (at: number) => boolean>,
+  workers = 3,
+  latency: () => number = () => 50,
+  route: (send: Send) => string = (send) => (send.op === 'token' ? 'token' : send.client),
+) {
   const files: HistoryLine[][] = Array.from({ length: workers }, () => []);
-  [...sends]
+  const sent = [...sends]
     .sort((a, b) => a.at - b.at)
-    .forEach((send, i) => {
-      const key = send.op === 'token' ? 'token' : send.client;
-      const passed = buckets[key]!(send.at);
-      const lines = files[i % workers]!;
-      const n = lines.length / 2 + 1;
-      lines.push(
-        { k: 'i', n, t: send.at, c: send.client, op: send.op ?? 'paymentStatus', m: 'GET', p: '/x' },
-        { k: 'c', n, t: send.at + 50, s: passed ? 200 : 429 },
-      );
-    });
+    .map((send, i) => ({ send, worker: i % workers, arrives: send.at + latency() }));
+  const passed = new Map<(typeof sent)[number], boolean>();
+  for (const s of [...sent].sort((a, b) => a.arrives - b.arrives)) passed.set(s, buckets[route(s.send)]!(s.arrives));
+  for (const s of sent) {
+    const lines = files[s.worker]!;
+    const n = lines.length / 2 + 1;
+    lines.push(
+      { k: 'i', n, t: s.send.at, c: s.send.client, op: s.send.op ?? 'paymentStatus', m: 'GET', p: '/x' },
+      { k: 'c', n, t: s.arrives + 5, s: passed.get(s) ? 200 : 429 },
+    );
+  }
   return files.map((lines) => workerHistory(undefined, lines));
 }
 
@@ -87,6 +104,56 @@ test("each client's bucket apart, and the token endpoint's as its scope says", (
   near(rates.get('token')?.rate, 10, 0.5);
 });
 
+test('requests reach the bucket in another order than they were sent: counted by send time, the rate holds', () => {
+  const jitter = draws(7);
+  const sends = steady(60, 0, 30_000);
+  const rates = measuredBucketRates(
+    history(sends, { primary: bucket(40) }, 6, () => 20 + jitter() * 600),
+    'client',
+    (c) => c,
+  );
+  near(rates.get('client primary')?.rate, 40, 1);
+});
+
+test("the token endpoint per client: each client's token requests a bucket of their own", () => {
+  const sends = [
+    ...steady(50, 0, 10_000, 'primary'),
+    ...steady(15, 0, 10_000, 'primary', 'token'),
+    ...steady(30, 0, 10_000, 'secondary', 'token'),
+  ];
+  const buckets = { primary: bucket(40), 'token primary': bucket(10), 'token secondary': bucket(20) };
+  const perClient = (send: Send) => (send.op === 'token' ? `token ${send.client}` : send.client);
+  const rates = measuredBucketRates(
+    history(sends, buckets, 3, () => 50, perClient),
+    'own',
+    (c) => c,
+  );
+  near(rates.get('client primary')?.rate, 40, 1);
+  near(rates.get('token primary')?.rate, 10, 0.5);
+  near(rates.get('token secondary')?.rate, 20, 0.5);
+  assert.equal(rates.get('token'), undefined);
+});
+
+test("a first second's storm alone measures nothing: sent together, they reach the bucket in another order than sent", () => {
+  const jitter = draws(7);
+  // 8 workers, 6 requests each within 30 ms; then the run paces under the limit, refused once every 8 s.
+  const storm = Array.from({ length: 48 }, () => ({ at: Math.floor(jitter() * 30), client: 'primary' }));
+  const later = [
+    ...steady(18, 1_000, 60_000),
+    ...Array.from({ length: 7 }, (_, i) => ({ at: 8_000 * (i + 1) + 1, client: 'primary' })),
+  ];
+  const rates = measuredBucketRates(
+    history([...storm, ...later], { primary: bucket(20) }, 8, () => 20 + jitter() * 100),
+    'client',
+    (c) => c,
+  );
+  assert.equal(
+    rates.size,
+    0,
+    `${JSON.stringify([...rates])}: under ${MIN_MEASURED_SPAN_MS} ms between refusals in all`,
+  );
+});
+
 test('a bucket never refused, or refused with too little let through between, measures nothing', () => {
   const calm = measuredBucketRates(history(steady(10, 0, 10_000), { primary: bucket(20) }), 'client', (c) => c);
   assert.equal(calm.size, 0);
@@ -97,15 +164,27 @@ test('a bucket never refused, or refused with too little let through between, me
 });
 
 test('a request that had no answer is not counted either way: it may never have reached the bucket', () => {
+  const get = (n: number, t: number): HistoryLine => ({
+    k: 'i',
+    n,
+    t,
+    c: 'primary',
+    op: 'paymentStatus',
+    m: 'GET',
+    p: '/x',
+  });
+  // Refused at 0 and 5 s; between them 100 answered and 30 that never were.
   const worker = workerHistory(undefined, [
-    { k: 'i', n: 1, t: 0, c: 'primary', op: 'paymentStatus', m: 'GET', p: '/x' },
+    get(1, 0),
     { k: 'c', n: 1, t: 50, s: 429 },
-    ...Array.from({ length: 30 }, (_, i): HistoryLine[] => [
-      { k: 'i', n: i + 2, t: 10 + i * 30, c: 'primary', op: 'paymentStatus', m: 'GET', p: '/x' },
-      { k: 'c', n: i + 2, t: 60 + i * 30, s: i < 20 ? 200 : 0, ...(i < 20 ? {} : { err: 'ECONNRESET' }) },
+    ...Array.from({ length: 130 }, (_, i): HistoryLine[] => [
+      get(i + 2, 10 + i * 38),
+      i < 100
+        ? { k: 'c', n: i + 2, t: 60 + i * 38, s: 200 }
+        : { k: 'c', n: i + 2, t: 60 + i * 38, s: 0, err: 'ECONNRESET' },
     ]).flat(),
-    { k: 'i', n: 40, t: 1000, c: 'primary', op: 'paymentStatus', m: 'GET', p: '/x' },
-    { k: 'c', n: 40, t: 1050, s: 429 },
+    get(200, 5_000),
+    { k: 'c', n: 200, t: 5_050, s: 429 },
   ]);
   near(measuredBucketRates([worker], 'client', (c) => c).get('client primary')?.rate, 20, 0.01);
 });

@@ -107,6 +107,24 @@ export function bucketFloors(classes: readonly ClassCount[], model: LimitModel):
     .sort((a, b) => b.floorMs - a.floorMs);
 }
 
+/**
+ * Names a learned limit's bucket as the floor lines name its client: the client's role ("primary"),
+ * with the end of its fingerprint when the run had two clients of that role; undefined for the token
+ * endpoint's bucket of every client, and for a client whose requests the run did not count.
+ */
+export function learnedBucketNamer(classes: readonly ClassCount[]): (limit: LearnedLimit) => string | undefined {
+  const roles = new Map(classes.flatMap((c) => (c.role ? [[c.client, c.role] as const] : [])));
+  const clientsOfRole = new Map<string, number>();
+  for (const role of roles.values()) clientsOfRole.set(role, (clientsOfRole.get(role) ?? 0) + 1);
+  return (limit) => {
+    const bucket = limit.bucket;
+    if (!bucket || (bucket.kind === 'token' && bucket.per === 'address')) return undefined;
+    const role = roles.get(bucket.client);
+    if (!role) return undefined;
+    return (clientsOfRole.get(role) ?? 0) > 1 ? `${role} ${bucket.client.slice(-6)}` : role;
+  };
+}
+
 /** Longest chain of non-overlapping intervals (earliest end first). */
 function longestChain(intervals: [number, number][]): number {
   let end = -Infinity;

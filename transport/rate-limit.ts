@@ -341,30 +341,42 @@ export function readLearnedLimits(dir: string): LearnedLimit[] {
   });
 }
 
+/** What the line of learned limits may say beyond the workers' own state. */
+export interface LearnedLimitWords {
+  /** A bucket's rate measured over the run's history (record/bucket-rates.ts), said instead of the workers' estimate. */
+  measured?: (limit: LearnedLimit) => number | undefined;
+  /** Whose bucket it is, as the floor lines name it ("primary"). */
+  name?: (limit: LearnedLimit) => string | undefined;
+}
+
 /**
- * The learned limits in one line, busiest bucket first, buckets learned alike counted once: what a run
- * found. `measured`: a bucket's rate measured over the run's history (record/bucket-rates.ts), said
- * instead of the workers' estimate when there is one.
+ * The learned limits in one line, busiest bucket first, each named when `words.name` knows it;
+ * buckets learned alike are counted once ("40 (stated in its headers) × 3 clients").
  */
 export function describeLearnedLimits(
   limits: readonly LearnedLimit[],
   scopes: readonly ScopeState[] = [],
-  measured: (limit: LearnedLimit) => number | undefined = () => undefined,
+  words: LearnedLimitWords = {},
 ): string | undefined {
   if (!limits.length) return undefined;
   const said = (l: LearnedLimit): string => {
     if (l.source === 'stated') return `${l.rate} (stated in its headers)`;
     const moved = `${l.epoch} refusal${l.epoch === 1 ? '' : 's'} moved the pace`;
-    const rate = measured(l);
+    const rate = words.measured?.(l);
     if (rate !== undefined) return `≈ ${rate.toFixed(1)}, let through between its refusals (${moved})`;
     return l.epoch < MIN_REFUSALS_TO_ESTIMATE
       ? `paced after ${l.epoch} refusal${l.epoch === 1 ? '' : 's'}, too few to estimate`
       : `≈ ${estimatedLimit(l).toFixed(1)} (${moved})`;
   };
   const group = (of: readonly LearnedLimit[], noun: string): string => {
-    const each = new Map<string, number>();
-    for (const l of [...of].sort((a, b) => b.epoch - a.epoch)) each.set(said(l), (each.get(said(l)) ?? 0) + 1);
-    return [...each].map(([words, n]) => (n > 1 ? `${words} × ${n} ${noun}` : words)).join('; ');
+    const each = new Map<string, LearnedLimit[]>();
+    for (const l of [...of].sort((a, b) => b.epoch - a.epoch)) each.set(said(l), [...(each.get(said(l)) ?? []), l]);
+    return [...each]
+      .map(([said, alike]) => {
+        const name = alike.length === 1 ? words.name?.(alike[0]!) : undefined;
+        return alike.length > 1 ? `${said} × ${alike.length} ${noun}` : name ? `${name} ${said}` : said;
+      })
+      .join('; ');
   };
   const clients = limits.filter((l) => l.bucket?.kind !== 'token');
   const tokens = limits.filter((l) => l.bucket?.kind === 'token');

@@ -7,7 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bucketFloors, learnedModel, widestScope } from '../../../record/run-floor';
+import { bucketFloors, learnedBucketNamer, learnedModel, widestScope } from '../../../record/run-floor';
+import { describeLearnedLimits } from '../../../transport/rate-limit';
 import type { LearnedLimit } from '../../../transport/rate-limit';
 
 const refused = (client: string, epoch: number, refusedAt: number[]): LearnedLimit => ({
@@ -73,5 +74,30 @@ test('the token endpoint’s scope: the furthest the evidence reached', () => {
   assert.equal(
     model.words,
     '≈ 41.0/s per client; the token endpoint a bucket of its own, ≈ 10.0/s for every client of the address',
+  );
+});
+
+test('a learned limit is named as the floor lines name its client: its role, and the end of its fingerprint when two share it', () => {
+  const classes = [
+    { origin: 'o', kind: 'api' as const, client: 'fp-primary-aaaaaa', role: 'primary', sent: 4_000, refused: 9 },
+    { origin: 'o', kind: 'api' as const, client: 'fp-primary-bbbbbb', role: 'primary', sent: 8, refused: 0 },
+    { origin: 'o', kind: 'token' as const, client: 'fp-secondary-cccccc', role: 'secondary', sent: 80, refused: 0 },
+  ];
+  const name = learnedBucketNamer(classes);
+  assert.equal(name(refused('fp-primary-aaaaaa', 20, [40])), 'primary aaaaaa');
+  assert.equal(name(refused('fp-secondary-cccccc', 2, [60])), 'secondary');
+  assert.equal(name(refused('fp-unknown', 2, [60])), undefined);
+  const everyClient: LearnedLimit = { ...refused('x', 3, [10]), bucket: { kind: 'token', per: 'address' } };
+  assert.equal(name(everyClient), undefined, 'the token endpoint of every client is no one client’s');
+  assert.equal(
+    describeLearnedLimits(
+      [refused('fp-primary-aaaaaa', 20, [44, 46, 45]), refused('fp-secondary-cccccc', 2, [60])],
+      [],
+      {
+        measured: (l) => (l.bucket?.kind === 'client' && l.bucket.client === 'fp-primary-aaaaaa' ? 40.2 : undefined),
+        name,
+      },
+    ),
+    'rate limit learned from the target (the profile declares none), requests/s per client: primary aaaaaa ≈ 40.2, let through between its refusals (20 refusals moved the pace); secondary paced after 2 refusals, too few to estimate',
   );
 });

@@ -168,7 +168,9 @@ test('FileRateLimitStore: what one worker learned, another follows (within the r
     // A rate measured over the run's history (record/bucket-rates.ts) is said instead of the estimate, even of a bucket refused once.
     const once: LearnedLimit = { rate: 60, since: 0, epoch: 1, source: 'refusals', refusedAt: [60] };
     assert.equal(
-      describeLearnedLimits([refused, once], [], (l) => (l === refused ? 40.2 : l === once ? 39.4 : undefined)),
+      describeLearnedLimits([refused, once], [], {
+        measured: (l) => (l === refused ? 40.2 : l === once ? 39.4 : undefined),
+      }),
       'rate limit learned from the target (the profile declares none), requests/s per client: ≈ 40.2, let through between its refusals (5 refusals moved the pace); ≈ 39.4, let through between its refusals (1 refusal moved the pace)',
     );
   } finally {

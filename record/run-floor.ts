@@ -72,57 +72,54 @@ export interface BucketFloor {
   floorMs: number;
 }
 
+/**
+ * How the floor lines and the learned line name each client the run counted: its role ("primary"),
+ * with the end of its fingerprint when the run had two clients of that role (one registered per
+ * worker); undefined for a client the run did not count.
+ */
+export function clientNames(classes: readonly ClassCount[]): (client: string) => string | undefined {
+  const roles = new Map<string, string>();
+  for (const c of classes) if (!roles.has(c.client)) roles.set(c.client, c.role ?? c.client);
+  const clientsOfRole = new Map<string, number>();
+  for (const role of roles.values()) clientsOfRole.set(role, (clientsOfRole.get(role) ?? 0) + 1);
+  return (client) => {
+    const role = roles.get(client);
+    if (role === undefined) return undefined;
+    return (clientsOfRole.get(role) ?? 0) > 1 ? `${role} ${client.slice(-6)}` : role;
+  };
+}
+
 /** Each bucket's floor under the model, busiest first; a bucket whose rate is not known is left out. */
 export function bucketFloors(classes: readonly ClassCount[], model: LimitModel): BucketFloor[] {
-  const buckets = new Map<string, { name: string; requests: number; rate: number | undefined }>();
+  const nameOf = clientNames(classes);
+  const buckets = new Map<string, BucketFloor>();
   for (const c of classes) {
     const key = bucketKey(c, model.scope);
     const token = c.kind === 'token' && model.scope !== 'client';
+    const rate = token ? model.tokenRate : model.clientRate(c.client);
+    if (!rate) continue;
+    const client = nameOf(c.client) ?? c.client;
     const name = token
       ? model.scope === 'address'
         ? 'token endpoint (every client)'
-        : `token endpoint (client ${c.role ?? c.client})`
-      : `client ${c.role ?? c.client}`;
-    const rate = token ? model.tokenRate : model.clientRate(c.client);
-    const entry = buckets.get(key) ?? { name, requests: 0, rate };
+        : `token endpoint (client ${client})`
+      : `client ${client}`;
+    const entry = buckets.get(key) ?? { name, requests: 0, rate, floorMs: 0 };
     entry.requests += Math.max(0, c.sent - c.refused);
+    entry.floorMs = (entry.requests / rate) * 1000;
     buckets.set(key, entry);
   }
-  // Two registered clients of one role (one per worker) are two buckets: told apart by their count.
-  const named = new Map<string, number>();
-  for (const b of buckets.values()) named.set(b.name, (named.get(b.name) ?? 0) + 1);
-  return [...buckets.entries()]
-    .flatMap(([key, b]) =>
-      b.rate
-        ? [
-            {
-              name: (named.get(b.name) ?? 0) > 1 ? `${b.name} ${key.slice(-6)}` : b.name,
-              requests: b.requests,
-              rate: b.rate,
-              floorMs: (b.requests / b.rate) * 1000,
-            },
-          ]
-        : [],
-    )
-    .sort((a, b) => b.floorMs - a.floorMs);
+  return [...buckets.values()].sort((a, b) => b.floorMs - a.floorMs);
 }
 
 /**
- * Names a learned limit's bucket as the floor lines name its client: the client's role ("primary"),
- * with the end of its fingerprint when the run had two clients of that role; undefined for the token
- * endpoint's bucket of every client, and for a client whose requests the run did not count.
+ * Names a learned limit's bucket as the floor lines name its client (clientNames); undefined for the
+ * token endpoint's bucket of every client, and for a client whose requests the run did not count.
  */
 export function learnedBucketNamer(classes: readonly ClassCount[]): (limit: LearnedLimit) => string | undefined {
-  const roles = new Map(classes.flatMap((c) => (c.role ? [[c.client, c.role] as const] : [])));
-  const clientsOfRole = new Map<string, number>();
-  for (const role of roles.values()) clientsOfRole.set(role, (clientsOfRole.get(role) ?? 0) + 1);
-  return (limit) => {
-    const bucket = limit.bucket;
-    if (!bucket || (bucket.kind === 'token' && bucket.per === 'address')) return undefined;
-    const role = roles.get(bucket.client);
-    if (!role) return undefined;
-    return (clientsOfRole.get(role) ?? 0) > 1 ? `${role} ${bucket.client.slice(-6)}` : role;
-  };
+  const nameOf = clientNames(classes);
+  return ({ bucket }) =>
+    !bucket || (bucket.kind === 'token' && bucket.per === 'address') ? undefined : nameOf(bucket.client);
 }
 
 /** Longest chain of non-overlapping intervals (earliest end first). */

@@ -372,9 +372,9 @@ export function describeLearnedLimits(
     const each = new Map<string, LearnedLimit[]>();
     for (const l of [...of].sort((a, b) => b.epoch - a.epoch)) each.set(said(l), [...(each.get(said(l)) ?? []), l]);
     return [...each]
-      .map(([said, alike]) => {
+      .map(([text, alike]) => {
         const name = alike.length === 1 ? words.name?.(alike[0]!) : undefined;
-        return alike.length > 1 ? `${said} × ${alike.length} ${noun}` : name ? `${name} ${said}` : said;
+        return alike.length > 1 ? `${text} × ${alike.length} ${noun}` : name ? `${name} ${text}` : text;
       })
       .join('; ');
   };

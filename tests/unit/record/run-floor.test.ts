@@ -85,6 +85,13 @@ test('a learned limit is named as the floor lines name its client: its role, and
   ];
   const name = learnedBucketNamer(classes);
   assert.equal(name(refused('fp-primary-aaaaaa', 20, [40])), 'primary aaaaaa');
+  // The floor lines name the same clients the same way (clientNames).
+  const floors = bucketFloors(classes, learnedModel([refused('fp-primary-aaaaaa', 20, [40])], 'client', () => 40)!);
+  assert.deepEqual(floors.map((b) => b.name).sort(), [
+    'client primary aaaaaa',
+    'client primary bbbbbb',
+    'client secondary',
+  ]);
   assert.equal(name(refused('fp-secondary-cccccc', 2, [60])), 'secondary');
   assert.equal(name(refused('fp-unknown', 2, [60])), undefined);
   const everyClient: LearnedLimit = { ...refused('x', 3, [10]), bucket: { kind: 'token', per: 'address' } };
